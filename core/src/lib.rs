@@ -1,0 +1,36 @@
+//! # session-state
+//!
+//! The pure core of session-state: it saves, loads, resumes, archives and lists the state an
+//! AI-agent orchestrator needs to come back exactly as it was after a crash or a restart.
+//! It does no I/O of its own: every byte goes through a [`Store`], every instant comes from a
+//! [`Clock`]. It covers three kinds of state:
+//!
+//! 1. [`orchestrator`]: the orchestrator session (schema "1.0" of the Session State skill);
+//! 2. [`registry`]: the sub-agent registry (MoAI-ADK's `SessionManager` files);
+//! 3. [`team`]: the team agent spawn state (the `agent-teams` crate's `SessionState`).
+//!
+//! Errors are one [`Error`] type whose [`ErrorKind`] has a stable snake_case code.
+//!
+//! ## Quick start
+//! ```
+//! use session_state::{Key, MemoryStore, Store};
+//!
+//! let store = MemoryStore::new();
+//! let key = Key::new(".claude/orchestrator-session.json")?;
+//! store.write(&key, b"{}")?;
+//! assert_eq!(store.read(&key)?.as_deref(), Some(&b"{}"[..]));
+//! // An unsafe id never becomes a path:
+//! assert_eq!(Key::segment("session id", "../x").unwrap_err().code(), "invalid_key");
+//! # Ok::<(), session_state::Error>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod error;
+pub mod key;
+pub mod store;
+pub mod time;
+
+pub use error::{Error, ErrorKind, Result};
+pub use key::Key;
+pub use store::{MemoryStore, Store, UpdateFn, update_with};
+pub use time::{Clock, FixedClock, Timestamp};

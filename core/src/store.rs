@@ -1,0 +1,242 @@
+//! The storage trait every kind of state goes through, and the in-memory store.
+//!
+//! The core never touches a file: it reads and writes bytes under validated [`Key`]s through a
+//! [`Store`]. `session-state-fs` maps keys onto a directory; the bindings add stores over host
+//! objects (Python, JS) and browser storage.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::key::Key;
+
+/// The closure given to [`Store::update`]: it receives the current bytes (`None` when the key
+/// is absent) and returns the bytes to write (`None` to leave the key as it is). An error
+/// aborts the update and nothing is written.
+pub type UpdateFn<'a> = dyn FnMut(Option<&[u8]>) -> Result<Option<Vec<u8>>> + 'a;
+
+/// Keys to bytes, with an atomic replace and one read-modify-write primitive that never loses a
+/// concurrent update.
+///
+/// Implementations must guarantee:
+/// - [`write`](Store::write) replaces the value atomically: a reader sees the old bytes or the
+///   new bytes, never a mix or a prefix, even if the process dies mid-write;
+/// - [`update`](Store::update) is exclusive per key against every other `update` on the same
+///   key through any handle of the same store (other threads, other processes for a shared
+///   store): no update is lost. File stores lock, network stores can retry a compare-and-swap;
+/// - no operation touches anything outside the store's own namespace, whatever the key.
+///
+/// The trait is object safe; `&S`, `Box<S>` and `Arc<S>` are stores when `S` is.
+pub trait Store {
+    /// The bytes under `key`, or `None` when there are none.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when the store fails.
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>>;
+
+    /// Replaces the bytes under `key` atomically, creating it (and any folder) if needed.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when the store fails; the old value is then left intact.
+    fn write(&self, key: &Key, data: &[u8]) -> Result<()>;
+
+    /// Removes `key`; `true` if it existed.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when the store fails.
+    fn delete(&self, key: &Key) -> Result<bool>;
+
+    /// Every key strictly below the folder key `prefix` (at any depth), sorted by key.
+    /// A missing folder lists as empty. Entries whose names are not valid keys are skipped.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when the store fails.
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>>;
+
+    /// Exclusive read-modify-write of `key`: `apply` receives the current bytes and returns the
+    /// bytes to write, or `None` to write nothing. `apply` may read and write *other* keys of the
+    /// same store (for example to compact a journal into a base file) but must not call
+    /// `update` or `append` itself.
+    ///
+    /// # Errors
+    /// Whatever `apply` returns (then nothing is written), [`ErrorKind::Storage`] when the
+    /// store fails, [`ErrorKind::Conflict`] when a store that retries gives up.
+    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()>;
+
+    /// Appends `data` to the bytes under `key` (creating it). The default does it through
+    /// [`update`](Store::update); stores with a native append (files) override it.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when the store fails.
+    fn append(&self, key: &Key, data: &[u8]) -> Result<()> {
+        self.update(key, &mut |old| {
+            let mut bytes = old.map(<[u8]>::to_vec).unwrap_or_default();
+            bytes.extend_from_slice(data);
+            Ok(Some(bytes))
+        })
+    }
+}
+
+macro_rules! forward_store {
+    ($($ty:ty),*) => {$(
+        impl<S: Store + ?Sized> Store for $ty {
+            fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> { (**self).read(key) }
+            fn write(&self, key: &Key, data: &[u8]) -> Result<()> { (**self).write(key, data) }
+            fn delete(&self, key: &Key) -> Result<bool> { (**self).delete(key) }
+            fn list(&self, prefix: &Key) -> Result<Vec<Key>> { (**self).list(prefix) }
+            fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+                (**self).update(key, apply)
+            }
+            fn append(&self, key: &Key, data: &[u8]) -> Result<()> { (**self).append(key, data) }
+        }
+    )*};
+}
+forward_store!(&S, Box<S>, Arc<S>);
+
+/// Runs `apply` inside [`Store::update`] and returns the value it produced alongside the bytes
+/// to write. A convenience for callers that need a result out of the update.
+///
+/// `apply` returns `(bytes to write or None, value)`.
+///
+/// # Errors
+/// As [`Store::update`].
+pub fn update_with<S, T, F>(store: &S, key: &Key, mut apply: F) -> Result<T>
+where
+    S: Store + ?Sized,
+    F: FnMut(Option<&[u8]>) -> Result<(Option<Vec<u8>>, T)>,
+{
+    let mut out = None;
+    store.update(key, &mut |old| {
+        let (bytes, value) = apply(old)?;
+        out = Some(value);
+        Ok(bytes)
+    })?;
+    out.ok_or_else(|| {
+        Error::new(
+            ErrorKind::Storage,
+            format!("store did not run the update of `{key}`"),
+        )
+    })
+}
+
+/// A store in memory, for tests and for hosts that keep state themselves. Cheap to clone:
+/// clones share the same map. `update` holds an update lock for the whole read-modify-write.
+#[derive(Clone, Debug, Default)]
+pub struct MemoryStore {
+    map: Arc<Mutex<BTreeMap<Key, Vec<u8>>>>,
+    updates: Arc<Mutex<()>>,
+}
+
+impl MemoryStore {
+    /// An empty store.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn map(&self) -> Result<MutexGuard<'_, BTreeMap<Key, Vec<u8>>>> {
+        self.map.lock().map_err(|_| {
+            Error::new(
+                ErrorKind::Storage,
+                "memory store lock poisoned by a panic in another thread",
+            )
+        })
+    }
+
+    /// Number of keys held.
+    pub fn len(&self) -> usize {
+        self.map().map(|m| m.len()).unwrap_or(0)
+    }
+
+    /// Whether the store holds no key.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl Store for MemoryStore {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        Ok(self.map()?.get(key).cloned())
+    }
+
+    fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
+        self.map()?.insert(key.clone(), data.to_vec());
+        Ok(())
+    }
+
+    fn delete(&self, key: &Key) -> Result<bool> {
+        Ok(self.map()?.remove(key).is_some())
+    }
+
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        Ok(self
+            .map()?
+            .keys()
+            .filter(|k| k.is_under(prefix))
+            .cloned()
+            .collect())
+    }
+
+    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+        let _exclusive = self.updates.lock().map_err(|_| {
+            Error::new(
+                ErrorKind::Storage,
+                "memory store lock poisoned by a panic in another thread",
+            )
+        })?;
+        let current = self.read(key)?;
+        if let Some(bytes) = apply(current.as_deref())? {
+            self.write(key, &bytes)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn k(s: &str) -> Key {
+        Key::new(s).unwrap()
+    }
+
+    #[test]
+    fn read_write_delete_list() {
+        let s = MemoryStore::new();
+        assert_eq!(s.read(&k("a/b")).unwrap(), None);
+        s.write(&k("a/b"), b"1").unwrap();
+        s.write(&k("a/c/d"), b"2").unwrap();
+        s.write(&k("ab"), b"3").unwrap();
+        assert_eq!(s.read(&k("a/b")).unwrap().as_deref(), Some(&b"1"[..]));
+        assert_eq!(s.list(&k("a")).unwrap(), vec![k("a/b"), k("a/c/d")]);
+        assert!(s.delete(&k("a/b")).unwrap());
+        assert!(!s.delete(&k("a/b")).unwrap());
+        assert_eq!(s.list(&k("a")).unwrap(), vec![k("a/c/d")]);
+    }
+
+    #[test]
+    fn update_writes_only_when_asked_and_aborts_on_error() {
+        let s = MemoryStore::new();
+        let key = k("n");
+        let seen = update_with(&s, &key, |old| Ok((Some(b"x".to_vec()), old.is_none()))).unwrap();
+        assert!(seen);
+        s.update(&key, &mut |_| Ok(None)).unwrap();
+        assert_eq!(s.read(&key).unwrap().as_deref(), Some(&b"x"[..]));
+        let err = s
+            .update(&key, &mut |_| Err(Error::invalid_input("no")))
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert_eq!(s.read(&key).unwrap().as_deref(), Some(&b"x"[..]));
+        s.append(&key, b"yz").unwrap();
+        assert_eq!(s.read(&key).unwrap().as_deref(), Some(&b"xyz"[..]));
+    }
+
+    #[test]
+    fn clones_share_state_and_dyn_forwarding_works() {
+        let s = MemoryStore::new();
+        let boxed: Box<dyn Store> = Box::new(s.clone());
+        boxed.write(&k("x"), b"1").unwrap();
+        assert_eq!(s.len(), 1);
+        let arc = Arc::new(s.clone());
+        assert_eq!((&arc).read(&k("x")).unwrap().as_deref(), Some(&b"1"[..]));
+    }
+}

@@ -1,0 +1,258 @@
+//! Time: the host-supplied [`Clock`] and the [`Timestamp`] reading and writing rules.
+//!
+//! The core never reads the system clock (it must run in wasm and in tests at a fixed
+//! instant): every operation that stamps a time takes a [`Clock`]. `session-state-fs` provides
+//! a system clock; tests use [`FixedClock`].
+//!
+//! Reading (SPEC section 1, "Timestamps"): RFC 3339 with `Z` or an offset, and naive ISO 8601
+//! (`2026-11-29T17:23:05.694161`, with or without fraction) as the skill's own `save_session`
+//! writes. A naive value is taken as UTC unless the caller resolves it with another offset
+//! ([`Timestamp::assume_offset`]). Writing: RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction
+//! digits. Comparisons are between instants, never strings.
+
+use std::fmt;
+
+use chrono::{DateTime, FixedOffset, NaiveDateTime, SecondsFormat, Utc};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+use crate::error::{Error, Result};
+
+/// A source of the current instant, supplied by the host.
+pub trait Clock {
+    /// The current instant in UTC.
+    fn now(&self) -> DateTime<Utc>;
+}
+
+impl<C: Clock + ?Sized> Clock for &C {
+    fn now(&self) -> DateTime<Utc> {
+        (**self).now()
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for Box<C> {
+    fn now(&self) -> DateTime<Utc> {
+        (**self).now()
+    }
+}
+
+impl<C: Clock + ?Sized> Clock for std::sync::Arc<C> {
+    fn now(&self) -> DateTime<Utc> {
+        (**self).now()
+    }
+}
+
+/// A clock that always answers the same instant (tests, goldens, replay).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FixedClock(pub DateTime<Utc>);
+
+impl FixedClock {
+    /// A clock fixed at the RFC 3339 instant `rfc3339`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) when it does not parse.
+    pub fn at(rfc3339: &str) -> Result<FixedClock> {
+        Ok(FixedClock(Timestamp::parse(rfc3339)?.utc()))
+    }
+}
+
+impl Clock for FixedClock {
+    fn now(&self) -> DateTime<Utc> {
+        self.0
+    }
+}
+
+/// An instant read from a document: RFC 3339 (`Z` or offset) or naive ISO 8601.
+///
+/// Naive values are held as UTC with [`is_naive`](Timestamp::is_naive) set until resolved with
+/// [`assume_offset`](Timestamp::assume_offset). Serialises as RFC 3339 UTC with `Z`.
+/// Equality and order compare instants only.
+#[derive(Clone, Copy, Debug)]
+pub struct Timestamp {
+    utc: DateTime<Utc>,
+    naive: bool,
+}
+
+impl Timestamp {
+    /// Parses `text` by the reading rules above.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the text when it is
+    /// neither RFC 3339 nor naive ISO 8601.
+    pub fn parse(text: &str) -> Result<Timestamp> {
+        if let Ok(dt) = DateTime::parse_from_rfc3339(text) {
+            return Ok(Timestamp {
+                utc: dt.with_timezone(&Utc),
+                naive: false,
+            });
+        }
+        for format in ["%Y-%m-%dT%H:%M:%S%.f", "%Y-%m-%d %H:%M:%S%.f"] {
+            if let Ok(naive) = NaiveDateTime::parse_from_str(text, format) {
+                return Ok(Timestamp {
+                    utc: naive.and_utc(),
+                    naive: true,
+                });
+            }
+        }
+        Err(Error::invalid_input(format!(
+            "`{}` is not an RFC 3339 or ISO 8601 timestamp",
+            text.escape_debug()
+        )))
+    }
+
+    /// A timestamp at the UTC instant `utc`.
+    pub fn from_utc(utc: DateTime<Utc>) -> Timestamp {
+        Timestamp { utc, naive: false }
+    }
+
+    /// The instant in UTC (a naive value counts as UTC until resolved).
+    pub fn utc(&self) -> DateTime<Utc> {
+        self.utc
+    }
+
+    /// Whether the text had no offset and has not been resolved yet.
+    pub fn is_naive(&self) -> bool {
+        self.naive
+    }
+
+    /// Resolves a naive value as local time at `offset`; offset-aware values are unchanged.
+    #[must_use]
+    pub fn assume_offset(self, offset: FixedOffset) -> Timestamp {
+        if !self.naive {
+            return self;
+        }
+        let local = self.utc.naive_utc();
+        Timestamp {
+            utc: (local - offset).and_utc(),
+            naive: false,
+        }
+    }
+
+    /// RFC 3339 in UTC with `Z` and 0, 3, 6 or 9 fraction digits.
+    pub fn to_rfc3339(&self) -> String {
+        format_rfc3339(self.utc)
+    }
+}
+
+/// Writes `utc` as RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction digits.
+pub fn format_rfc3339(utc: DateTime<Utc>) -> String {
+    utc.to_rfc3339_opts(SecondsFormat::AutoSi, true)
+}
+
+impl From<DateTime<Utc>> for Timestamp {
+    fn from(utc: DateTime<Utc>) -> Self {
+        Timestamp::from_utc(utc)
+    }
+}
+
+impl PartialEq for Timestamp {
+    fn eq(&self, other: &Self) -> bool {
+        self.utc == other.utc
+    }
+}
+
+impl Eq for Timestamp {}
+
+impl PartialOrd for Timestamp {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Timestamp {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.utc.cmp(&other.utc)
+    }
+}
+
+impl fmt::Display for Timestamp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_rfc3339())
+    }
+}
+
+impl Serialize for Timestamp {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_rfc3339())
+    }
+}
+
+impl<'de> Deserialize<'de> for Timestamp {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
+        Timestamp::parse(&text).map_err(serde::de::Error::custom)
+    }
+}
+
+impl schemars::JsonSchema for Timestamp {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Timestamp".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "description": "RFC 3339 (Z or offset) or naive ISO 8601 on read (naive = UTC unless configured); written as RFC 3339 UTC with Z",
+            "examples": ["2025-12-27T10:30:00Z"]
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_z_offset_and_naive() {
+        let z = Timestamp::parse("2025-12-24T07:15:00Z").unwrap();
+        let off = Timestamp::parse("2025-12-24T08:15:00+01:00").unwrap();
+        assert_eq!(z, off);
+        assert!(!off.is_naive());
+        let naive = Timestamp::parse("2025-12-22T16:45:10.250000").unwrap();
+        assert!(naive.is_naive());
+        assert_eq!(naive.to_rfc3339(), "2025-12-22T16:45:10.250Z");
+        let plain = Timestamp::parse("2025-12-22T16:45:10").unwrap();
+        assert_eq!(plain.to_rfc3339(), "2025-12-22T16:45:10Z");
+        assert_eq!(
+            Timestamp::parse("2026-03-01T12:34:56.789012345Z")
+                .unwrap()
+                .to_rfc3339(),
+            "2026-03-01T12:34:56.789012345Z"
+        );
+    }
+
+    #[test]
+    fn naive_resolves_with_offset() {
+        let naive = Timestamp::parse("2025-12-22T16:45:10").unwrap();
+        let resolved = naive.assume_offset(FixedOffset::east_opt(2 * 3600).unwrap());
+        assert_eq!(resolved.to_rfc3339(), "2025-12-22T14:45:10Z");
+        assert!(!resolved.is_naive());
+        assert_eq!(
+            resolved.assume_offset(FixedOffset::east_opt(3600).unwrap()),
+            resolved
+        );
+    }
+
+    #[test]
+    fn rejects_garbage_with_invalid_input() {
+        for bad in ["", "yesterday", "2025-13-01T00:00:00Z", "2025-12-22"] {
+            let err = Timestamp::parse(bad).unwrap_err();
+            assert_eq!(err.kind(), crate::ErrorKind::InvalidInput, "{bad}");
+        }
+    }
+
+    #[test]
+    fn serde_round_trip_writes_utc_z() {
+        let ts: Timestamp = serde_json::from_str("\"2025-12-24T08:15:00+01:00\"").unwrap();
+        assert_eq!(
+            serde_json::to_string(&ts).unwrap(),
+            "\"2025-12-24T07:15:00Z\""
+        );
+        assert!(serde_json::from_str::<Timestamp>("3").is_err());
+    }
+
+    #[test]
+    fn fixed_clock() {
+        let c = FixedClock::at("2025-12-27T12:30:00Z").unwrap();
+        assert_eq!(format_rfc3339(c.now()), "2025-12-27T12:30:00Z");
+    }
+}

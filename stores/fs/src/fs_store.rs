@@ -1,0 +1,277 @@
+//! [`FsStore`]: keys as files below a root folder.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
+
+use crate::paths::{TMP_INFIX, check_confined, io_error, is_reserved, path_of, sibling};
+
+/// How hard a write tries to reach the disk before it returns.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Durability {
+    /// Atomic rename only: the file is whole after a process crash; a power loss may lose the
+    /// last writes. The default, and what the seeds do.
+    #[default]
+    Atomic,
+    /// Also fsync the file before the rename and the folder after it: a returned write
+    /// survives a power loss.
+    Sync,
+}
+
+/// A [`Store`] over the folder `root`: key `a/b.json` is the file `root/a/b.json`.
+/// See the crate docs for the guarantees.
+#[derive(Clone, Debug)]
+pub struct FsStore {
+    root: PathBuf,
+    canonical_root: PathBuf,
+    durability: Durability,
+}
+
+static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+impl FsStore {
+    /// A store over `root`, which is created (0700) if missing.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when `root` cannot be created or is not a folder.
+    pub fn new(root: impl AsRef<Path>) -> Result<FsStore> {
+        let root = root.as_ref().to_path_buf();
+        let shown = root.display().to_string();
+        let storage = |action: &str, e: io::Error| {
+            Error::new(
+                ErrorKind::Storage,
+                format!("cannot {action} store root `{shown}`: {e}"),
+            )
+            .with_context("path", shown.clone())
+            .with_source(e)
+        };
+        create_dirs(&root).map_err(|e| storage("create", e))?;
+        let canonical_root = fs::canonicalize(&root).map_err(|e| storage("resolve", e))?;
+        if !canonical_root.is_dir() {
+            return Err(storage(
+                "use",
+                io::Error::new(io::ErrorKind::NotADirectory, "not a folder"),
+            ));
+        }
+        Ok(FsStore {
+            root,
+            canonical_root,
+            durability: Durability::default(),
+        })
+    }
+
+    /// The same store with another durability.
+    #[must_use]
+    pub fn with_durability(mut self, durability: Durability) -> FsStore {
+        self.durability = durability;
+        self
+    }
+
+    /// The root folder, as given.
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The durability of writes.
+    pub fn durability(&self) -> Durability {
+        self.durability
+    }
+
+    /// The file that holds `key` (whether or not it exists).
+    pub fn path(&self, key: &Key) -> PathBuf {
+        path_of(&self.root, key)
+    }
+
+    fn confined(&self, key: &Key) -> Result<PathBuf> {
+        let path = self.path(key);
+        check_confined(&self.canonical_root, &self.root, key, &path)?;
+        Ok(path)
+    }
+
+    fn write_atomic(&self, key: &Key, path: &Path, data: &[u8]) -> Result<()> {
+        let parent = path.parent().unwrap_or(&self.root);
+        create_dirs(parent).map_err(|e| io_error(key, parent, "create the folder of", e))?;
+        let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);
+        let tmp = sibling(path, &format!("{TMP_INFIX}{}-{n}", std::process::id()));
+        let result = (|| {
+            let mut file = private_file(&tmp, false)?;
+            file.write_all(data)?;
+            if self.durability == Durability::Sync {
+                file.sync_all()?;
+            }
+            drop(file);
+            fs::rename(&tmp, path)?;
+            if self.durability == Durability::Sync {
+                File::open(parent)?.sync_all()?;
+            }
+            Ok(())
+        })();
+        result.map_err(|e| {
+            let _ = fs::remove_file(&tmp);
+            io_error(key, path, "write", e)
+        })
+    }
+
+    /// Runs `f` holding the exclusive cross-process lock of `key`.
+    fn locked<T>(&self, key: &Key, path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        let parent = path.parent().unwrap_or(&self.root);
+        create_dirs(parent).map_err(|e| io_error(key, parent, "create the folder of", e))?;
+        let lock_path = sibling(path, crate::paths::LOCK_SUFFIX);
+        let lock =
+            private_file(&lock_path, true).map_err(|e| io_error(key, &lock_path, "lock", e))?;
+        lock.lock()
+            .map_err(|e| io_error(key, &lock_path, "lock", e))?;
+        let out = f();
+        let _ = lock.unlock();
+        out
+    }
+}
+
+/// Creates `dir` and its missing parents with mode 0700.
+fn create_dirs(dir: &Path) -> io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
+}
+
+/// Opens `path` for writing with mode 0600: a new file (`reuse` false: fails if it exists) or
+/// an existing-or-new one without truncation (`reuse` true).
+fn private_file(path: &Path, reuse: bool) -> io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.write(true);
+    if reuse {
+        options.create(true).truncate(false);
+    } else {
+        options.create_new(true);
+    }
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(path)
+}
+
+fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {
+    match File::open(path) {
+        Ok(mut file) => {
+            let meta = file
+                .metadata()
+                .map_err(|e| io_error(key, path, "read", e))?;
+            if meta.is_dir() {
+                return Err(Error::new(
+                    ErrorKind::Storage,
+                    format!("cannot read `{key}`: it is a folder"),
+                )
+                .with_context("key", key.as_str())
+                .with_context("path", path.display().to_string()));
+            }
+            let mut bytes = Vec::new();
+            file.read_to_end(&mut bytes)
+                .map_err(|e| io_error(key, path, "read", e))?;
+            Ok(Some(bytes))
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_error(key, path, "read", e)),
+    }
+}
+
+impl Store for FsStore {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        let path = self.confined(key)?;
+        read_file(key, &path)
+    }
+
+    fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
+        let path = self.confined(key)?;
+        self.write_atomic(key, &path, data)
+    }
+
+    fn delete(&self, key: &Key) -> Result<bool> {
+        let path = self.confined(key)?;
+        match fs::remove_file(&path) {
+            Ok(()) => Ok(true),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) => Err(io_error(key, &path, "delete", e)),
+        }
+    }
+
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        let dir = self.confined(prefix)?;
+        let mut out = Vec::new();
+        let mut pending = vec![(dir, prefix.clone())];
+        while let Some((dir, dir_key)) = pending.pop() {
+            let entries = match fs::read_dir(&dir) {
+                Ok(entries) => entries,
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    continue;
+                }
+                Err(e) => return Err(io_error(&dir_key, &dir, "list", e)),
+            };
+            for entry in entries {
+                let entry = entry.map_err(|e| io_error(&dir_key, &dir, "list", e))?;
+                let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
+                    continue;
+                };
+                let Ok(key) = dir_key.join(&name) else {
+                    continue;
+                };
+                if is_reserved(&name) {
+                    continue;
+                }
+                // Symlinks are not followed: a link is listed only when it points inside.
+                let file_type = match entry.file_type() {
+                    Ok(t) => t,
+                    Err(_) => continue,
+                };
+                if file_type.is_dir() {
+                    pending.push((entry.path(), key));
+                } else if file_type.is_file()
+                    || (file_type.is_symlink() && self.confined(&key).is_ok())
+                {
+                    out.push(key);
+                }
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+        let path = self.confined(key)?;
+        self.locked(key, &path, || {
+            let current = read_file(key, &path)?;
+            match apply(current.as_deref())? {
+                Some(bytes) => self.write_atomic(key, &path, &bytes),
+                None => Ok(()),
+            }
+        })
+    }
+
+    fn append(&self, key: &Key, data: &[u8]) -> Result<()> {
+        let path = self.confined(key)?;
+        self.locked(key, &path, || {
+            let mut options = OpenOptions::new();
+            options.append(true).create(true);
+            #[cfg(unix)]
+            std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+            let mut file = options
+                .open(&path)
+                .map_err(|e| io_error(key, &path, "append to", e))?;
+            file.write_all(data)
+                .map_err(|e| io_error(key, &path, "append to", e))?;
+            if self.durability == Durability::Sync {
+                file.sync_data()
+                    .map_err(|e| io_error(key, &path, "sync", e))?;
+            }
+            Ok(())
+        })
+    }
+}

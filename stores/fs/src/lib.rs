@@ -1,0 +1,40 @@
+//! # session-state-fs
+//!
+//! The filesystem [`Store`](session_state::Store) of session-state: [`FsStore`] maps each key
+//! onto a file below a root folder.
+//!
+//! - **Atomic replace**: a write goes to a temporary file in the same folder, then is renamed
+//!   over the target; a reader sees the old or the new bytes, never a prefix.
+//! - **Durability**: [`Durability::Sync`] also fsyncs the file and its folder before returning.
+//! - **No lost update**: [`update`](session_state::Store::update) and
+//!   [`append`](session_state::Store::append) hold an exclusive cross-process lock
+//!   (std `File::lock`) on a lock file beside the key for the whole read-modify-write.
+//! - **Private**: files are created 0600 and folders 0700 (Unix).
+//! - **Confined**: keys are validated segments; a symlink inside the root that leads outside it
+//!   is refused with a `storage` error, for reads and writes alike.
+//!
+//! Temporary files (`.NAME.tmp-*`) and lock files (`.NAME.lock`) are reserved names: they never
+//! appear in [`list`](session_state::Store::list), and a temporary file left by a crash is
+//! ignored.
+//!
+//! [`SystemClock`] is the host clock for native programs.
+//!
+//! ```
+//! use session_state::{Key, Store};
+//! use session_state_fs::FsStore;
+//!
+//! let dir = tempfile::tempdir()?;
+//! let store = FsStore::new(dir.path())?;
+//! let key = Key::new(".claude/orchestrator-session.json")?;
+//! store.write(&key, b"{}")?;
+//! assert_eq!(store.read(&key)?.as_deref(), Some(&b"{}"[..]));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+mod clock;
+mod fs_store;
+mod paths;
+
+pub use clock::SystemClock;
+pub use fs_store::{Durability, FsStore};

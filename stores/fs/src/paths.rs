@@ -1,0 +1,67 @@
+//! Mapping keys onto paths below the root, and refusing symlinks that lead out of it.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use session_state::{Error, ErrorKind, Key, Result};
+
+/// Suffix of lock files, which sit beside the key they guard as `.NAME.lock`.
+pub const LOCK_SUFFIX: &str = ".lock";
+/// Infix of temporary files, which sit beside their target as `.NAME.tmp-PID-N`.
+pub const TMP_INFIX: &str = ".tmp-";
+
+/// Whether a file name is one of the store's own reserved names (temp or lock file).
+pub fn is_reserved(name: &str) -> bool {
+    name.starts_with('.') && (name.ends_with(LOCK_SUFFIX) || name.contains(TMP_INFIX))
+}
+
+/// The path of `key` below `root`. Keys are validated, so this never climbs out by itself.
+pub fn path_of(root: &Path, key: &Key) -> PathBuf {
+    let mut path = root.to_path_buf();
+    for segment in key.segments() {
+        path.push(segment);
+    }
+    path
+}
+
+/// A path beside `path` named `.NAME{suffix}`.
+pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    path.with_file_name(format!(".{name}{suffix}"))
+}
+
+/// A storage error about `key` at `path` caused by `err`.
+pub fn io_error(key: &Key, path: &Path, action: &str, err: io::Error) -> Error {
+    Error::storage(key, action, err).with_context("path", path.display().to_string())
+}
+
+/// Checks that every existing component of `path` below `root` that is a symlink resolves
+/// inside `root` (`canonical_root` is `root` canonicalised). Missing components are fine: the
+/// store creates them as plain folders.
+pub fn check_confined(canonical_root: &Path, root: &Path, key: &Key, path: &Path) -> Result<()> {
+    let mut current = root.to_path_buf();
+    for segment in key.segments() {
+        current.push(segment);
+        match std::fs::symlink_metadata(&current) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                let inside = std::fs::canonicalize(&current)
+                    .is_ok_and(|target| target.starts_with(canonical_root));
+                if !inside {
+                    return Err(Error::new(
+                        ErrorKind::Storage,
+                        format!("`{key}` goes through a symlink that leads outside the store root"),
+                    )
+                    .with_context("key", key.as_str())
+                    .with_context("path", path.display().to_string()));
+                }
+            }
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) => return Err(io_error(key, &current, "inspect", e)),
+        }
+    }
+    Ok(())
+}
