@@ -171,7 +171,9 @@ impl Store for Faulty {
     fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
         let mut keys = match self.fault {
             Fault::ListByStringPrefix => {
-                let all = self.inner.list(&prefix.parent().unwrap_or(prefix.clone()))?;
+                let all = self
+                    .inner
+                    .list(&prefix.parent().unwrap_or(prefix.clone()))?;
                 all.into_iter()
                     .filter(|k| k.as_str().starts_with(prefix.as_str()) && k != prefix)
                     .collect()

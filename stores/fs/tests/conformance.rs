@@ -14,7 +14,9 @@ fn explain(report: &ConformanceReport) -> String {
 
 fn run(durability: Durability, scratch: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let store = FsStore::new(dir.path()).unwrap().with_durability(durability);
+    let store = FsStore::new(dir.path())
+        .unwrap()
+        .with_durability(durability);
     let report = conformance::run_all(&store, &Key::new(scratch).unwrap());
     assert!(report.all_passed(), "{}", explain(&report));
     assert_eq!(report.passed, conformance::CASES.len());
