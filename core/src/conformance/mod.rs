@@ -22,6 +22,12 @@
 //!   therefore never sees an invalid key: this is enforced by the type system, not by each store.
 //!   The case `invalid_keys_are_unrepresentable` checks the constructors refuse hostile input;
 //!   the shared table `tests/vectors/hostile/keys.json` lists the cases for every language.
+//!   A raw string is not a key, so this does not compile:
+//!
+//!   ```compile_fail,E0308
+//!   use session_state::{MemoryStore, Store};
+//!   MemoryStore::new().read("../etc/passwd");
+//!   ```
 //! - **No lost update under contention** needs several threads or processes, which the core does
 //!   not spawn. [`counter_increment`] is the one unit of work: each host runs N concurrent
 //!   workers doing M increments each on one key and checks the final count is exactly `N * M`

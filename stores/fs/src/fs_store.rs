@@ -242,9 +242,8 @@ impl Store for FsStore {
                 }
                 // Symlinks are not followed: a link is listed only when it leads to a file inside the
                 // root; a linked folder is not walked (it could loop).
-                let file_type = match entry.file_type() {
-                    Ok(t) => t,
-                    Err(_) => continue,
+                let Ok(file_type) = entry.file_type() else {
+                    continue;
                 };
                 if file_type.is_dir() {
                     pending.push((entry.path(), key));

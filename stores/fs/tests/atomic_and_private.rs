@@ -72,7 +72,7 @@ fn no_temp_file_is_left_or_listed_after_writes_updates_and_appends() {
     let names: Vec<String> = std::fs::read_dir(dir.path().join("a/b"))
         .unwrap()
         .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .filter(|n| !n.ends_with(".lock"))
+        .filter(|n| !n.starts_with('.'))
         .collect();
     assert_eq!(names.len(), 20, "{names:?}");
     assert_eq!(store.list(&k("a")).unwrap().len(), 20);

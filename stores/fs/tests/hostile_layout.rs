@@ -251,3 +251,23 @@ fn keys_with_reserved_names_are_refused() {
     }
     assert_eq!(store.list(&k("a")).unwrap().len(), 5);
 }
+
+#[test]
+fn long_names_sharing_their_first_bytes_stay_distinct() {
+    // Temp and lock names keep only the first 200 bytes of a name, so these two keys share a
+    // lock file; their values must still be separate and both updatable.
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let stem = "s".repeat(240);
+    let (a, b) = (k(&format!("l/{stem}-a")), k(&format!("l/{stem}-b")));
+    store.write(&a, b"a").unwrap();
+    store.write(&b, b"b").unwrap();
+    store
+        .update(&a, &mut |old| Ok(old.map(|v| [v, b"1"].concat())))
+        .unwrap();
+    store.append(&b, b"2").unwrap();
+    assert_eq!(store.read(&a).unwrap().as_deref(), Some(&b"a1"[..]));
+    assert_eq!(store.read(&b).unwrap().as_deref(), Some(&b"b2"[..]));
+    assert_eq!(store.list(&k("l")).unwrap(), vec![a, b]);
+    assert!(common::temp_files(root.path()).is_empty());
+}

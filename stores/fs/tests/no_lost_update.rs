@@ -79,7 +79,11 @@ fn no_lost_update_across_processes() {
         // Worker role: increment, then report the values in `results/<pid>` beside the store.
         let root = PathBuf::from(root);
         let values = work(&root, &root.with_file_name("go"));
-        let text: String = values.iter().map(|v| format!("{v}\n")).collect();
+        let text = values
+            .iter()
+            .map(u64::to_string)
+            .collect::<Vec<_>>()
+            .join("\n");
         let results = root.with_file_name("results");
         std::fs::write(results.join(std::process::id().to_string()), text).unwrap();
         return;
