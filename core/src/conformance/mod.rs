@@ -126,8 +126,9 @@ pub fn run_case<S: Store + ?Sized>(store: &S, scratch: &Key, case: &Case) -> Cas
 }
 
 /// Runs every case of [`CASES`] on `store` below the folder key `scratch`, which should hold
-/// nothing else (each case clears its own sub-folder first). Never panics on a misbehaving
-/// store: every difference is a failed [`CaseOutcome`].
+/// nothing else (each case clears its own sub-folder first). Every difference from the
+/// contract, and every error the store returns, is a failed [`CaseOutcome`]; only a store that
+/// panics itself stops the run.
 pub fn run_all<S: Store + ?Sized>(store: &S, scratch: &Key) -> ConformanceReport {
     let mut report = ConformanceReport::default();
     for case in CASES {
