@@ -111,7 +111,8 @@ fn crate_goldens_hold_what_the_generator_built() {
     let offset = SessionState::from_json(&read_vector("crate-written", "from-offset")).unwrap();
     assert_eq!(offset.created_at, at("2026-03-01T12:34:56.5Z"));
     assert_eq!(offset.memory_config.unwrap().budget_chars, u64::MAX);
-    let unknown = SessionState::from_json(&read_vector("crate-written", "unknown-backend")).unwrap();
+    let unknown =
+        SessionState::from_json(&read_vector("crate-written", "unknown-backend")).unwrap();
     assert_eq!(unknown.backend_type, "cursor");
     assert_eq!(
         unknown.parse_backend_type().unwrap_err().kind(),
@@ -151,7 +152,8 @@ fn accepted_inputs_read_as_the_crate_reads_them() {
 
     // Re-saved: offsets become UTC `Z`, nulls and empty collections are omitted, unknown keys
     // follow the known ones, map order is the file's.
-    let resaved = |stem: &str| String::from_utf8(load_and_resave(&read_vector("read", stem))).unwrap();
+    let resaved =
+        |stem: &str| String::from_utf8(load_and_resave(&read_vector("read", stem))).unwrap();
     assert!(
         resaved("created-at-offset").ends_with("\"createdAt\": \"2026-03-01T12:34:56.250Z\"\n}")
     );

@@ -85,7 +85,10 @@ mod tests {
     #[test]
     fn display_and_parse_round_trip_exactly() {
         for backend in BackendType::ALL {
-            assert_eq!(backend.to_string().parse::<BackendType>().unwrap(), *backend);
+            assert_eq!(
+                backend.to_string().parse::<BackendType>().unwrap(),
+                *backend
+            );
         }
         assert_eq!(BackendType::ClaudeCode.to_string(), "claude-code");
         assert_eq!(BackendType::Codex.to_string(), "codex");

@@ -30,8 +30,8 @@ mod store;
 pub use backend::BackendType;
 pub use document::{DOCUMENT_KEYS, MEMORY_CONFIG_KEYS, MemoryConfig, SessionState, StringMap};
 pub use names::{
-    MAX_NAME_BYTES, SESSION_EXTENSION, SESSIONS_FOLDER, TEAMS_FOLDER, session_key,
-    sessions_folder, teams_folder, validate_name,
+    MAX_NAME_BYTES, SESSION_EXTENSION, SESSIONS_FOLDER, TEAMS_FOLDER, session_key, sessions_folder,
+    teams_folder, validate_name,
 };
 pub use plan::{PlannedMember, ResumeAction, ResumePlan, SkipReason};
 pub use spawn::{CliDelegation, CliTool, SpawnConfig, SpawnConfigBuilder};

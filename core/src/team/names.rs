@@ -92,7 +92,11 @@ mod tests {
             let err = validate_name("agent name", bad).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::InvalidKey, "{bad:?}");
             assert_eq!(err.context_value("value"), Some(bad));
-            assert!(err.message().starts_with("agent name `"), "{}", err.message());
+            assert!(
+                err.message().starts_with("agent name `"),
+                "{}",
+                err.message()
+            );
         }
         let long = validate_name("agent name", &"é".repeat(200)).unwrap_err();
         assert!(long.message().contains("400 bytes"), "{}", long.message());
@@ -105,7 +109,10 @@ mod tests {
             "teams/my-team/sessions/coder.json"
         );
         assert_eq!(sessions_folder("t").unwrap().as_str(), "teams/t/sessions");
-        assert_eq!(session_key("..", "a").unwrap_err().kind(), ErrorKind::InvalidKey);
+        assert_eq!(
+            session_key("..", "a").unwrap_err().kind(),
+            ErrorKind::InvalidKey
+        );
         // Valid for the crate, but `{agent}.json` is longer than a file name may be.
         let err = session_key("t", &"x".repeat(251)).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidKey);

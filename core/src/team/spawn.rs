@@ -229,7 +229,10 @@ mod tests {
         assert_eq!(config.delegations.len(), 1);
         let mut env = StringMap::new();
         env.insert("C".into(), "3".into());
-        let replaced = SpawnConfig::builder("a", "b").env_var("A", "1").env(env).build();
+        let replaced = SpawnConfig::builder("a", "b")
+            .env_var("A", "1")
+            .env(env)
+            .build();
         assert_eq!(replaced.env.keys().collect::<Vec<_>>(), ["C"]);
     }
 

@@ -240,13 +240,10 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
                 .push(skipped(key, e.kind(), e.message().to_owned()));
             return;
         }
-        let parsed = self
-            .store
-            .read(key)
-            .and_then(|bytes| match bytes {
-                Some(bytes) => parse_stored(key, &bytes).map(Some),
-                None => Ok(None), // deleted since it was listed
-            });
+        let parsed = self.store.read(key).and_then(|bytes| match bytes {
+            Some(bytes) => parse_stored(key, &bytes).map(Some),
+            None => Ok(None), // deleted since it was listed
+        });
         match parsed {
             Ok(Some(state)) => listing.members.push(Member {
                 agent: agent.to_owned(),
@@ -269,7 +266,9 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
         let mut teams: BTreeMap<String, usize> = BTreeMap::new();
         for key in self.store.list(&root)? {
             let mut segments = key.segments().skip(1);
-            let Some(team) = segments.next() else { continue };
+            let Some(team) = segments.next() else {
+                continue;
+            };
             let count = teams.entry(team.to_owned()).or_default();
             let rest: Vec<&str> = segments.collect();
             if let [folder, file] = rest.as_slice()
