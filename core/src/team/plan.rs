@@ -36,6 +36,8 @@ pub struct PlannedMember {
 }
 
 /// Re-spawn or skip; serialised with an `action` tag (`respawn` / `skip`).
+// Built once per member and handed to bindings as plain data: boxing the config would not pay.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum ResumeAction {

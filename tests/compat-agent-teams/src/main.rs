@@ -22,7 +22,9 @@ fn vectors() -> PathBuf {
 }
 
 fn at(text: &str) -> DateTime<Utc> {
-    DateTime::parse_from_rfc3339(text).unwrap().with_timezone(&Utc)
+    DateTime::parse_from_rfc3339(text)
+        .unwrap()
+        .with_timezone(&Utc)
 }
 
 /// The goldens: (file stem, state). Maps hold at most one entry so the crate's `HashMap`
@@ -35,17 +37,20 @@ fn golden_cases() -> Vec<(&'static str, SessionState)> {
     state.created_at = at("2026-03-01T12:34:56Z");
     cases.push(("minimal", state));
 
-    let full = SpawnConfig::builder("coder", "You write Rust code.\n\"Quote\" and \\ and \u{e9}\u{1F980}.")
-        .model("gpt-5-codex")
-        .cwd("/home/u/proj")
-        .max_turns(10)
-        .allowed_tools(vec!["Bash".into(), "Read".into()])
-        .permission_mode("bypassPermissions")
-        .reasoning_effort("high")
-        .env_var("RUST_LOG", "debug")
-        .memory(MemoryConfig::default())
-        .delegate(CliDelegation::codex())
-        .build();
+    let full = SpawnConfig::builder(
+        "coder",
+        "You write Rust code.\n\"Quote\" and \\ and \u{e9}\u{1F980}.",
+    )
+    .model("gpt-5-codex")
+    .cwd("/home/u/proj")
+    .max_turns(10)
+    .allowed_tools(vec!["Bash".into(), "Read".into()])
+    .permission_mode("bypassPermissions")
+    .reasoning_effort("high")
+    .env_var("RUST_LOG", "debug")
+    .memory(MemoryConfig::default())
+    .delegate(CliDelegation::codex())
+    .build();
     let mut state = SessionState::from_config(&full, &BackendType::Codex);
     state.metadata.insert("thread_id".into(), "abc-123".into());
     state.created_at = at("2026-03-01T12:34:56.789012345Z");
@@ -69,7 +74,9 @@ fn golden_cases() -> Vec<(&'static str, SessionState)> {
     }
 
     let mut unknown = SessionState::from_config(
-        &SpawnConfig::builder("cursor-agent", "").permission_mode("plan").build(),
+        &SpawnConfig::builder("cursor-agent", "")
+            .permission_mode("plan")
+            .build(),
         &BackendType::Codex,
     );
     unknown.backend_type = "cursor".into();
@@ -84,7 +91,11 @@ fn generate() -> Result<(), String> {
         let path = dir.join(format!("{stem}.json"));
         atomic_write_json(&path, &state).map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    println!("generate: wrote {} goldens to {}", golden_cases().len(), dir.display());
+    println!(
+        "generate: wrote {} goldens to {}",
+        golden_cases().len(),
+        dir.display()
+    );
     Ok(())
 }
 
@@ -101,15 +112,33 @@ fn same_fields(mine: &ours::SessionState, theirs: &SessionState) -> Result<(), S
         }
     };
     check("name", mine.name.clone(), theirs.name.clone());
-    check("backendType", mine.backend_type.clone(), theirs.backend_type.clone());
+    check(
+        "backendType",
+        mine.backend_type.clone(),
+        theirs.backend_type.clone(),
+    );
     check("prompt", mine.prompt.clone(), theirs.prompt.clone());
-    check("model", format!("{:?}", mine.model), format!("{:?}", theirs.model));
+    check(
+        "model",
+        format!("{:?}", mine.model),
+        format!("{:?}", theirs.model),
+    );
     check(
         "cwd",
         format!("{:?}", mine.cwd),
-        format!("{:?}", theirs.cwd.as_ref().map(|p| p.to_string_lossy().into_owned())),
+        format!(
+            "{:?}",
+            theirs
+                .cwd
+                .as_ref()
+                .map(|p| p.to_string_lossy().into_owned())
+        ),
     );
-    check("maxTurns", format!("{:?}", mine.max_turns), format!("{:?}", theirs.max_turns));
+    check(
+        "maxTurns",
+        format!("{:?}", mine.max_turns),
+        format!("{:?}", theirs.max_turns),
+    );
     check(
         "allowedTools",
         format!("{:?}", mine.allowed_tools),
@@ -132,10 +161,18 @@ fn same_fields(mine: &ours::SessionState, theirs: &SessionState) -> Result<(), S
     );
     check(
         "memoryConfig",
-        format!("{:?}", mine.memory_config.as_ref().map(|m| (m.max_turns, m.budget_chars))),
         format!(
             "{:?}",
-            theirs.memory_config.as_ref().map(|m| (m.max_turns as u64, m.budget_chars as u64))
+            mine.memory_config
+                .as_ref()
+                .map(|m| (m.max_turns, m.budget_chars))
+        ),
+        format!(
+            "{:?}",
+            theirs
+                .memory_config
+                .as_ref()
+                .map(|m| (m.max_turns as u64, m.budget_chars as u64))
         ),
     );
     check(
@@ -143,27 +180,48 @@ fn same_fields(mine: &ours::SessionState, theirs: &SessionState) -> Result<(), S
         format!("{:?}", sorted(mine.metadata.clone())),
         format!("{:?}", sorted(theirs.metadata.clone())),
     );
-    check("createdAt", mine.created_at.to_string(), theirs.created_at.to_string());
+    check(
+        "createdAt",
+        mine.created_at.to_string(),
+        theirs.created_at.to_string(),
+    );
     check(
         "parse_backend_type",
-        format!("{:?}", mine.parse_backend_type().ok().map(|b| b.to_string())),
+        format!(
+            "{:?}",
+            mine.parse_backend_type().ok().map(|b| b.to_string())
+        ),
         format!("{:?}", theirs.parse_backend_type().map(|b| b.to_string())),
     );
-    if diffs.is_empty() { Ok(()) } else { Err(diffs.join("; ")) }
+    if diffs.is_empty() {
+        Ok(())
+    } else {
+        Err(diffs.join("; "))
+    }
 }
 
 /// The crate re-writes `bytes` identically, apart from keys it does not know and map order.
-fn same_bytes(bytes: &[u8], mine: &ours::SessionState, theirs: &SessionState) -> Result<(), String> {
+fn same_bytes(
+    bytes: &[u8],
+    mine: &ours::SessionState,
+    theirs: &SessionState,
+) -> Result<(), String> {
     let rewritten = serde_json::to_vec_pretty(theirs).map_err(|e| e.to_string())?;
     let simple = mine.extra.is_empty()
-        && mine.memory_config.as_ref().is_none_or(|m| m.extra.is_empty())
+        && mine
+            .memory_config
+            .as_ref()
+            .is_none_or(|m| m.extra.is_empty())
         && mine.env.len() <= 1
         && mine.metadata.len() <= 1;
     if simple {
         return if rewritten == bytes {
             Ok(())
         } else {
-            Err(format!("crate re-writes:\n{}", String::from_utf8_lossy(&rewritten)))
+            Err(format!(
+                "crate re-writes:\n{}",
+                String::from_utf8_lossy(&rewritten)
+            ))
         };
     }
     let mut expected = mine.clone();
@@ -171,9 +229,14 @@ fn same_bytes(bytes: &[u8], mine: &ours::SessionState, theirs: &SessionState) ->
     if let Some(m) = expected.memory_config.as_mut() {
         m.extra.clear();
     }
-    let a: serde_json::Value = serde_json::from_slice(&expected.to_json().map_err(|e| e.to_string())?).unwrap();
+    let a: serde_json::Value =
+        serde_json::from_slice(&expected.to_json().map_err(|e| e.to_string())?).unwrap();
     let b: serde_json::Value = serde_json::from_slice(&rewritten).unwrap();
-    if a == b { Ok(()) } else { Err(format!("crate re-writes different values: {b}")) }
+    if a == b {
+        Ok(())
+    } else {
+        Err(format!("crate re-writes different values: {b}"))
+    }
 }
 
 fn json_files(dir: &Path) -> Vec<PathBuf> {
@@ -191,7 +254,9 @@ fn check() -> Result<(), String> {
     for folder in ["ours", "read", "crate-written", "fixtures"] {
         let files = json_files(&vectors().join(folder));
         if folder == "ours" && files.is_empty() {
-            failures.push("no files in ours/: run `cargo test -p session-state --test team_vectors`".into());
+            failures.push(
+                "no files in ours/: run `cargo test -p session-state --test team_vectors`".into(),
+            );
         }
         for path in files {
             count += 1;
@@ -214,14 +279,18 @@ fn check() -> Result<(), String> {
             if let Err(e) = same_fields(&mine, &theirs) {
                 failures.push(format!("{name}: {e}"));
             }
-            if folder != "read" {
-                if let Err(e) = same_bytes(&bytes, &mine, &theirs) {
-                    failures.push(format!("{name}: {e}"));
-                }
+            if folder != "read"
+                && let Err(e) = same_bytes(&bytes, &mine, &theirs)
+            {
+                failures.push(format!("{name}: {e}"));
             }
             // Their re-spawn config equals ours (delegations are not persisted either way).
             let (a, b) = (mine.to_spawn_config(), theirs.to_spawn_config());
-            if a.name != b.name || a.prompt != b.prompt || a.max_turns != b.max_turns || !b.delegations.is_empty() {
+            if a.name != b.name
+                || a.prompt != b.prompt
+                || a.max_turns != b.max_turns
+                || !b.delegations.is_empty()
+            {
                 failures.push(format!("{name}: to_spawn_config differs"));
             }
         }
@@ -233,24 +302,45 @@ fn check() -> Result<(), String> {
         let mine = ours::SessionState::from_json(&bytes).is_ok();
         let theirs = serde_json::from_slice::<SessionState>(&bytes).is_ok();
         if mine || theirs {
-            failures.push(format!("{name}: accepted (session-state {mine}, agent-teams {theirs})"));
+            failures.push(format!(
+                "{name}: accepted (session-state {mine}, agent-teams {theirs})"
+            ));
         }
     }
     // Names: the crate's validate_name and ours agree.
     let long = "x".repeat(256);
-    for name in ["ok", "..", ".", "", "a/b", "a\\b", "a\0b", long.as_str(), &long[..255], "a\tb", "..a"] {
+    for name in [
+        "ok",
+        "..",
+        ".",
+        "",
+        "a/b",
+        "a\\b",
+        "a\0b",
+        long.as_str(),
+        &long[..255],
+        "a\tb",
+        "..a",
+    ] {
         let mine = ours::validate_name("agent name", name).is_ok();
         let theirs = agent_teams::util::validate_name(name).is_ok();
         if mine != theirs {
-            failures.push(format!("name {name:?}: session-state {mine}, agent-teams {theirs}"));
+            failures.push(format!(
+                "name {name:?}: session-state {mine}, agent-teams {theirs}"
+            ));
         }
     }
     // BackendType strings agree.
     for text in ["claude-code", "codex", "gemini-cli", "Codex", "cursor", ""] {
-        let mine = text.parse::<ours::BackendType>().ok().map(|b| b.to_string());
+        let mine = text
+            .parse::<ours::BackendType>()
+            .ok()
+            .map(|b| b.to_string());
         let theirs = text.parse::<BackendType>().ok().map(|b| b.to_string());
         if mine != theirs {
-            failures.push(format!("backend {text:?}: session-state {mine:?}, agent-teams {theirs:?}"));
+            failures.push(format!(
+                "backend {text:?}: session-state {mine:?}, agent-teams {theirs:?}"
+            ));
         }
     }
     if failures.is_empty() {
