@@ -118,8 +118,10 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
         backend: BackendType,
     ) -> Result<SessionState> {
         let key = session_key(team, &config.name)?;
-        let mut fresh = SessionState::from_config(config, backend, self.clock.now());
+        let spawned = SessionState::from_config(config, backend, self.clock.now());
         crate::store::update_with(&self.store, &key, |old| {
+            // A store that retries may call this again: start from the spawn each time.
+            let mut fresh = spawned.clone();
             if let Some(old) = old {
                 match SessionState::from_json(old) {
                     Ok(previous) => {
@@ -130,7 +132,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
                     Err(_) => self.copy_aside(&key, old)?,
                 }
             }
-            Ok((Some(fresh.to_json()?), fresh.clone()))
+            Ok((Some(fresh.to_json()?), fresh))
         })
     }
 
@@ -203,7 +205,14 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
         };
         let mut folders_reported: Vec<String> = Vec::new();
         for key in self.store.list(&folder)? {
-            let rest = &key.as_str()[folder.as_str().len() + 1..];
+            // `Store::list` gives keys strictly below the folder; skip any other a store returns.
+            let Some(rest) = key
+                .as_str()
+                .strip_prefix(folder.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+            else {
+                continue;
+            };
             match rest.split_once('/') {
                 None => {
                     if let Some(agent) = rest.strip_suffix(SESSION_EXTENSION) {
