@@ -64,6 +64,20 @@ impl FromStr for BackendType {
     }
 }
 
+impl schemars::JsonSchema for BackendType {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "BackendType".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "string",
+            "enum": ["claude-code", "codex", "gemini-cli"],
+            "description": "An agent backend of the agent-teams crate"
+        })
+    }
+}
+
 impl Serialize for BackendType {
     fn serialize<S: Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
         serializer.serialize_str(self.as_str())

@@ -47,7 +47,7 @@ pub const MEMORY_CONFIG_KEYS: &[&str] = &["max_turns", "budget_chars"];
 
 /// Persisted state of one team agent, stored at `teams/{team}/sessions/{agent}.json`, used to
 /// re-spawn the agent with the same configuration after an orchestrator restart.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionState {
     /// Agent name (the file is `{name}.json`).
@@ -93,7 +93,7 @@ pub struct SessionState {
 }
 
 /// Memory limits for cross-turn context injection; snake_case keys inside `memoryConfig`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct MemoryConfig {
     /// Most turns kept (oldest evicted first). Default 5.
     pub max_turns: u64,

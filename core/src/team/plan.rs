@@ -15,7 +15,7 @@ use crate::store::Store;
 use crate::time::Clock;
 
 /// The plan for one team: every session file, sorted by agent name, then by key.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ResumePlan {
     /// The team name.
     pub team: String,
@@ -24,7 +24,7 @@ pub struct ResumePlan {
 }
 
 /// The plan for one session file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct PlannedMember {
     /// The agent name from the file name, or the file name when it is not one.
     pub agent: String,
@@ -38,7 +38,7 @@ pub struct PlannedMember {
 /// Re-spawn or skip; serialised with an `action` tag (`respawn` / `skip`).
 // Built once per member and handed to bindings as plain data: boxing the config would not pay.
 #[allow(clippy::large_enum_variant)]
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "action", rename_all = "snake_case")]
 pub enum ResumeAction {
     /// Re-spawn on `backend` with `config` (no delegations; the prompt already has them).
@@ -62,7 +62,7 @@ pub enum ResumeAction {
 }
 
 /// Why a member cannot be re-spawned.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SkipReason {
     /// `backendType` is not `claude-code`, `codex` or `gemini-cli`.

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::document::{MemoryConfig, StringMap};
 
 /// Configuration used to spawn one agent.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SpawnConfig {
     /// Agent name (also the session file name `{name}.json`).
@@ -154,7 +154,7 @@ impl SpawnConfigBuilder {
 }
 
 /// The CLI tool a delegation targets.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum CliTool {
     /// OpenAI Codex CLI (`codex`).
@@ -172,7 +172,7 @@ pub enum CliTool {
 
 /// One external CLI tool an agent may call through Bash. Only carried by a [`SpawnConfig`];
 /// the orchestrator folds its instructions into the prompt before the state is saved.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CliDelegation {
     /// The tool.

@@ -29,7 +29,7 @@ pub struct TeamStore<S, C> {
 }
 
 /// One member read from a team's `sessions` folder.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Member {
     /// The agent name taken from the file name (`{agent}.json`).
     pub agent: String,
@@ -40,7 +40,7 @@ pub struct Member {
 }
 
 /// A file of a team's `sessions` folder that was skipped, and why.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SkippedFile {
     /// The store key of the file (or folder).
     pub key: String,
@@ -52,7 +52,7 @@ pub struct SkippedFile {
 }
 
 /// The members of one team, and the files that were skipped.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TeamListing {
     /// The team name.
     pub team: String,
@@ -63,7 +63,7 @@ pub struct TeamListing {
 }
 
 /// One team found under `teams/`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct TeamSummary {
     /// The team (folder) name.
     pub name: String,
