@@ -173,6 +173,7 @@ fn listing_sorts_by_agent_and_reports_bad_files_without_aborting() {
     store
         .write(&key("teams/t/sessions/deep/y.json"), b"{}")
         .unwrap();
+    store.write(&key("teams/t/sessions/...json"), b"{}").unwrap();
     store.write(&key("teams/t/config.json"), b"{}").unwrap();
     store
         .write(&key("teams/other/sessions/a.json"), b"{}")
@@ -190,12 +191,13 @@ fn listing_sorts_by_agent_and_reports_bad_files_without_aborting() {
     assert_eq!(
         skipped,
         [
+            ("teams/t/sessions/...json", "invalid_key"),
             ("teams/t/sessions/broken.json", "corrupt_state"),
             ("teams/t/sessions/env-null.json", "corrupt_state"),
             ("teams/t/sessions/x.json", "storage"),
         ]
     );
-    assert!(listing.skipped[2].message.contains("is a folder"));
+    assert!(listing.skipped[3].message.contains("is a folder"));
     assert!(teams.list("empty").unwrap().members.is_empty());
 
     assert_eq!(
@@ -207,7 +209,7 @@ fn listing_sorts_by_agent_and_reports_bad_files_without_aborting() {
             },
             TeamSummary {
                 name: "t".into(),
-                sessions: 5
+                sessions: 6
             },
         ]
     );
