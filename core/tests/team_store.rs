@@ -173,7 +173,9 @@ fn listing_sorts_by_agent_and_reports_bad_files_without_aborting() {
     store
         .write(&key("teams/t/sessions/deep/y.json"), b"{}")
         .unwrap();
-    store.write(&key("teams/t/sessions/...json"), b"{}").unwrap();
+    store
+        .write(&key("teams/t/sessions/...json"), b"{}")
+        .unwrap();
     store.write(&key("teams/t/config.json"), b"{}").unwrap();
     store
         .write(&key("teams/other/sessions/a.json"), b"{}")
