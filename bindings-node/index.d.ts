@@ -108,6 +108,13 @@ export interface FileStoreOptions {
 }
 
 /**
+ * Test helper (unstable, may go away): a document through the conversions every class
+ * uses (`documents::document_from_js`, then `documents::to_js`): what the core would
+ * receive, given back as JavaScript would receive it.
+ */
+export declare function testingDocumentRoundTrip(document: Record<string, unknown>): Record<string, unknown>
+
+/**
  * Test helper (unstable, may go away): runs `op` (`"read"`, `"write"`, `"delete"`,
  * `"list"`, `"append"`, `"update"`) on `store` the way the core will, and returns what the
  * core gets: a `Buffer` or `null` (`read`), a boolean (`delete`), the keys (`list`),

@@ -839,4 +839,5 @@ module.exports.FileStore = nativeBinding.FileStore
 module.exports.MemoryStore = nativeBinding.MemoryStore
 module.exports.ERROR_CODES = nativeBinding.ERROR_CODES
 module.exports.ErrorCode = nativeBinding.ErrorCode
+module.exports.testingDocumentRoundTrip = nativeBinding.testingDocumentRoundTrip
 module.exports.testingStoreCall = nativeBinding.testingStoreCall

@@ -6,11 +6,12 @@
 //! - [`errors`]: the one mapping of core errors onto JS `Error`s with `code` (and re-throwing
 //!   host store exceptions unchanged), `ERROR_CODES` and the `ErrorCode` union;
 //! - [`args`]: argument checks that give `invalid_input` instead of napi's conversion errors;
+//! - [`documents`]: documents in and out as plain objects (through JSON text);
 //! - [`stores`]: the `FileStore` and `MemoryStore` classes;
 //! - [`host_store`]: a [`session_state::Store`] over any JS object with `read`, `write`,
 //!   `delete` and `list` methods;
 //! - [`any_store`]: [`AnyStore`], the store argument of every class constructor;
-//! - [`testing`]: `testingStoreCall`, a test helper driving a store through the adapter.
+//! - [`testing`]: `testingStoreCall` and `testingDocumentRoundTrip`, test helpers.
 //!
 //! Build the addon with `npm run build` (see README.md); `cargo test` runs the Rust unit
 //! tests without Node (napi's `dyn-symbols`).
@@ -20,6 +21,7 @@
 
 pub mod any_store;
 pub mod args;
+pub mod documents;
 pub mod errors;
 pub mod host_store;
 pub mod stores;

@@ -2,14 +2,14 @@
 //! argument through [`AnyStore`], so the JS tests can drive the host store adapter before
 //! the core-module wrappers (and the core conformance suite) are exposed.
 
-use napi::bindgen_prelude::{Buffer, Either, Env};
+use napi::bindgen_prelude::{Buffer, Either, Env, Unknown};
 use napi_derive::napi;
 use session_state::Store;
 
 use crate::any_store::{AnyStore, StoreArg};
 use crate::args::{self, BytesArg, StrArg};
 use crate::errors::{ToJs, invalid_input};
-use crate::stores;
+use crate::{documents, stores};
 
 /// What `testingStoreCall` returns: a `Buffer`, a boolean or keys.
 type CallResult = Either<Buffer, Either<bool, Vec<String>>>;
@@ -64,4 +64,20 @@ pub fn testing_store_call(
         }
         other => return Err(invalid_input(&env, format!("unknown op `{other}`"))),
     })
+}
+
+/// Test helper (unstable, may go away): a document through the conversions every class
+/// uses (`documents::document_from_js`, then `documents::to_js`): what the core would
+/// receive, given back as JavaScript would receive it.
+#[napi(
+    js_name = "testingDocumentRoundTrip",
+    ts_args_type = "document: Record<string, unknown>",
+    ts_return_type = "Record<string, unknown>"
+)]
+pub fn testing_document_round_trip<'env>(
+    env: &'env Env,
+    document: Unknown<'_>,
+) -> napi::Result<Unknown<'env>> {
+    let map = documents::document_from_js(env, document, "document")?;
+    documents::to_js(env, &map)
 }
