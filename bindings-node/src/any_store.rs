@@ -4,7 +4,7 @@
 //! A wrapper takes the argument as [`StoreArg`] with `ts_args_type = "store: Store"` and calls
 //! [`AnyStore::from_js`]:
 //!
-//! ```ignore
+//! ```text
 //! #[napi(constructor, ts_args_type = "store: Store")]
 //! pub fn new(env: Env, store: StoreArg<'_>) -> napi::Result<Self> {
 //!     let store = AnyStore::from_js(&env, store)?;
