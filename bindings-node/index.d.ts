@@ -16,6 +16,12 @@ export interface HostStore {
   list(prefix: string): string[]
 }
 
+/**
+ * Every error `code` the package can throw, in the core's order (built from the core's
+ * list of error kinds; `test/errors.test.mjs` checks it against the `ErrorCode` union).
+ */
+export declare const ERROR_CODES: ErrorCode[]
+
 /** What every class constructor takes as its store. */
 export type Store = FileStore | MemoryStore | HostStore
 
@@ -46,8 +52,8 @@ export declare class FileStore {
   /**
    * A store over the folder `root`, created (0700) if missing.
    *
-   * Throws `invalid_input` for a non-string `root` or bad options, `storage` when the
-   * folder cannot be created or is not a folder.
+   * Throws `invalid_input` for a non-string, empty or NUL-holding `root` or bad options,
+   * `storage` when the folder cannot be created or is not a folder.
    */
   constructor(root: string, options?: FileStoreOptions)
   /** The root folder, as given. */
@@ -82,12 +88,6 @@ export declare class MemoryStore {
   /** Every key strictly below the folder `prefix`, at any depth, sorted. */
   list(prefix: string): Array<string>
 }
-
-/**
- * Every error `code` the package can throw, in the core's order (read from the core's
- * `ErrorKind::ALL`, so it cannot drift from it).
- */
-export declare const ERROR_CODES: string[]
 
 /**
  * The `code` of an error thrown by this package: the stable kind code of the core.

@@ -837,7 +837,6 @@ module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __n
 module.exports = nativeBinding
 module.exports.FileStore = nativeBinding.FileStore
 module.exports.MemoryStore = nativeBinding.MemoryStore
-module.exports.ERROR_CODES = nativeBinding.ERROR_CODES
 module.exports.ErrorCode = nativeBinding.ErrorCode
 module.exports.testingDocumentRoundTrip = nativeBinding.testingDocumentRoundTrip
 module.exports.testingStoreCall = nativeBinding.testingStoreCall

@@ -29,8 +29,9 @@ const fn kind_codes() -> [&'static str; KIND_COUNT] {
 }
 
 /// Every error `code` the package can throw, in the core's order (read from the core's
-/// `ErrorKind::ALL`, so it cannot drift from it).
-#[napi]
+/// `ErrorKind::ALL`, so it cannot drift from it). Declared in `types-header.d.ts` as
+/// `ErrorCode[]` (napi would type it `string[]`).
+#[napi(skip_typescript)]
 pub const ERROR_CODES: [&str; KIND_COUNT] = kind_codes();
 
 /// The `code` of an error thrown by this package: the stable kind code of the core.

@@ -35,8 +35,8 @@ pub struct FileStore {
 impl FileStore {
     /// A store over the folder `root`, created (0700) if missing.
     ///
-    /// Throws `invalid_input` for a non-string `root` or bad options, `storage` when the
-    /// folder cannot be created or is not a folder.
+    /// Throws `invalid_input` for a non-string, empty or NUL-holding `root` or bad options,
+    /// `storage` when the folder cannot be created or is not a folder.
     #[napi(constructor, ts_args_type = "root: string, options?: FileStoreOptions")]
     pub fn new(
         env: Env,
@@ -44,6 +44,15 @@ impl FileStore {
         options: Option<Either<FileStoreOptions, Unknown<'_>>>,
     ) -> napi::Result<Self> {
         let root = args::string(&env, root, "root")?;
+        if root.is_empty() || root.contains('\0') {
+            return Err(invalid_input(
+                &env,
+                format!(
+                    "`root` must be a folder path, got `{}`",
+                    root.escape_debug()
+                ),
+            ));
+        }
         let options = match options {
             None => FileStoreOptions::default(),
             Some(Either::A(options)) => options,

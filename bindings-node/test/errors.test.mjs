@@ -75,6 +75,8 @@ test('a wrong argument type is invalid_input, not a napi conversion error', () =
     () => store.list(null),
     () => new FileStore(3),
     () => new FileStore(),
+    () => new FileStore(''),
+    () => new FileStore('/tmp/a\u0000b'),
   ]
   for (const [i, call] of cases.entries()) {
     assert.throws(call, (err) => err instanceof Error && err.code === 'invalid_input', `case ${i}`)

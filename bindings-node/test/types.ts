@@ -28,7 +28,7 @@ const codes = [
 ] as const
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
 const sameCodes: Same<(typeof codes)[number], ErrorCode> = true
-const exported: string[] = ERROR_CODES
+const exported: ErrorCode[] = ERROR_CODES
 
 const file = new FileStore('/tmp/session-state-types', { durable: true })
 const memory = new MemoryStore()
