@@ -157,13 +157,19 @@ impl LocalStorageStore {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "WebStorage")] storage: Option<js_sys::Object>,
+        storage: Option<WebStorage>,
     ) -> JsResult<LocalStorageStore> {
         let prefix = string_arg(prefix, "prefix")?;
         let storage = match storage {
             Some(object) => JsValue::from(object),
             None => default_storage()?,
         };
+        if !storage.is_object() {
+            return Err(invalid_input(format!(
+                "`storage` must be a Web Storage object, not {}",
+                type_name(&storage)
+            )));
+        }
         for method in ["getItem", "setItem", "removeItem", "key"] {
             let found = Reflect::get(&storage, &JsValue::from_str(method))?;
             if !found.is_instance_of::<Function>() {
