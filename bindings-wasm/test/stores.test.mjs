@@ -8,7 +8,8 @@ const text = (bytes) => new TextDecoder().decode(bytes);
 
 test("MemoryStore reads, writes, lists and deletes", () => {
   const s = new MemoryStore();
-  assert.equal(s.read("a/b.json"), undefined);
+  assert.equal(s.read("a/b.json"), null);
+  assert.equal(s.readText("a/b.json"), null);
   s.write("a/b.json", '{"n":1}');
   s.write("a/c/d.json", new Uint8Array([0xff, 0x00]));
   s.write("ab", "x");

@@ -9,7 +9,7 @@ import init, {
   type ErrorCode,
   type HostStore,
   type SessionStateError,
-  type StoreLike,
+  type Store,
   type WebStorage,
 } from "../pkg-web/session_state_wasm.js";
 import type * as NodeBuild from "../pkg-node/session_state_wasm.js";
@@ -19,8 +19,8 @@ export async function usage(): Promise<void> {
   const mem = new MemoryStore();
   mem.write(".claude/orchestrator-session.json", "{}");
   mem.write("blob", new Uint8Array([1]));
-  const bytes: Uint8Array | undefined = mem.read("blob");
-  const text: string | undefined = mem.readText(".claude/orchestrator-session.json");
+  const bytes: Uint8Array | null = mem.read("blob");
+  const text: string | null = mem.readText(".claude/orchestrator-session.json");
   const keys: string[] = mem.list(".claude");
   const existed: boolean = mem.delete("blob");
   const size: number = mem.size;
@@ -35,7 +35,7 @@ export async function usage(): Promise<void> {
     delete: () => true,
     list: () => [],
   };
-  const stores: StoreLike[] = [mem, local, session, host];
+  const stores: Store[] = [mem, local, session, host];
   const copied: number = copyStore(stores[0], stores[3], ".claude");
 
   const codes: readonly ErrorCode[] = ERROR_CODES;

@@ -100,7 +100,14 @@ fn local_storage_store_round_trip_in_window_local_storage() {
         get_item("web-test/.claude/bin").as_string().unwrap(),
         "\0base64:/wA="
     );
-    assert_eq!(class.read_text(&s(".claude/s.json")).unwrap().unwrap(), doc);
+    assert_eq!(
+        class
+            .read_text(&s(".claude/s.json"))
+            .unwrap()
+            .as_string()
+            .unwrap(),
+        doc
+    );
     assert_eq!(
         store.read(&k(".claude/bin")).unwrap().as_deref(),
         Some(&[0xff, 0x00][..])
@@ -160,7 +167,11 @@ fn local_storage_quota_error_is_storage_and_keeps_the_old_value() {
         "QuotaExceededError"
     );
     assert_eq!(
-        class.read_text(&s("k/doc.json")).unwrap().unwrap(),
+        class
+            .read_text(&s("k/doc.json"))
+            .unwrap()
+            .as_string()
+            .unwrap(),
         "{\"v\":1}"
     );
 
@@ -249,5 +260,31 @@ fn js_clock_reads_date_now() {
     assert!(
         before <= now && now <= after,
         "{before} <= {now} <= {after}"
+    );
+}
+
+#[wasm_bindgen_test]
+fn documents_convert_to_and_from_plain_js_without_losing_fields() {
+    let text = r#"{"schema_version":"1.0","n":1,"x":1.5,"big":9007199254740991,"none":null,"list":[true,"é",{"deep":{}}],"unknown_field":{"kept":[1,2]}}"#;
+    let js = js_sys::JSON::parse(text).unwrap();
+    let value: serde_json::Value = session_state_wasm::convert::from_js(js, "document").unwrap();
+    assert_eq!(serde_json::to_string(&value).unwrap(), text);
+    let back = session_state_wasm::convert::to_js(&value).unwrap();
+    assert!(
+        !back.is_instance_of::<js_sys::Map>(),
+        "maps must be plain objects"
+    );
+    assert_eq!(
+        js_sys::JSON::stringify(&back).unwrap().as_string().unwrap(),
+        text
+    );
+    let err =
+        session_state_wasm::convert::from_js::<Vec<String>>(JsValue::from(3), "names").unwrap_err();
+    assert_eq!(prop(&err, "code").as_string().unwrap(), "invalid_input");
+    assert!(
+        prop(&err, "message")
+            .as_string()
+            .unwrap()
+            .starts_with("`names` ")
     );
 }

@@ -7,7 +7,7 @@
 //! write in one synchronous call: exclusive within a page, but two tabs of the same origin
 //! writing the same key at the same moment can still lose an update (Web Storage has no lock).
 
-use js_sys::{Array, Function, Reflect, Uint8Array};
+use js_sys::{Array, Function, Reflect};
 use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -192,20 +192,21 @@ impl LocalStorageStore {
         self.inner.prefix.clone()
     }
 
-    /// The bytes under `key`, or `undefined`.
+    /// The bytes under `key`, or `null`.
+    #[wasm_bindgen(unchecked_return_type = "Uint8Array | null")]
     pub fn read(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
-    ) -> JsResult<Option<Uint8Array>> {
+    ) -> JsResult<JsValue> {
         js_read(&self.inner, key)
     }
 
-    /// The UTF-8 text under `key`, or `undefined` (`corrupt_state` when it is not UTF-8).
-    #[wasm_bindgen(js_name = readText)]
+    /// The UTF-8 text under `key`, or `null` (`corrupt_state` when it is not UTF-8).
+    #[wasm_bindgen(js_name = readText, unchecked_return_type = "string | null")]
     pub fn read_text(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
-    ) -> JsResult<Option<String>> {
+    ) -> JsResult<JsValue> {
         js_read_text(&self.inner, key)
     }
 

@@ -1,6 +1,6 @@
 //! `MemoryStore`: the core's in-memory store as a JS class.
 
-use js_sys::{Array, Uint8Array};
+use js_sys::Array;
 use wasm_bindgen::prelude::*;
 
 use super::{AnyStore, hand_off, js_delete, js_list, js_read, js_read_text, js_write};
@@ -22,24 +22,25 @@ impl MemoryStore {
         MemoryStore::default()
     }
 
-    /// The bytes under `key`, or `undefined`.
+    /// The bytes under `key`, or `null`.
     ///
     /// Throws `invalid_key` for an unsafe key.
+    #[wasm_bindgen(unchecked_return_type = "Uint8Array | null")]
     pub fn read(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
-    ) -> JsResult<Option<Uint8Array>> {
+    ) -> JsResult<JsValue> {
         js_read(&self.inner, key)
     }
 
-    /// The UTF-8 text under `key`, or `undefined`.
+    /// The UTF-8 text under `key`, or `null`.
     ///
     /// Throws `invalid_key` for an unsafe key, `corrupt_state` when the bytes are not UTF-8.
-    #[wasm_bindgen(js_name = readText)]
+    #[wasm_bindgen(js_name = readText, unchecked_return_type = "string | null")]
     pub fn read_text(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
-    ) -> JsResult<Option<String>> {
+    ) -> JsResult<JsValue> {
         js_read_text(&self.inner, key)
     }
 

@@ -1,8 +1,8 @@
 //! The stores a JS caller can hand to every class: [`MemoryStore`], [`LocalStorageStore`] and
 //! any JS object with `read`/`write`/`delete`/`list` ([`HostStore`]), unified as [`AnyStore`].
 //!
-//! Wrappers take the store argument as a `JsValue` typed `StoreLike` in TS
-//! (`#[wasm_bindgen(unchecked_param_type = "StoreLike")]`) and resolve it once with
+//! Wrappers take the store argument as a `JsValue` typed `Store` in TS
+//! (`#[wasm_bindgen(unchecked_param_type = "Store")]`) and resolve it once with
 //! [`AnyStore::from_js`]. Our own classes resolve to their Rust store (no JS round trip, data
 //! shared with the JS object); anything else is adapted as a host store.
 
@@ -44,7 +44,7 @@ export interface HostStore {
 }
 
 /** What every class accepts as its store. */
-export type StoreLike = MemoryStore | LocalStorageStore | HostStore;
+export type Store = MemoryStore | LocalStorageStore | HostStore;
 
 /** The part of the Web Storage API (`localStorage`, `sessionStorage`) a LocalStorageStore uses. */
 export interface WebStorage {
@@ -144,8 +144,8 @@ impl Store for AnyStore {
 /// whatever the stores throw; keys copied before a failure stay copied.
 #[wasm_bindgen(js_name = copyStore)]
 pub fn copy_store(
-    #[wasm_bindgen(unchecked_param_type = "StoreLike")] from: &JsValue,
-    #[wasm_bindgen(unchecked_param_type = "StoreLike")] to: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Store")] from: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Store")] to: &JsValue,
     #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
 ) -> JsResult<u32> {
     let (from, to) = (AnyStore::from_js(from)?, AnyStore::from_js(to)?);
@@ -162,16 +162,16 @@ pub fn copy_store(
 
 // The JS methods shared by our store classes (`read`, `write`, ...), over any core store.
 
-fn js_read(store: &dyn Store, key: &JsValue) -> JsResult<Option<Uint8Array>> {
+fn js_read(store: &dyn Store, key: &JsValue) -> JsResult<JsValue> {
     let bytes = store.read(&key_arg(key)?).js()?;
-    Ok(bytes.map(|b| Uint8Array::from(b.as_slice())))
+    Ok(bytes.map_or(JsValue::NULL, |b| Uint8Array::from(b.as_slice()).into()))
 }
 
-fn js_read_text(store: &dyn Store, key: &JsValue) -> JsResult<Option<String>> {
+fn js_read_text(store: &dyn Store, key: &JsValue) -> JsResult<JsValue> {
     let key = key_arg(key)?;
     match store.read(&key).js()? {
-        None => Ok(None),
-        Some(bytes) => String::from_utf8(bytes).map(Some).map_err(|_| {
+        None => Ok(JsValue::NULL),
+        Some(bytes) => String::from_utf8(bytes).map(JsValue::from).map_err(|_| {
             crate::errors::to_js_error(session_state::Error::corrupt(&key, "it is not UTF-8"))
         }),
     }
