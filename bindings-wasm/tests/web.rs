@@ -265,26 +265,70 @@ fn js_clock_reads_date_now() {
 
 #[wasm_bindgen_test]
 fn documents_convert_to_and_from_plain_js_without_losing_fields() {
-    let text = r#"{"schema_version":"1.0","n":1,"x":1.5,"big":9007199254740991,"none":null,"list":[true,"é",{"deep":{}}],"unknown_field":{"kept":[1,2]}}"#;
-    let js = js_sys::JSON::parse(text).unwrap();
-    let value: serde_json::Value = session_state_wasm::convert::from_js(js, "document").unwrap();
-    assert_eq!(serde_json::to_string(&value).unwrap(), text);
-    let back = session_state_wasm::convert::to_js(&value).unwrap();
+    use session_state_wasm::convert::{document_from_js, from_js, to_js, value_from_js};
+
+    let text = r#"{"schema_version":"1.0","n":1,"x":1.5,"big":9007199254740993,"none":null,"list":[true,"é",{"deep":{}}],"unknown_field":{"kept":[1,2]}}"#;
+    let value: serde_json::Value = serde_json::from_str(text).unwrap();
+    // Out: exactly what JSON.parse gives (an integer above 2^53 as the nearest number).
+    let out = to_js(&value).unwrap();
     assert!(
-        !back.is_instance_of::<js_sys::Map>(),
+        !out.is_instance_of::<js_sys::Map>(),
         "maps must be plain objects"
     );
+    let expected = js_sys::JSON::parse(text).unwrap();
     assert_eq!(
-        js_sys::JSON::stringify(&back).unwrap().as_string().unwrap(),
-        text
+        js_sys::JSON::stringify(&out).unwrap().as_string(),
+        js_sys::JSON::stringify(&expected).unwrap().as_string()
     );
-    let err =
-        session_state_wasm::convert::from_js::<Vec<String>>(JsValue::from(3), "names").unwrap_err();
-    assert_eq!(prop(&err, "code").as_string().unwrap(), "invalid_input");
+    // In: JSON.stringify semantics, members kept in order.
+    let back = document_from_js(&js_sys::JSON::parse(text).unwrap(), "document").unwrap();
+    assert_eq!(
+        back.keys().collect::<Vec<_>>(),
+        [
+            "schema_version",
+            "n",
+            "x",
+            "big",
+            "none",
+            "list",
+            "unknown_field"
+        ]
+    );
+    assert_eq!(back["unknown_field"], value["unknown_field"]);
+    assert_eq!(back["n"], serde_json::json!(1));
+
+    let odd = js_sys::Function::new_no_args(
+        "return { when: new Date(0), gone: undefined, nan: NaN, arr: [undefined] };",
+    )
+    .call0(&JsValue::NULL)
+    .unwrap();
+    assert_eq!(
+        value_from_js(&odd, "odd").unwrap(),
+        serde_json::json!({"when": "1970-01-01T00:00:00.000Z", "nan": null, "arr": [null]})
+    );
+
+    let code_of = |err: JsValue| prop(&err, "code").as_string().unwrap();
+    let message_of = |err: &JsValue| prop(err, "message").as_string().unwrap();
+    let bigint = js_sys::BigInt::from(5u32);
+    let err = value_from_js(&bigint.into(), "doc").unwrap_err();
     assert!(
-        prop(&err, "message")
-            .as_string()
-            .unwrap()
-            .starts_with("`names` ")
+        message_of(&err).starts_with("`doc` is not JSON: TypeError"),
+        "{}",
+        message_of(&err)
     );
+    assert_eq!(code_of(err), "invalid_input");
+    let err = value_from_js(&JsValue::UNDEFINED, "doc").unwrap_err();
+    assert_eq!(message_of(&err), "`doc` is not JSON: got undefined");
+    for not_object in [JsValue::NULL, js_sys::Array::new().into(), JsValue::from(3)] {
+        let err = document_from_js(&not_object, "doc").unwrap_err();
+        assert!(message_of(&err).starts_with("`doc` must be an object, got "));
+        assert_eq!(code_of(err), "invalid_input");
+    }
+    let err = from_js::<Vec<String>>(&JsValue::from(3), "names").unwrap_err();
+    assert!(
+        message_of(&err).starts_with("`names` "),
+        "{}",
+        message_of(&err)
+    );
+    assert_eq!(code_of(err), "invalid_input");
 }
