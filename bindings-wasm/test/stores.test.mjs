@@ -45,6 +45,11 @@ test("wrong argument types are invalid_input errors, unsafe keys invalid_key", (
     assert.match(err.message, pattern);
   }
   assert.equal(s.size, 0, "nothing was written");
+  const freed = new MemoryStore();
+  freed.free();
+  const err = thrown(() => copyStore(freed, s, "a"));
+  assert.equal(err.code, "invalid_input", String(err));
+  assert.match(err.message, /^`store` cannot be used/);
 });
 
 test("copyStore moves keys between our stores without going through JS", () => {

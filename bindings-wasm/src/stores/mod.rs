@@ -23,7 +23,7 @@ pub use local_storage::{LocalStorage, LocalStorageStore, WebStorage};
 pub use memory::MemoryStore;
 
 use crate::convert::{bytes_arg, key_arg};
-use crate::errors::{IntoJsResult, JsResult};
+use crate::errors::{IntoJsResult, JsResult, describe, invalid_input};
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_STORES: &'static str = r#"
@@ -84,14 +84,17 @@ impl AnyStore {
     /// Resolves the `store` argument of a JS call.
     ///
     /// # Errors
-    /// `invalid_input` when `value` is neither one of our store classes nor an object with the
-    /// four methods; an exception thrown while looking at the object passes through unchanged.
+    /// `invalid_input` when `value` is neither one of our store classes (still alive, not
+    /// `free()`d) nor an object with the four methods; an exception thrown by a getter while
+    /// looking at the object passes through unchanged.
     pub fn from_js(value: &JsValue) -> JsResult<AnyStore> {
         if value.is_object() {
             let hand_off = Reflect::get(value, &JsValue::from_str(HAND_OFF_METHOD))?;
             if let Some(method) = hand_off.dyn_ref::<Function>() {
                 HANDED_OFF.with(|slot| slot.borrow_mut().take());
-                method.call0(value)?;
+                method.call0(value).map_err(|e| {
+                    invalid_input(format!("`store` cannot be used: {}", describe(&e)))
+                })?;
                 if let Some(store) = HANDED_OFF.with(|slot| slot.borrow_mut().take()) {
                     return Ok(store);
                 }
