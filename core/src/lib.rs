@@ -27,6 +27,7 @@
 
 pub mod error;
 pub mod key;
+pub mod orchestrator;
 pub mod store;
 pub mod time;
 
