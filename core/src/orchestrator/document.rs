@@ -68,7 +68,8 @@ pub struct Project {
     pub name: String,
     /// Project folder path, as the orchestrator saw it.
     pub path: String,
-    /// Git branch: `None` when absent, `Some(None)` when `null`.
+    /// Git branch, a string or `null`, may be absent; the two are kept apart on write (in
+    /// Rust: `None` when absent, `Some(None)` when `null`).
     #[serde(
         default,
         deserialize_with = "present",
