@@ -27,7 +27,8 @@ pub(crate) struct Lenient {
     pub object: Map<String, Value>,
     /// Whether the top level was an object at all.
     pub top_is_object: bool,
-    /// Paths of containers cut short, outermost first (the root is `""`).
+    /// Paths of containers cut short, innermost first (the root is `""`; also listed when
+    /// the bytes hold no object at all).
     pub partial: Vec<String>,
 }
 
@@ -43,7 +44,7 @@ pub(crate) fn read(bytes: &[u8]) -> Lenient {
         return Lenient {
             object: Map::new(),
             top_is_object: false,
-            partial: Vec::new(),
+            partial: vec![String::new()],
         };
     }
     let object = match reader.value(String::new(), 0) {
