@@ -18,7 +18,7 @@ use super::keys::{history_dir, history_id, index_key};
 use super::parse::{ParseOptions, parse_document};
 use super::status::SessionStatus;
 use super::store::OrchestratorStore;
-use crate::error::Result;
+use crate::error::{ErrorKind, Result};
 use crate::key::Key;
 use crate::store::{Store, update_with};
 use crate::time::{Clock, Timestamp};
@@ -238,33 +238,52 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// instant of `created`, ties by session id descending; status filter, then offset and
     /// limit. Unreadable files are skipped and reported in [`HistoryPage::skipped`].
     ///
+    /// On a store that refuses the index write (read-only), the index is brought up to date in
+    /// memory only.
+    ///
     /// # Errors
-    /// [`ErrorKind::Storage`](crate::ErrorKind::Storage) only; bad files never fail it.
+    /// [`ErrorKind::Storage`] when listing or reading fails; bad files never fail it.
     pub fn list_history(&self, query: &HistoryQuery) -> Result<HistoryPage> {
         let files = self.history_files()?;
-        let index = update_with(&self.store, &index_key(), |old| {
-            let mut index = old
-                .and_then(|b| serde_json::from_slice::<Index>(b).ok())
-                .filter(|i| i.version == INDEX_VERSION)
-                .unwrap_or_default();
-            let mut changed = old.is_none() || index.version != INDEX_VERSION;
-            index.version = INDEX_VERSION;
-            let listed: std::collections::HashSet<&str> =
-                files.iter().map(|(n, _)| n.as_str()).collect();
-            let before = index.files.len();
-            index.files.retain(|name, _| listed.contains(name.as_str()));
-            changed |= index.files.len() != before;
-            for (name, key) in &files {
-                if !index.files.contains_key(name) {
-                    index.files.insert(name.clone(), self.read_record(key)?);
-                    changed = true;
-                }
-            }
+        let updated = update_with(&self.store, &index_key(), |old| {
+            let (index, changed) = self.reconcile(old, &files)?;
             let bytes = changed.then(|| serde_json::to_vec(&index).unwrap_or_default());
             Ok((bytes, index))
-        })?;
+        });
+        let index = match updated {
+            Ok(index) => index,
+            // A read-only store still lists: the index is then brought up to date in memory.
+            Err(e) if e.kind() == ErrorKind::Storage => {
+                let old = self.store.read(&index_key()).ok().flatten();
+                self.reconcile(old.as_deref(), &files)?.0
+            }
+            Err(e) => return Err(e),
+        };
         let (entries, skipped) = self.entries_of(&files, &index);
         Ok(page(entries, skipped, query))
+    }
+
+    /// The index `old` brought in line with `files`: vanished files dropped, new files parsed
+    /// and added (an unreadable index starts empty). Also says whether it changed.
+    fn reconcile(&self, old: Option<&[u8]>, files: &[(String, Key)]) -> Result<(Index, bool)> {
+        let mut index = old
+            .and_then(|b| serde_json::from_slice::<Index>(b).ok())
+            .filter(|i| i.version == INDEX_VERSION)
+            .unwrap_or_default();
+        let mut changed = index.version != INDEX_VERSION;
+        index.version = INDEX_VERSION;
+        let listed: std::collections::HashSet<&str> =
+            files.iter().map(|(n, _)| n.as_str()).collect();
+        let before = index.files.len();
+        index.files.retain(|name, _| listed.contains(name.as_str()));
+        changed |= index.files.len() != before;
+        for (name, key) in files {
+            if !index.files.contains_key(name) {
+                index.files.insert(name.clone(), self.read_record(key)?);
+                changed = true;
+            }
+        }
+        Ok((index, changed))
     }
 
     /// Lists archived sessions by reading and parsing every history file, without the index
