@@ -415,6 +415,12 @@ fn history_orders_by_instant_then_id_pages_and_filters() {
     assert_eq!(full, s.list_history(&HistoryQuery::default()).unwrap());
 }
 
+fn index_files(s: &OrchestratorStore<MemoryStore, FixedClock>) -> Vec<Value> {
+    let index: Value =
+        serde_json::from_slice(&s.store().read(&index_key()).unwrap().unwrap()).unwrap();
+    index["files"].as_array().unwrap().clone()
+}
+
 #[test]
 fn index_is_built_updated_incrementally_and_rebuilt_when_damaged() {
     let s = memory();
@@ -422,15 +428,16 @@ fn index_is_built_updated_incrementally_and_rebuilt_when_damaged() {
     archived(&s, "two", "2025-12-02T00:00:00Z", "complete");
     assert!(s.store().read(&index_key()).unwrap().is_none());
     s.list_history(&HistoryQuery::default()).unwrap();
-    let index: Value =
-        serde_json::from_slice(&s.store().read(&index_key()).unwrap().unwrap()).unwrap();
-    assert_eq!(index["files"].as_object().unwrap().len(), 2);
+    let files = index_files(&s);
+    let names: Vec<&str> = files.iter().map(|r| r["file"].as_str().unwrap()).collect();
+    assert_eq!(names, ["one.json", "two.json"]);
 
     // The index is what the listing uses: a stale record (same name) shows until rebuilt.
-    let mut idx = index.clone();
-    idx["files"]["one.json"]["goal"] = json!("from the index");
+    let mut index: Value =
+        serde_json::from_slice(&s.store().read(&index_key()).unwrap().unwrap()).unwrap();
+    index["files"][0]["goal"] = json!("from the index");
     s.store()
-        .write(&index_key(), &serde_json::to_vec(&idx).unwrap())
+        .write(&index_key(), &serde_json::to_vec(&index).unwrap())
         .unwrap();
     let page = s.list_history(&HistoryQuery::default()).unwrap();
     assert_eq!(
@@ -438,30 +445,61 @@ fn index_is_built_updated_incrementally_and_rebuilt_when_damaged() {
         "listing reads the index, not the file"
     );
 
-    // New file: parsed and added; vanished file: dropped.
+    // New file: parsed and added; vanished file: dropped; kept records are not re-parsed.
     archived(&s, "three", "2025-12-03T00:00:00Z", "complete");
     s.store().delete(&history_key("two").unwrap()).unwrap();
     let page = s.list_history(&HistoryQuery::default()).unwrap();
     let ids: Vec<&str> = page.entries.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(ids, ["three", "one"]);
-    let index: Value =
-        serde_json::from_slice(&s.store().read(&index_key()).unwrap().unwrap()).unwrap();
-    let mut names: Vec<&String> = index["files"].as_object().unwrap().keys().collect();
-    names.sort();
+    let files = index_files(&s);
+    let names: Vec<&str> = files.iter().map(|r| r["file"].as_str().unwrap()).collect();
     assert_eq!(names, ["one.json", "three.json"]);
-    assert_eq!(
-        index["files"]["one.json"]["goal"], "from the index",
-        "kept: not re-parsed"
-    );
+    assert_eq!(files[0]["goal"], "from the index", "kept: not re-parsed");
 
-    // Damaged index: rebuilt from the files.
-    s.store()
-        .write(&index_key(), b"{\"version\": 1, \"fi")
-        .unwrap();
-    let page = s.list_history(&HistoryQuery::default()).unwrap();
-    assert_eq!(page.entries[1].goal, "goal of one");
+    // Damaged or unsorted index: rebuilt from the files.
+    for damaged in [
+        &b"{\"version\": 2, \"fi"[..],
+        br#"{"version": 1, "files": []}"#,
+    ] {
+        s.store().write(&index_key(), damaged).unwrap();
+        let page = s.list_history(&HistoryQuery::default()).unwrap();
+        assert_eq!(page.entries[1].goal, "goal of one");
+        assert_eq!(index_files(&s).len(), 2);
+    }
+    // rebuild_index re-reads files edited in place.
+    archived(&s, "one", "2025-12-01T00:00:00Z", "aborted");
+    assert_eq!(
+        s.list_history(&HistoryQuery::default()).unwrap().entries[1].status,
+        SessionStatus::Complete
+    );
     s.rebuild_index().unwrap();
+    assert_eq!(
+        s.list_history(&HistoryQuery::default()).unwrap().entries[1].status,
+        SessionStatus::Aborted
+    );
     assert_eq!(INDEX_KEY, ".claude/orchestrator-history.index.json");
+}
+
+#[test]
+fn naive_created_in_history_follows_the_configured_offset() {
+    let store = MemoryStore::new();
+    let s = OrchestratorStore::new(store.clone(), clock(GOLDEN_NOW));
+    archived(&s, "naive", "2025-12-24T08:00:00", "complete");
+    archived(&s, "zulu", "2025-12-24T07:30:00Z", "complete");
+    let ids = |s: &OrchestratorStore<MemoryStore, FixedClock>| -> Vec<String> {
+        s.list_history(&HistoryQuery::default())
+            .unwrap()
+            .entries
+            .into_iter()
+            .map(|e| e.id)
+            .collect()
+    };
+    assert_eq!(ids(&s), ["naive", "zulu"], "naive read as UTC: 08:00Z");
+    let plus1 = chrono::FixedOffset::east_opt(3600).unwrap();
+    let local = OrchestratorStore::new(store, clock(GOLDEN_NOW)).with_naive_offset(plus1);
+    assert_eq!(ids(&local), ["zulu", "naive"], "naive at +01:00 is 07:00Z");
+    let page = local.list_history(&HistoryQuery::default()).unwrap();
+    assert_eq!(page.entries[1].created.to_rfc3339(), "2025-12-24T07:00:00Z");
 }
 
 #[test]

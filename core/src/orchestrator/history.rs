@@ -9,11 +9,11 @@
 //! after [`OrchestratorStore::rebuild_index`] (`doctor` does it); `archive` keeps the index up
 //! to date itself.
 
-use std::collections::BTreeMap;
-
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::document::OrchestratorSession;
+use super::history_index::{Index, Record, parse_owned};
 use super::keys::{history_dir, history_id, index_key};
 use super::parse::{ParseOptions, parse_document};
 use super::status::SessionStatus;
@@ -80,77 +80,9 @@ pub struct HistoryPage {
     pub total: usize,
 }
 
-/// One index record: an entry as read from its file, or why it could not be read.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-struct Record {
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    id: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    goal: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    status: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    created: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    error: Option<(String, String)>,
-}
-
-const INDEX_VERSION: u32 = 1;
-
-#[derive(Debug, Default, Serialize, Deserialize)]
-struct Index {
-    version: u32,
-    files: BTreeMap<String, Record>,
-}
-
-/// `created` as the index keeps it: RFC 3339 UTC, or naive ISO 8601 while still naive.
-fn created_text(created: Timestamp) -> String {
-    if created.is_naive() {
-        created
-            .utc()
-            .naive_utc()
-            .format("%Y-%m-%dT%H:%M:%S%.f")
-            .to_string()
-    } else {
-        created.to_rfc3339()
-    }
-}
-
-fn record_of(doc: &OrchestratorSession) -> Record {
-    Record {
-        id: doc.session_id.clone(),
-        goal: doc.goal.clone(),
-        status: doc.status.as_str().to_owned(),
-        created: created_text(doc.created),
-        error: None,
-    }
-}
-
-/// Newest first by instant, ties by id descending.
-fn sort_newest_first(entries: &mut [HistoryEntry]) {
-    entries.sort_by(|a, b| b.created.cmp(&a.created).then_with(|| b.id.cmp(&a.id)));
-}
-
-fn page(
-    mut entries: Vec<HistoryEntry>,
-    skipped: Vec<SkippedFile>,
-    q: &HistoryQuery,
-) -> HistoryPage {
-    if let Some(status) = q.status {
-        entries.retain(|e| e.status == status);
-    }
-    sort_newest_first(&mut entries);
-    let total = entries.len();
-    let entries = entries.into_iter().skip(q.offset).take(q.limit).collect();
-    HistoryPage {
-        entries,
-        skipped,
-        total,
-    }
-}
-
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
-    /// The history files: `(file name, key)` of each `*.json` directly in the history folder.
+    /// The history files: `(file name, key)` of each `*.json` directly in the history folder,
+    /// sorted by file name.
     fn history_files(&self) -> Result<Vec<(String, Key)>> {
         Ok(self
             .store
@@ -161,174 +93,194 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             .collect())
     }
 
-    /// The index record of one history file (parsing it in full).
-    fn read_record(&self, key: &Key) -> Result<Record> {
+    /// The index record of one history file (parsing it in full; naive timestamps left
+    /// naive: the offset is applied when listing).
+    fn read_record(&self, name: &str, key: &Key) -> Result<Record<'static>> {
         let Some(bytes) = self.store.read(key)? else {
-            return Ok(Record {
-                id: String::new(),
-                goal: String::new(),
-                status: String::new(),
-                created: String::new(),
-                error: Some((
-                    "not_found".into(),
-                    format!("`{key}` vanished while listing"),
-                )),
-            });
+            return Ok(Record::failed(
+                name,
+                "not_found",
+                &format!("`{key}` vanished while listing"),
+            ));
         };
-        // Parse with naive timestamps left naive: the index keeps them naive, and the offset
-        // is applied when listing.
         let raw = ParseOptions {
             naive_offset: None,
             ..self.options
         };
         Ok(match parse_document(key, &bytes, &raw) {
-            Ok(doc) => record_of(&doc),
-            Err(e) => Record {
-                id: String::new(),
-                goal: String::new(),
-                status: String::new(),
-                created: String::new(),
-                error: Some((e.code().to_owned(), e.message().to_owned())),
-            },
+            Ok(doc) => Record::of(name, &doc),
+            Err(e) => Record::failed(name, e.code(), e.message()),
         })
     }
 
-    /// Turns index records into entries and skipped files.
-    fn entries_of(
+    /// One page from records aligned with `files` (`records[i]` is the file `files[i]`).
+    fn page_of(
         &self,
         files: &[(String, Key)],
-        index: &Index,
-    ) -> (Vec<HistoryEntry>, Vec<SkippedFile>) {
-        let mut entries = Vec::with_capacity(files.len());
+        records: &[Record<'_>],
+        q: &HistoryQuery,
+    ) -> HistoryPage {
+        let offset = self
+            .options
+            .naive_offset
+            .map_or(0, |o| i64::from(o.local_minus_utc()));
         let mut skipped = Vec::new();
-        for (name, key) in files {
-            let Some(record) = index.files.get(name) else {
-                continue;
+        let mut keys: Vec<(i64, u32, usize, SessionStatus)> = Vec::with_capacity(records.len());
+        for (i, (record, (_, key))) in records.iter().zip(files).enumerate() {
+            let status = match (&record.error, SessionStatus::parse(&record.status)) {
+                (Some((code, message)), _) => Err((code.clone(), message.clone())),
+                (None, Err(e)) => Err((e.code().to_owned(), e.message().to_owned())),
+                (None, Ok(status)) => Ok(status),
             };
-            let parsed = match &record.error {
-                Some((code, message)) => Err((code.clone(), message.clone())),
-                None => SessionStatus::parse(&record.status)
-                    .and_then(|status| Ok((status, Timestamp::parse(&record.created)?)))
-                    .map_err(|e| (e.code().to_owned(), e.message().to_owned())),
-            };
-            match parsed {
-                Ok((status, created)) => {
-                    let created = match self.options.naive_offset {
-                        Some(offset) => created.assume_offset(offset),
-                        None => created,
-                    };
-                    entries.push(HistoryEntry {
-                        id: record.id.clone(),
-                        goal: record.goal.clone(),
-                        status,
-                        created,
-                    });
-                }
+            match status {
                 Err((code, message)) => skipped.push(SkippedFile {
                     key: key.to_string(),
                     code,
                     message,
                 }),
+                Ok(status) if q.status.is_none_or(|want| want == status) => {
+                    let secs = if record.naive {
+                        record.secs - offset
+                    } else {
+                        record.secs
+                    };
+                    keys.push((secs, record.nanos, i, status));
+                }
+                Ok(_) => {}
             }
         }
-        (entries, skipped)
+        let total = keys.len();
+        // Newest first by instant, ties by session id descending.
+        let order = |a: &(i64, u32, usize, SessionStatus), b: &(i64, u32, usize, SessionStatus)| {
+            (b.0, b.1)
+                .cmp(&(a.0, a.1))
+                .then_with(|| records[b.2].id.cmp(&records[a.2].id))
+        };
+        let wanted = q.offset.saturating_add(q.limit);
+        if wanted < keys.len() {
+            keys.select_nth_unstable_by(wanted, order);
+            keys.truncate(wanted);
+        }
+        keys.sort_unstable_by(order);
+        let entries = keys
+            .iter()
+            .skip(q.offset)
+            .map(|&(secs, nanos, i, status)| HistoryEntry {
+                id: records[i].id.clone().into_owned(),
+                goal: records[i].goal.clone().into_owned(),
+                status,
+                created: Timestamp::from_utc(
+                    DateTime::<Utc>::from_timestamp(secs, nanos).unwrap_or_default(),
+                ),
+            })
+            .collect();
+        HistoryPage {
+            entries,
+            skipped,
+            total,
+        }
     }
 
     /// Lists archived sessions through the index (see the module docs): newest first by the
     /// instant of `created`, ties by session id descending; status filter, then offset and
     /// limit. Unreadable files are skipped and reported in [`HistoryPage::skipped`].
     ///
-    /// On a store that refuses the index write (read-only), the index is brought up to date in
-    /// memory only.
+    /// When the index agrees with the listed file names it is only read (no lock, no write).
+    /// On a store that refuses the index write (read-only), the index is brought up to date
+    /// in memory only.
     ///
     /// # Errors
     /// [`ErrorKind::Storage`] when listing or reading fails; bad files never fail it.
     pub fn list_history(&self, query: &HistoryQuery) -> Result<HistoryPage> {
         let files = self.history_files()?;
+        let bytes = self.store.read(&index_key())?;
+        if let Some(index) = bytes.as_deref().and_then(Index::parse) {
+            if index.matches(&files) {
+                return Ok(self.page_of(&files, &index.files, query));
+            }
+        }
         let updated = update_with(&self.store, &index_key(), |old| {
             let (index, changed) = self.reconcile(old, &files)?;
-            let bytes = changed.then(|| serde_json::to_vec(&index).unwrap_or_default());
-            Ok((bytes, index))
+            Ok((changed.then(|| index.to_bytes()), index))
         });
         let index = match updated {
             Ok(index) => index,
-            // A read-only store still lists: the index is then brought up to date in memory.
-            Err(e) if e.kind() == ErrorKind::Storage => {
-                let old = self.store.read(&index_key()).ok().flatten();
-                self.reconcile(old.as_deref(), &files)?.0
-            }
+            Err(e) if e.kind() == ErrorKind::Storage => self.reconcile(bytes.as_deref(), &files)?.0,
             Err(e) => return Err(e),
         };
-        let (entries, skipped) = self.entries_of(&files, &index);
-        Ok(page(entries, skipped, query))
+        Ok(self.page_of(&files, &index.files, query))
     }
 
-    /// The index `old` brought in line with `files`: vanished files dropped, new files parsed
-    /// and added (an unreadable index starts empty). Also says whether it changed.
-    fn reconcile(&self, old: Option<&[u8]>, files: &[(String, Key)]) -> Result<(Index, bool)> {
-        let mut index = old
-            .and_then(|b| serde_json::from_slice::<Index>(b).ok())
-            .filter(|i| i.version == INDEX_VERSION)
-            .unwrap_or_default();
-        let mut changed = index.version != INDEX_VERSION;
-        index.version = INDEX_VERSION;
-        let listed: std::collections::HashSet<&str> =
-            files.iter().map(|(n, _)| n.as_str()).collect();
-        let before = index.files.len();
-        index.files.retain(|name, _| listed.contains(name.as_str()));
-        changed |= index.files.len() != before;
+    /// The index `old` brought in line with `files` (sorted): records of vanished files
+    /// dropped, new files parsed and added; an unusable index starts empty. Also says whether
+    /// anything changed.
+    fn reconcile(
+        &self,
+        old: Option<&[u8]>,
+        files: &[(String, Key)],
+    ) -> Result<(Index<'static>, bool)> {
+        let parsed = old.and_then(Index::parse);
+        let mut changed = parsed.is_none();
+        let mut old_records = parsed
+            .map(|i| i.files)
+            .unwrap_or_default()
+            .into_iter()
+            .peekable();
+        let mut records = Vec::with_capacity(files.len());
         for (name, key) in files {
-            if !index.files.contains_key(name) {
-                index.files.insert(name.clone(), self.read_record(key)?);
+            while old_records
+                .peek()
+                .is_some_and(|r| r.file.as_ref() < name.as_str())
+            {
+                old_records.next();
                 changed = true;
             }
+            match old_records.next_if(|r| r.file == name.as_str()) {
+                Some(record) => records.push(record.into_owned()),
+                None => {
+                    records.push(self.read_record(name, key)?);
+                    changed = true;
+                }
+            }
         }
-        Ok((index, changed))
+        changed |= old_records.next().is_some();
+        Ok((Index::new(records), changed))
     }
 
     /// Lists archived sessions by reading and parsing every history file, without the index
-    /// (what the seed does). Same order and result as [`list_history`](Self::list_history);
-    /// for checks and benchmarks.
+    /// (what the seed does). Same result as [`list_history`](Self::list_history); for checks
+    /// and benchmarks.
     pub fn list_history_full_scan(&self, query: &HistoryQuery) -> Result<HistoryPage> {
         let files = self.history_files()?;
-        let mut index = Index::default();
-        for (name, key) in &files {
-            index.files.insert(name.clone(), self.read_record(key)?);
-        }
-        let (entries, skipped) = self.entries_of(&files, &index);
-        Ok(page(entries, skipped, query))
+        let records = files
+            .iter()
+            .map(|(name, key)| self.read_record(name, key))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(self.page_of(&files, &records, query))
     }
 
     /// Rebuilds the history index from every history file.
     pub fn rebuild_index(&self) -> Result<()> {
         let files = self.history_files()?;
-        let mut index = Index {
-            version: INDEX_VERSION,
-            files: BTreeMap::new(),
-        };
-        for (name, key) in &files {
-            index.files.insert(name.clone(), self.read_record(key)?);
-        }
-        let bytes = serde_json::to_vec(&index).unwrap_or_default();
+        let records = files
+            .iter()
+            .map(|(name, key)| self.read_record(name, key))
+            .collect::<Result<Vec<_>>>()?;
+        let bytes = Index::new(records).to_bytes();
         self.store
             .update(&index_key(), &mut |_| Ok(Some(bytes.clone())))
     }
 
-    /// Records a just-archived document in the index (a missing or unreadable index is left
+    /// Records a just-archived document in the index (a missing or unusable index is left
     /// for the next listing to rebuild).
     pub(crate) fn index_archived(&self, key: &Key, doc: &OrchestratorSession) -> Result<()> {
-        let record = record_of(doc);
+        let record = Record::of(key.file_name(), doc);
         self.store.update(&index_key(), &mut |old| {
-            let Some(mut index) = old
-                .and_then(|b| serde_json::from_slice::<Index>(b).ok())
-                .filter(|i| i.version == INDEX_VERSION)
-            else {
+            let Some(mut index) = old.and_then(parse_owned) else {
                 return Ok(None);
             };
-            index
-                .files
-                .insert(key.file_name().to_owned(), record.clone());
-            Ok(Some(serde_json::to_vec(&index).unwrap_or_default()))
+            index.upsert(record.clone());
+            Ok(Some(index.to_bytes()))
         })
     }
 }

@@ -30,6 +30,7 @@
 mod autosave;
 mod document;
 mod history;
+mod history_index;
 mod keys;
 mod lenient;
 mod parse;
