@@ -429,13 +429,13 @@ fn index_is_built_updated_incrementally_and_rebuilt_when_damaged() {
     assert!(s.store().read(&index_key()).unwrap().is_none());
     s.list_history(&HistoryQuery::default()).unwrap();
     let files = index_files(&s);
-    let names: Vec<&str> = files.iter().map(|r| r["file"].as_str().unwrap()).collect();
+    let names: Vec<&str> = files.iter().map(|r| r[0].as_str().unwrap()).collect();
     assert_eq!(names, ["one.json", "two.json"]);
 
     // The index is what the listing uses: a stale record (same name) shows until rebuilt.
     let mut index: Value =
         serde_json::from_slice(&s.store().read(&index_key()).unwrap().unwrap()).unwrap();
-    index["files"][0]["goal"] = json!("from the index");
+    index["files"][0][2] = json!("from the index");
     s.store()
         .write(&index_key(), &serde_json::to_vec(&index).unwrap())
         .unwrap();
@@ -452,14 +452,16 @@ fn index_is_built_updated_incrementally_and_rebuilt_when_damaged() {
     let ids: Vec<&str> = page.entries.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(ids, ["three", "one"]);
     let files = index_files(&s);
-    let names: Vec<&str> = files.iter().map(|r| r["file"].as_str().unwrap()).collect();
+    let names: Vec<&str> = files.iter().map(|r| r[0].as_str().unwrap()).collect();
     assert_eq!(names, ["one.json", "three.json"]);
-    assert_eq!(files[0]["goal"], "from the index", "kept: not re-parsed");
+    assert_eq!(files[0][2], "from the index", "kept: not re-parsed");
+    assert_eq!(files[0][1], "", "id left out when it is the file stem");
 
     // Damaged or unsorted index: rebuilt from the files.
     for damaged in [
         &b"{\"version\": 2, \"fi"[..],
         br#"{"version": 1, "files": []}"#,
+        br#"{"version": 3, "files": [["three.json", "", "x", "complete", 0, 0, false, null], ["one.json", "", "y", "complete", 0, 0, false, null]]}"#,
     ] {
         s.store().write(&index_key(), damaged).unwrap();
         let page = s.list_history(&HistoryQuery::default()).unwrap();

@@ -11,31 +11,85 @@ use super::document::OrchestratorSession;
 use crate::key::Key;
 
 /// Version of the index format; an index of another version is rebuilt.
-pub(crate) const INDEX_VERSION: u32 = 2;
+pub(crate) const INDEX_VERSION: u32 = 3;
 
-/// What the index knows about one history file.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// What the index knows about one history file. Written as a compact JSON array
+/// `[file, id, goal, status, secs, nanos, naive, error]` where `id` is `""` when it is the
+/// file name without `.json`, and `error` is `null` or `[code, message]`.
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Record<'a> {
     /// File name in the history folder.
-    #[serde(borrow)]
     pub file: Cow<'a, str>,
-    #[serde(borrow, default, skip_serializing_if = "str::is_empty")]
     pub id: Cow<'a, str>,
-    #[serde(borrow, default, skip_serializing_if = "str::is_empty")]
     pub goal: Cow<'a, str>,
-    #[serde(borrow, default, skip_serializing_if = "str::is_empty")]
     pub status: Cow<'a, str>,
     /// `created` as Unix seconds and nanoseconds (a naive value counted as UTC).
-    #[serde(default)]
     pub secs: i64,
-    #[serde(default)]
     pub nanos: u32,
     /// Whether `created` had no offset (the listing applies the configured one).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub naive: bool,
     /// Why the file could not be read: `(code, message)`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<(String, String)>,
+}
+
+/// The wire form of a [`Record`].
+#[derive(Serialize, Deserialize)]
+struct Wire<'a>(
+    #[serde(borrow)] Cow<'a, str>,
+    #[serde(borrow)] Cow<'a, str>,
+    #[serde(borrow)] Cow<'a, str>,
+    #[serde(borrow)] Cow<'a, str>,
+    i64,
+    u32,
+    bool,
+    Option<(String, String)>,
+);
+
+impl Serialize for Record<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let stem = self.file.strip_suffix(".json");
+        let id = if stem == Some(self.id.as_ref()) {
+            ""
+        } else {
+            self.id.as_ref()
+        };
+        Wire(
+            Cow::Borrowed(self.file.as_ref()),
+            Cow::Borrowed(id),
+            Cow::Borrowed(self.goal.as_ref()),
+            Cow::Borrowed(self.status.as_ref()),
+            self.secs,
+            self.nanos,
+            self.naive,
+            self.error.clone(),
+        )
+        .serialize(serializer)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Record<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let Wire(file, id, goal, status, secs, nanos, naive, error) =
+            Wire::deserialize(deserializer)?;
+        let id = if id.is_empty() && error.is_none() {
+            match &file {
+                Cow::Borrowed(f) => Cow::Borrowed(f.strip_suffix(".json").unwrap_or(f)),
+                Cow::Owned(f) => Cow::Owned(f.strip_suffix(".json").unwrap_or(f).to_owned()),
+            }
+        } else {
+            id
+        };
+        Ok(Record {
+            file,
+            id,
+            goal,
+            status,
+            secs,
+            nanos,
+            naive,
+            error,
+        })
+    }
 }
 
 impl Record<'_> {
