@@ -6,8 +6,9 @@ mod orchestrator_common;
 use orchestrator_common::{GOLDEN_NOW, clock, memory, vector};
 use serde_json::{Value, json};
 use session_state::orchestrator::{
-    Agent, AgentStatus, HistoryQuery, INDEX_KEY, OrchestratorSession, OrchestratorStore, Project,
-    SessionStatus, current_key, history_key, index_key, parse_document, transition,
+    Agent, AgentStatus, HistoryQuery, INDEX_KEY, OrchestratorSession, OrchestratorStore,
+    ParseOptions, Project, SessionStatus, current_key, history_key, index_key, parse_document,
+    transition,
 };
 use session_state::{ErrorKind, FixedClock, Key, MemoryStore, Store, Timestamp};
 
@@ -15,7 +16,7 @@ fn seed() -> OrchestratorSession {
     parse_document(
         &current_key(),
         &vector("seed-example.json"),
-        &Default::default(),
+        &ParseOptions::default(),
     )
     .unwrap()
 }
@@ -63,7 +64,7 @@ fn git_branch_absent_and_null_stay_apart() {
         let doc = parse_document(
             &current_key(),
             &serde_json::to_vec(&v).unwrap(),
-            &Default::default(),
+            &ParseOptions::default(),
         )
         .unwrap();
         let back: Value = serde_json::from_slice(&doc.to_pretty_json()).unwrap();
@@ -74,7 +75,7 @@ fn git_branch_absent_and_null_stay_apart() {
     let doc = parse_document(
         &current_key(),
         &serde_json::to_vec(&v).unwrap(),
-        &Default::default(),
+        &ParseOptions::default(),
     )
     .unwrap();
     let back: Value = serde_json::from_slice(&doc.to_pretty_json()).unwrap();
@@ -90,7 +91,7 @@ fn abandoned_reads_as_aborted_and_unknown_agent_status_and_mode_are_kept() {
     let doc = parse_document(
         &current_key(),
         &serde_json::to_vec(&v).unwrap(),
-        &Default::default(),
+        &ParseOptions::default(),
     )
     .unwrap();
     assert_eq!(doc.status, SessionStatus::Aborted);
@@ -168,12 +169,13 @@ fn lifecycle_table_covers_all_25_moves() {
             let current = s.store().read(&current_key()).unwrap();
             if ok && to.is_final() {
                 assert!(current.is_none(), "{from} -> {to} removes current");
-                let a = parse_document(&current_key(), &archived.unwrap(), &Default::default())
-                    .unwrap();
+                let a =
+                    parse_document(&current_key(), &archived.unwrap(), &ParseOptions::default())
+                        .unwrap();
                 assert_eq!(a.status, to);
             } else if ok {
-                let c =
-                    parse_document(&current_key(), &current.unwrap(), &Default::default()).unwrap();
+                let c = parse_document(&current_key(), &current.unwrap(), &ParseOptions::default())
+                    .unwrap();
                 assert_eq!(c.status, to);
                 assert!(archived.is_none());
             } else {
@@ -239,7 +241,7 @@ fn auto_save_points_each_save() {
     s.save(&mut doc).unwrap();
     let now = s.now();
     let saved = s
-        .agent_started(Agent::new("test-1", "test", "Add unit tests", now))
+        .agent_started(&Agent::new("test-1", "test", "Add unit tests", now))
         .unwrap();
     assert_eq!(saved.agents.len(), 3);
     assert_eq!(s.load().unwrap().unwrap(), saved);
@@ -276,7 +278,7 @@ fn auto_save_points_each_save() {
     assert_eq!(s.load().unwrap().unwrap(), saved);
     // Restarting an agent replaces it in place.
     let saved = s
-        .agent_started(Agent::new("test-1", "test", "retry", now))
+        .agent_started(&Agent::new("test-1", "test", "retry", now))
         .unwrap();
     assert_eq!(saved.agents.len(), 3);
     assert_eq!(saved.agent("test-1").unwrap().task, "retry");
@@ -288,7 +290,7 @@ fn auto_save_points_each_save() {
         .unwrap()
         .unwrap();
     assert_eq!(
-        parse_document(&current_key(), &archived, &Default::default()).unwrap(),
+        parse_document(&current_key(), &archived, &ParseOptions::default()).unwrap(),
         ended
     );
     assert_eq!(s.session_end().unwrap_err().kind(), ErrorKind::NotFound);

@@ -5,7 +5,7 @@ mod orchestrator_common;
 
 use orchestrator_common::{memory, vectors};
 use serde_json::Value;
-use session_state::orchestrator::{current_key, parse_document, salvage};
+use session_state::orchestrator::{ParseOptions, current_key, parse_document, salvage};
 use session_state::{ErrorKind, Store};
 
 fn fixtures() -> Vec<(String, Vec<u8>)> {
@@ -108,7 +108,7 @@ fn every_prefix_is_corrupt_and_salvages_every_complete_field() {
                 salvaged.replaced
             );
             let as_bytes = serde_json::to_vec(&salvaged.document).unwrap();
-            let doc = parse_document(&current_key(), &as_bytes, &Default::default())
+            let doc = parse_document(&current_key(), &as_bytes, &ParseOptions::default())
                 .unwrap_or_else(|e| panic!("{ctx}: salvage does not parse: {e}"));
             assert_eq!(doc.schema_version, "1.0");
             check(
@@ -170,7 +170,7 @@ fn damaged_middles_and_wrong_types_are_repaired_and_reported() {
         );
     }
     let as_bytes = serde_json::to_vec(&salvaged.document).unwrap();
-    parse_document(&current_key(), &as_bytes, &Default::default()).unwrap();
+    parse_document(&current_key(), &as_bytes, &ParseOptions::default()).unwrap();
 
     // A damaged byte in the middle: everything before it is kept.
     let mut broken = bytes.clone();

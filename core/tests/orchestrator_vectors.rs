@@ -6,8 +6,8 @@ mod orchestrator_common;
 use orchestrator_common::{GOLDEN_NOW, clock, copy_dir, golden, vector, vectors};
 use serde_json::Value;
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorStore, json_schema, parse_document, render_markdown, resume_summary,
-    salvage,
+    HistoryQuery, OrchestratorStore, ParseOptions, json_schema, parse_document, render_markdown,
+    resume_summary, salvage,
 };
 use session_state::{Key, Store};
 use session_state_fs::FsStore;
@@ -19,7 +19,7 @@ fn key() -> Key {
 #[test]
 fn seed_example_round_trips_byte_for_byte() {
     let bytes = vector("seed-example.json");
-    let doc = parse_document(&key(), &bytes, &Default::default()).unwrap();
+    let doc = parse_document(&key(), &bytes, &ParseOptions::default()).unwrap();
     let written = doc.to_pretty_json();
     assert_eq!(
         String::from_utf8(written).unwrap().trim_end(),
@@ -36,7 +36,7 @@ fn project_fixture_files_all_parse_and_keep_every_field() {
     }
     for path in files {
         let bytes = std::fs::read(&path).unwrap();
-        let doc = parse_document(&key(), &bytes, &Default::default()).unwrap();
+        let doc = parse_document(&key(), &bytes, &ParseOptions::default()).unwrap();
         let original: Value = serde_json::from_slice(&bytes).unwrap();
         let written: Value = serde_json::from_slice(&doc.to_pretty_json()).unwrap();
         // Same fields everywhere; only timestamps are normalised to RFC 3339 UTC.
@@ -61,7 +61,12 @@ fn project_fixture_files_all_parse_and_keep_every_field() {
 
 #[test]
 fn resume_summary_golden_of_the_seed_example() {
-    let doc = parse_document(&key(), &vector("seed-example.json"), &Default::default()).unwrap();
+    let doc = parse_document(
+        &key(),
+        &vector("seed-example.json"),
+        &ParseOptions::default(),
+    )
+    .unwrap();
     let summary = resume_summary(&doc, clock(GOLDEN_NOW).0);
     assert_eq!(summary.started_relative, "2 hours ago");
     assert_eq!(
@@ -124,11 +129,11 @@ fn salvage_golden_of_a_torn_copy() {
         full.starts_with(&torn) && torn.len() < full.len(),
         "torn copy is a prefix"
     );
-    let err = parse_document(&key(), &torn, &Default::default()).unwrap_err();
+    let err = parse_document(&key(), &torn, &ParseOptions::default()).unwrap_err();
     assert_eq!(err.code(), "corrupt_state");
     let salvaged = salvage(&torn);
     let text = serde_json::to_vec(&salvaged.document).unwrap();
-    parse_document(&key(), &text, &Default::default()).unwrap();
+    parse_document(&key(), &text, &ParseOptions::default()).unwrap();
     golden(
         "seed-example.torn.salvaged.json",
         &(serde_json::to_string_pretty(&salvaged).unwrap() + "\n"),

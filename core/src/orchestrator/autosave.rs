@@ -45,7 +45,7 @@ pub fn session_id_for(now: Timestamp, suffix: &str) -> Result<String> {
 /// created within the same clock tick.
 pub fn clock_suffix(now: Timestamp) -> String {
     let utc = now.utc();
-    let mut x = (utc.timestamp() as u64) ^ (u64::from(utc.timestamp_subsec_nanos()) << 21);
+    let mut x = utc.timestamp().cast_unsigned() ^ (u64::from(utc.timestamp_subsec_nanos()) << 21);
     // splitmix64 finaliser
     x ^= x >> 30;
     x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
@@ -90,7 +90,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 
     /// Agent started: adds `agent` (an agent with the same id is replaced in place: a
     /// restart) and saves.
-    pub fn agent_started(&self, agent: Agent) -> Result<OrchestratorSession> {
+    pub fn agent_started(&self, agent: &Agent) -> Result<OrchestratorSession> {
         self.modify(|doc| {
             match doc.agents.iter_mut().find(|a| a.id == agent.id) {
                 Some(slot) => *slot = agent.clone(),

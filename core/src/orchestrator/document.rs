@@ -76,6 +76,7 @@ pub struct Project {
         skip_serializing_if = "Option::is_none"
     )]
     #[schemars(with = "Option<String>")]
+    #[allow(clippy::option_option)]
     pub git_branch: Option<Option<String>>,
     /// Fields this library does not know.
     #[serde(flatten)]
@@ -170,6 +171,7 @@ impl Default for ContextUsage {
 }
 
 /// Reads a present field (even `null`) as `Some(..)`, so absent and `null` stay apart.
+#[allow(clippy::option_option)]
 fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
 where
     D: Deserializer<'de>,

@@ -194,10 +194,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     pub fn list_history(&self, query: &HistoryQuery) -> Result<HistoryPage> {
         let files = self.history_files()?;
         let bytes = self.store.read(&index_key())?;
-        if let Some(index) = bytes.as_deref().and_then(Index::parse) {
-            if index.matches(&files) {
-                return Ok(self.page_of(&files, &index.files, query));
-            }
+        if let Some(index) = bytes.as_deref().and_then(Index::parse)
+            && index.matches(&files)
+        {
+            return Ok(self.page_of(&files, &index.files, query));
         }
         let updated = update_with(&self.store, &index_key(), |old| {
             let (index, changed) = self.reconcile(old, &files)?;
@@ -235,12 +235,11 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 old_records.next();
                 changed = true;
             }
-            match old_records.next_if(|r| r.file == name.as_str()) {
-                Some(record) => records.push(record.into_owned()),
-                None => {
-                    records.push(self.read_record(name, key)?);
-                    changed = true;
-                }
+            if let Some(record) = old_records.next_if(|r| r.file == name.as_str()) {
+                records.push(record.into_owned());
+            } else {
+                records.push(self.read_record(name, key)?);
+                changed = true;
             }
         }
         changed |= old_records.next().is_some();

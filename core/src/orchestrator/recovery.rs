@@ -120,10 +120,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 Err(_) => {}
             }
             let mut salvaged = salvage(old);
-            if let (Some(id), Value::Object(doc)) = (history_id(key), &mut salvaged.document) {
-                if salvaged.missing.iter().any(|m| m == "session_id") {
-                    doc.insert("session_id".into(), Value::String(id.to_owned()));
-                }
+            if let (Some(id), Value::Object(doc)) = (history_id(key), &mut salvaged.document)
+                && salvaged.missing.iter().any(|m| m == "session_id")
+            {
+                doc.insert("session_id".into(), Value::String(id.to_owned()));
             }
             let text = serde_json::to_vec(&salvaged.document).unwrap_or_default();
             let doc = parse_document(key, &text, &self.options).map_err(|e| {
@@ -168,11 +168,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             let fixable = err.kind() == ErrorKind::CorruptState;
             if fix && fixable {
                 match self.recover(&key) {
-                    Ok(Some(repair)) => {
-                        report.repaired.push(repair);
-                        continue;
-                    }
-                    Ok(None) => continue,
+                    Ok(Some(repair)) => report.repaired.push(repair),
+                    Ok(None) => {}
                     Err(e) => report.problems.push(problem(&key, &e, false)),
                 }
             } else {

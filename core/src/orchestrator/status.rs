@@ -78,9 +78,7 @@ impl SessionStatus {
         use SessionStatus::{Aborted, Complete, Created, InProgress, Paused};
         matches!(
             (self, to),
-            (Created | Paused, InProgress)
-                | (InProgress, Paused | Complete | Aborted)
-                | (Created | Paused, Aborted)
+            (Created | Paused, InProgress | Aborted) | (InProgress, Paused | Complete | Aborted)
         )
     }
 }

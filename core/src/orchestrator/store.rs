@@ -160,12 +160,11 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             Ok(Some(bytes.clone()))
         })?;
         let current = current_key();
-        if let Some(bytes) = self.store.read(&current)? {
-            if let Ok(now) = parse_document(&current, &bytes, &self.options) {
-                if now.session_id == doc.session_id {
-                    self.store.delete(&current)?;
-                }
-            }
+        if let Some(bytes) = self.store.read(&current)?
+            && let Ok(now) = parse_document(&current, &bytes, &self.options)
+            && now.session_id == doc.session_id
+        {
+            self.store.delete(&current)?;
         }
         self.index_archived(&key, doc)?;
         Ok(key)
