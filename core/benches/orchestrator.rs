@@ -33,7 +33,7 @@ fn session(agents: usize) -> OrchestratorSession {
             format!("Task number {i} of the benchmark"),
             now,
         );
-        agent.progress = Some((i % 101) as u8);
+        agent.progress = u8::try_from(i % 101).ok();
         agent.context_tokens = Some(1000 + i as u64);
         doc.agents.push(agent);
     }
@@ -48,13 +48,13 @@ fn save_load(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
     let fs = OrchestratorStore::new(FsStore::new(dir.path()).unwrap(), clock());
     group.bench_function("save/memory", |b| {
-        b.iter(|| memory.save(&mut black_box(doc.clone())).unwrap())
+        b.iter(|| memory.save(&mut black_box(doc.clone())).unwrap());
     });
     group.bench_function("save/fs", |b| {
-        b.iter(|| fs.save(&mut black_box(doc.clone())).unwrap())
+        b.iter(|| fs.save(&mut black_box(doc.clone())).unwrap());
     });
     group.bench_function("load/memory", |b| {
-        b.iter(|| black_box(memory.load().unwrap()))
+        b.iter(|| black_box(memory.load().unwrap()));
     });
     group.bench_function("load/fs", |b| b.iter(|| black_box(fs.load().unwrap())));
     group.finish();
@@ -87,14 +87,14 @@ fn history(c: &mut Criterion) {
     let mut group = c.benchmark_group("orchestrator_history_10000");
     group.sample_size(10);
     group.bench_function("list_history_limit10/indexed", |b| {
-        b.iter(|| black_box(sessions.list_history(&query).unwrap()))
+        b.iter(|| black_box(sessions.list_history(&query).unwrap()));
     });
     group.bench_function("list_history_limit10/full_scan", |b| {
-        b.iter(|| black_box(sessions.list_history_full_scan(&query).unwrap()))
+        b.iter(|| black_box(sessions.list_history_full_scan(&query).unwrap()));
     });
     // For reference: the part of every listing spent listing the folder itself.
     group.bench_function("store_list_only", |b| {
-        b.iter(|| black_box(sessions.store().list(&history_dir()).unwrap()))
+        b.iter(|| black_box(sessions.store().list(&history_dir()).unwrap()));
     });
     group.finish();
 }

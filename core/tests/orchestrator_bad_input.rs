@@ -27,6 +27,7 @@ fn with(field: &str, value: Value) -> Vec<u8> {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)]
 fn each_bad_document_gives_its_typed_error() {
     let mut deep_agent = seed_value();
     deep_agent["agents"][1]["progress"] = json!("sixty");

@@ -50,7 +50,10 @@ fn save_sets_updated_writes_pretty_json_and_load_reads_it_back() {
     );
     // Unknown top-level fields are written after the known ones.
     let v: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(v.as_object().unwrap().keys().last().unwrap(), "x_custom");
+    assert_eq!(
+        v.as_object().unwrap().keys().next_back().unwrap(),
+        "x_custom"
+    );
 }
 
 #[test]

@@ -115,6 +115,7 @@ fn current(sessions: &Sessions) -> Result<Option<OrchestratorSession>> {
 }
 
 /// Runs one orchestrator command.
+#[allow(clippy::needless_pass_by_value)] // the signature every command module shares
 pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
     match cmd {
         Command::Resume { json } => {
