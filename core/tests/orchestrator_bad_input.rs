@@ -305,3 +305,109 @@ fn a_foreign_history_file_is_skipped_not_deleted() {
     assert!(added.iter().all(|p| p.starts_with(".claude/")), "{added:?}");
     assert!(hist.join("package.json").exists() && hist.join("empty.json").exists());
 }
+
+/// Every operation on every bad current/history file: typed errors, the bad files left byte
+/// for byte, and nothing written outside `<root>/.claude` (only the index and lock files).
+#[test]
+fn every_operation_on_bad_files_changes_nothing_outside_the_root() {
+    let mut unsafe_id = seed_value();
+    unsafe_id["session_id"] = json!("../../escape");
+    let bad: Vec<(&str, Vec<u8>)> = vec![
+        ("empty", Vec::new()),
+        ("array", b"[1]".to_vec()),
+        ("torn", vector("seed-example.torn.json")),
+        ("schema 2.0", br#"{"schema_version": "2.0"}"#.to_vec()),
+        ("wrong type", with("agents", json!("none"))),
+        ("unsafe id", serde_json::to_vec(&unsafe_id).unwrap()),
+    ];
+    for (name, bytes) in bad {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("outside.txt"), b"x").unwrap();
+        let root = dir.path().join("root");
+        let hist = root.join(".claude/orchestrator-history");
+        std::fs::create_dir_all(&hist).unwrap();
+        std::fs::write(root.join(".claude/orchestrator-session.json"), &bytes).unwrap();
+        std::fs::write(hist.join("bad.json"), &bytes).unwrap();
+        let before = tree(dir.path());
+        let s = OrchestratorStore::new(FsStore::new(&root).unwrap(), clock(GOLDEN_NOW));
+        let codes: Vec<&str> = [
+            s.load().map(|_| ()),
+            s.start().map(|_| ()),
+            s.pause().map(|_| ()),
+            s.complete().map(|_| ()),
+            s.abort().map(|_| ()),
+            s.decision_made("d", "r").map(|_| ()),
+            s.before_compression().map(|_| ()),
+            s.session_end().map(|_| ()),
+        ]
+        .iter()
+        .map(|r| r.as_ref().unwrap_err().code())
+        .collect();
+        let want = match name {
+            "schema 2.0" => "incompatible_schema",
+            "unsafe id" => "invalid_key",
+            _ => "corrupt_state",
+        };
+        assert!(codes.iter().all(|c| *c == want), "{name}: {codes:?}");
+        let page = s.list_history(&HistoryQuery::default()).unwrap();
+        assert_eq!(page.skipped.len(), 1, "{name}");
+        assert_eq!(page.skipped[0].code, want, "{name}");
+        let report = s.doctor(false).unwrap();
+        assert_eq!(report.problems.len(), 2, "{name}");
+        assert_eq!(
+            std::fs::read(root.join(".claude/orchestrator-session.json")).unwrap(),
+            bytes,
+            "{name}"
+        );
+        assert_eq!(
+            std::fs::read(hist.join("bad.json")).unwrap(),
+            bytes,
+            "{name}"
+        );
+        let after = tree(dir.path());
+        for added in after.iter().filter(|p| !before.contains(p)) {
+            assert!(
+                added == "root/.claude/orchestrator-history.index.json"
+                    || (added.starts_with("root/.claude/.") && added.ends_with(".lock")),
+                "{name}: unexpected {added}"
+            );
+        }
+        assert!(
+            before.iter().all(|p| after.contains(p)),
+            "{name}: something was deleted"
+        );
+    }
+}
+
+mod never_panics {
+    use proptest::prelude::*;
+    use session_state::orchestrator::{ParseOptions, current_key, parse_document, salvage};
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..512)) {
+            let _ = parse_document(&current_key(), &bytes, &ParseOptions::default());
+            prop_assert!(salvage(&bytes).document.is_object());
+        }
+
+        #[test]
+        fn mutated_seed_example(at in 0usize..1509, byte in any::<u8>(), cut in 0usize..1509) {
+            let mut bytes = super::vector("seed-example.json");
+            let at = at % bytes.len();
+            bytes[at] = byte;
+            bytes.truncate(cut.max(at));
+            let _ = parse_document(&current_key(), &bytes, &ParseOptions::default());
+            let s = salvage(&bytes);
+            prop_assert!(s.document["schema_version"].is_string());
+            // Salvage does not convert versions or invent ids; otherwise the result is valid.
+            let id_ok = s.document["session_id"]
+                .as_str()
+                .is_some_and(|id| session_state::Key::segment("session id", id).is_ok());
+            if s.document["schema_version"] == "1.0" && id_ok {
+                let text = serde_json::to_vec(&s.document).unwrap();
+                let parsed = parse_document(&current_key(), &text, &ParseOptions::default());
+                prop_assert!(parsed.is_ok(), "{:?}", parsed.err());
+            }
+        }
+    }
+}
