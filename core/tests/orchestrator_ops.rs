@@ -208,6 +208,11 @@ fn convenience_moves_follow_the_seed_flow() {
     assert_eq!(s.pause().unwrap().status, SessionStatus::Paused);
     assert_eq!(s.pause().unwrap_err().kind(), ErrorKind::InvalidTransition);
     assert_eq!(s.resume().unwrap().status, SessionStatus::InProgress);
+    assert_eq!(s.pause().unwrap().status, SessionStatus::Paused);
+    assert_eq!(
+        s.continue_session().unwrap().status,
+        SessionStatus::InProgress
+    );
     assert_eq!(s.complete().unwrap().status, SessionStatus::Complete);
     assert!(s.load().unwrap().is_none());
     assert_eq!(s.complete().unwrap_err().kind(), ErrorKind::NotFound);
@@ -558,4 +563,29 @@ fn racing_final_moves_have_one_winner() {
             "{r}"
         );
     }
+}
+
+#[test]
+fn concurrent_auto_saves_on_the_fs_store_lose_no_update() {
+    let dir = tempfile::tempdir().unwrap();
+    let s = OrchestratorStore::new(
+        session_state_fs::FsStore::new(dir.path()).unwrap(),
+        clock(GOLDEN_NOW),
+    );
+    let mut doc = with_status(SessionStatus::InProgress);
+    s.save(&mut doc).unwrap();
+    std::thread::scope(|scope| {
+        for t in 0..4 {
+            let root = dir.path().to_path_buf();
+            scope.spawn(move || {
+                // A separate store handle per thread, as separate processes would have.
+                let store = session_state_fs::FsStore::new(root).unwrap();
+                let s = OrchestratorStore::new(store, clock(GOLDEN_NOW));
+                for i in 0..10 {
+                    s.decision_made(&format!("d{t}-{i}"), "r").unwrap();
+                }
+            });
+        }
+    });
+    assert_eq!(s.load().unwrap().unwrap().decisions_made.len(), 1 + 40);
 }

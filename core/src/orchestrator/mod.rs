@@ -3,7 +3,7 @@
 //! - [`OrchestratorSession`]: the typed schema "1.0" document; unknown fields kept at every
 //!   depth; [`parse_document`] turns bytes into it with a typed error for every bad input.
 //! - [`OrchestratorStore`]: `save`, `load`, `archive`, `list_history`, lifecycle moves
-//!   (`start`, `pause`, `resume`, `complete`, `abort`), the auto-save points
+//!   (`start`, `pause`, `resume` = `continue_session`, `complete`, `abort`), the auto-save points
 //!   (`agent_started`, `agent_completed`, `agent_failed`, `decision_made`,
 //!   `before_compression`, `session_end`), `create_session`, and recovery (`recover`,
 //!   `doctor`).

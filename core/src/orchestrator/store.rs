@@ -223,6 +223,11 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         self.move_to(SessionStatus::InProgress)
     }
 
+    /// The seed's `continue`: same as [`resume`](Self::resume).
+    pub fn continue_session(&self) -> Result<OrchestratorSession> {
+        self.resume()
+    }
+
     /// `in_progress → complete`, then archive.
     pub fn complete(&self) -> Result<OrchestratorSession> {
         self.move_to(SessionStatus::Complete)
