@@ -27,6 +27,7 @@
 
 pub mod error;
 pub mod key;
+pub mod registry;
 pub mod store;
 pub mod time;
 

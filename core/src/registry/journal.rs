@@ -1,0 +1,122 @@
+//! The registration journal: `.moai/memory/agent-sessions.journal.jsonl`, one registration a
+//! line, appended in O(1) and compacted into `agent-sessions.json` (see the module docs of
+//! [`registry`](super) for the modes and their durability).
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+
+use super::document::SessionsDocument;
+use super::ops;
+
+/// How the registry persists registrations.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum JournalMode {
+    /// Every operation rewrites `agent-sessions.json` (atomically, under the key's lock): the
+    /// seed's file is always current. Cost of a registration grows with the file. The default.
+    #[default]
+    Off,
+    /// Registrations are appended to the journal; every other operation, [`close`] and
+    /// [`compact`] fold the journal into `agent-sessions.json`. The journal is also compacted
+    /// when what this handle appended since the last compaction reaches the size of the base
+    /// file (at least `min_compact_bytes`), so a registration costs O(1) amortised.
+    ///
+    /// [`close`]: super::AgentRegistry::close
+    /// [`compact`]: super::AgentRegistry::compact
+    On {
+        /// Lower bound of the compaction trigger, in bytes appended.
+        min_compact_bytes: u64,
+    },
+}
+
+impl JournalMode {
+    /// The journal with a 64 KiB minimum compaction trigger.
+    pub const DEFAULT_ON: JournalMode = JournalMode::On {
+        min_compact_bytes: 64 * 1024,
+    };
+}
+
+/// One journal line: `{"op": "register", "agent_name", "agent_id", "result", "chain_id", "at"}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum JournalEntry {
+    /// A `register_agent_result` call.
+    Register {
+        /// Agent name.
+        agent_name: String,
+        /// Agent id.
+        agent_id: String,
+        /// The result.
+        result: Value,
+        /// The chain, or null.
+        chain_id: Option<String>,
+        /// When it was registered (naive ISO text).
+        at: String,
+    },
+}
+
+impl JournalEntry {
+    /// The entry as one line, newline included.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) if it cannot be serialised.
+    pub fn to_line(&self) -> Result<Vec<u8>> {
+        let mut line = serde_json::to_vec(self)
+            .map_err(|e| Error::invalid_input(format!("cannot serialise a journal entry: {e}")))?;
+        line.push(b'\n');
+        Ok(line)
+    }
+
+    /// Applies the entry to `doc`.
+    pub fn apply(self, doc: &mut SessionsDocument) {
+        match self {
+            JournalEntry::Register {
+                agent_name,
+                agent_id,
+                result,
+                chain_id,
+                at,
+            } => ops::register(doc, &agent_name, &agent_id, result, chain_id.as_deref(), &at),
+        }
+    }
+}
+
+/// What replaying a journal did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Replay {
+    /// Entries applied.
+    pub applied: usize,
+    /// Complete lines that did not parse (skipped; the caller keeps a copy of the journal).
+    pub invalid: usize,
+    /// Whether the last line was cut short (skipped: its append never returned).
+    pub torn: bool,
+}
+
+/// Applies every entry of `journal` to `doc`, skipping a torn last line and bad lines.
+pub fn replay(doc: &mut SessionsDocument, journal: &[u8]) -> Replay {
+    let mut out = Replay::default();
+    let mut rest = journal;
+    while !rest.is_empty() {
+        let (line, terminated) = match rest.iter().position(|&b| b == b'\n') {
+            Some(end) => {
+                let line = &rest[..end];
+                rest = &rest[end + 1..];
+                (line, true)
+            }
+            None => (std::mem::take(&mut rest), false),
+        };
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        match serde_json::from_slice::<JournalEntry>(line) {
+            Ok(entry) => {
+                entry.apply(doc);
+                out.applied += 1;
+            }
+            Err(_) if terminated => out.invalid += 1,
+            Err(_) => out.torn = true,
+        }
+    }
+    out
+}
