@@ -54,7 +54,7 @@ WORDS = [
     "Ⅻabcd", "ⅻabcd", "Ａｐｐｌｅ", "ａｐｐｌｅ", "émigré", "ÉMIGRÉ", "naïve", "NAÏVE",
     "𐐀𐐁𐐂𐐃𐐄", "𐐨𐐩𐐪𐐫𐐬", "👍👍👍👍👍", "abcde", "ABCDE", "abcd", "12345", "1234",
     "-----", "?????", "hello,", "hello.", "hello", "world", "ȺȾȺȾȺ", "ⱥⱦⱥⱦⱥ", "K", "Å",
-    "ſtring", "STRING", "ﬀﬃﬄ", "ᾈᾉᾊᾋᾌ", "ᾀᾁᾂᾃᾄ", "İi̇", "Ωmega", "Ωmega",
+    "ſtring", "STRING", "ﬀﬃﬄ", "ᾈᾉᾊᾋᾌ", "ᾀᾁᾂᾃᾄ", "İi̇", "Ωmega", "Ωmega", "\u1c89abcde", "ꟋꟌꟋꟌ", "abc\U00010d50d",
 ]
 SPACES = [" ", " ", " ", "  ", "\t", "\n", "\r\n", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e",
           "\x1f", "\x85", "\xa0", "\u1680", "\u2000", "\u2007", "\u200a", "\u2028", "\u2029",
@@ -293,9 +293,26 @@ def gen_random_ops(rng, count):
     return sequences
 
 
+def gen_lower():
+    """Python's str.lower() for every code point it changes, and final-sigma contexts."""
+    changed = {}
+    for cp in range(0x110000):
+        if 0xD800 <= cp <= 0xDFFF:
+            continue
+        c = chr(cp)
+        if c.lower() != c:
+            changed[str(cp)] = c.lower()
+    contexts = ["Σ", "ΑΣ", "ΑΣ Β", "ΑΣΑ", "Α.Σ", "ΑΣ.", "Α'Σ", "ΑΣ'", "ΑΣ́", "Σ́Α",
+                "1Σ", "ΑΣ1", "ΑΣ­", "ΟΔΟΣ ΟΔΟΣ", "İΣ", "ΑΣ𝚨", "ΑΣ "]
+    spaces = [cp for cp in range(0x110000) if chr(cp).isspace()]
+    return {"python": sys.version.split()[0], "changed": changed, "spaces": spaces,
+            "contexts": {t: t.lower() for t in contexts}}
+
+
 def main():
     rng = random.Random(20261129)
     write("should_resume.json", gen_should_resume(rng))
+    write("lower.json", gen_lower())
     write("demo.json", gen_demo())
     write("random_ops.json", gen_random_ops(rng, 150))
     print("wrote", ", ".join(sorted(p.name for p in HERE.glob("*.json"))))
