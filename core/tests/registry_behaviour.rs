@@ -36,7 +36,10 @@ fn re_registration_keeps_the_resume_count() {
     let doc = reg.load().unwrap();
     assert_eq!(doc.metadata["t1"].resume_count, 5);
     assert!(doc.metadata["t1"].last_resumed_at.is_some());
-    assert!(!reg.should_resume("tdd", "same task here", Some("same task here")).unwrap());
+    assert!(
+        !reg.should_resume("tdd", "same task here", Some("same task here"))
+            .unwrap()
+    );
     assert_eq!(doc.chains["c"], ["t1", "t1"]);
     assert_eq!(reg.agent_result("t1").unwrap(), Some(json!(2)));
 }
@@ -75,7 +78,10 @@ fn clear_chain_also_clears_names_of_cleared_ids() {
 fn resume_id_checks_the_chain() {
     let reg = mem();
     reg.register("a", "a1", json!(1), Some("c")).unwrap();
-    assert_eq!(reg.resume_id("a", Some("c")).unwrap().as_deref(), Some("a1"));
+    assert_eq!(
+        reg.resume_id("a", Some("c")).unwrap().as_deref(),
+        Some("a1")
+    );
     assert_eq!(reg.resume_id("a", Some("d")).unwrap(), None);
     assert_eq!(reg.resume_id("a", Some("")).unwrap().as_deref(), Some("a1"));
     assert_eq!(reg.resume_id("zz", None).unwrap(), None);
@@ -103,7 +109,10 @@ fn unsafe_agent_ids_are_refused_and_nothing_is_written() {
 fn assert_kept_aside(store: &MemoryStore, bad: &[u8]) {
     let aside = key(&format!("{SESSIONS_KEY}.corrupt-20261129T175600Z"));
     assert_eq!(store.read(&aside).unwrap().as_deref(), Some(bad));
-    assert_eq!(store.read(&key(SESSIONS_KEY)).unwrap().as_deref(), Some(bad));
+    assert_eq!(
+        store.read(&key(SESSIONS_KEY)).unwrap().as_deref(),
+        Some(bad)
+    );
 }
 
 #[test]
@@ -175,7 +184,14 @@ fn unknown_keys_survive_every_operation() {
     let keys: Vec<&String> = value.as_object().unwrap().keys().collect();
     assert_eq!(
         keys,
-        ["sessions", "chains", "metadata", "last_updated", "results", "future"]
+        [
+            "sessions",
+            "chains",
+            "metadata",
+            "last_updated",
+            "results",
+            "future"
+        ]
     );
 }
 
@@ -212,7 +228,9 @@ fn explained_policy_through_the_registry() {
     assert_eq!(d.reason, ResumeReason::Unrelated);
     let d = reg.decide_resume("b", "x", Some("x"), &p).unwrap();
     assert_eq!(d.reason, ResumeReason::UnknownAgent);
-    let d = reg.decide_resume("a", "fix it", Some("fix it"), &p).unwrap();
+    let d = reg
+        .decide_resume("a", "fix it", Some("fix it"), &p)
+        .unwrap();
     assert!(d.resume);
     let v = serde_json::to_value(&d).unwrap();
     assert_eq!(v["reason"], "related");
@@ -228,7 +246,11 @@ fn transcripts_are_found_and_read_line_by_line() {
     assert_eq!(reg.read_transcript("abc").unwrap(), None);
     let path = dir.path().join(".moai/logs/agent-transcripts");
     std::fs::create_dir_all(&path).unwrap();
-    std::fs::write(path.join("agent-abc.jsonl"), "{\"a\":1}\n{oops\n{\"b\":2}\n{\"c\"").unwrap();
+    std::fs::write(
+        path.join("agent-abc.jsonl"),
+        "{\"a\":1}\n{oops\n{\"b\":2}\n{\"c\"",
+    )
+    .unwrap();
     assert!(reg.export_transcript("abc").unwrap().is_some());
     let lines = reg.read_transcript("abc").unwrap().unwrap();
     let kinds: Vec<&str> = lines
@@ -250,8 +272,13 @@ fn journal_mode_is_seen_by_readers_and_folded_in_on_close() {
         min_compact_bytes: 1 << 30,
     });
     for i in 0..50 {
-        reg.register(&format!("agent-{i}"), &format!("id-{i}"), json!(i), Some("c"))
-            .unwrap();
+        reg.register(
+            &format!("agent-{i}"),
+            &format!("id-{i}"),
+            json!(i),
+            Some("c"),
+        )
+        .unwrap();
     }
     // Not compacted yet: the seed's file does not have them, every reader of ours does.
     assert!(store.read(&key(SESSIONS_KEY)).unwrap().is_none());
@@ -304,7 +331,8 @@ fn journal_compacts_by_itself_and_keeps_bad_lines_aside() {
 #[test]
 fn a_plain_writer_folds_a_pending_journal_first() {
     let store = MemoryStore::new();
-    let journaled = AgentRegistry::new(store.clone(), clock()).with_journal(JournalMode::DEFAULT_ON);
+    let journaled =
+        AgentRegistry::new(store.clone(), clock()).with_journal(JournalMode::DEFAULT_ON);
     journaled.register("a", "a1", json!(1), None).unwrap();
     drop(journaled);
     let plain = AgentRegistry::new(store.clone(), clock());
@@ -316,7 +344,12 @@ fn a_plain_writer_folds_a_pending_journal_first() {
 
 #[test]
 fn concurrent_threads_lose_no_registration() {
-    for mode in [JournalMode::Off, JournalMode::On { min_compact_bytes: 2000 }] {
+    for mode in [
+        JournalMode::Off,
+        JournalMode::On {
+            min_compact_bytes: 2000,
+        },
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let store = FsStore::new(dir.path()).unwrap();
         std::thread::scope(|scope| {
@@ -325,8 +358,13 @@ fn concurrent_threads_lose_no_registration() {
                 scope.spawn(move || {
                     let reg = AgentRegistry::new(store, clock()).with_journal(mode);
                     for i in 0..40 {
-                        reg.register(&format!("t{t}-{i}"), &format!("id-{t}-{i}"), json!(i), Some("c"))
-                            .unwrap();
+                        reg.register(
+                            &format!("t{t}-{i}"),
+                            &format!("id-{t}-{i}"),
+                            json!(i),
+                            Some("c"),
+                        )
+                        .unwrap();
                     }
                     reg.close().unwrap();
                 });
@@ -334,7 +372,15 @@ fn concurrent_threads_lose_no_registration() {
         });
         let text = std::fs::read_to_string(dir.path().join(SESSIONS_KEY)).unwrap();
         let seed_view: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(seed_view["metadata"].as_object().unwrap().len(), 160, "{mode:?}");
-        assert_eq!(seed_view["chains"]["c"].as_array().unwrap().len(), 160, "{mode:?}");
+        assert_eq!(
+            seed_view["metadata"].as_object().unwrap().len(),
+            160,
+            "{mode:?}"
+        );
+        assert_eq!(
+            seed_view["chains"]["c"].as_array().unwrap().len(),
+            160,
+            "{mode:?}"
+        );
     }
 }

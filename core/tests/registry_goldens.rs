@@ -141,8 +141,8 @@ fn seed_demo_gives_the_oracle_outputs_and_files() {
         Some("SPEC-AUTH-001-planning"),
     )
     .unwrap();
-    let summary = serde_json::to_value(reg.chain_summary("SPEC-AUTH-001-planning").unwrap())
-        .unwrap();
+    let summary =
+        serde_json::to_value(reg.chain_summary("SPEC-AUTH-001-planning").unwrap()).unwrap();
     assert_eq!(mask(&summary), mask(&out["planning_summary"]));
     reg.create_chain(
         "SPEC-AUTH-001-implementation",
@@ -174,7 +174,11 @@ fn seed_demo_gives_the_oracle_outputs_and_files() {
     }
     reg.create_chain(
         "SPEC-AUTH-001-review",
-        &strings(&json!(["backend-expert", "security-expert", "frontend-expert"])),
+        &strings(&json!([
+            "backend-expert",
+            "security-expert",
+            "frontend-expert"
+        ])),
         Some(json!({"review_type": "expert_consultation"})),
     )
     .unwrap();
@@ -226,8 +230,7 @@ fn seed_demo_gives_the_oracle_outputs_and_files() {
     assert_eq!(ours, demo["sessions_text"].as_str().unwrap());
 
     let mut chains = reg.load_chains().unwrap();
-    let oracle_chains: Value =
-        serde_json::from_str(demo["chains_text"].as_str().unwrap()).unwrap();
+    let oracle_chains: Value = serde_json::from_str(demo["chains_text"].as_str().unwrap()).unwrap();
     for (id, def) in &mut chains {
         def.created_at = oracle_chains[id]["created_at"].as_str().map(str::to_owned);
     }
@@ -320,7 +323,11 @@ fn apply(reg: &AgentRegistry<MemoryStore, FixedClock>, op: &Value) -> Option<Val
         "summary" => Some(serde_json::to_value(reg.chain_summary(s("chain_id")).unwrap()).unwrap()),
         "results" => Some(serde_json::to_value(reg.chain_results(s("chain_id")).unwrap()).unwrap()),
         "all" => Some(serde_json::to_value(reg.all_sessions().unwrap()).unwrap()),
-        "agent_result" => Some(reg.agent_result(s("agent_id")).unwrap().unwrap_or(Value::Null)),
+        "agent_result" => Some(
+            reg.agent_result(s("agent_id"))
+                .unwrap()
+                .unwrap_or(Value::Null),
+        ),
         other => panic!("unknown op {other}"),
     }
 }
@@ -347,7 +354,11 @@ fn random_operation_sequences_end_in_the_oracle_state() {
             assert_eq!(mask(&doc[key]), mask(&state[key]), "sequence {n}: {key}");
         }
         let results = doc.get("results").cloned().unwrap_or_else(|| json!({}));
-        assert_eq!(mask(&results), mask(&state["results"]), "sequence {n}: results");
+        assert_eq!(
+            mask(&results),
+            mask(&state["results"]),
+            "sequence {n}: results"
+        );
         let chains = serde_json::to_value(reg.load_chains().unwrap()).unwrap();
         assert_eq!(
             mask(&chains),

@@ -205,7 +205,10 @@ mod tests {
         let text = r#"{"sessions":{"a":"1"},"zz":1,"metadata":{"1":{"agent_name":"a","created_at":"t","chain_id":null,"resume_count":2,"x":[1]}}}"#;
         let doc = parse_sessions(&key, text.as_bytes()).unwrap();
         assert_eq!(doc.extra.get("zz"), Some(&Value::from(1)));
-        assert_eq!(doc.metadata["1"].extra.get("x"), Some(&serde_json::json!([1])));
+        assert_eq!(
+            doc.metadata["1"].extra.get("x"),
+            Some(&serde_json::json!([1]))
+        );
         let out = String::from_utf8(to_python_json(&doc).unwrap()).unwrap();
         assert!(out.find("\"x\"").unwrap() > out.find("\"resume_count\"").unwrap());
         assert!(out.ends_with("\"zz\": 1\n}"), "{out}");

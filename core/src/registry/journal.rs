@@ -77,7 +77,14 @@ impl JournalEntry {
                 result,
                 chain_id,
                 at,
-            } => ops::register(doc, &agent_name, &agent_id, result, chain_id.as_deref(), &at),
+            } => ops::register(
+                doc,
+                &agent_name,
+                &agent_id,
+                result,
+                chain_id.as_deref(),
+                &at,
+            ),
         }
     }
 }

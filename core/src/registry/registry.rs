@@ -499,7 +499,11 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// # Errors
     /// As [`load`](Self::load).
     pub fn agent_result(&self, agent_id: &str) -> Result<Option<Value>> {
-        Ok(self.load()?.results.shift_remove(agent_id).map(|r| r.result))
+        Ok(self
+            .load()?
+            .results
+            .shift_remove(agent_id)
+            .map(|r| r.result))
     }
 
     /// The seed's `get_chain_results`.

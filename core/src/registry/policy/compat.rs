@@ -104,7 +104,9 @@ pub const NEWER_CAPITALS: &[(char, char)] = &[
 ];
 
 fn is_newer_capital(c: char) -> bool {
-    NEWER_CAPITALS.iter().any(|&(lo, hi)| (lo..=hi).contains(&c))
+    NEWER_CAPITALS
+        .iter()
+        .any(|&(lo, hi)| (lo..=hi).contains(&c))
 }
 
 /// Whether Python's `str.isspace()` holds for `c`: Unicode `White_Space` plus the ASCII

@@ -96,16 +96,16 @@ pub fn tokenize(text: &str) -> Vec<String> {
 }
 
 const STOP_WORDS: &[&str] = &[
-    "a", "an", "and", "are", "as", "at", "be", "by", "do", "for", "from", "in", "into", "is",
-    "it", "its", "of", "on", "or", "so", "that", "the", "then", "this", "to", "with", "we",
-    "our", "up", "please", "now", "new", "all", "also", "again",
+    "a", "an", "and", "are", "as", "at", "be", "by", "do", "for", "from", "in", "into", "is", "it",
+    "its", "of", "on", "or", "so", "that", "the", "then", "this", "to", "with", "we", "our", "up",
+    "please", "now", "new", "all", "also", "again",
 ];
 
 const LATIN_SUFFIXES: &[&str] = &["ing", "ed", "es", "ly", "s"];
 
 const HANGUL_PARTICLES: &[&str] = &[
-    "으로", "에서", "에게", "부터", "까지", "하고", "을", "를", "이", "가", "은", "는", "에",
-    "의", "로", "와", "과", "도", "만",
+    "으로", "에서", "에게", "부터", "까지", "하고", "을", "를", "이", "가", "은", "는", "에", "의",
+    "로", "와", "과", "도", "만",
 ];
 
 fn stem(word: &str) -> String {
@@ -173,7 +173,10 @@ mod tests {
         assert!(d.resume, "{d:?}");
         assert_eq!(d.matched, ["로그인", "기능"]);
         assert!(!decide("결제 모듈 수정", "로그인 기능 테스트").resume);
-        assert_eq!(tokenize("Hello, world... the end!"), ["hello", "world", "end"]);
+        assert_eq!(
+            tokenize("Hello, world... the end!"),
+            ["hello", "world", "end"]
+        );
     }
 
     #[test]
@@ -192,7 +195,10 @@ mod tests {
             p.decide(&q(2, Some("write login"))).reason,
             ResumeReason::ResumeCapReached
         );
-        assert_eq!(p.decide(&q(0, Some(""))).reason, ResumeReason::NoPreviousTask);
+        assert_eq!(
+            p.decide(&q(0, Some(""))).reason,
+            ResumeReason::NoPreviousTask
+        );
         let d = p.decide(&q(0, Some("write login docs")));
         assert!(!d.resume && d.score > 0.0 && d.score < 0.9);
     }
