@@ -134,8 +134,7 @@ pub fn python_isoformat(now: DateTime<Utc>) -> String {
 /// not JSON, not an object (a top-level array), or a known key has the wrong type (a
 /// non-string `chain_id`, a non-list chain).
 pub fn parse_sessions(key: &Key, bytes: &[u8]) -> Result<SessionsDocument> {
-    let value = parse_object(key, bytes)?;
-    serde_json::from_value(value).map_err(|e| Error::corrupt(key, e))
+    parse_typed(key, bytes)
 }
 
 /// Parses `bytes` as `workflow-chains.json` stored under `key`.
@@ -143,19 +142,23 @@ pub fn parse_sessions(key: &Key, bytes: &[u8]) -> Result<SessionsDocument> {
 /// # Errors
 /// As [`parse_sessions`].
 pub fn parse_chains(key: &Key, bytes: &[u8]) -> Result<ChainsDocument> {
-    let value = parse_object(key, bytes)?;
-    serde_json::from_value(value).map_err(|e| Error::corrupt(key, e))
+    parse_typed(key, bytes)
 }
 
-fn parse_object(key: &Key, bytes: &[u8]) -> Result<Value> {
-    let value: Value = serde_json::from_slice(bytes).map_err(|e| Error::corrupt(key, e))?;
-    if !value.is_object() {
-        return Err(Error::corrupt(
+/// Parses straight into `T` (one pass); on failure, parses again as a plain value only to
+/// give a clearer message for a top level that is not an object.
+fn parse_typed<T: serde::de::DeserializeOwned>(key: &Key, bytes: &[u8]) -> Result<T> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'{') {
+        return serde_json::from_slice(bytes).map_err(|e| Error::corrupt(key, e));
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(value) => Err(Error::corrupt(
             key,
             format!("the top level is {}, not an object", kind_of(&value)),
-        ));
+        )),
+        Err(e) => Err(Error::corrupt(key, e)),
     }
-    Ok(value)
 }
 
 fn kind_of(value: &Value) -> &'static str {

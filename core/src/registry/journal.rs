@@ -38,25 +38,43 @@ impl JournalMode {
 }
 
 /// One journal line: `{"op": "register", "agent_name", "agent_id", "result", "chain_id", "at"}`.
+/// `op` is always `"register"` (the only operation journaled); a line with another `op` is
+/// treated as a bad line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "op", rename_all = "snake_case")]
-pub enum JournalEntry {
-    /// A `register_agent_result` call.
-    Register {
-        /// Agent name.
-        agent_name: String,
-        /// Agent id.
-        agent_id: String,
-        /// The result.
-        result: Value,
-        /// The chain, or null.
-        chain_id: Option<String>,
-        /// When it was registered (naive ISO text).
-        at: String,
-    },
+pub struct JournalEntry {
+    /// The operation: `"register"`.
+    pub op: String,
+    /// Agent name.
+    pub agent_name: String,
+    /// Agent id.
+    pub agent_id: String,
+    /// The result.
+    pub result: Value,
+    /// The chain, or null.
+    pub chain_id: Option<String>,
+    /// When it was registered (naive ISO text).
+    pub at: String,
 }
 
 impl JournalEntry {
+    /// A `register_agent_result` call.
+    pub fn register(
+        agent_name: &str,
+        agent_id: &str,
+        result: Value,
+        chain_id: Option<&str>,
+        at: String,
+    ) -> Self {
+        JournalEntry {
+            op: "register".to_owned(),
+            agent_name: agent_name.to_owned(),
+            agent_id: agent_id.to_owned(),
+            result,
+            chain_id: chain_id.map(str::to_owned),
+            at,
+        }
+    }
+
     /// The entry as one line, newline included.
     ///
     /// # Errors
@@ -68,24 +86,20 @@ impl JournalEntry {
         Ok(line)
     }
 
-    /// Applies the entry to `doc`.
-    pub fn apply(self, doc: &mut SessionsDocument) {
-        match self {
-            JournalEntry::Register {
-                agent_name,
-                agent_id,
-                result,
-                chain_id,
-                at,
-            } => ops::register(
-                doc,
-                &agent_name,
-                &agent_id,
-                result,
-                chain_id.as_deref(),
-                &at,
-            ),
+    /// Applies the entry to `doc`; `false` (nothing done) for an unknown `op`.
+    pub fn apply(self, doc: &mut SessionsDocument) -> bool {
+        if self.op != "register" {
+            return false;
         }
+        ops::register(
+            doc,
+            &self.agent_name,
+            &self.agent_id,
+            self.result,
+            self.chain_id.as_deref(),
+            &self.at,
+        );
+        true
     }
 }
 
@@ -118,8 +132,11 @@ pub fn replay(doc: &mut SessionsDocument, journal: &[u8]) -> Replay {
         }
         match serde_json::from_slice::<JournalEntry>(line) {
             Ok(entry) => {
-                entry.apply(doc);
-                out.applied += 1;
+                if entry.apply(doc) {
+                    out.applied += 1;
+                } else {
+                    out.invalid += 1;
+                }
             }
             Err(_) if terminated => out.invalid += 1,
             Err(_) => out.torn = true,

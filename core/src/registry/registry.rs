@@ -284,14 +284,9 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 (true, ())
             }),
             JournalMode::On { min_compact_bytes } => {
-                let line = JournalEntry::Register {
-                    agent_name: agent_name.to_owned(),
-                    agent_id: agent_id.to_owned(),
-                    result,
-                    chain_id: chain_id.map(str::to_owned),
-                    at: self.now(),
-                }
-                .to_line()?;
+                let line =
+                    JournalEntry::register(agent_name, agent_id, result, chain_id, self.now())
+                        .to_line()?;
                 self.store.append(&self.journal_key, &line)?;
                 let pending = self.pending.fetch_add(line.len() as u64, Ordering::Relaxed)
                     + line.len() as u64;
@@ -309,6 +304,12 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 Ok(())
             }
         }
+    }
+
+    /// Bytes this handle appended to the journal since its last compaction (0 in
+    /// [`JournalMode::Off`] and right after a compaction).
+    pub fn journal_pending_bytes(&self) -> u64 {
+        self.pending.load(Ordering::Relaxed)
     }
 
     /// Folds the journal, if any, into `agent-sessions.json` and empties it. After this a reader
