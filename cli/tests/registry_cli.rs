@@ -188,7 +188,7 @@ fn bad_input_gives_typed_errors_and_keeps_the_file() {
     );
     let kept = std::fs::read_dir(file.parent().unwrap())
         .unwrap()
-        .filter_map(|e| e.ok())
+        .filter_map(Result::ok)
         .any(|e| e.file_name().to_string_lossy().contains(".corrupt-"));
     assert!(kept);
     assert_eq!(run(root, &["agents", "--json"]).status.code(), Some(3));

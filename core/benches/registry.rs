@@ -12,7 +12,9 @@
 
 use std::time::{Duration, Instant};
 
-use criterion::{BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main};
+use criterion::{
+    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
 use serde_json::json;
 use session_state::registry::document::to_python_json;
 use session_state::registry::{AgentRegistry, JournalMode, SESSIONS_KEY, SessionsDocument, ops};
@@ -42,7 +44,10 @@ fn folder_with(n: usize) -> (tempfile::TempDir, FsStore) {
         );
     }
     store
-        .write(&Key::new(SESSIONS_KEY).unwrap(), &to_python_json(&doc).unwrap())
+        .write(
+            &Key::new(SESSIONS_KEY).unwrap(),
+            &to_python_json(&doc).unwrap(),
+        )
         .unwrap();
     (dir, store)
 }

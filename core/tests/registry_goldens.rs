@@ -117,6 +117,7 @@ fn strings(v: &Value) -> Vec<String> {
 }
 
 #[test]
+#[allow(clippy::too_many_lines)]
 fn seed_demo_gives_the_oracle_outputs_and_files() {
     let demo = vectors("demo.json");
     let out = &demo["outputs"];

@@ -76,17 +76,12 @@ impl Iterator for TranscriptLines<'_> {
                 return None;
             }
             self.line += 1;
-            let (text, terminated) = match self.rest.iter().position(|&b| b == b'\n') {
-                Some(end) => {
-                    let text = &self.rest[..end];
-                    self.rest = &self.rest[end + 1..];
-                    (text, true)
-                }
-                None => {
-                    let text = self.rest;
-                    self.rest = &[];
-                    (text, false)
-                }
+            let (text, terminated) = if let Some(end) = self.rest.iter().position(|&b| b == b'\n') {
+                let text = &self.rest[..end];
+                self.rest = &self.rest[end + 1..];
+                (text, true)
+            } else {
+                (std::mem::take(&mut self.rest), false)
             };
             if text.iter().all(u8::is_ascii_whitespace) {
                 continue;

@@ -1,5 +1,7 @@
 //! How the registry commands print: aligned text tables, or JSON with `--json`.
 
+use std::fmt::Write as _;
+
 use serde::Serialize;
 use serde_json::json;
 use session_state::registry::{AgentEntry, ChainStatus, ChainSummary, ResumeDecision};
@@ -25,7 +27,7 @@ fn table(header: &[&str], rows: &[Vec<String>]) {
             if i + 1 == cells.len() {
                 out.push_str(cell);
             } else {
-                out.push_str(&format!("{cell:<w$}  "));
+                let _ = write!(out, "{cell:<w$}  ");
             }
         }
         println!("{}", out.trim_end());

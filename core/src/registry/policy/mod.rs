@@ -9,7 +9,7 @@ mod explained;
 
 use serde::{Deserialize, Serialize};
 
-pub use compat::{CompatPolicy, python_lower, python_split};
+pub use compat::{CompatPolicy, NEWER_CAPITALS, is_python_space, python_lower, python_split};
 pub use explained::{ExplainedPolicy, tokenize};
 
 /// What a policy is told about the agent and the tasks.
