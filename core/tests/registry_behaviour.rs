@@ -384,3 +384,45 @@ fn concurrent_threads_lose_no_registration() {
         );
     }
 }
+
+mod properties {
+    use proptest::prelude::*;
+    use session_state::registry::{
+        CompatPolicy, ExplainedPolicy, ResumePolicy, ResumeQuery, ResumeReason,
+    };
+
+    proptest! {
+        #[test]
+        fn policies_never_panic_and_scores_stay_in_range(
+            current in "\\PC{0,40}",
+            previous in proptest::option::of("\\PC{0,40}"),
+            count in 0u64..8,
+            known in any::<bool>(),
+        ) {
+            let query = ResumeQuery {
+                known_agent: known,
+                resume_count: count,
+                current_task: &current,
+                previous_task: previous.as_deref(),
+            };
+            for decision in [CompatPolicy::default().decide(&query), ExplainedPolicy::default().decide(&query)] {
+                prop_assert!((0.0..=1.0).contains(&decision.score));
+                prop_assert_eq!(decision.resume, decision.reason == ResumeReason::Related);
+                if !known || count >= 5 || previous.as_deref().is_none_or(str::is_empty) {
+                    prop_assert!(!decision.resume);
+                }
+            }
+        }
+
+        #[test]
+        fn identical_tasks_are_related_for_the_explained_policy(task in "\\PC{1,40}") {
+            let query = ResumeQuery {
+                known_agent: true,
+                resume_count: 0,
+                current_task: &task,
+                previous_task: Some(&task),
+            };
+            prop_assert!(ExplainedPolicy::default().decide(&query).resume);
+        }
+    }
+}

@@ -76,6 +76,12 @@ pub enum Command {
         /// The rule to apply.
         #[arg(long, value_enum, default_value_t = PolicyArg::Compat)]
         policy: PolicyArg,
+        /// Start new once an id was resumed this many times.
+        #[arg(long, value_name = "N", default_value_t = 5)]
+        cap: u64,
+        /// Minimum score to resume with `--policy explained`, in [0, 1].
+        #[arg(long, value_name = "SCORE", default_value_t = 0.3)]
+        threshold: f64,
         /// Print `{"resume": bool}` (plus `score`, `matched`, `reason` for `explained`).
         #[arg(long)]
         json: bool,
@@ -129,11 +135,18 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             task,
             previous,
             policy,
+            cap,
+            threshold,
             json,
         } => {
+            if !(0.0..=1.0).contains(&threshold) {
+                return Err(Error::invalid_input(format!(
+                    "threshold `{threshold}` is not between 0 and 1"
+                )));
+            }
             let rule: &dyn ResumePolicy = match policy {
-                PolicyArg::Compat => &CompatPolicy::default(),
-                PolicyArg::Explained => &ExplainedPolicy::default(),
+                PolicyArg::Compat => &CompatPolicy { cap },
+                PolicyArg::Explained => &ExplainedPolicy { cap, threshold },
             };
             let decision = reg.decide_resume(&agent_name, &task, previous.as_deref(), rule)?;
             output::decision(&decision, policy == PolicyArg::Explained, json)?;

@@ -180,6 +180,15 @@ mod tests {
     }
 
     #[test]
+    fn other_scripts() {
+        assert!(decide("ログイン機能のテスト", "ログイン機能を実装").resume);
+        assert!(decide("исправить тесты входа", "написать тесты входа").resume);
+        assert!(!decide("исправить оплату", "написать тесты входа").resume);
+        assert!(decide("实现用户登录", "实现用户注册").resume);
+        assert!(!decide("!!!", "???").resume);
+    }
+
+    #[test]
     fn gates_and_threshold() {
         let p = ExplainedPolicy {
             cap: 2,
