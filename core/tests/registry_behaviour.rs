@@ -297,7 +297,35 @@ fn journal_mode_is_seen_by_readers_and_folded_in_on_close() {
     let seed_view: Value = serde_json::from_str(&text).unwrap();
     assert_eq!(seed_view["sessions"].as_object().unwrap().len(), 50);
     assert_eq!(seed_view["chains"]["c"].as_array().unwrap().len(), 50);
-    assert_eq!(std::fs::read(&journal).unwrap(), b"");
+    assert_eq!(std::fs::read(&journal).unwrap(), b"{\"generation\": 2}\n");
+}
+
+#[test]
+fn a_crash_between_the_base_write_and_the_journal_reset_applies_nothing_twice() {
+    let store = MemoryStore::new();
+    let reg = AgentRegistry::new(store.clone(), clock()).with_journal(JournalMode::DEFAULT_ON);
+    reg.register("a", "a1", json!(1), Some("c")).unwrap();
+    reg.register("b", "b1", json!(2), Some("c")).unwrap();
+    let journal_before = store.read(&key(JOURNAL_KEY)).unwrap().unwrap();
+    assert!(journal_before.starts_with(b"{\"generation\": 1}\n"));
+    // The fold writes the base, then the journal; put the old journal back as if the process
+    // had died between the two writes.
+    assert!(reg.clear_agent("a").unwrap());
+    store.write(&key(JOURNAL_KEY), &journal_before).unwrap();
+    let doc = reg.load().unwrap();
+    assert_eq!(doc.journal_folded.map(|m| m.generation), Some(1));
+    assert_eq!(doc.chains["c"], ["a1", "b1"], "no id twice");
+    assert!(!doc.sessions.contains_key("a"), "the clear is not undone");
+    reg.register("c", "c1", json!(3), None).unwrap();
+    reg.close().unwrap();
+    let plain = AgentRegistry::new(store.clone(), clock());
+    let doc = plain.load().unwrap();
+    assert_eq!(doc.sessions.keys().collect::<Vec<_>>(), ["b", "c"]);
+    assert_eq!(doc.chains["c"], ["a1", "b1"]);
+    assert_eq!(
+        store.read(&key(JOURNAL_KEY)).unwrap().unwrap(),
+        b"{\"generation\": 2}\n"
+    );
 }
 
 #[test]
@@ -339,7 +367,10 @@ fn a_plain_writer_folds_a_pending_journal_first() {
     plain.register("b", "b1", json!(2), None).unwrap();
     let doc = plain.load().unwrap();
     assert_eq!(doc.sessions.len(), 2);
-    assert_eq!(store.read(&key(JOURNAL_KEY)).unwrap().unwrap(), b"");
+    assert_eq!(
+        store.read(&key(JOURNAL_KEY)).unwrap().unwrap(),
+        b"{\"generation\": 2}\n"
+    );
 }
 
 #[test]

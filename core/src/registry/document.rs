@@ -42,6 +42,13 @@ pub struct SessionsDocument {
     /// memory only and ignores this key when it loads the file).
     #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
     pub results: IndexMap<String, AgentResult>,
+    /// How much of which journal is already folded into this file
+    /// (`{"generation": G, "bytes": L}`, [`JournalMode::On`] only; see
+    /// [`JournalMark`](super::journal::JournalMark)).
+    ///
+    /// [`JournalMode::On`]: super::JournalMode::On
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal_folded: Option<super::journal::JournalMark>,
     /// Top-level keys this library does not know, kept as they were.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

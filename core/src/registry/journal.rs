@@ -103,6 +103,50 @@ impl JournalEntry {
     }
 }
 
+/// The first line of a journal: `{"generation": G}`. After folding the first L bytes of a
+/// journal of generation G, the base file records the [`JournalMark`] `{G, L}`, then the journal
+/// is rewritten as the header of generation G + 1 alone. If a crash comes between the two
+/// writes, the journal still has generation G: its first L bytes are not applied again, only
+/// what was appended after them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalHeader {
+    /// The generation of this journal.
+    pub generation: u64,
+}
+
+impl JournalHeader {
+    /// The header as one line, newline included.
+    pub fn to_line(self) -> Vec<u8> {
+        format!("{{\"generation\": {}}}\n", self.generation).into_bytes()
+    }
+}
+
+/// What the base file has already folded: the first `bytes` bytes of the journal of
+/// `generation`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JournalMark {
+    /// The journal's generation.
+    pub generation: u64,
+    /// How many of its bytes (header included) were folded.
+    pub bytes: u64,
+}
+
+/// Splits `journal` into its header (if its first line is one) and the entry lines after it.
+pub fn split_header(journal: &[u8]) -> (Option<JournalHeader>, &[u8]) {
+    let Some(end) = journal.iter().position(|&b| b == b'\n') else {
+        return (None, journal);
+    };
+    match serde_json::from_slice::<JournalHeader>(&journal[..end]) {
+        Ok(header) => (Some(header), &journal[end + 1..]),
+        Err(_) => (None, journal),
+    }
+}
+
+/// Whether `journal` holds at least one non-blank line after its header.
+pub fn has_entries(journal: &[u8]) -> bool {
+    !split_header(journal).1.iter().all(u8::is_ascii_whitespace)
+}
+
 /// What replaying a journal did.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Replay {
@@ -112,12 +156,30 @@ pub struct Replay {
     pub invalid: usize,
     /// Whether the last line was cut short (skipped: its append never returned).
     pub torn: bool,
+    /// The journal's header, if it has one.
+    pub header: Option<JournalHeader>,
+    /// Whether a prefix of the journal was already folded into `doc` (and skipped).
+    pub prefix_folded: bool,
+    /// Whether entries were found after the skipped prefix (applied or not).
+    pub pending: bool,
 }
 
-/// Applies every entry of `journal` to `doc`, skipping a torn last line and bad lines.
+/// Applies the entries of `journal` that `doc` has not folded yet, skipping a torn last line
+/// and bad lines.
 pub fn replay(doc: &mut SessionsDocument, journal: &[u8]) -> Replay {
-    let mut out = Replay::default();
-    let mut rest = journal;
+    let (header, mut rest) = split_header(journal);
+    let mut out = Replay {
+        header,
+        ..Replay::default()
+    };
+    if let (Some(h), Some(mark)) = (header, doc.journal_folded)
+        && h.generation == mark.generation
+    {
+        let start = usize::try_from(mark.bytes).map_or(journal.len(), |b| b.min(journal.len()));
+        rest = &journal[start..];
+        out.prefix_folded = true;
+    }
+    out.pending = !rest.iter().all(u8::is_ascii_whitespace);
     while !rest.is_empty() {
         let (line, terminated) = match rest.iter().position(|&b| b == b'\n') {
             Some(end) => {

@@ -14,13 +14,18 @@
 //! - [`JournalMode::On`]: a registration appends one line to
 //!   `.moai/memory/agent-sessions.journal.jsonl` (under the journal's lock) and returns: O(1)
 //!   amortised. Other changes, [`AgentRegistry::compact`], [`AgentRegistry::close`], and the
-//!   size trigger fold the journal into `agent-sessions.json` (atomic rewrite, then the journal
-//!   is emptied, both under the journal's lock). A returned registration survives a process
-//!   crash (it is in the journal; a line cut short by a crash mid-append is skipped, and its
-//!   call never returned); with `Durability::Sync` the append is fsynced and survives a power
-//!   loss. Readers of this library (either mode) see base + journal; a reader that only knows
-//!   the seed's file sees the registrations once the journal was compacted or the handle closed.
-//!   Handles writing one folder at the same time must all use the same mode.
+//!   size trigger fold the journal into `agent-sessions.json` under the journal's lock: the base
+//!   file is rewritten atomically with a mark of what it folded (`journal_folded`, generation
+//!   and byte count), then the journal is reset to the next generation's header. A crash
+//!   between the two writes applies nothing twice (the folded prefix is skipped). A returned
+//!   registration survives a process crash (it is in the journal; a line cut short by a crash
+//!   mid-append is skipped, and its call never returned); with `Durability::Sync` the append
+//!   is fsynced and survives a power loss. Readers of this library (either mode) see base +
+//!   journal; a reader that only knows the seed's file sees the registrations once the journal
+//!   was compacted or the handle closed. A handle's first registration folds the journal once
+//!   (O(N), so that the journal has a header). Handles writing one folder at the same time
+//!   must all use the same mode; a plain-mode writer that finds journal entries folds them
+//!   first.
 
 pub mod chain;
 pub mod document;

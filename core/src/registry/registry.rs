@@ -1,6 +1,6 @@
 //! [`AgentRegistry`]: the seed's `SessionManager` over a [`Store`].
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -15,7 +15,7 @@ use super::document::{
     AgentResult, ChainDefinition, ChainsDocument, SessionsDocument, parse_chains, parse_sessions,
     python_isoformat, to_python_json,
 };
-use super::journal::{JournalEntry, JournalMode, replay};
+use super::journal::{JournalEntry, JournalHeader, JournalMark, JournalMode, has_entries, replay};
 use super::ops;
 use super::policy::{CompatPolicy, ResumeDecision, ResumePolicy, ResumeQuery};
 use super::transcript::{TranscriptLine, TranscriptLines, transcript_key};
@@ -76,6 +76,7 @@ pub struct AgentRegistry<S, C> {
     journal_key: Key,
     pending: AtomicU64,
     base_len: AtomicU64,
+    journal_ready: AtomicBool,
 }
 
 fn fixed_key(text: &str) -> Key {
@@ -94,6 +95,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             journal_key: fixed_key(JOURNAL_KEY),
             pending: AtomicU64::new(0),
             base_len: AtomicU64::new(UNKNOWN_LEN),
+            journal_ready: AtomicBool::new(false),
         }
     }
 
@@ -133,7 +135,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             JournalMode::Off => self
                 .store
                 .read(&self.journal_key)?
-                .is_some_and(|j| !j.is_empty()),
+                .is_some_and(|j| has_entries(&j)),
         };
         if !journal_pending {
             return self.read_base();
@@ -202,7 +204,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 if self
                     .store
                     .read(&self.journal_key)?
-                    .is_some_and(|j| !j.is_empty())
+                    .is_some_and(|j| has_entries(&j))
                 {
                     self.fold_journal(&mut |_, _| (false, ()))?;
                 }
@@ -222,16 +224,19 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         }
     }
 
-    /// Under the journal's lock: base + journal replay + `apply`, written to the base file, and
-    /// the journal emptied (a journal with bad lines is copied aside first).
+    /// Under the journal's lock: base + journal replay + `apply`, written to the base file
+    /// (with the folded generation), then the journal rewritten as the next generation's header
+    /// alone. A journal with bad lines is copied aside first.
     fn fold_journal<T>(
         &self,
         apply: &mut dyn FnMut(&mut SessionsDocument, &str) -> (bool, T),
     ) -> Result<T> {
-        let (out, len) = update_with(&self.store, &self.journal_key, |journal| {
+        // `emptied`: the journal holds no entry any more; `len`: the new size of the base file.
+        let (out, emptied, len) = update_with(&self.store, &self.journal_key, |journal| {
             let base = self.store.read(&self.sessions_key)?;
             let mut doc = self.parse_or_keep_aside(base.as_deref())?;
             let journal = journal.unwrap_or_default();
+            let folded_before = doc.journal_folded.map(|m| m.generation);
             let replayed = replay(&mut doc, journal);
             if replayed.invalid > 0 {
                 let err = Error::corrupt(&self.journal_key, "lines that do not parse");
@@ -242,22 +247,43 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             }
             let now = self.now();
             let (changed, out) = apply(&mut doc, &now);
-            if !changed && journal.is_empty() {
-                return Ok((None, (out, None)));
+            // The journal is rewritten as the next generation's header when it has no header
+            // or holds entries (folded now, or before a crash that came after the base write).
+            let reset = replayed.header.is_none() || has_entries(journal);
+            if !changed && !reset {
+                return Ok((None, (out, true, None)));
             }
-            let bytes = self.serialise(&mut doc)?;
-            self.store.write(&self.sessions_key, &bytes)?;
-            let empty = if journal.is_empty() {
-                None
-            } else {
-                Some(Vec::new())
-            };
-            Ok((empty, (out, Some(bytes.len() as u64))))
+            let mut len = None;
+            if changed || replayed.pending {
+                if reset {
+                    doc.journal_folded = replayed.header.map(|h| JournalMark {
+                        generation: h.generation,
+                        bytes: journal.len() as u64,
+                    });
+                }
+                let bytes = self.serialise(&mut doc)?;
+                self.store.write(&self.sessions_key, &bytes)?;
+                len = Some(bytes.len() as u64);
+            }
+            if !reset {
+                return Ok((None, (out, true, len)));
+            }
+            let next = replayed
+                .header
+                .map_or(0, |h| h.generation)
+                .max(folded_before.unwrap_or(0))
+                + 1;
+            let header = JournalHeader { generation: next }.to_line();
+            Ok((Some(header), (out, true, len)))
         })?;
         if let Some(len) = len {
             self.base_len.store(len, Ordering::Relaxed);
+        }
+        if emptied {
             self.pending.store(0, Ordering::Relaxed);
         }
+        // The journal has a header now.
+        self.journal_ready.store(true, Ordering::Relaxed);
         Ok(out)
     }
 
@@ -284,6 +310,10 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 (true, ())
             }),
             JournalMode::On { min_compact_bytes } => {
+                if !self.journal_ready.swap(true, Ordering::Relaxed) {
+                    // The first append of a handle goes into a journal that has a header.
+                    self.compact()?;
+                }
                 let line =
                     JournalEntry::register(agent_name, agent_id, result, chain_id, self.now())
                         .to_line()?;
@@ -312,12 +342,21 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         self.pending.load(Ordering::Relaxed)
     }
 
-    /// Folds the journal, if any, into `agent-sessions.json` and empties it. After this a reader
-    /// of the seed's file alone sees every registration.
+    /// Folds the journal, if any, into `agent-sessions.json` and empties it (leaving only the
+    /// next generation's header). After this a reader of the seed's file alone sees every
+    /// registration. In [`JournalMode::Off`] it does nothing unless a journal holds entries.
     ///
     /// # Errors
     /// As [`register`](Self::register).
     pub fn compact(&self) -> Result<()> {
+        if self.mode == JournalMode::Off
+            && !self
+                .store
+                .read(&self.journal_key)?
+                .is_some_and(|j| has_entries(&j))
+        {
+            return Ok(());
+        }
         self.fold_journal(&mut |_, _| (false, ()))
     }
 
