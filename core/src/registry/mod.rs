@@ -5,6 +5,24 @@
 //! operation of the seed with the deliberate differences of SPEC section 2, two resume
 //! policies ([`CompatPolicy`], [`ExplainedPolicy`]), chain status and transcript reading.
 //!
+//! ```
+//! use serde_json::json;
+//! use session_state::registry::{AgentRegistry, ExplainedPolicy};
+//! use session_state::{FixedClock, MemoryStore};
+//!
+//! let reg = AgentRegistry::new(MemoryStore::new(), FixedClock::at("2026-11-29T17:56:00Z")?);
+//! reg.create_chain("SPEC-1", &["spec-builder".into(), "planner".into()], None)?;
+//! reg.register("spec-builder", "spec-abc123", json!({"status": "success"}), Some("SPEC-1"))?;
+//! assert_eq!(reg.resume_id("spec-builder", Some("SPEC-1"))?.as_deref(), Some("spec-abc123"));
+//! assert_eq!(reg.chain_status("SPEC-1")?.missing, ["planner"]);
+//! // The seed's rule matches `files` inside `profiles`; the explained policy does not.
+//! assert!(reg.should_resume("spec-builder", "update profiles", Some("rename files"))?);
+//! let d = reg.decide_resume("spec-builder", "update profiles", Some("rename files"),
+//!                           &ExplainedPolicy::default())?;
+//! assert!(!d.resume);
+//! # Ok::<(), session_state::Error>(())
+//! ```
+//!
 //! ## Persistence modes and durability
 //! - [`JournalMode::Off`] (default): every change rewrites `agent-sessions.json` atomically
 //!   (temporary file + rename, through [`Store::update`](crate::Store::update) under the key's
@@ -32,6 +50,7 @@ pub mod document;
 pub mod journal;
 pub mod ops;
 pub mod policy;
+mod queries;
 #[allow(clippy::module_inception)]
 mod registry;
 pub mod transcript;
