@@ -27,6 +27,7 @@
 
 pub mod conformance;
 pub mod error;
+mod json;
 pub mod key;
 pub mod orchestrator;
 pub mod registry;

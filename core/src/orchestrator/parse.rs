@@ -78,7 +78,10 @@ pub(crate) fn parse_object(key: &Key, bytes: &[u8]) -> Result<serde_json::Map<St
         Ok(Value::Object(map)) => Ok(map),
         Ok(other) => Err(Error::corrupt(
             key,
-            format!("the top level is {}, not an object", kind_of(&other)),
+            format!(
+                "the top level is {}, not an object",
+                crate::json::kind_of(&other)
+            ),
         )),
         Err(e) => Err(Error::corrupt(key, format!("invalid JSON: {e}"))
             .with_context("line", e.line().to_string())
@@ -100,7 +103,10 @@ fn check_schema_version(key: &Key, value: &serde_json::Map<String, Value>) -> Re
         .with_context("schema_version", v.as_str())),
         Some(other) => Err(Error::corrupt(
             key,
-            format!("field `schema_version` is {}, not a string", kind_of(other)),
+            format!(
+                "field `schema_version` is {}, not a string",
+                crate::json::kind_of(other)
+            ),
         )
         .with_context("field", "schema_version")),
         None => Err(Error::corrupt(key, "field `schema_version` is missing")
@@ -135,16 +141,4 @@ pub fn resolve_naive(doc: &mut OrchestratorSession, offset: FixedOffset) {
     }
     let usage = &mut doc.context_usage;
     usage.last_compression = usage.last_compression.map(|t| t.assume_offset(offset));
-}
-
-/// "an array", "a string", ... for messages.
-pub(crate) fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }

@@ -162,20 +162,12 @@ fn parse_typed<T: serde::de::DeserializeOwned>(key: &Key, bytes: &[u8]) -> Resul
     match serde_json::from_slice::<Value>(bytes) {
         Ok(value) => Err(Error::corrupt(
             key,
-            format!("the top level is {}, not an object", kind_of(&value)),
+            format!(
+                "the top level is {}, not an object",
+                crate::json::kind_of(&value)
+            ),
         )),
         Err(e) => Err(Error::corrupt(key, e)),
-    }
-}
-
-fn kind_of(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
