@@ -48,3 +48,8 @@ mod paths;
 
 pub use clock::SystemClock;
 pub use fs_store::{Durability, FsStore};
+
+/// The README's Rust example, compiled as a doc test so it cannot drift from the API.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+pub struct ReadmeDoctest;
