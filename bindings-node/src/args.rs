@@ -62,3 +62,22 @@ pub fn key(env: &Env, arg: StrArg<'_>, name: &str) -> napi::Result<session_state
     let text = string(env, arg, name)?;
     crate::errors::ToJs::js(session_state::Key::new(text), env)
 }
+
+/// An optional string argument: `undefined`, `null` or absent give `None`; another non-string
+/// is `invalid_input` naming `name`.
+pub fn opt_string(env: &Env, arg: Option<StrArg<'_>>, name: &str) -> napi::Result<Option<String>> {
+    match arg {
+        None => Ok(None),
+        Some(Either::A(s)) => Ok(Some(s)),
+        Some(Either::B(other)) if is_nullish(&other) => Ok(None),
+        Some(other) => string(env, other, name).map(Some),
+    }
+}
+
+/// Whether `value` is `undefined` or `null`.
+pub fn is_nullish(value: &Unknown<'_>) -> bool {
+    matches!(
+        value.get_type(),
+        Ok(ValueType::Undefined | ValueType::Null)
+    )
+}

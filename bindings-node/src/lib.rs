@@ -11,6 +11,9 @@
 //! - [`host_store`]: a [`session_state::Store`] over any JS object with `read`, `write`,
 //!   `delete` and `list` methods;
 //! - [`any_store`]: [`AnyStore`], the store argument of every class constructor;
+//! - [`orchestrator`], [`registry`], [`team`]: the classes `OrchestratorStore`,
+//!   `AgentRegistry`, `TeamStore` and their free functions, one file per core module;
+//! - [`conformance`]: `runStoreConformance`, the core's store suite on any store;
 //! - [`testing`]: `testingStoreCall` and `testingDocumentRoundTrip`, test helpers.
 //!
 //! Build the addon with `npm run build` (see README.md); `cargo test` runs the Rust unit
@@ -21,10 +24,14 @@
 
 pub mod any_store;
 pub mod args;
+pub mod conformance;
 pub mod documents;
 pub mod errors;
 pub mod host_store;
+pub mod orchestrator;
+pub mod registry;
 pub mod stores;
+pub mod team;
 pub mod testing;
 
 pub use any_store::{AnyStore, StoreArg};
