@@ -76,8 +76,5 @@ pub fn opt_string(env: &Env, arg: Option<StrArg<'_>>, name: &str) -> napi::Resul
 
 /// Whether `value` is `undefined` or `null`.
 pub fn is_nullish(value: &Unknown<'_>) -> bool {
-    matches!(
-        value.get_type(),
-        Ok(ValueType::Undefined | ValueType::Null)
-    )
+    matches!(value.get_type(), Ok(ValueType::Undefined | ValueType::Null))
 }

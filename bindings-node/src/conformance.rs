@@ -26,7 +26,8 @@ pub fn run_store_conformance<'env>(
     scratch: Option<StrArg<'_>>,
 ) -> napi::Result<Unknown<'env>> {
     let store = AnyStore::from_js(env, store)?;
-    let scratch = args::opt_string(env, scratch, "scratch")?.unwrap_or_else(|| "conformance".into());
+    let scratch =
+        args::opt_string(env, scratch, "scratch")?.unwrap_or_else(|| "conformance".into());
     let scratch = session_state::Key::new(scratch).js(env)?;
     to_js(env, &conformance::run_all(&store, &scratch))
 }
@@ -34,5 +35,8 @@ pub fn run_store_conformance<'env>(
 /// Every case name of the suite, in the order `runStoreConformance` runs them.
 #[napi]
 pub fn store_conformance_cases() -> Vec<String> {
-    conformance::CASES.iter().map(|c| c.name.to_owned()).collect()
+    conformance::CASES
+        .iter()
+        .map(|c| c.name.to_owned())
+        .collect()
 }

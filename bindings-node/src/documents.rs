@@ -75,7 +75,8 @@ pub fn document_from_js(
 /// reason, e.g. the missing field) when the value has no JSON form or not the shape of `T`.
 pub fn from_js<T: DeserializeOwned>(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<T> {
     let json = value_from_js(env, value, name)?;
-    serde_json::from_value(json).map_err(|e| invalid_input(env, format!("`{name}` is invalid: {e}")))
+    serde_json::from_value(json)
+        .map_err(|e| invalid_input(env, format!("`{name}` is invalid: {e}")))
 }
 
 /// An optional options object: `undefined`, `null` or absent give `T::default()`; anything

@@ -118,7 +118,10 @@ impl OrchestratorStore {
     /// Saves `doc` as the current session with `updated` set to now, and returns the saved
     /// document (`doc` itself is not changed). A current file that does not parse is copied
     /// aside first.
-    #[napi(ts_args_type = "doc: OrchestratorSession", ts_return_type = "OrchestratorSession")]
+    #[napi(
+        ts_args_type = "doc: OrchestratorSession",
+        ts_return_type = "OrchestratorSession"
+    )]
     pub fn save<'env>(&self, env: &'env Env, doc: Unknown<'_>) -> napi::Result<Unknown<'env>> {
         let mut doc = self.session_arg(env, doc, "doc")?;
         self.inner.save(&mut doc).js(env)?;
@@ -209,7 +212,10 @@ impl OrchestratorStore {
     /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`,
     /// suffix derived from the clock when not given, mode `default` when not given). Throws
     /// `already_exists` when a current session exists.
-    #[napi(ts_args_type = "session: CreateSession", ts_return_type = "OrchestratorSession")]
+    #[napi(
+        ts_args_type = "session: CreateSession",
+        ts_return_type = "OrchestratorSession"
+    )]
     pub fn create_session<'env>(
         &self,
         env: &'env Env,
@@ -230,7 +236,10 @@ impl OrchestratorStore {
 
     /// Auto-save "agent started": adds `agent` (an agent with the same id is replaced). `status`
     /// defaults to `in_progress` and `started` to now.
-    #[napi(ts_args_type = "agent: AgentStart", ts_return_type = "OrchestratorSession")]
+    #[napi(
+        ts_args_type = "agent: AgentStart",
+        ts_return_type = "OrchestratorSession"
+    )]
     pub fn agent_started<'env>(
         &self,
         env: &'env Env,
@@ -247,7 +256,10 @@ impl OrchestratorStore {
     }
 
     /// Auto-save "agent progress": sets the agent's `progress`, an integer from 0 to 100.
-    #[napi(ts_args_type = "agentId: string, percent: number", ts_return_type = "OrchestratorSession")]
+    #[napi(
+        ts_args_type = "agentId: string, percent: number",
+        ts_return_type = "OrchestratorSession"
+    )]
     pub fn agent_progress<'env>(
         &self,
         env: &'env Env,
@@ -267,7 +279,10 @@ impl OrchestratorStore {
             Either::B(other) => {
                 return Err(invalid_input(
                     env,
-                    format!("`percent` must be a number, got {}", args::type_name(&other)),
+                    format!(
+                        "`percent` must be a number, got {}",
+                        args::type_name(&other)
+                    ),
                 ));
             }
         };
@@ -291,7 +306,10 @@ impl OrchestratorStore {
     }
 
     /// Auto-save "agent failed": status `failed`, and the error logged in `errors`.
-    #[napi(ts_args_type = "agentId: string, error: string", ts_return_type = "OrchestratorSession")]
+    #[napi(
+        ts_args_type = "agentId: string, error: string",
+        ts_return_type = "OrchestratorSession"
+    )]
     pub fn agent_failed<'env>(
         &self,
         env: &'env Env,
@@ -316,7 +334,10 @@ impl OrchestratorStore {
     ) -> napi::Result<Unknown<'env>> {
         let decision = args::string(env, decision, "decision")?;
         let rationale = args::string(env, rationale, "rationale")?;
-        to_js(env, &self.inner.decision_made(&decision, &rationale).js(env)?)
+        to_js(
+            env,
+            &self.inner.decision_made(&decision, &rationale).js(env)?,
+        )
     }
 
     /// Auto-save "before compression": sets `context_usage.last_compression` to now.
@@ -333,14 +354,20 @@ impl OrchestratorStore {
 
     /// Checks the current and history files; with `{ fix: true }` repairs the corrupt ones
     /// (keeping copies) and rebuilds the index.
-    #[napi(ts_args_type = "options?: { fix?: boolean }", ts_return_type = "DoctorReport")]
+    #[napi(
+        ts_args_type = "options?: { fix?: boolean }",
+        ts_return_type = "DoctorReport"
+    )]
     pub fn doctor<'env>(
         &self,
         env: &'env Env,
         options: Option<Unknown<'_>>,
     ) -> napi::Result<Unknown<'env>> {
         let options: DoctorOptions = options_from_js(env, options, "options")?;
-        to_js(env, &self.inner.doctor(options.fix.unwrap_or(false)).js(env)?)
+        to_js(
+            env,
+            &self.inner.doctor(options.fix.unwrap_or(false)).js(env)?,
+        )
     }
 
     /// Repairs the corrupt document under `key` (default: the current session file): keeps a
@@ -433,7 +460,10 @@ pub fn render_resume(env: &Env, summary_or_doc: Unknown<'_>) -> napi::Result<Str
 
 /// Every complete field of torn or damaged bytes, made into a valid "1.0" document:
 /// `{document, missing, replaced, partial, top_level_object}`. Never throws for any bytes.
-#[napi(ts_args_type = "bytes: Uint8Array | string", ts_return_type = "Salvaged")]
+#[napi(
+    ts_args_type = "bytes: Uint8Array | string",
+    ts_return_type = "Salvaged"
+)]
 pub fn salvage<'env>(
     env: &'env Env,
     bytes: Either<String, BytesArg<'_>>,
@@ -465,6 +495,9 @@ fn instant(env: &Env, now: Option<Unknown<'_>>) -> napi::Result<chrono::DateTime
     }
     match documents::value_from_js(env, now, "now")? {
         serde_json::Value::String(text) => Ok(Timestamp::parse(&text).js(env)?.utc()),
-        _ => Err(invalid_input(env, "`now` must be a string or a Date, got object")),
+        _ => Err(invalid_input(
+            env,
+            "`now` must be a string or a Date, got object",
+        )),
     }
 }

@@ -75,7 +75,10 @@ impl AgentRegistry {
     /// `agent-sessions.journal.jsonl` (O(1); folded into `agent-sessions.json` by `compact`,
     /// `close` and other changes), `{ minCompactBytes }` sets its compaction trigger; default
     /// `false` (every change rewrites `agent-sessions.json`).
-    #[napi(constructor, ts_args_type = "store: Store, options?: AgentRegistryOptions")]
+    #[napi(
+        constructor,
+        ts_args_type = "store: Store, options?: AgentRegistryOptions"
+    )]
     pub fn new(env: Env, store: StoreArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
         let store = AnyStore::from_js(&env, store)?;
         let options: RegistryOptions = options_from_js(&env, options, "options")?;
@@ -135,9 +138,7 @@ impl AgentRegistry {
     /// The seed's `should_resume`, bit for bit (the compat policy): unknown agent, no
     /// previous task or 5 resumes give `false`, else whether a word of the previous task
     /// longer than 4 characters is in the current one.
-    #[napi(
-        ts_args_type = "agentName: string, currentTask: string, previousTask?: string | null"
-    )]
+    #[napi(ts_args_type = "agentName: string, currentTask: string, previousTask?: string | null")]
     pub fn should_resume(
         &self,
         env: &Env,
@@ -292,7 +293,10 @@ impl AgentRegistry {
     }
 
     /// One row per agent name, in registration order (only those of `chainId` when given).
-    #[napi(ts_args_type = "chainId?: string | null", ts_return_type = "AgentEntry[]")]
+    #[napi(
+        ts_args_type = "chainId?: string | null",
+        ts_return_type = "AgentEntry[]"
+    )]
     pub fn agents<'env>(
         &self,
         env: &'env Env,
@@ -317,7 +321,10 @@ impl AgentRegistry {
 
     /// The lines of `agentId`'s transcript (`{kind: 'record', line, value}`, or `invalid` /
     /// `torn` with `error`), or `null` when there is none.
-    #[napi(ts_args_type = "agentId: string", ts_return_type = "TranscriptLine[] | null")]
+    #[napi(
+        ts_args_type = "agentId: string",
+        ts_return_type = "TranscriptLine[] | null"
+    )]
     pub fn read_transcript<'env>(
         &self,
         env: &'env Env,

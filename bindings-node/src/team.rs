@@ -50,7 +50,10 @@ impl TeamStore {
 
     /// Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
     /// `salvaged` when the file is JSON) when it does not parse.
-    #[napi(ts_args_type = "team: string, agent: string", ts_return_type = "TeamSessionState")]
+    #[napi(
+        ts_args_type = "team: string, agent: string",
+        ts_return_type = "TeamSessionState"
+    )]
     pub fn load<'env>(
         &self,
         env: &'env Env,
@@ -185,7 +188,10 @@ pub fn session_from_config<'env>(
 }
 
 /// The config to re-spawn a saved agent with (no delegations).
-#[napi(ts_args_type = "state: TeamSessionState", ts_return_type = "SpawnConfig")]
+#[napi(
+    ts_args_type = "state: TeamSessionState",
+    ts_return_type = "SpawnConfig"
+)]
 pub fn to_spawn_config<'env>(env: &'env Env, state: Unknown<'_>) -> napi::Result<Unknown<'env>> {
     let state = state_from_js(env, state, "state")?;
     to_js(env, &state.to_spawn_config())
