@@ -608,6 +608,13 @@ export declare class TeamStore {
    */
   update(team: string, agent: string, changes: Partial<TeamSessionState>): TeamSessionState
   /**
+   * Replaces a saved member with `state` in one exclusive read-modify-write (unlike
+   * `save`, the file must exist and `state.name` must be `agent`). Returns the state
+   * written. Throws `not_found`, `corrupt_state` (the file does not parse; nothing
+   * written), `invalid_input` (wrong shape, or a rename).
+   */
+  replace(team: string, agent: string, state: TeamSessionState): TeamSessionState
+  /**
    * What re-spawning `team` would do, member by member, without spawning anything:
    * `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,
    * action: 'skip', reason, message}]}`.

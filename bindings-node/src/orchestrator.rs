@@ -9,14 +9,14 @@
 //! the saved document (with the new `updated`) instead.
 
 use chrono::FixedOffset;
-use napi::bindgen_prelude::{Either, Env, Unknown, ValueType};
+use napi::bindgen_prelude::{Either, Env, Unknown};
 use napi_derive::napi;
 use serde::Deserialize;
 use session_state::orchestrator::{
     self as core, Agent, AgentStatus, HistoryQuery, OrchestratorSession, Project, ResumeSummary,
     current_key, parse_document,
 };
-use session_state::{Clock, Error, ErrorKind, Key, Timestamp};
+use session_state::{Clock, Error, ErrorKind, Key};
 use session_state_fs::SystemClock;
 
 use crate::any_store::{AnyStore, StoreArg};
@@ -417,10 +417,12 @@ fn session_from_map(
     let bytes = serde_json::to_vec(map).unwrap_or_default();
     parse_document(&current_key(), &bytes, options)
         .map_err(|e| match e.kind() {
-            ErrorKind::CorruptState => Error::invalid_input(format!(
-                "`{name}` is not an orchestrator session: {}",
-                e.message()
-            )),
+            ErrorKind::CorruptState => {
+                // The parser names the current file's key; here the bytes are an argument.
+                let prefix = format!("`{}` is corrupt: ", current_key());
+                let reason = e.message().strip_prefix(&prefix).unwrap_or(e.message());
+                Error::invalid_input(format!("`{name}` is not an orchestrator session: {reason}"))
+            }
             _ => e,
         })
         .js(env)
@@ -439,7 +441,7 @@ pub fn resume_summary<'env>(
     now: Option<Unknown<'_>>,
 ) -> napi::Result<Unknown<'env>> {
     let doc = session_from_js(env, doc, "doc", &core::ParseOptions::default())?;
-    let now = instant(env, now)?;
+    let now = args::instant(env, now, "now")?;
     to_js(env, &core::resume_summary(&doc, now))
 }
 
@@ -479,25 +481,4 @@ pub fn salvage<'env>(
 #[napi(ts_return_type = "Record<string, unknown>")]
 pub fn json_schema(env: &Env) -> napi::Result<Unknown<'_>> {
     to_js(env, &core::json_schema())
-}
-
-/// `now` as an instant: absent/undefined is the system clock; a string or `Date` is parsed.
-fn instant(env: &Env, now: Option<Unknown<'_>>) -> napi::Result<chrono::DateTime<chrono::Utc>> {
-    let Some(now) = now.filter(|v| !args::is_nullish(v)) else {
-        return Ok(SystemClock.now());
-    };
-    let kind = args::type_name(&now);
-    if !matches!(now.get_type()?, ValueType::String | ValueType::Object) {
-        return Err(invalid_input(
-            env,
-            format!("`now` must be a string or a Date, got {kind}"),
-        ));
-    }
-    match documents::value_from_js(env, now, "now")? {
-        serde_json::Value::String(text) => Ok(Timestamp::parse(&text).js(env)?.utc()),
-        _ => Err(invalid_input(
-            env,
-            "`now` must be a string or a Date, got object",
-        )),
-    }
 }

@@ -8,14 +8,14 @@
 
 use napi::bindgen_prelude::{Env, Unknown};
 use napi_derive::napi;
+use session_state::Error;
 use session_state::team::{self as core, BackendType, SessionState, SpawnConfig};
-use session_state::{Clock, Error, Timestamp};
 use session_state_fs::SystemClock;
 
 use crate::any_store::{AnyStore, StoreArg};
 use crate::args::{self, StrArg};
 use crate::documents::{self, from_js, to_js};
-use crate::errors::{ToJs, invalid_input};
+use crate::errors::ToJs;
 
 type Core = core::TeamStore<AnyStore, SystemClock>;
 
@@ -148,6 +148,34 @@ impl TeamStore {
         to_js(env, &state)
     }
 
+    /// Replaces a saved member with `state` in one exclusive read-modify-write (unlike
+    /// `save`, the file must exist and `state.name` must be `agent`). Returns the state
+    /// written. Throws `not_found`, `corrupt_state` (the file does not parse; nothing
+    /// written), `invalid_input` (wrong shape, or a rename).
+    #[napi(
+        ts_args_type = "team: string, agent: string, state: TeamSessionState",
+        ts_return_type = "TeamSessionState"
+    )]
+    pub fn replace<'env>(
+        &self,
+        env: &'env Env,
+        team: StrArg<'_>,
+        agent: StrArg<'_>,
+        state: Unknown<'_>,
+    ) -> napi::Result<Unknown<'env>> {
+        let team = args::string(env, team, "team")?;
+        let agent = args::string(env, agent, "agent")?;
+        let new = state_from_js(env, state, "state")?;
+        let state = self
+            .inner
+            .update(&team, &agent, |state| {
+                state.clone_from(&new);
+                Ok(())
+            })
+            .js(env)?;
+        to_js(env, &state)
+    }
+
     /// What re-spawning `team` would do, member by member, without spawning anything:
     /// `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,
     /// action: 'skip', reason, message}]}`.
@@ -177,13 +205,7 @@ pub fn session_from_config<'env>(
 ) -> napi::Result<Unknown<'env>> {
     let config = config_from_js(env, config)?;
     let backend = backend_arg(env, backend)?;
-    let now = match now.filter(|v| !args::is_nullish(v)) {
-        None => SystemClock.now(),
-        Some(value) => match documents::value_from_js(env, value, "now")? {
-            serde_json::Value::String(text) => Timestamp::parse(&text).js(env)?.utc(),
-            _ => return Err(invalid_input(env, "`now` must be a string or a Date")),
-        },
-    };
+    let now = args::instant(env, now, "now")?;
     to_js(env, &SessionState::from_config(&config, backend, now))
 }
 

@@ -138,6 +138,7 @@ const teams = new TeamStore(host)
 const spawned: TeamSessionState = teams.recordSpawn('team', { name: 'coder', prompt: 'p', memoryConfig: { max_turns: 5, budget_chars: 4000 } }, 'codex')
 const teamKey: string = teams.save('team', spawned)
 const updated: TeamSessionState = teams.update('team', 'coder', { metadata: { thread: 't' } })
+const replacedState: TeamSessionState = teams.replace('team', 'coder', updated)
 const plan: ResumePlan = teams.resumePlan('team')
 const firstAction: 'respawn' | 'skip' | undefined = plan.members[0]?.action
 const backend: BackendType = parseBackendType('codex')
@@ -185,4 +186,4 @@ runStoreConformance('memory')
 export { sameCodes, exported, root, durable, size, bytes, existed, keys, stores, doc, codeOf, text, badCode, partial,
   current, archivedKey, page, moved, problems, repaired, markdown, salvagedDoc, schema,
   resumeId, resume, reason, rows, transcriptKey, chainDone, incremented, teamKey, updated,
-  firstAction, backend, model, report, savedKey, notADecision, snake }
+  firstAction, replacedState, backend, model, report, savedKey, notADecision, snake }
