@@ -684,21 +684,5 @@ export declare function sessionFromConfig(config: SpawnConfig, backend: BackendT
 /** Every case name of the suite, in the order `runStoreConformance` runs them. */
 export declare function storeConformanceCases(): Array<string>
 
-/**
- * Test helper (unstable, may go away): a document through the conversions every class
- * uses (`documents::document_from_js`, then `documents::to_js`): what the core would
- * receive, given back as JavaScript would receive it.
- */
-export declare function testingDocumentRoundTrip(document: Record<string, unknown>): Record<string, unknown>
-
-/**
- * Test helper (unstable, may go away): runs `op` (`"read"`, `"write"`, `"delete"`,
- * `"list"`, `"append"`, `"update"`) on `store` the way the core will, and returns what the
- * core gets: a `Buffer` or `null` (`read`), a boolean (`delete`), the keys (`list`),
- * `undefined` (`write`, `append`, `update` = read, then write the old bytes followed by
- * `data`).
- */
-export declare function testingStoreCall(store: Store, op: 'read' | 'write' | 'delete' | 'list' | 'append' | 'update', key: string, data?: Uint8Array): Buffer | boolean | string[] | null | undefined
-
 /** The config to re-spawn a saved agent with (no delegations). */
 export declare function toSpawnConfig(state: TeamSessionState): SpawnConfig

@@ -849,6 +849,4 @@ module.exports.runStoreConformance = nativeBinding.runStoreConformance
 module.exports.salvage = nativeBinding.salvage
 module.exports.sessionFromConfig = nativeBinding.sessionFromConfig
 module.exports.storeConformanceCases = nativeBinding.storeConformanceCases
-module.exports.testingDocumentRoundTrip = nativeBinding.testingDocumentRoundTrip
-module.exports.testingStoreCall = nativeBinding.testingStoreCall
 module.exports.toSpawnConfig = nativeBinding.toSpawnConfig

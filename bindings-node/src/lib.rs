@@ -13,8 +13,7 @@
 //! - [`any_store`]: [`AnyStore`], the store argument of every class constructor;
 //! - [`orchestrator`], [`registry`], [`team`]: the classes `OrchestratorStore`,
 //!   `AgentRegistry`, `TeamStore` and their free functions, one file per core module;
-//! - [`conformance`]: `runStoreConformance`, the core's store suite on any store;
-//! - [`testing`]: `testingStoreCall` and `testingDocumentRoundTrip`, test helpers.
+//! - [`conformance`]: `runStoreConformance`, the core's store suite on any store.
 //!
 //! Build the addon with `npm run build` (see README.md); `cargo test` runs the Rust unit
 //! tests without Node (napi's `dyn-symbols`).
@@ -32,7 +31,6 @@ pub mod orchestrator;
 pub mod registry;
 pub mod stores;
 pub mod team;
-pub mod testing;
 
 pub use any_store::{AnyStore, StoreArg};
 pub use errors::{ToJs, to_js_error};

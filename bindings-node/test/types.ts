@@ -15,8 +15,6 @@ import {
   salvage,
   sessionFromConfig,
   toSpawnConfig,
-  testingDocumentRoundTrip,
-  testingStoreCall,
   type AgentEntry,
   type BackendType,
   type ConformanceReport,
@@ -68,8 +66,7 @@ const host: HostStore = {
   list: () => [],
 }
 const stores: Store[] = [file, memory, host]
-testingStoreCall(host, 'read', 'x')
-const doc: Record<string, unknown> = testingDocumentRoundTrip({ schema_version: '1.0' })
+const doc: Record<string, unknown> = new AgentRegistry(host).load()
 
 function codeOf(err: unknown): ErrorCode | undefined {
   return err instanceof Error ? (err as SessionStateError).code : undefined
@@ -92,11 +89,11 @@ const badCode: ErrorCode = 'not_a_code'
 // @ts-expect-error a host store needs all four methods
 const partial: HostStore = { read: () => null, write: () => {}, delete: () => true }
 // @ts-expect-error a number is not a store
-testingStoreCall(3, 'read', 'k')
-// @ts-expect-error a document is an object
-testingDocumentRoundTrip('{}')
-// @ts-expect-error unknown operation
-testingStoreCall(memory, 'explode', 'k')
+new TeamStore(3)
+// @ts-expect-error a team state is an object
+new TeamStore(memory).save('team', '{}')
+// @ts-expect-error an object missing `list` is not a store
+new AgentRegistry({ read: () => null, write: () => {}, delete: () => true })
 
 // ---------------------------------------------------------------- the classes
 const sessions = new OrchestratorStore(file, { naiveOffsetMinutes: 60, maxDocumentBytes: 1 << 20 })
