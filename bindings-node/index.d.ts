@@ -35,6 +35,300 @@ export interface SessionStateError extends Error {
 }
 
 
+// ---------------------------------------------------------------- documents (plain objects)
+// Every document has exactly the shape of its JSON file; unknown fields are kept.
+
+/** Lifecycle status of an orchestrator session (`abandoned` is read as `aborted`). */
+export type SessionStatus = 'created' | 'in_progress' | 'paused' | 'complete' | 'aborted'
+
+/** The `project` object of an orchestrator session. */
+export interface Project {
+  name: string
+  path: string
+  git_branch?: string | null
+  [unknown: string]: unknown
+}
+
+/** One sub-agent of an orchestrator session. */
+export interface Agent {
+  id: string
+  type: string
+  task: string
+  /** `pending`, `in_progress`, `complete`, `failed`, or another string (kept). */
+  status: string
+  started: string
+  completed?: string
+  result_summary?: string
+  progress?: number
+  context_tokens?: number
+  [unknown: string]: unknown
+}
+
+/** The argument of `agentStarted`: an agent whose `status` (default `in_progress`) and `started` (default now) may be left out. */
+export type AgentStart = Omit<Agent, 'status' | 'started'> & { status?: string; started?: string }
+
+/** An orchestrator session, schema "1.0" (`.claude/orchestrator-session.json`). */
+export interface OrchestratorSession {
+  schema_version: '1.0'
+  session_id: string
+  created: string
+  updated: string
+  project: Project
+  goal: string
+  mode: string
+  status: SessionStatus
+  agents: Agent[]
+  completed_work: Array<{ task: string; outcome: string; files: string[]; [unknown: string]: unknown }>
+  pending_tasks: string[]
+  decisions_made: Array<{ decision: string; rationale: string; timestamp: string; [unknown: string]: unknown }>
+  context_usage: { estimated_tokens: number; percentage: number; last_compression: string | null; [unknown: string]: unknown }
+  errors: unknown[]
+  [unknown: string]: unknown
+}
+
+/** Options of `new OrchestratorStore(store, options)`. */
+export interface OrchestratorStoreOptions {
+  /** Offset east of UTC, in minutes, of timestamps written without `Z` or offset (default: UTC). */
+  naiveOffsetMinutes?: number
+  /** Largest document read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number
+}
+
+/** The argument of `createSession`. */
+export interface CreateSession {
+  goal: string
+  project: Project
+  /** Default `default`. */
+  mode?: string
+  /** The id is `YYYY-MM-DD-{suffix}`; default: six hex digits from the clock. */
+  suffix?: string
+}
+
+/** What `listHistory` lists. */
+export interface HistoryQuery {
+  /** Default 10. */
+  limit?: number
+  /** Default 0. */
+  offset?: number
+  status?: SessionStatus
+}
+
+/** One page of archived sessions, newest first. */
+export interface HistoryPage {
+  entries: Array<{ id: string; goal: string; status: SessionStatus; created: string }>
+  /** Every unreadable history file. */
+  skipped: Array<{ key: string; code: ErrorCode; message: string }>
+  /** Readable sessions matching the status filter, all pages. */
+  total: number
+}
+
+/** The "RESUMING SESSION" block as data. */
+export interface ResumeSummary {
+  session_id: string
+  goal: string
+  status: SessionStatus
+  started: string
+  started_relative: string
+  progress_percent: number
+  completed_work: Array<{ task: string; outcome: string }>
+  in_progress: Array<{ id: string; task: string; progress: number }>
+  pending: string[]
+  context: { estimated_tokens: number; percentage: number; last_compression: string | null; last_compression_relative: string | null }
+  resume_from: string | null
+}
+
+/** One file repaired by `recover` or `doctor({ fix: true })`. */
+export interface Repair {
+  key: string
+  kept_copy: string
+  missing: string[]
+  replaced: string[]
+  partial: string[]
+}
+
+/** What `doctor` found and did. */
+export interface DoctorReport {
+  checked: number
+  problems: Array<{ key: string; code: ErrorCode; message: string; fixable: boolean }>
+  repaired: Repair[]
+}
+
+/** What `salvage` recovered from torn bytes. */
+export interface Salvaged {
+  document: Record<string, unknown>
+  missing: string[]
+  replaced: string[]
+  partial: string[]
+  top_level_object: boolean
+}
+
+/** Options of `new AgentRegistry(store, options)`. */
+export interface AgentRegistryOptions {
+  /** Append registrations to a journal (`true`, or the compaction trigger); default `false`. */
+  journal?: boolean | { minCompactBytes: number }
+}
+
+/** Options of `decideResume`. */
+export interface ResumePolicyOptions {
+  /** `compat`: the seed's rule (default); `explained`: whole words with a score. */
+  policy?: 'compat' | 'explained'
+  /** Resumes of one id before starting new (default 5). */
+  cap?: number
+  /** `explained` only: minimum score to resume, in [0, 1] (default 0.3). */
+  threshold?: number
+}
+
+/** A resume decision and why. */
+export interface ResumeDecision {
+  resume: boolean
+  score: number
+  matched: string[]
+  reason: 'unknown_agent' | 'no_previous_task' | 'resume_cap_reached' | 'related' | 'unrelated'
+}
+
+/** A stored result: the seed's `{agent_name, result, timestamp, chain_id}`. */
+export interface AgentResult {
+  agent_name: string
+  result: unknown
+  timestamp: string | null
+  chain_id: string | null
+  [unknown: string]: unknown
+}
+
+/** The seed's `get_chain_summary`. */
+export interface ChainSummary {
+  chain_id: string
+  agent_count?: number
+  agents?: string[]
+  started_at?: string | null
+  completed_at?: string | null
+  status: 'not_found' | 'completed'
+}
+
+/** Expected-vs-done status of a chain. */
+export interface ChainStatus {
+  chain_id: string
+  defined: boolean
+  expected: string[]
+  done: string[]
+  missing: string[]
+  out_of_order: string[]
+  unexpected: string[]
+  complete: boolean
+}
+
+/** The seed's `get_all_sessions`. */
+export interface AllSessions {
+  sessions: Record<string, string>
+  chains: string[]
+  total_results: number
+}
+
+/** One row of `agents()`. */
+export interface AgentEntry {
+  agent_name: string
+  agent_id: string
+  chain_id: string | null
+  resume_count: number
+  has_result: boolean
+}
+
+/** One line of a transcript. */
+export type TranscriptLine =
+  | { kind: 'record'; line: number; value: unknown }
+  | { kind: 'invalid' | 'torn'; line: number; error: string }
+
+/** `.moai/memory/agent-sessions.json`. */
+export interface SessionsDocument {
+  sessions: Record<string, string>
+  chains: Record<string, string[]>
+  metadata: Record<string, { agent_name: string; created_at?: string; chain_id: string | null; resume_count: number; last_resumed_at?: string; [unknown: string]: unknown }>
+  last_updated?: string
+  results?: Record<string, AgentResult>
+  [unknown: string]: unknown
+}
+
+/** One chain of `.moai/memory/workflow-chains.json`. */
+export interface ChainDefinition {
+  created_at?: string
+  expected_sequence: string[]
+  metadata: unknown
+  [unknown: string]: unknown
+}
+
+/** A team agent backend. */
+export type BackendType = 'claude-code' | 'codex' | 'gemini-cli'
+
+/** `memoryConfig` of a team session (snake_case inside, as the crate writes it). */
+export interface MemoryConfig {
+  max_turns: number
+  budget_chars: number
+  [unknown: string]: unknown
+}
+
+/** A team agent's session state, `teams/{team}/sessions/{agent}.json` (the `agent-teams` crate's `SessionState`). */
+export interface TeamSessionState {
+  name: string
+  /** `claude-code`, `codex`, `gemini-cli`, or another string (kept). */
+  backendType: string
+  prompt: string
+  model?: string | null
+  cwd?: string | null
+  maxTurns?: number | null
+  allowedTools?: string[]
+  permissionMode?: string | null
+  reasoningEffort?: string | null
+  env?: Record<string, string>
+  memoryConfig?: MemoryConfig | null
+  metadata?: Record<string, string>
+  createdAt: string
+  [unknown: string]: unknown
+}
+
+/** What a team agent is spawned with. */
+export interface SpawnConfig {
+  name: string
+  prompt: string
+  model?: string
+  cwd?: string
+  maxTurns?: number
+  allowedTools?: string[]
+  permissionMode?: string
+  reasoningEffort?: string
+  env?: Record<string, string>
+  memoryConfig?: MemoryConfig
+  delegations?: Array<{ tool: 'codex' | 'gemini' | { custom: { name: string; binary: string } }; model?: string; description: string; usageHint?: string }>
+}
+
+/** The members of one team and the files skipped. */
+export interface TeamListing {
+  team: string
+  members: Array<{ agent: string; key: string; state: TeamSessionState }>
+  skipped: Array<{ key: string; code: ErrorCode; message: string }>
+}
+
+/** One team under `teams/`. */
+export interface TeamSummary {
+  name: string
+  sessions: number
+}
+
+/** What re-spawning a team would do. */
+export interface ResumePlan {
+  team: string
+  members: Array<
+    | { agent: string; key: string; action: 'respawn'; backend: BackendType; config: SpawnConfig; warning?: string }
+    | { agent: string; key: string; action: 'skip'; reason: 'unknown_backend' | 'unparsable' | 'unreadable' | 'invalid_name'; message: string }
+  >
+}
+
+/** The outcome of `runStoreConformance`. */
+export interface ConformanceReport {
+  cases: Array<{ name: string; passed: boolean; message: string | null }>
+  passed: number
+  failed: number
+}
+
 /**
  * Which binding artifact the generated loader actually loaded: `'native'` for
  * a native addon, otherwise the `platformArchABI` of the WASI flavor. Every
@@ -42,6 +336,102 @@ export interface SessionStateError extends Error {
  * can point the loader at a WASI artifact this package does not build itself.
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
+
+/**
+ * The sub-agent registry over a store, stamping times with the system clock. Every method
+ * reads the files afresh and every change is one exclusive read-modify-write, so several
+ * handles and processes can share a folder without losing an update.
+ */
+export declare class AgentRegistry {
+  /**
+   * A registry over `store`. Option `journal`: `true` appends registrations to
+   * `agent-sessions.journal.jsonl` (O(1); folded into `agent-sessions.json` by `compact`,
+   * `close` and other changes), `{ minCompactBytes }` sets its compaction trigger; default
+   * `false` (every change rewrites `agent-sessions.json`).
+   */
+  constructor(store: Store, options?: AgentRegistryOptions)
+  /**
+   * The seed's `register_agent_result`: maps the name to the id, keeps `result` (any JSON
+   * value), appends the id to `chainId` (created if needed). Throws `invalid_key` for an
+   * unsafe `agentId`, `corrupt_state` when the file is corrupt (kept aside, unchanged).
+   */
+  registerAgentResult(agentName: string, agentId: string, result: unknown, chainId?: string | null): void
+  /**
+   * The seed's `get_resume_id`: the name's latest id, or `null` (unknown name, or the id
+   * belongs to another chain than a given `chainId`).
+   */
+  getResumeId(agentName: string, chainId?: string | null): string | null
+  /**
+   * The seed's `should_resume`, bit for bit (the compat policy): unknown agent, no
+   * previous task or 5 resumes give `false`, else whether a word of the previous task
+   * longer than 4 characters is in the current one.
+   */
+  shouldResume(agentName: string, currentTask: string, previousTask?: string | null): boolean
+  /**
+   * Whether to resume, with the reason: `{resume, score, matched, reason}`. Options:
+   * `policy` (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a
+   * Dice score), `cap` (resumes before starting new, default 5), `threshold` (minimum score
+   * for `explained`, default 0.3).
+   */
+  decideResume(agentName: string, currentTask: string, previousTask?: string | null, options?: ResumePolicyOptions): ResumeDecision
+  /**
+   * The seed's `increment_resume_count`: +1 and `last_resumed_at`; `false` for an unknown
+   * id.
+   */
+  incrementResumeCount(agentId: string): boolean
+  /** The seed's `get_agent_result`: the stored result of `agentId`, or `null`. */
+  getAgentResult(agentId: string): unknown
+  /**
+   * The seed's `get_chain_results`: `{agent_name, result, timestamp, chain_id}` of each id
+   * of the chain that has a result, in chain order.
+   */
+  getChainResults(chainId: string): AgentResult[]
+  /** The seed's `get_chain_summary`. */
+  getChainSummary(chainId: string): ChainSummary
+  /** Expected-vs-done status of a chain (`done`, `missing`, `out_of_order`, ...). */
+  chainStatus(chainId: string): ChainStatus
+  /** Every chain id (those with registrations, then those only defined by `createChain`). */
+  chainIds(): Array<string>
+  /** The seed's `clear_agent_session`; `false` for an unknown name. */
+  clearAgentSession(agentName: string): boolean
+  /**
+   * The seed's `clear_chain` (also dropping the names of cleared ids); `false` for an
+   * unknown chain.
+   */
+  clearChain(chainId: string): boolean
+  /** The seed's `get_all_sessions`: `{sessions, chains, total_results}`. */
+  getAllSessions(): AllSessions
+  /** One row per agent name, in registration order (only those of `chainId` when given). */
+  agents(chainId?: string | null): AgentEntry[]
+  /**
+   * The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
+   * when there is none. Throws `invalid_key` for an unsafe id.
+   */
+  exportTranscript(agentId: string): string | null
+  /**
+   * The lines of `agentId`'s transcript (`{kind: 'record', line, value}`, or `invalid` /
+   * `torn` with `error`), or `null` when there is none.
+   */
+  readTranscript(agentId: string): TranscriptLine[] | null
+  /**
+   * The seed's `create_chain`: records the expected agent sequence (and free `metadata`)
+   * in `workflow-chains.json` and adds the chain to `agent-sessions.json`.
+   */
+  createChain(chainId: string, agentSequence: string[], metadata?: unknown): void
+  /** The registry state: `agent-sessions.json` with any journal replayed, as a plain object. */
+  load(): SessionsDocument
+  /** `workflow-chains.json` as a plain object (chain id to definition). */
+  loadChains(): Record<string, ChainDefinition>
+  /** Folds the journal, if any, into `agent-sessions.json`. */
+  compact(): void
+  /** Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it). */
+  close(): void
+  /**
+   * Starts fresh after a corrupt `agent-sessions.json`: keeps a copy aside and writes an
+   * empty registry. Returns the key of the copy, or `null` when the file was fine.
+   */
+  recover(): string | null
+}
 
 /**
  * A store over a folder: key `a/b.json` is the file `<root>/a/b.json`. Writes are atomic
@@ -90,6 +480,149 @@ export declare class MemoryStore {
 }
 
 /**
+ * The orchestrator session operations over a store (`.claude/orchestrator-session.json` and
+ * `.claude/orchestrator-history/`), stamping times with the system clock.
+ */
+export declare class OrchestratorStore {
+  /**
+   * Operations over `store`. Options: `naiveOffsetMinutes` (offset of timestamps written
+   * without `Z` or offset; default UTC), `maxDocumentBytes` (default 16 MiB).
+   *
+   * Throws `invalid_input` for a value that is not a store or bad options.
+   */
+  constructor(store: Store, options?: OrchestratorStoreOptions)
+  /** The key of the current session file: `.claude/orchestrator-session.json`. */
+  get currentKey(): string
+  /**
+   * The current session, or `null` when there is none.
+   *
+   * Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
+   * `invalid_input` (too large), `storage`.
+   */
+  load(): OrchestratorSession | null
+  /**
+   * Saves `doc` as the current session with `updated` set to now, and returns the saved
+   * document (`doc` itself is not changed). A current file that does not parse is copied
+   * aside first.
+   */
+  save(doc: OrchestratorSession): OrchestratorSession
+  /**
+   * Writes `doc` to `.claude/orchestrator-history/{session_id}.json` and removes the current
+   * file when it holds the same session; returns the archive key. Throws `already_exists`
+   * unless `{ replace: true }`.
+   */
+  archive(doc: OrchestratorSession, options?: { replace?: boolean }): string
+  /**
+   * One page of archived sessions, newest first: `{ entries, skipped, total }`. Options:
+   * `limit` (default 10), `offset` (default 0), `status` (only that status).
+   */
+  listHistory(query?: HistoryQuery): HistoryPage
+  /** Rebuilds the history listing index from the history files. */
+  rebuildIndex(): void
+  /**
+   * `created → in_progress`; returns the saved document. Throws `invalid_transition`,
+   * `not_found` (no current session).
+   */
+  start(): OrchestratorSession
+  /** `in_progress → paused`. */
+  pause(): OrchestratorSession
+  /** `paused → in_progress` (the seed's `continue`). */
+  resume(): OrchestratorSession
+  /** `in_progress → complete`, then archive. */
+  complete(): OrchestratorSession
+  /** `created | paused | in_progress → aborted`, then archive. */
+  abort(): OrchestratorSession
+  /**
+   * Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`,
+   * suffix derived from the clock when not given, mode `default` when not given). Throws
+   * `already_exists` when a current session exists.
+   */
+  createSession(session: CreateSession): OrchestratorSession
+  /**
+   * Auto-save "agent started": adds `agent` (an agent with the same id is replaced). `status`
+   * defaults to `in_progress` and `started` to now.
+   */
+  agentStarted(agent: AgentStart): OrchestratorSession
+  /** Auto-save "agent progress": sets the agent's `progress`, an integer from 0 to 100. */
+  agentProgress(agentId: string, percent: number): OrchestratorSession
+  /** Auto-save "agent completed": status `complete`, `completed` = now, `result_summary`. */
+  agentCompleted(agentId: string, resultSummary: string): OrchestratorSession
+  /** Auto-save "agent failed": status `failed`, and the error logged in `errors`. */
+  agentFailed(agentId: string, error: string): OrchestratorSession
+  /** Auto-save "decision made": appends `{decision, rationale, timestamp}`. */
+  decisionMade(decision: string, rationale: string): OrchestratorSession
+  /** Auto-save "before compression": sets `context_usage.last_compression` to now. */
+  beforeCompression(): OrchestratorSession
+  /** Auto-save "session end": archives the current session as it is and returns it. */
+  sessionEnd(): OrchestratorSession
+  /**
+   * Checks the current and history files; with `{ fix: true }` repairs the corrupt ones
+   * (keeping copies) and rebuilds the index.
+   */
+  doctor(options?: { fix?: boolean }): DoctorReport
+  /**
+   * Repairs the corrupt document under `key` (default: the current session file): keeps a
+   * copy, writes the salvage. `null` when the file is absent or readable.
+   */
+  recover(key?: string): Repair | null
+}
+
+/**
+ * Team session files `teams/{team}/sessions/{agent}.json` over a store, stamped with the
+ * system clock. Listings never fail on one bad file: it is reported in `skipped`.
+ */
+export declare class TeamStore {
+  /** Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`). */
+  constructor(store: Store)
+  /**
+   * Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not
+   * parse is copied aside first); returns the key written. Throws `invalid_key` for an
+   * invalid team or agent name, `invalid_input` for a state of the wrong shape.
+   */
+  save(team: string, state: TeamSessionState): string
+  /**
+   * Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
+   * `salvaged` when the file is JSON) when it does not parse.
+   */
+  load(team: string, agent: string): TeamSessionState
+  /** Deletes one member's file; `true` if it existed. */
+  delete(team: string, agent: string): boolean
+  /**
+   * Every member of `team` sorted by agent name, and the files skipped:
+   * `{team, members: [{agent, key, state}], skipped: [{key, code, message}]}`.
+   */
+  list(team: string): TeamListing
+  /** Every team folder under `teams/`: `[{name, sessions}]`, sorted by name. */
+  listTeams(): TeamSummary[]
+  /**
+   * Records that `config` was spawned on `backend` now; an existing readable file keeps
+   * its `createdAt`, `metadata` and unknown keys. Returns the state written.
+   */
+  recordSpawn(team: string, config: SpawnConfig, backend: BackendType): TeamSessionState
+  /**
+   * Changes a saved member in one exclusive read-modify-write: the keys of `changes`
+   * replace those of the stored document (as `Object.assign` would; `null` clears an
+   * optional field), and the result is written. Returns the state written. Throws
+   * `not_found` when there is no file, `corrupt_state` when it does not parse,
+   * `invalid_input` when the result is not a valid state or renames the agent.
+   */
+  update(team: string, agent: string, changes: Partial<TeamSessionState>): TeamSessionState
+  /**
+   * Replaces a saved member with `state` in one exclusive read-modify-write (unlike
+   * `save`, the file must exist and `state.name` must be `agent`). Returns the state
+   * written. Throws `not_found`, `corrupt_state` (the file does not parse; nothing
+   * written), `invalid_input` (wrong shape, or a rename).
+   */
+  replace(team: string, agent: string, state: TeamSessionState): TeamSessionState
+  /**
+   * What re-spawning `team` would do, member by member, without spawning anything:
+   * `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,
+   * action: 'skip', reason, message}]}`.
+   */
+  resumePlan(team: string): ResumePlan
+}
+
+/**
  * The `code` of an error thrown by this package: the stable kind code of the core.
  *
  * Hand-written to get a TypeScript union in `index.d.ts`; `every_kind_has_an_error_code`
@@ -107,18 +640,49 @@ export interface FileStoreOptions {
   durable?: boolean
 }
 
-/**
- * Test helper (unstable, may go away): a document through the conversions every class
- * uses (`documents::document_from_js`, then `documents::to_js`): what the core would
- * receive, given back as JavaScript would receive it.
- */
-export declare function testingDocumentRoundTrip(document: Record<string, unknown>): Record<string, unknown>
+/** The JSON Schema of the schema "1.0" document. */
+export declare function jsonSchema(): Record<string, unknown>
+
+/** The backend named by a `backendType` string; throws `invalid_input` for an unknown one. */
+export declare function parseBackendType(backendType: string): BackendType
 
 /**
- * Test helper (unstable, may go away): runs `op` (`"read"`, `"write"`, `"delete"`,
- * `"list"`, `"append"`, `"update"`) on `store` the way the core will, and returns what the
- * core gets: a `Buffer` or `null` (`read`), a boolean (`delete`), the keys (`list`),
- * `undefined` (`write`, `append`, `update` = read, then write the old bytes followed by
- * `data`).
+ * The "RESUMING SESSION" markdown block, from a summary (`resumeSummary`) or a document (then
+ * summarised at the system clock's now).
  */
-export declare function testingStoreCall(store: Store, op: 'read' | 'write' | 'delete' | 'list' | 'append' | 'update', key: string, data?: Uint8Array): Buffer | boolean | string[] | null | undefined
+export declare function renderResume(summaryOrDoc: ResumeSummary | OrchestratorSession): string
+
+/**
+ * The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
+ * goal, status, started, started_relative, progress_percent, completed_work, in_progress,
+ * pending, context, resume_from}`. `now` is an RFC 3339 string or a `Date`.
+ */
+export declare function resumeSummary(doc: OrchestratorSession, now?: string | Date): ResumeSummary
+
+/**
+ * Runs the store conformance suite on `store` below the folder key `scratch` (default
+ * `"conformance"`; each case clears and then removes its own sub-folder). Returns
+ * `{cases: [{name, passed, message}], passed, failed}`; a store that breaks the contract
+ * gives failed cases, not an exception. Throws `invalid_input` for a value that is not a
+ * store, `invalid_key` for an unsafe `scratch`.
+ */
+export declare function runStoreConformance(store: Store, scratch?: string): ConformanceReport
+
+/**
+ * Every complete field of torn or damaged bytes, made into a valid "1.0" document:
+ * `{document, missing, replaced, partial, top_level_object}`. Never throws for any bytes.
+ */
+export declare function salvage(bytes: Uint8Array | string): Salvaged
+
+/**
+ * The state of a freshly spawned agent, as the crate's `SessionState::from_config`:
+ * `createdAt` = `now` (an RFC 3339 string or `Date`; default the system clock), empty
+ * `metadata`.
+ */
+export declare function sessionFromConfig(config: SpawnConfig, backend: BackendType, now?: string | Date): TeamSessionState
+
+/** Every case name of the suite, in the order `runStoreConformance` runs them. */
+export declare function storeConformanceCases(): Array<string>
+
+/** The config to re-spawn a saved agent with (no delegations). */
+export declare function toSpawnConfig(state: TeamSessionState): SpawnConfig

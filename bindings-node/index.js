@@ -835,8 +835,18 @@ function __napiStampBindingTarget(exportsObject, target) {
 // linked import resolves to `undefined`.
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
+module.exports.AgentRegistry = nativeBinding.AgentRegistry
 module.exports.FileStore = nativeBinding.FileStore
 module.exports.MemoryStore = nativeBinding.MemoryStore
+module.exports.OrchestratorStore = nativeBinding.OrchestratorStore
+module.exports.TeamStore = nativeBinding.TeamStore
 module.exports.ErrorCode = nativeBinding.ErrorCode
-module.exports.testingDocumentRoundTrip = nativeBinding.testingDocumentRoundTrip
-module.exports.testingStoreCall = nativeBinding.testingStoreCall
+module.exports.jsonSchema = nativeBinding.jsonSchema
+module.exports.parseBackendType = nativeBinding.parseBackendType
+module.exports.renderResume = nativeBinding.renderResume
+module.exports.resumeSummary = nativeBinding.resumeSummary
+module.exports.runStoreConformance = nativeBinding.runStoreConformance
+module.exports.salvage = nativeBinding.salvage
+module.exports.sessionFromConfig = nativeBinding.sessionFromConfig
+module.exports.storeConformanceCases = nativeBinding.storeConformanceCases
+module.exports.toSpawnConfig = nativeBinding.toSpawnConfig

@@ -34,3 +34,297 @@ export interface SessionStateError extends Error {
   salvaged?: unknown
 }
 
+
+// ---------------------------------------------------------------- documents (plain objects)
+// Every document has exactly the shape of its JSON file; unknown fields are kept.
+
+/** Lifecycle status of an orchestrator session (`abandoned` is read as `aborted`). */
+export type SessionStatus = 'created' | 'in_progress' | 'paused' | 'complete' | 'aborted'
+
+/** The `project` object of an orchestrator session. */
+export interface Project {
+  name: string
+  path: string
+  git_branch?: string | null
+  [unknown: string]: unknown
+}
+
+/** One sub-agent of an orchestrator session. */
+export interface Agent {
+  id: string
+  type: string
+  task: string
+  /** `pending`, `in_progress`, `complete`, `failed`, or another string (kept). */
+  status: string
+  started: string
+  completed?: string
+  result_summary?: string
+  progress?: number
+  context_tokens?: number
+  [unknown: string]: unknown
+}
+
+/** The argument of `agentStarted`: an agent whose `status` (default `in_progress`) and `started` (default now) may be left out. */
+export type AgentStart = Omit<Agent, 'status' | 'started'> & { status?: string; started?: string }
+
+/** An orchestrator session, schema "1.0" (`.claude/orchestrator-session.json`). */
+export interface OrchestratorSession {
+  schema_version: '1.0'
+  session_id: string
+  created: string
+  updated: string
+  project: Project
+  goal: string
+  mode: string
+  status: SessionStatus
+  agents: Agent[]
+  completed_work: Array<{ task: string; outcome: string; files: string[]; [unknown: string]: unknown }>
+  pending_tasks: string[]
+  decisions_made: Array<{ decision: string; rationale: string; timestamp: string; [unknown: string]: unknown }>
+  context_usage: { estimated_tokens: number; percentage: number; last_compression: string | null; [unknown: string]: unknown }
+  errors: unknown[]
+  [unknown: string]: unknown
+}
+
+/** Options of `new OrchestratorStore(store, options)`. */
+export interface OrchestratorStoreOptions {
+  /** Offset east of UTC, in minutes, of timestamps written without `Z` or offset (default: UTC). */
+  naiveOffsetMinutes?: number
+  /** Largest document read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number
+}
+
+/** The argument of `createSession`. */
+export interface CreateSession {
+  goal: string
+  project: Project
+  /** Default `default`. */
+  mode?: string
+  /** The id is `YYYY-MM-DD-{suffix}`; default: six hex digits from the clock. */
+  suffix?: string
+}
+
+/** What `listHistory` lists. */
+export interface HistoryQuery {
+  /** Default 10. */
+  limit?: number
+  /** Default 0. */
+  offset?: number
+  status?: SessionStatus
+}
+
+/** One page of archived sessions, newest first. */
+export interface HistoryPage {
+  entries: Array<{ id: string; goal: string; status: SessionStatus; created: string }>
+  /** Every unreadable history file. */
+  skipped: Array<{ key: string; code: ErrorCode; message: string }>
+  /** Readable sessions matching the status filter, all pages. */
+  total: number
+}
+
+/** The "RESUMING SESSION" block as data. */
+export interface ResumeSummary {
+  session_id: string
+  goal: string
+  status: SessionStatus
+  started: string
+  started_relative: string
+  progress_percent: number
+  completed_work: Array<{ task: string; outcome: string }>
+  in_progress: Array<{ id: string; task: string; progress: number }>
+  pending: string[]
+  context: { estimated_tokens: number; percentage: number; last_compression: string | null; last_compression_relative: string | null }
+  resume_from: string | null
+}
+
+/** One file repaired by `recover` or `doctor({ fix: true })`. */
+export interface Repair {
+  key: string
+  kept_copy: string
+  missing: string[]
+  replaced: string[]
+  partial: string[]
+}
+
+/** What `doctor` found and did. */
+export interface DoctorReport {
+  checked: number
+  problems: Array<{ key: string; code: ErrorCode; message: string; fixable: boolean }>
+  repaired: Repair[]
+}
+
+/** What `salvage` recovered from torn bytes. */
+export interface Salvaged {
+  document: Record<string, unknown>
+  missing: string[]
+  replaced: string[]
+  partial: string[]
+  top_level_object: boolean
+}
+
+/** Options of `new AgentRegistry(store, options)`. */
+export interface AgentRegistryOptions {
+  /** Append registrations to a journal (`true`, or the compaction trigger); default `false`. */
+  journal?: boolean | { minCompactBytes: number }
+}
+
+/** Options of `decideResume`. */
+export interface ResumePolicyOptions {
+  /** `compat`: the seed's rule (default); `explained`: whole words with a score. */
+  policy?: 'compat' | 'explained'
+  /** Resumes of one id before starting new (default 5). */
+  cap?: number
+  /** `explained` only: minimum score to resume, in [0, 1] (default 0.3). */
+  threshold?: number
+}
+
+/** A resume decision and why. */
+export interface ResumeDecision {
+  resume: boolean
+  score: number
+  matched: string[]
+  reason: 'unknown_agent' | 'no_previous_task' | 'resume_cap_reached' | 'related' | 'unrelated'
+}
+
+/** A stored result: the seed's `{agent_name, result, timestamp, chain_id}`. */
+export interface AgentResult {
+  agent_name: string
+  result: unknown
+  timestamp: string | null
+  chain_id: string | null
+  [unknown: string]: unknown
+}
+
+/** The seed's `get_chain_summary`. */
+export interface ChainSummary {
+  chain_id: string
+  agent_count?: number
+  agents?: string[]
+  started_at?: string | null
+  completed_at?: string | null
+  status: 'not_found' | 'completed'
+}
+
+/** Expected-vs-done status of a chain. */
+export interface ChainStatus {
+  chain_id: string
+  defined: boolean
+  expected: string[]
+  done: string[]
+  missing: string[]
+  out_of_order: string[]
+  unexpected: string[]
+  complete: boolean
+}
+
+/** The seed's `get_all_sessions`. */
+export interface AllSessions {
+  sessions: Record<string, string>
+  chains: string[]
+  total_results: number
+}
+
+/** One row of `agents()`. */
+export interface AgentEntry {
+  agent_name: string
+  agent_id: string
+  chain_id: string | null
+  resume_count: number
+  has_result: boolean
+}
+
+/** One line of a transcript. */
+export type TranscriptLine =
+  | { kind: 'record'; line: number; value: unknown }
+  | { kind: 'invalid' | 'torn'; line: number; error: string }
+
+/** `.moai/memory/agent-sessions.json`. */
+export interface SessionsDocument {
+  sessions: Record<string, string>
+  chains: Record<string, string[]>
+  metadata: Record<string, { agent_name: string; created_at?: string; chain_id: string | null; resume_count: number; last_resumed_at?: string; [unknown: string]: unknown }>
+  last_updated?: string
+  results?: Record<string, AgentResult>
+  [unknown: string]: unknown
+}
+
+/** One chain of `.moai/memory/workflow-chains.json`. */
+export interface ChainDefinition {
+  created_at?: string
+  expected_sequence: string[]
+  metadata: unknown
+  [unknown: string]: unknown
+}
+
+/** A team agent backend. */
+export type BackendType = 'claude-code' | 'codex' | 'gemini-cli'
+
+/** `memoryConfig` of a team session (snake_case inside, as the crate writes it). */
+export interface MemoryConfig {
+  max_turns: number
+  budget_chars: number
+  [unknown: string]: unknown
+}
+
+/** A team agent's session state, `teams/{team}/sessions/{agent}.json` (the `agent-teams` crate's `SessionState`). */
+export interface TeamSessionState {
+  name: string
+  /** `claude-code`, `codex`, `gemini-cli`, or another string (kept). */
+  backendType: string
+  prompt: string
+  model?: string | null
+  cwd?: string | null
+  maxTurns?: number | null
+  allowedTools?: string[]
+  permissionMode?: string | null
+  reasoningEffort?: string | null
+  env?: Record<string, string>
+  memoryConfig?: MemoryConfig | null
+  metadata?: Record<string, string>
+  createdAt: string
+  [unknown: string]: unknown
+}
+
+/** What a team agent is spawned with. */
+export interface SpawnConfig {
+  name: string
+  prompt: string
+  model?: string
+  cwd?: string
+  maxTurns?: number
+  allowedTools?: string[]
+  permissionMode?: string
+  reasoningEffort?: string
+  env?: Record<string, string>
+  memoryConfig?: MemoryConfig
+  delegations?: Array<{ tool: 'codex' | 'gemini' | { custom: { name: string; binary: string } }; model?: string; description: string; usageHint?: string }>
+}
+
+/** The members of one team and the files skipped. */
+export interface TeamListing {
+  team: string
+  members: Array<{ agent: string; key: string; state: TeamSessionState }>
+  skipped: Array<{ key: string; code: ErrorCode; message: string }>
+}
+
+/** One team under `teams/`. */
+export interface TeamSummary {
+  name: string
+  sessions: number
+}
+
+/** What re-spawning a team would do. */
+export interface ResumePlan {
+  team: string
+  members: Array<
+    | { agent: string; key: string; action: 'respawn'; backend: BackendType; config: SpawnConfig; warning?: string }
+    | { agent: string; key: string; action: 'skip'; reason: 'unknown_backend' | 'unparsable' | 'unreadable' | 'invalid_name'; message: string }
+  >
+}
+
+/** The outcome of `runStoreConformance`. */
+export interface ConformanceReport {
+  cases: Array<{ name: string; passed: boolean; message: string | null }>
+  passed: number
+  failed: number
+}

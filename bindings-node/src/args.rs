@@ -62,3 +62,49 @@ pub fn key(env: &Env, arg: StrArg<'_>, name: &str) -> napi::Result<session_state
     let text = string(env, arg, name)?;
     crate::errors::ToJs::js(session_state::Key::new(text), env)
 }
+
+/// An optional string argument: `undefined`, `null` or absent give `None`; another non-string
+/// is `invalid_input` naming `name`.
+pub fn opt_string(env: &Env, arg: Option<StrArg<'_>>, name: &str) -> napi::Result<Option<String>> {
+    match arg {
+        None => Ok(None),
+        Some(Either::A(s)) => Ok(Some(s)),
+        Some(Either::B(other)) if is_nullish(&other) => Ok(None),
+        Some(other) => string(env, other, name).map(Some),
+    }
+}
+
+/// Whether `value` is `undefined` or `null`.
+pub fn is_nullish(value: &Unknown<'_>) -> bool {
+    matches!(value.get_type(), Ok(ValueType::Undefined | ValueType::Null))
+}
+
+/// An instant argument: absent, `undefined` or `null` is now (the system clock); an RFC 3339
+/// string or a `Date` is parsed (a `Date` through its JSON form, the ISO text); anything else
+/// is `invalid_input` naming `name`.
+pub fn instant(
+    env: &Env,
+    value: Option<Unknown<'_>>,
+    name: &str,
+) -> napi::Result<chrono::DateTime<chrono::Utc>> {
+    let Some(value) = value.filter(|v| !is_nullish(v)) else {
+        return Ok(session_state::Clock::now(&session_state_fs::SystemClock));
+    };
+    let kind = type_name(&value);
+    let text = match value.get_type()? {
+        ValueType::String | ValueType::Object => {
+            match crate::documents::value_from_js(env, value, name)? {
+                serde_json::Value::String(text) => Some(text),
+                _ => None,
+            }
+        }
+        _ => None,
+    };
+    let text = text.ok_or_else(|| {
+        invalid_input(
+            env,
+            format!("`{name}` must be an RFC 3339 string or a Date, got {kind}"),
+        )
+    })?;
+    crate::errors::ToJs::js(session_state::Timestamp::parse(&text), env).map(|t| t.utc())
+}

@@ -10,6 +10,7 @@
 
 use napi::bindgen_prelude::{Env, Function, JsObjectValue, JsValue, Object, Unknown, ValueType};
 use serde::Serialize;
+use serde::de::DeserializeOwned;
 
 use crate::args::type_name;
 use crate::errors::invalid_input;
@@ -66,6 +67,35 @@ pub fn document_from_js(
                 "`{name}` must be an object, its JSON is {}",
                 json_type(&other)
             ),
+        )),
+    }
+}
+
+/// A typed value from JS through its JSON form: `invalid_input` naming `name` (with serde's
+/// reason, e.g. the missing field) when the value has no JSON form or not the shape of `T`.
+pub fn from_js<T: DeserializeOwned>(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<T> {
+    let json = value_from_js(env, value, name)?;
+    serde_json::from_value(json)
+        .map_err(|e| invalid_input(env, format!("`{name}` is invalid: {e}")))
+}
+
+/// An optional options object: `undefined`, `null` or absent give `T::default()`; anything
+/// else must be an object of the shape of `T` (declare `T` with `deny_unknown_fields` so a
+/// misspelt option is an error), else `invalid_input` naming `name`.
+pub fn options_from_js<T: DeserializeOwned + Default>(
+    env: &Env,
+    value: Option<Unknown<'_>>,
+    name: &str,
+) -> napi::Result<T> {
+    let Some(value) = value else {
+        return Ok(T::default());
+    };
+    match value.get_type()? {
+        ValueType::Undefined | ValueType::Null => Ok(T::default()),
+        ValueType::Object if !value.is_array()? => from_js(env, value, name),
+        _ => Err(invalid_input(
+            env,
+            format!("`{name}` must be an object, got {}", type_name(&value)),
         )),
     }
 }

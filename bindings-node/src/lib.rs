@@ -11,7 +11,9 @@
 //! - [`host_store`]: a [`session_state::Store`] over any JS object with `read`, `write`,
 //!   `delete` and `list` methods;
 //! - [`any_store`]: [`AnyStore`], the store argument of every class constructor;
-//! - [`testing`]: `testingStoreCall` and `testingDocumentRoundTrip`, test helpers.
+//! - [`orchestrator`], [`registry`], [`team`]: the classes `OrchestratorStore`,
+//!   `AgentRegistry`, `TeamStore` and their free functions, one file per core module;
+//! - [`conformance`]: `runStoreConformance`, the core's store suite on any store.
 //!
 //! Build the addon with `npm run build` (see README.md); `cargo test` runs the Rust unit
 //! tests without Node (napi's `dyn-symbols`).
@@ -21,11 +23,14 @@
 
 pub mod any_store;
 pub mod args;
+pub mod conformance;
 pub mod documents;
 pub mod errors;
 pub mod host_store;
+pub mod orchestrator;
+pub mod registry;
 pub mod stores;
-pub mod testing;
+pub mod team;
 
 pub use any_store::{AnyStore, StoreArg};
 pub use errors::{ToJs, to_js_error};

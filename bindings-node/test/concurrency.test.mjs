@@ -1,43 +1,46 @@
-// Concurrent read-modify-writes from several processes on one FileStore: FsStore's lock
-// (taken by `update`, through the same AnyStore plumbing the classes use) loses no update.
+// Several worker processes registering into one FileStore folder lose nothing: 4 processes x
+// 100 `registerAgentResult` each (plain mode, then journal mode) end with all 400 agents, each
+// with its result, in registration order per worker.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { fork } from 'node:child_process'
-import { mkdtempSync, readFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { createRequire } from 'node:module'
 import { fileURLToPath } from 'node:url'
+import { ss, tempDir } from './helpers.mjs'
 
-const require = createRequire(import.meta.url)
-const { FileStore, testingStoreCall: call } = require('../index.js')
-
+const { AgentRegistry, FileStore } = ss
 const WORKERS = 4
-const UPDATES = 25
+const REGISTRATIONS = 100
 
-if (process.env.SESSION_STATE_WORKER) {
-  // Child: append this worker's tokens one read-modify-write at a time.
-  const [root, id] = process.env.SESSION_STATE_WORKER.split('\n')
-  const store = new FileStore(root)
-  for (let i = 0; i < UPDATES; i++) call(store, 'update', 'shared/log', Buffer.from(`${id}:${i};`))
+if (process.env.SESSION_STATE_REGISTRY_WORKER) {
+  const { root, id, journal } = JSON.parse(process.env.SESSION_STATE_REGISTRY_WORKER)
+  const reg = new AgentRegistry(new FileStore(root), { journal })
+  for (let i = 0; i < REGISTRATIONS; i++) {
+    reg.registerAgentResult(`agent-${id}-${i}`, `id-${id}-${i}`, { worker: id, i }, `chain-${id}`)
+  }
+  reg.close()
   process.exit(0)
 } else {
-  test('updates from several processes are all kept', async () => {
-    const root = mkdtempSync(join(tmpdir(), 'session-state-concurrency-'))
-    const self = fileURLToPath(import.meta.url)
-    const exits = Array.from({ length: WORKERS }, (_, id) => {
-      const child = fork(self, [], {
-        env: { ...process.env, SESSION_STATE_WORKER: `${root}\n${id}`, NODE_TEST_CONTEXT: '' },
-        stdio: 'inherit',
+  for (const journal of [false, true]) {
+    test(`${WORKERS} processes x ${REGISTRATIONS} registrations lose nothing (journal: ${journal})`, async () => {
+      const root = tempDir()
+      const self = fileURLToPath(import.meta.url)
+      const exits = Array.from({ length: WORKERS }, (_, id) => {
+        const child = fork(self, [], {
+          env: { ...process.env, SESSION_STATE_REGISTRY_WORKER: JSON.stringify({ root, id, journal }), NODE_TEST_CONTEXT: '' },
+          stdio: 'inherit',
+        })
+        return new Promise((resolve) => child.on('exit', (code) => resolve(code)))
       })
-      return new Promise((resolve) => child.on('exit', (code) => resolve(code)))
+      assert.deepEqual(await Promise.all(exits), Array(WORKERS).fill(0))
+      const reg = new AgentRegistry(new FileStore(root))
+      const all = reg.getAllSessions()
+      assert.equal(Object.keys(all.sessions).length, WORKERS * REGISTRATIONS)
+      assert.equal(all.total_results, WORKERS * REGISTRATIONS)
+      for (let id = 0; id < WORKERS; id++) {
+        const chain = reg.getChainResults(`chain-${id}`)
+        assert.deepEqual(chain.map((r) => r.result.i), [...Array(REGISTRATIONS).keys()], `worker ${id} in order`)
+        assert.deepEqual(reg.getAgentResult(`id-${id}-7`), { worker: id, i: 7 })
+      }
     })
-    assert.deepEqual(await Promise.all(exits), Array(WORKERS).fill(0))
-    const tokens = readFileSync(join(root, 'shared/log'), 'utf8').split(';').filter(Boolean)
-    assert.equal(tokens.length, WORKERS * UPDATES)
-    for (let id = 0; id < WORKERS; id++) {
-      const mine = tokens.filter((t) => t.startsWith(`${id}:`)).map((t) => Number(t.split(':')[1]))
-      assert.deepEqual(mine, [...Array(UPDATES).keys()], `worker ${id} in order`)
-    }
-  })
+  }
 }

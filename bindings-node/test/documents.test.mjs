@@ -1,11 +1,19 @@
-// Documents cross the boundary as plain objects with the shape of the JSON files
-// (`testingDocumentRoundTrip` runs the conversions every class uses).
+// Documents cross the boundary as plain objects with the shape of the JSON files, through
+// the conversions every class uses: a registered result comes back from getAgentResult as
+// the core stored it, and a document argument that is not a JSON object is refused.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
-const { testingDocumentRoundTrip: roundTrip } = require('../index.js')
+const { AgentRegistry, MemoryStore, TeamStore, OrchestratorStore } = require('../index.js')
+
+/** `value` into the core and back out, as every class converts documents. */
+function roundTrip(value) {
+  const reg = new AgentRegistry(new MemoryStore())
+  reg.registerAgentResult('agent', 'agent-1', value)
+  return reg.getAgentResult('agent-1')
+}
 
 test('a document comes back equal, in key order, with unknown fields kept', () => {
   const doc = {
@@ -41,11 +49,18 @@ test('what is not a JSON object is invalid_input', () => {
   const cyclic = { a: 1 }
   cyclic.self = cyclic
   const bad = [undefined, null, 3, 'text', [1, 2], { big: 10n }, cyclic, { toJSON: () => 'str' }]
+  const teams = new TeamStore(new MemoryStore())
+  const sessions = new OrchestratorStore(new MemoryStore())
   for (const value of bad) {
+    for (const call of [() => teams.update('t', 'a', value), () => sessions.save(value)]) {
     assert.throws(
-      () => roundTrip(value),
+      call,
       (err) => err instanceof Error && err.code === 'invalid_input',
       String(value),
     )
+    }
+  }
+  for (const value of [10n, cyclic, () => 1]) {
+    assert.throws(() => roundTrip(value), { code: 'invalid_input' }, String(value))
   }
 })

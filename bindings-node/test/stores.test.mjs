@@ -1,5 +1,6 @@
-// FileStore and MemoryStore methods, and host stores driven through the Rust adapter
-// (`testingStoreCall` runs one Store operation the way the core will).
+// FileStore and MemoryStore methods, and host stores driven through the Rust adapter by the
+// package's classes (TeamStore reads, writes, deletes and lists; AgentRegistry in journal
+// mode appends) and by the core's conformance suite.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs'
@@ -8,7 +9,7 @@ import { join } from 'node:path'
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
-const { FileStore, MemoryStore, testingStoreCall: call } = require('../index.js')
+const { FileStore, MemoryStore, TeamStore, AgentRegistry, runStoreConformance } = require('../index.js')
 
 const bytes = (s) => Buffer.from(s, 'utf8')
 const tmp = () => mkdtempSync(join(tmpdir(), 'session-state-stores-'))
@@ -58,19 +59,17 @@ test('MemoryStore reads, writes, deletes and lists', () => {
 
 test('class stores work through the adapter and share their data', () => {
   const memory = new MemoryStore()
-  call(memory, 'write', 'k/v', bytes('1'))
-  assert.equal(memory.read('k/v').toString(), '1')
-  call(memory, 'append', 'k/v', bytes('2'))
-  call(memory, 'update', 'k/v', bytes('3'))
-  assert.equal(call(memory, 'read', 'k/v').toString(), '123')
+  new AgentRegistry(memory).registerAgentResult('a', 'a-1', { n: 1 })
+  assert.deepEqual(JSON.parse(memory.read('.moai/memory/agent-sessions.json')).sessions, { a: 'a-1' })
+  assert.equal(new AgentRegistry(memory).getResumeId('a'), 'a-1', 'a second handle sees the first')
+  assert.equal(runStoreConformance(memory).failed, 0)
 
   const root = tmp()
   const file = new FileStore(root)
-  call(file, 'write', 'k/v', bytes('x'))
-  call(file, 'update', 'k/v', bytes('y'))
-  assert.equal(readFileSync(join(root, 'k/v'), 'utf8'), 'xy')
-  assert.deepEqual(call(file, 'list', 'k'), ['k/v'])
-  assert.equal(call(file, 'delete', 'k/v'), true)
+  new TeamStore(file).recordSpawn('t', { name: 'a', prompt: 'p' }, 'codex')
+  assert.equal(JSON.parse(readFileSync(join(root, 'teams/t/sessions/a.json'), 'utf8')).name, 'a')
+  assert.deepEqual(file.list('teams'), ['teams/t/sessions/a.json'])
+  assert.equal(runStoreConformance(file).failed, 0)
 })
 
 /** A host store over a Map, written as a class so its methods need `this`. */
@@ -98,33 +97,50 @@ class MapStore {
   }
 }
 
+/** One operation of the adapter on `host`, through the classes. */
+const OPS = {
+  read: (host) => new TeamStore(host).load('t', 'a'),
+  write: (host) => new TeamStore(host).save('t', { name: 'a', backendType: 'codex', prompt: 'p', createdAt: '2026-01-01T00:00:00Z' }),
+  delete: (host) => new TeamStore(host).delete('t', 'a'),
+  list: (host) => new TeamStore(host).listTeams(),
+  append: (host) => new AgentRegistry(host, { journal: true }).registerAgentResult('a', 'a-1', 1),
+}
+
 test('a host object is a store: every operation calls its methods with `this`', () => {
   const host = new MapStore()
-  assert.equal(call(host, 'read', 'a/x'), null)
-  call(host, 'write', 'a/x', bytes('1'))
-  call(host, 'write', 'a/b/y', bytes('2'))
-  assert.equal(call(host, 'read', 'a/x').toString(), '1')
-  assert.deepEqual(call(host, 'list', 'a'), ['a/b/y', 'a/x'])
-  call(host, 'update', 'a/x', bytes('+'))
-  call(host, 'append', 'a/x', bytes('!'))
-  assert.equal(host.map.get('a/x').toString(), '1+!')
-  assert.equal(call(host, 'delete', 'a/x'), true)
-  assert.equal(call(host, 'delete', 'a/x'), false)
-  assert.deepEqual(host.calls.slice(0, 3), [['read', 'a/x'], ['write', 'a/x'], ['write', 'a/b/y']])
+  const teams = new TeamStore(host)
+  assert.deepEqual(teams.listTeams(), [])
+  const state = teams.recordSpawn('t', { name: 'a', prompt: 'p' }, 'codex')
+  assert.deepEqual(host.calls.slice(0, 3), [['list', 'teams'], ['read', 'teams/t/sessions/a.json'], ['write', 'teams/t/sessions/a.json']])
+  assert.deepEqual(teams.load('t', 'a'), state)
+  assert.deepEqual(teams.listTeams(), [{ name: 't', sessions: 1 }])
+  assert.equal(teams.delete('t', 'a'), true)
+  assert.equal(teams.delete('t', 'a'), false)
+  OPS.append(host)
+  assert.ok(host.map.get('.moai/memory/agent-sessions.journal.jsonl').toString().includes('"a-1"'))
+  assert.equal(new AgentRegistry(host).getResumeId('a'), 'a-1')
+  assert.deepEqual(runStoreConformance(new MapStore()).failed, 0)
 })
 
 test('a plain object with string values and a sloppy list is accepted and cleaned', () => {
-  const data = { 'p/one': 'text', 'p/two': 'x' }
+  const doc = '{"name": "one", "backendType": "codex", "prompt": "p", "createdAt": "2026-01-01T00:00:00Z"}'
+  const data = { 'teams/t/sessions/one.json': doc, 'teams/t/sessions/two.json': doc.replace('one', 'two') }
   const host = {
     read: (key) => data[key],
     write: (key, value) => { data[key] = value.toString() },
     delete: (key) => delete data[key],
-    list: () => ['p/two', '../evil', 'p/one', 'other/key', 'p/one', 'p'],
+    list: () => ['teams/t/sessions/two.json', '../evil', 'teams/t/sessions/one.json', 'other/key', 'teams/t/sessions/one.json', 'teams'],
   }
-  assert.equal(call(host, 'read', 'p/one').toString(), 'text')
-  assert.equal(call(host, 'read', 'p/none'), null)
-  assert.deepEqual(call(host, 'list', 'p'), ['p/one', 'p/two'])
+  const teams = new TeamStore(host)
+  assert.equal(teams.load('t', 'one').name, 'one')
+  throwsNotFound(() => teams.load('t', 'none'))
+  assert.deepEqual(teams.list('t').members.map((m) => m.key), ['teams/t/sessions/one.json', 'teams/t/sessions/two.json'])
+  assert.deepEqual(teams.list('t').skipped, [])
 })
+
+function throwsNotFound(call) {
+  assert.throws(call, { code: 'not_found' })
+}
 
 test('a value thrown by a host method reaches the caller unchanged', () => {
   class HostFailure extends Error {
@@ -135,12 +151,12 @@ test('a value thrown by a host method reaches the caller unchanged', () => {
   }
   const thrownValues = [new HostFailure(), 'a plain string', { not: 'an error' }, 42]
   for (const thrown of thrownValues) {
-    for (const op of ['read', 'write', 'delete', 'list', 'update', 'append']) {
+    for (const op of Object.keys(OPS)) {
       const host = new MapStore()
-      host[op === 'update' || op === 'append' ? 'read' : op] = () => { throw thrown }
+      host[op === 'append' ? 'read' : op] = () => { throw thrown }
       let caught = 'nothing thrown'
       try {
-        call(host, op, 'k/v', bytes('1'))
+        OPS[op](host)
       } catch (err) {
         caught = err
       }
@@ -148,7 +164,7 @@ test('a value thrown by a host method reaches the caller unchanged', () => {
     }
   }
   // The package still works afterwards: no exception was left pending.
-  assert.equal(call(new MapStore(), 'read', 'k/v'), null)
+  assert.equal(new TeamStore(new MapStore()).delete('t', 'a'), false)
 })
 
 test('a host method returning the wrong type is a storage error', () => {
@@ -163,7 +179,7 @@ test('a host method returning the wrong type is a storage error', () => {
     const host = new MapStore()
     host[op] = method
     assert.throws(
-      () => call(host, op, 'k/v'),
+      () => OPS[op](host),
       (err) => err instanceof Error && err.code === 'storage' && err.message.includes(`\`${op}\``),
       op,
     )
@@ -181,9 +197,8 @@ test('anything that is not a store is invalid_input', () => {
     { read: 1, write() {}, delete() {}, list() {} },
   ]
   for (const store of notStores) {
-    assert.throws(() => call(store, 'read', 'k'), { code: 'invalid_input' }, String(store))
+    for (const make of [(s) => new TeamStore(s), (s) => new AgentRegistry(s), (s) => runStoreConformance(s)]) {
+      assert.throws(() => make(store), { code: 'invalid_input' }, String(store))
+    }
   }
-  assert.throws(() => call(new MemoryStore(), 'read', '../k'), { code: 'invalid_key' })
-  assert.throws(() => call(new MemoryStore(), 'nope', 'k'), { code: 'invalid_input' })
-  assert.throws(() => call(new MemoryStore(), 'write', 'k', 7), { code: 'invalid_input' })
 })

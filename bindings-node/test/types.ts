@@ -1,13 +1,31 @@
 // Type check of index.d.ts (`npx tsc -p .`): the lines below must compile, and every line
 // after `@ts-expect-error` must stay a type error (tsc fails if one stops being an error).
 import {
+  AgentRegistry,
   ERROR_CODES,
   FileStore,
   MemoryStore,
-  testingDocumentRoundTrip,
-  testingStoreCall,
+  OrchestratorStore,
+  TeamStore,
+  jsonSchema,
+  parseBackendType,
+  renderResume,
+  resumeSummary,
+  runStoreConformance,
+  salvage,
+  sessionFromConfig,
+  toSpawnConfig,
+  type AgentEntry,
+  type BackendType,
+  type ConformanceReport,
   type ErrorCode,
+  type HistoryPage,
   type HostStore,
+  type OrchestratorSession,
+  type ResumeDecision,
+  type ResumePlan,
+  type ResumeSummary,
+  type TeamSessionState,
   type SessionStateError,
   type Store,
 } from '../index.js'
@@ -48,8 +66,7 @@ const host: HostStore = {
   list: () => [],
 }
 const stores: Store[] = [file, memory, host]
-testingStoreCall(host, 'read', 'x')
-const doc: Record<string, unknown> = testingDocumentRoundTrip({ schema_version: '1.0' })
+const doc: Record<string, unknown> = new AgentRegistry(host).load()
 
 function codeOf(err: unknown): ErrorCode | undefined {
   return err instanceof Error ? (err as SessionStateError).code : undefined
@@ -72,10 +89,98 @@ const badCode: ErrorCode = 'not_a_code'
 // @ts-expect-error a host store needs all four methods
 const partial: HostStore = { read: () => null, write: () => {}, delete: () => true }
 // @ts-expect-error a number is not a store
-testingStoreCall(3, 'read', 'k')
-// @ts-expect-error a document is an object
-testingDocumentRoundTrip('{}')
-// @ts-expect-error unknown operation
-testingStoreCall(memory, 'explode', 'k')
+new TeamStore(3)
+// @ts-expect-error a team state is an object
+new TeamStore(memory).save('team', '{}')
+// @ts-expect-error an object missing `list` is not a store
+new AgentRegistry({ read: () => null, write: () => {}, delete: () => true })
 
-export { sameCodes, exported, root, durable, size, bytes, existed, keys, stores, doc, codeOf, text, badCode, partial }
+// ---------------------------------------------------------------- the classes
+const sessions = new OrchestratorStore(file, { naiveOffsetMinutes: 60, maxDocumentBytes: 1 << 20 })
+const current: OrchestratorSession | null = sessions.load()
+const created: OrchestratorSession = sessions.createSession({ goal: 'g', project: { name: 'p', path: '/p' }, suffix: 'abc' })
+const saved: OrchestratorSession = sessions.save(created)
+const archivedKey: string = sessions.archive(saved, { replace: true })
+const page: HistoryPage = sessions.listHistory({ limit: 5, offset: 0, status: 'complete' })
+const moved: OrchestratorSession[] = [sessions.start(), sessions.pause(), sessions.resume(), sessions.complete(), sessions.abort()]
+sessions.agentStarted({ id: 'a', type: 'code', task: 't' })
+sessions.agentProgress('a', 50)
+sessions.agentCompleted('a', 'done')
+sessions.agentFailed('a', 'boom')
+sessions.decisionMade('d', 'r')
+sessions.beforeCompression()
+sessions.sessionEnd()
+const problems: number = sessions.doctor({ fix: true }).problems.length
+const repaired: string | undefined = sessions.recover()?.kept_copy
+sessions.rebuildIndex()
+const summary: ResumeSummary = resumeSummary(saved, new Date())
+const markdown: string = renderResume(summary) + renderResume(saved)
+const salvagedDoc: Record<string, unknown> = salvage(Buffer.from('{')).document
+const schema: Record<string, unknown> = jsonSchema()
+
+const registry = new AgentRegistry(memory, { journal: { minCompactBytes: 1024 } })
+registry.registerAgentResult('spec-builder', 'spec-1', { status: 'success' }, 'SPEC-1')
+const resumeId: string | null = registry.getResumeId('spec-builder', 'SPEC-1')
+const resume: boolean = registry.shouldResume('spec-builder', 'task', 'previous')
+const decision: ResumeDecision = registry.decideResume('spec-builder', 'task', undefined, { policy: 'explained', threshold: 0.4 })
+const reason: 'related' | 'unrelated' | 'unknown_agent' | 'no_previous_task' | 'resume_cap_reached' = decision.reason
+const rows: AgentEntry[] = registry.agents()
+const transcriptKey: string | null = registry.exportTranscript('spec-1')
+const chainDone: string[] = registry.chainStatus('SPEC-1').done
+registry.createChain('SPEC-2', ['a', 'b'], { any: 'metadata' })
+const incremented: boolean = registry.incrementResumeCount('spec-1')
+registry.close()
+
+const teams = new TeamStore(host)
+const spawned: TeamSessionState = teams.recordSpawn('team', { name: 'coder', prompt: 'p', memoryConfig: { max_turns: 5, budget_chars: 4000 } }, 'codex')
+const teamKey: string = teams.save('team', spawned)
+const updated: TeamSessionState = teams.update('team', 'coder', { metadata: { thread: 't' } })
+const replacedState: TeamSessionState = teams.replace('team', 'coder', updated)
+const plan: ResumePlan = teams.resumePlan('team')
+const firstAction: 'respawn' | 'skip' | undefined = plan.members[0]?.action
+const backend: BackendType = parseBackendType('codex')
+const fresh: TeamSessionState = sessionFromConfig({ name: 'a', prompt: 'p' }, 'gemini-cli', '2026-01-01T00:00:00Z')
+const model: string | undefined = toSpawnConfig(fresh).model
+const report: ConformanceReport = runStoreConformance(host, 'scratch')
+
+// @ts-expect-error a store is required
+new OrchestratorStore()
+// @ts-expect-error a string is not a store
+new AgentRegistry('/tmp/project')
+// @ts-expect-error unknown option
+new OrchestratorStore(memory, { naiveOffset: 60 })
+// @ts-expect-error documents are objects, not JSON strings
+sessions.save('{"schema_version": "1.0"}')
+// @ts-expect-error save gives the document, not a key
+const savedKey: string = sessions.save(created)
+// @ts-expect-error not a session status
+sessions.listHistory({ status: 'sleeping' })
+// @ts-expect-error a project is required
+sessions.createSession({ goal: 'g' })
+// @ts-expect-error progress is a number
+sessions.agentProgress('a', '50')
+// @ts-expect-error replace is a boolean option, not a positional flag
+sessions.archive(saved, true)
+// @ts-expect-error the agent id is a string
+registry.registerAgentResult('name', 42, {})
+// @ts-expect-error shouldResume answers a boolean
+const notADecision: ResumeDecision = registry.shouldResume('a', 'b')
+// @ts-expect-error not a policy
+registry.decideResume('a', 'b', 'c', { policy: 'psychic' })
+// @ts-expect-error journal is a boolean or settings
+new AgentRegistry(memory, { journal: 'on' })
+// @ts-expect-error createChain takes an array of names
+registry.createChain('c', 'a,b')
+// @ts-expect-error not a backend
+teams.recordSpawn('team', { name: 'a', prompt: 'p' }, 'gpt')
+// @ts-expect-error a spawn config needs a prompt
+teams.recordSpawn('team', { name: 'a' }, 'codex')
+// @ts-expect-error team state keys are camelCase
+const snake: TeamSessionState = { name: 'a', backend_type: 'codex', prompt: 'p', created_at: '' }
+// @ts-expect-error the conformance suite runs on a store
+runStoreConformance('memory')
+
+export { sameCodes, exported, root, durable, size, bytes, existed, keys, stores, doc, codeOf, text, badCode, partial,
+  current, archivedKey, page, moved, problems, repaired, markdown, salvagedDoc, schema,
+  resumeId, resume, reason, rows, transcriptKey, chainDone, incremented, teamKey, updated,
+  firstAction, replacedState, backend, model, report, savedKey, notADecision, snake }

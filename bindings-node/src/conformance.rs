@@ -1,0 +1,42 @@
+//! The core's store conformance suite for JavaScript: `runStoreConformance(store)` runs every
+//! case of `session_state::conformance` on a store (a host object of your own, typically) and
+//! returns the report as a plain object.
+
+use napi::bindgen_prelude::{Env, Unknown};
+use napi_derive::napi;
+use session_state::conformance;
+
+use crate::any_store::{AnyStore, StoreArg};
+use crate::args::{self, StrArg};
+use crate::documents::to_js;
+use crate::errors::ToJs;
+
+/// Runs the store conformance suite on `store` below the folder key `scratch` (default
+/// `"conformance"`; each case clears and then removes its own sub-folder). Returns
+/// `{cases: [{name, passed, message}], passed, failed}`; a store that breaks the contract
+/// gives failed cases, not an exception. Throws `invalid_input` for a value that is not a
+/// store, `invalid_key` for an unsafe `scratch`.
+#[napi(
+    ts_args_type = "store: Store, scratch?: string",
+    ts_return_type = "ConformanceReport"
+)]
+pub fn run_store_conformance<'env>(
+    env: &'env Env,
+    store: StoreArg<'_>,
+    scratch: Option<StrArg<'_>>,
+) -> napi::Result<Unknown<'env>> {
+    let store = AnyStore::from_js(env, store)?;
+    let scratch =
+        args::opt_string(env, scratch, "scratch")?.unwrap_or_else(|| "conformance".into());
+    let scratch = session_state::Key::new(scratch).js(env)?;
+    to_js(env, &conformance::run_all(&store, &scratch))
+}
+
+/// Every case name of the suite, in the order `runStoreConformance` runs them.
+#[napi]
+pub fn store_conformance_cases() -> Vec<String> {
+    conformance::CASES
+        .iter()
+        .map(|c| c.name.to_owned())
+        .collect()
+}

@@ -1,0 +1,166 @@
+// Bad input through the JS API: wrong types (a number for a string, `undefined`, missing
+// fields), unsafe ids and corrupt files give an `Error` with a core `code`, never a crash of
+// the process; then every method of every class is called with hostile values of every kind.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { ss, vector, tempDir, throwsCode } from './helpers.mjs'
+
+const { OrchestratorStore, AgentRegistry, TeamStore, MemoryStore, FileStore } = ss
+
+test('wrong argument types are invalid_input', () => {
+  const store = new MemoryStore()
+  const sessions = new OrchestratorStore(store)
+  const reg = new AgentRegistry(store)
+  const teams = new TeamStore(store)
+  const cases = [
+    () => new OrchestratorStore(3),
+    () => new OrchestratorStore(undefined),
+    () => new OrchestratorStore(store, 'fast'),
+    () => new OrchestratorStore(store, { naiveOffsetMinutes: 'x' }),
+    () => new OrchestratorStore(store, { naiveOffsetMinutes: 100000 }),
+    () => new OrchestratorStore(store, { unknownOption: 1 }),
+    () => new AgentRegistry({}),
+    () => new AgentRegistry(store, { journal: 3 }),
+    () => new TeamStore(null),
+    () => sessions.save(undefined),
+    () => sessions.save('{"schema_version": "1.0"}'),
+    () => sessions.save([]),
+    () => sessions.save({ schema_version: '1.0' }),
+    () => sessions.save({ ...vector('orchestrator/seed-example.json'), agents: 'none' }),
+    () => sessions.save({ ...vector('orchestrator/seed-example.json'), created: 12 }),
+    () => sessions.archive(null),
+    () => sessions.listHistory({ limit: -1 }),
+    () => sessions.listHistory({ status: 'sleeping' }),
+    () => sessions.listHistory(5),
+    () => sessions.createSession({ goal: 'no project' }),
+    () => sessions.createSession(),
+    () => sessions.agentProgress('a', 101),
+    () => sessions.agentProgress('a', 2.5),
+    () => sessions.agentProgress(1, 2),
+    () => sessions.agentStarted({ id: 'a' }),
+    () => sessions.decisionMade('only one'),
+    () => sessions.doctor({ fix: 'yes' }),
+    () => ss.resumeSummary(vector('orchestrator/seed-example.json'), 42),
+    () => ss.resumeSummary(undefined),
+    () => ss.renderResume({ not: 'a summary' }),
+    () => ss.salvage(12),
+    () => reg.registerAgentResult(1, 'id', {}),
+    () => reg.registerAgentResult('name', undefined, {}),
+    () => reg.registerAgentResult('name', 'id', 10n),
+    () => reg.registerAgentResult('name', 'id', {}, 7),
+    () => reg.getResumeId(),
+    () => reg.shouldResume('a', null),
+    () => reg.shouldResume('a', 'b', 3),
+    () => reg.createChain('c', 'not an array'),
+    () => reg.createChain('c', [1, 2]),
+    () => reg.incrementResumeCount({}),
+    () => teams.save('t', { name: 'a' }),
+    () => teams.save(3, {}),
+    () => teams.load('t'),
+    () => teams.recordSpawn('t', 'config', 'codex'),
+    () => teams.recordSpawn('t', { name: 'a', prompt: 'p', maxTurns: 'ten' }, 'codex'),
+    () => teams.update('t', 'a', null),
+    () => ss.runStoreConformance(42),
+  ]
+  for (const [i, call] of cases.entries()) throwsCode(call, 'invalid_input', `case ${i}: ${call}`)
+})
+
+test('unsafe ids and names are invalid_key, and nothing is written', () => {
+  const store = new MemoryStore()
+  const reg = new AgentRegistry(store)
+  const teams = new TeamStore(store)
+  const sessions = new OrchestratorStore(store)
+  for (const id of ['../x', '/abs', 'a/b', '..', '', 'x\u0000y', 'a\\b']) {
+    throwsCode(() => reg.registerAgentResult('agent', id, {}), 'invalid_key', `agent id ${JSON.stringify(id)}`)
+    throwsCode(() => reg.exportTranscript(id), 'invalid_key', `transcript ${JSON.stringify(id)}`)
+    throwsCode(() => teams.load(id, 'agent'), 'invalid_key', `team ${JSON.stringify(id)}`)
+    throwsCode(() => teams.load('team', id), 'invalid_key', `agent ${JSON.stringify(id)}`)
+    throwsCode(() => sessions.save({ ...vector('orchestrator/seed-example.json'), session_id: id }), 'invalid_key', `session ${JSON.stringify(id)}`)
+  }
+  throwsCode(() => sessions.createSession({ goal: 'g', project: { name: 'p', path: '/' }, suffix: '../x' }), 'invalid_key')
+  throwsCode(() => sessions.recover('../outside'), 'invalid_key')
+  throwsCode(() => ss.runStoreConformance(store, '../x'), 'invalid_key')
+  assert.equal(store.size, 0)
+})
+
+test('corrupt and incompatible files are typed errors', () => {
+  const store = new MemoryStore()
+  const sessions = new OrchestratorStore(store)
+  for (const [bytes, code] of [
+    ['', 'corrupt_state'],
+    ['{"schema_version": "1.0", "session_id": ', 'corrupt_state'],
+    ['[]', 'corrupt_state'],
+    ['{"schema_version": "2.0"}', 'incompatible_schema'],
+    ['\u0000\u00ff binary', 'corrupt_state'],
+  ]) {
+    store.write('.claude/orchestrator-session.json', Buffer.from(bytes))
+    throwsCode(() => sessions.load(), code, JSON.stringify(bytes))
+    throwsCode(() => sessions.start(), code, JSON.stringify(bytes))
+  }
+  store.write('.moai/memory/agent-sessions.json', Buffer.from('{"sessions": 3}'))
+  throwsCode(() => new AgentRegistry(store).getAllSessions(), 'corrupt_state')
+  store.write('teams/t/sessions/a.json', Buffer.from('{"name": "a"'))
+  throwsCode(() => new TeamStore(store).load('t', 'a'), 'corrupt_state')
+  throwsCode(() => sessions.archive({ ...vector('orchestrator/seed-example.json'), schema_version: '0.9' }), 'incompatible_schema')
+})
+
+test('a host store exception reaches the caller of every class unchanged', () => {
+  class Exploding extends Error {}
+  const boom = new Exploding('disk on fire')
+  const host = { read: () => { throw boom }, write: () => {}, delete: () => false, list: () => { throw 'a string' } }
+  for (const call of [
+    () => new OrchestratorStore(host).load(),
+    () => new AgentRegistry(host).getAllSessions(),
+    () => new TeamStore(host).load('t', 'a'),
+  ]) {
+    assert.throws(call, (err) => err === boom)
+  }
+  assert.throws(() => new TeamStore(host).listTeams(), (err) => err === 'a string')
+  assert.throws(() => new OrchestratorStore(host).listHistory(), (err) => err === 'a string')
+})
+
+const HOSTILE = [
+  undefined, null, 0, -1, 1.5, NaN, Infinity, 2 ** 64, '', '../x', 'a\u0000b', '\ud800', 'x'.repeat(5000),
+  true, {}, [], [1, [2]], () => 1, Symbol('s'), 10n, new Date(NaN), Buffer.from('{'),
+  { toJSON() { throw new Error('no json') } },
+  (() => { const o = {}; o.self = o; return o })(),
+  { schema_version: '1.0' }, { name: '../x', prompt: 1 },
+]
+
+test('every method with hostile values throws typed errors or returns, and the process survives', () => {
+  const root = new FileStore(tempDir())
+  const targets = [
+    new OrchestratorStore(new MemoryStore()),
+    new AgentRegistry(new MemoryStore()),
+    new TeamStore(new MemoryStore()),
+    new OrchestratorStore(root),
+  ]
+  let calls = 0
+  let typed = 0
+  const check = (fn, args, label) => {
+    calls++
+    try {
+      fn(...args)
+    } catch (err) {
+      assert.ok(err instanceof Error, `${label}: threw a non-Error ${String(err)}`)
+      assert.ok(ss.ERROR_CODES.includes(err.code), `${label}: code ${err.code}: ${err.message}`)
+      typed++
+    }
+  }
+  for (const target of targets) {
+    const proto = Object.getPrototypeOf(target)
+    for (const name of Object.getOwnPropertyNames(proto)) {
+      if (name === 'constructor' || typeof target[name] !== 'function') continue
+      for (const a of HOSTILE) {
+        check((...args) => target[name](...args), [a], `${proto.constructor.name}.${name}(${String(a)})`)
+        check((...args) => target[name](...args), ['agent', a, a], `${proto.constructor.name}.${name}('agent', ${String(a)})`)
+      }
+    }
+  }
+  for (const name of ['resumeSummary', 'renderResume', 'salvage', 'sessionFromConfig', 'toSpawnConfig', 'parseBackendType', 'runStoreConformance']) {
+    for (const a of HOSTILE) check(ss[name], [a, a], `${name}(${String(a)})`)
+  }
+  console.log(`${calls} calls, ${typed} typed errors`)
+  assert.ok(calls > 1000, `${calls} calls`)
+  assert.ok(typed > calls / 2, `${typed} typed errors of ${calls} calls`)
+})

@@ -1,0 +1,145 @@
+// OrchestratorStore and the free functions against tests/vectors/orchestrator/ (see its
+// README): the resume summary and markdown goldens at the fixed clock 2025-12-27T12:30:00Z,
+// the history listing of project/, the salvage of the torn copy, the JSON Schema; and the
+// lifecycle through a FileStore.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { cpSync, readFileSync, writeFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { ss, vector, vectorText, tempDir, throwsCode, VECTORS } from './helpers.mjs'
+
+const { OrchestratorStore, FileStore, MemoryStore, resumeSummary, renderResume, salvage, jsonSchema } = ss
+const CLOCK = '2025-12-27T12:30:00Z'
+
+test('resume summary of the seed example matches the golden at the fixed clock', () => {
+  const doc = vector('orchestrator/seed-example.json')
+  assert.deepEqual(resumeSummary(doc, CLOCK), vector('orchestrator/seed-example.resume.json'))
+  assert.deepEqual(resumeSummary(doc, new Date(CLOCK)), vector('orchestrator/seed-example.resume.json'))
+})
+
+test('resume markdown matches the golden, from the summary', () => {
+  const summary = resumeSummary(vector('orchestrator/seed-example.json'), CLOCK)
+  assert.equal(renderResume(summary), vectorText('orchestrator/seed-example.resume.md'))
+})
+
+test('renderResume also takes a document (summarised now)', () => {
+  const md = renderResume(vector('orchestrator/seed-example.json'))
+  assert.match(md, /^## 🔄 RESUMING SESSION/)
+  assert.match(md, /2025-12-27-abc123/)
+})
+
+test('listHistory of the project vector is the golden, newest first by instant', () => {
+  const root = tempDir()
+  cpSync(join(VECTORS, 'orchestrator/project'), root, { recursive: true })
+  const sessions = new OrchestratorStore(new FileStore(root))
+  const page = sessions.listHistory()
+  assert.deepEqual(page.entries, vector('orchestrator/project.history.json'))
+  assert.equal(page.total, 3)
+  assert.deepEqual(page.skipped, [])
+  assert.deepEqual(sessions.listHistory({ limit: 1, offset: 1 }).entries, [vector('orchestrator/project.history.json')[1]])
+  assert.deepEqual(sessions.listHistory({ status: 'aborted' }).entries.map((e) => e.id), ['2025-12-22-0be7c2'])
+  // The current file's naive `updated` loads.
+  assert.equal(sessions.load().schema_version, '1.0')
+})
+
+test('salvage of the torn copy is the golden; any bytes give a result', () => {
+  const torn = readFileSync(join(VECTORS, 'orchestrator/seed-example.torn.json'))
+  const golden = vector('orchestrator/seed-example.torn.salvaged.json')
+  const got = salvage(torn)
+  for (const field of Object.keys(golden)) assert.deepEqual(got[field], golden[field], field)
+  assert.deepEqual(salvage(torn.toString('utf8')).document, golden.document)
+  for (const bytes of ['', 'null', '[1,2', '\u0000\u0001', '{"agents": [{"id": 3']) {
+    assert.equal(typeof salvage(bytes).document, 'object')
+  }
+})
+
+test('jsonSchema is the committed schema', () => {
+  assert.deepEqual(jsonSchema(), vector('orchestrator/schema.json'))
+})
+
+test('lifecycle and auto-save points through a FileStore', () => {
+  const root = tempDir()
+  const sessions = new OrchestratorStore(new FileStore(root))
+  assert.equal(sessions.load(), null)
+  const created = sessions.createSession({
+    goal: 'Add sensitivity analysis',
+    project: { name: 'p', path: '/p', git_branch: 'dev' },
+    suffix: 'abc123',
+  })
+  assert.match(created.session_id, /^\d{4}-\d{2}-\d{2}-abc123$/)
+  assert.equal(created.status, 'created')
+  assert.equal(created.mode, 'default')
+  throwsCode(() => sessions.createSession({ goal: 'x', project: { name: 'p', path: '/p' } }), 'already_exists')
+  throwsCode(() => sessions.pause(), 'invalid_transition')
+  assert.equal(sessions.start().status, 'in_progress')
+  sessions.agentStarted({ id: 'code-1', type: 'code', task: 'Implement' })
+  assert.equal(sessions.agentProgress('code-1', 60).agents[0].progress, 60)
+  throwsCode(() => sessions.agentProgress('nobody', 10), 'not_found')
+  sessions.decisionMade('use bootstrap', 'robust')
+  assert.notEqual(sessions.beforeCompression().context_usage.last_compression, null)
+  const failed = sessions.agentFailed('code-1', 'boom')
+  assert.equal(failed.agents[0].status, 'failed')
+  assert.equal(failed.errors[0].error, 'boom')
+  sessions.agentStarted({ id: 'code-2', type: 'code', task: 'Again', status: 'in_progress', started: '2025-12-27T10:00:00Z' })
+  assert.equal(sessions.agentCompleted('code-2', 'done').agents[1].result_summary, 'done')
+  assert.equal(sessions.pause().status, 'paused')
+  assert.equal(sessions.resume().status, 'in_progress')
+  const done = sessions.complete()
+  assert.equal(done.status, 'complete')
+  assert.equal(sessions.load(), null, 'complete archives the session')
+  const file = join(root, '.claude/orchestrator-history', `${done.session_id}.json`)
+  assert.equal(JSON.parse(readFileSync(file, 'utf8')).status, 'complete')
+  assert.equal(sessions.listHistory().entries[0].id, done.session_id)
+  throwsCode(() => sessions.archive(done), 'already_exists')
+  assert.equal(sessions.archive(done, { replace: true }), `.claude/orchestrator-history/${done.session_id}.json`)
+})
+
+test('save returns the saved document and leaves the argument unchanged; unknown fields round-trip', () => {
+  const sessions = new OrchestratorStore(new MemoryStore())
+  const doc = vector('orchestrator/seed-example.json')
+  doc.custom = { nested: [1, 2, { deep: true }] }
+  doc.agents[0].extra_field = 'kept'
+  const before = structuredClone(doc)
+  const saved = sessions.save(doc)
+  assert.deepEqual(doc, before, 'the argument is not mutated')
+  assert.notEqual(saved.updated, doc.updated)
+  const loaded = sessions.load()
+  assert.deepEqual(loaded, saved)
+  assert.deepEqual(loaded.custom, doc.custom)
+  assert.equal(loaded.agents[0].extra_field, 'kept')
+  assert.equal(sessions.sessionEnd().session_id, doc.session_id)
+  assert.equal(sessions.load(), null)
+})
+
+test('doctor finds and repairs a torn current file, keeping a copy', () => {
+  const root = tempDir()
+  const store = new FileStore(root)
+  const sessions = new OrchestratorStore(store)
+  store.write('.claude/orchestrator-session.json', readFileSync(join(VECTORS, 'orchestrator/seed-example.torn.json')))
+  throwsCode(() => sessions.load(), 'corrupt_state')
+  try {
+    sessions.load()
+  } catch (err) {
+    assert.equal(err.salvaged.session_id, '2025-12-27-abc123')
+  }
+  const report = sessions.doctor()
+  assert.equal(report.problems[0].code, 'corrupt_state')
+  assert.equal(report.problems[0].fixable, true)
+  const fixed = sessions.doctor({ fix: true })
+  assert.equal(fixed.repaired.length, 1)
+  assert.match(fixed.repaired[0].kept_copy, /orchestrator-session\.json\.corrupt-\d{8}T\d{6}Z/)
+  assert.equal(sessions.load().session_id, '2025-12-27-abc123')
+  assert.equal(sessions.recover(), null, 'nothing left to recover')
+  assert.ok(readdirSync(join(root, '.claude')).some((n) => n.includes('.corrupt-')))
+  sessions.rebuildIndex()
+})
+
+test('naive timestamps follow naiveOffsetMinutes', () => {
+  const store = new MemoryStore()
+  const doc = vector('orchestrator/seed-example.json')
+  doc.created = '2025-12-27T10:30:00'
+  store.write('.claude/orchestrator-session.json', Buffer.from(JSON.stringify(doc)))
+  assert.equal(new OrchestratorStore(store).load().created, '2025-12-27T10:30:00Z')
+  assert.equal(new OrchestratorStore(store, { naiveOffsetMinutes: 60 }).load().created, '2025-12-27T09:30:00Z')
+  throwsCode(() => new OrchestratorStore(store, { maxDocumentBytes: 10 }).load(), 'invalid_input')
+})

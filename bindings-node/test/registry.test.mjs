@@ -1,0 +1,157 @@
+// AgentRegistry against tests/vectors/registry/ (made with the seed's oracle, see its README):
+// the seed's demo run through JS gives the oracle's outputs and files, and the compat policy
+// matches every should_resume case of the oracle through the JS API.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readFileSync, writeFileSync, mkdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { ss, vector, tempDir, throwsCode } from './helpers.mjs'
+
+const { AgentRegistry, FileStore, MemoryStore } = ss
+const TIME_FIELDS = new Set(['created_at', 'last_updated', 'last_resumed_at', 'timestamp', 'started_at', 'completed_at'])
+
+/** `value` with every timestamp field replaced by a marker (they differ run to run). */
+function mask(value) {
+  if (Array.isArray(value)) return value.map(mask)
+  if (value && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, TIME_FIELDS.has(k) && v !== null ? '<time>' : mask(v)]))
+  }
+  return value
+}
+
+test('the seed demo gives the oracle outputs and files', () => {
+  const demo = vector('registry/demo.json')
+  const out = demo.outputs
+  const root = tempDir()
+  const reg = new AgentRegistry(new FileStore(root))
+  reg.createChain('SPEC-AUTH-001-planning', ['spec-builder', 'implementation-planner'], { spec_id: 'SPEC-AUTH-001', feature: 'User Authentication' })
+  reg.registerAgentResult('spec-builder', 'spec-abc123', { spec_id: 'SPEC-AUTH-001', files_created: ['.moai/specs/SPEC-AUTH-001/spec.md'], status: 'success' }, 'SPEC-AUTH-001-planning')
+  reg.registerAgentResult('implementation-planner', 'plan-def456', { dependencies: { fastapi: '>=0.118.3' }, status: 'success' }, 'SPEC-AUTH-001-planning')
+  assert.deepEqual(mask(reg.getChainSummary('SPEC-AUTH-001-planning')), mask(out.planning_summary))
+  reg.createChain('SPEC-AUTH-001-implementation', ['tdd-implementer'])
+  reg.registerAgentResult('tdd-implementer', 'tdd-ghi789', { phase: 'phase_1', tests_created: ['tests/test_registration.py'], code_created: ['src/auth/registration.py'], status: 'success' }, 'SPEC-AUTH-001-implementation')
+  const resumeId = reg.getResumeId('tdd-implementer', 'SPEC-AUTH-001-implementation')
+  assert.equal(resumeId, out.resume_id)
+  const decision = reg.shouldResume('tdd-implementer', 'Implement user login endpoint', 'Implement user registration endpoint')
+  assert.equal(decision, out.should_resume)
+  if (decision && resumeId) assert.equal(reg.incrementResumeCount(resumeId), true)
+  reg.createChain('SPEC-AUTH-001-review', ['backend-expert', 'security-expert', 'frontend-expert'], { review_type: 'expert_consultation' })
+  reg.registerAgentResult('backend-expert', 'backend-jkl012', { recommendations: ['Use JWT for auth'] }, 'SPEC-AUTH-001-review')
+  reg.registerAgentResult('security-expert', 'security-mno345', { vulnerabilities: ['Rate limiting needed'] }, 'SPEC-AUTH-001-review')
+  reg.registerAgentResult('frontend-expert', 'frontend-pqr678', { ui_concerns: ['Token refresh flow'] }, 'SPEC-AUTH-001-review')
+  assert.deepEqual(mask(reg.getChainResults('SPEC-AUTH-001-review')), mask(out.review_results))
+  assert.deepEqual(reg.getAllSessions(), out.all_sessions)
+  assert.deepEqual(mask(reg.load().results), mask(out.results))
+  for (const [id, result] of Object.entries(out.results)) assert.deepEqual(reg.getAgentResult(id), result.result)
+  assert.equal(reg.getAgentResult('nobody'), null)
+
+  // The files as the oracle wrote them, once timestamps are masked and our `results` dropped.
+  const sessions = JSON.parse(readFileSync(join(root, '.moai/memory/agent-sessions.json'), 'utf8'))
+  delete sessions.results
+  assert.deepEqual(mask(sessions), mask(JSON.parse(demo.sessions_text)))
+  const chains = JSON.parse(readFileSync(join(root, '.moai/memory/workflow-chains.json'), 'utf8'))
+  assert.deepEqual(mask(chains), mask(JSON.parse(demo.chains_text)))
+  assert.deepEqual(mask(reg.loadChains()), mask(JSON.parse(demo.chains_text)))
+})
+
+test('files written by the oracle load unchanged', () => {
+  const demo = vector('registry/demo.json')
+  const store = new MemoryStore()
+  store.write('.moai/memory/agent-sessions.json', Buffer.from(demo.sessions_text))
+  store.write('.moai/memory/workflow-chains.json', Buffer.from(demo.chains_text))
+  const reg = new AgentRegistry(store)
+  assert.deepEqual(reg.load(), JSON.parse(demo.sessions_text))
+  assert.deepEqual(reg.getAllSessions().sessions, out(demo).all_sessions.sessions)
+  // The seed keeps results in memory only: its file defines the chain but holds no result.
+  const status = reg.chainStatus('SPEC-AUTH-001-review')
+  assert.equal(status.defined, true)
+  assert.deepEqual(status.missing, ['backend-expert', 'security-expert', 'frontend-expert'])
+})
+
+function out(demo) {
+  return demo.outputs
+}
+
+test('shouldResume matches every oracle case through JS (compat policy)', () => {
+  const reg = new AgentRegistry(new MemoryStore())
+  for (let count = 0; count < 7; count++) {
+    reg.registerAgentResult(`agent-${count}`, `id-${count}`, { n: count })
+    for (let i = 0; i < count; i++) assert.equal(reg.incrementResumeCount(`id-${count}`), true)
+  }
+  const cases = vector('registry/should_resume.json')
+  assert.ok(cases.length >= 2600)
+  let checked = 0
+  for (const c of cases) {
+    if (c.known) assert.equal(c.agent_name, `agent-${c.resume_count}`, 'the setup matches the case')
+    const got = reg.shouldResume(c.agent_name, c.current_task, c.previous_task ?? undefined)
+    assert.equal(got, c.resume, JSON.stringify(c))
+    const decision = reg.decideResume(c.agent_name, c.current_task, c.previous_task)
+    assert.equal(decision.resume, c.resume, JSON.stringify(c))
+    checked++
+  }
+  assert.equal(checked, cases.length)
+})
+
+test('decideResume explains, with the explained policy and its options', () => {
+  const reg = new AgentRegistry(new MemoryStore())
+  reg.registerAgentResult('spec-builder', 'spec-abc123', { status: 'success' })
+  assert.equal(reg.shouldResume('spec-builder', 'update profiles', 'rename files'), true)
+  const d = reg.decideResume('spec-builder', 'update profiles', 'rename files', { policy: 'explained' })
+  assert.deepEqual(d, { resume: false, score: 0, matched: [], reason: 'unrelated' })
+  const same = reg.decideResume('spec-builder', 'Implement login tests', 'implement login test', { policy: 'explained', threshold: 0.5 })
+  assert.equal(same.resume, true)
+  assert.equal(same.reason, 'related')
+  assert.ok(same.score > 0.5 && same.score <= 1)
+  assert.deepEqual(reg.decideResume('ghost', 'a', 'b'), { resume: false, score: 0, matched: [], reason: 'unknown_agent' })
+  assert.equal(reg.decideResume('spec-builder', 'profiles', 'files', { cap: 0 }).reason, 'resume_cap_reached')
+  throwsCode(() => reg.decideResume('spec-builder', 'a', 'b', { policy: 'psychic' }), 'invalid_input')
+  throwsCode(() => reg.decideResume('spec-builder', 'a', 'b', { policy: 'explained', threshold: 2 }), 'invalid_input')
+  throwsCode(() => reg.decideResume('spec-builder', 'a', 'b', { threshold: 0.5 }), 'invalid_input')
+})
+
+test('chains, clearing, agents, transcripts, journal mode', () => {
+  const root = tempDir()
+  const reg = new AgentRegistry(new FileStore(root), { journal: true })
+  reg.createChain('C', ['a', 'b', 'c'])
+  reg.registerAgentResult('b', 'b-1', null, 'C')
+  reg.registerAgentResult('a', 'a-1', [1, 2], 'C')
+  const status = reg.chainStatus('C')
+  assert.deepEqual(status.done, ['a', 'b'])
+  assert.deepEqual(status.missing, ['c'])
+  assert.deepEqual(status.out_of_order, ['a'])
+  assert.deepEqual(reg.chainIds(), ['C'])
+  assert.deepEqual(reg.agents('C').map((a) => a.agent_name), ['b', 'a'])
+  assert.deepEqual(reg.agents('other'), [])
+  reg.close()
+  const onDisk = JSON.parse(readFileSync(join(root, '.moai/memory/agent-sessions.json'), 'utf8'))
+  assert.deepEqual(Object.keys(onDisk.sessions), ['b', 'a'], 'close folds the journal into the seed file')
+  assert.equal(reg.exportTranscript('a-1'), null)
+  assert.equal(reg.readTranscript('a-1'), null)
+  mkdirSync(join(root, '.moai/logs/agent-transcripts'), { recursive: true })
+  writeFileSync(join(root, '.moai/logs/agent-transcripts/agent-a-1.jsonl'), '{"role":"user"}\nnot json\n{"cut')
+  assert.equal(reg.exportTranscript('a-1'), '.moai/logs/agent-transcripts/agent-a-1.jsonl')
+  assert.deepEqual(reg.readTranscript('a-1').map((l) => l.kind), ['record', 'invalid', 'torn'])
+  throwsCode(() => reg.exportTranscript('../x'), 'invalid_key')
+  assert.equal(reg.clearAgentSession('b'), true)
+  assert.equal(reg.clearAgentSession('b'), false)
+  assert.equal(reg.clearChain('C'), true)
+  assert.equal(reg.clearChain('C'), false)
+  assert.deepEqual(reg.getAllSessions().sessions, {})
+  assert.equal(reg.recover(), null)
+  new AgentRegistry(new MemoryStore(), { journal: { minCompactBytes: 1 } }).registerAgentResult('x', 'x-1', 1)
+  throwsCode(() => new AgentRegistry(new MemoryStore(), { journal: 'yes' }), 'invalid_input')
+})
+
+test('a corrupt registry file is kept aside and reported; recover starts fresh', () => {
+  const root = tempDir()
+  const store = new FileStore(root)
+  store.write('.moai/memory/agent-sessions.json', Buffer.from('{"sessions": {"a": '))
+  const reg = new AgentRegistry(store)
+  throwsCode(() => reg.getAllSessions(), 'corrupt_state')
+  throwsCode(() => reg.registerAgentResult('a', 'a-1', 1), 'corrupt_state')
+  const aside = reg.recover()
+  assert.match(aside, /agent-sessions\.json\.corrupt-/)
+  assert.equal(store.read(aside).toString(), '{"sessions": {"a": ')
+  reg.registerAgentResult('a', 'a-1', 1)
+  assert.equal(reg.getResumeId('a'), 'a-1')
+})

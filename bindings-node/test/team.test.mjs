@@ -1,0 +1,111 @@
+// TeamStore against tests/vectors/teams/ (see its README): files written by the agent-teams
+// crate (fixtures/, crate-written/) and by the core (ours/) load and re-save to identical
+// bytes through JS; files the crate rejects (bad/) are corrupt_state; read/ loads.
+import { test } from 'node:test'
+import assert from 'node:assert/strict'
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { ss, tempDir, throwsCode, VECTORS } from './helpers.mjs'
+
+const { TeamStore, FileStore, MemoryStore, sessionFromConfig, toSpawnConfig, parseBackendType } = ss
+
+function files(folder) {
+  const dir = join(VECTORS, 'teams', folder)
+  return readdirSync(dir)
+    .filter((n) => n.endsWith('.json'))
+    .map((n) => ({ stem: n.slice(0, -5), bytes: readFileSync(join(dir, n)) }))
+}
+
+for (const folder of ['fixtures', 'crate-written', 'ours']) {
+  test(`${folder}/ files load and re-save to identical bytes`, () => {
+    const list = files(folder)
+    assert.ok(list.length > 0)
+    const store = new FileStore(tempDir())
+    const teams = new TeamStore(store)
+    for (const { stem, bytes } of list) {
+      const name = JSON.parse(bytes.toString('utf8')).name
+      const key = `teams/${stem}/sessions/${name}.json`
+      store.write(key, bytes)
+      const state = teams.load(stem, name)
+      assert.equal(state.name, name)
+      store.delete(key)
+      if (/[:\[,]\s*-?\d{16,}/.test(bytes.toString('utf8'))) {
+        // Integers beyond 2^53 (u64 limits of memoryConfig) are not exact as JS numbers: such a
+        // state cannot be saved back from JS, and says so instead of writing another number.
+        throwsCode(() => teams.save(stem, state), 'invalid_input', `${folder}/${stem}.json`)
+        continue
+      }
+      assert.equal(teams.save(stem, state), key)
+      assert.equal(store.read(key).toString('utf8'), bytes.toString('utf8'), `${folder}/${stem}.json`)
+    }
+  })
+}
+
+test('read/ files load', () => {
+  for (const { stem, bytes } of files('read')) {
+    const name = JSON.parse(bytes.toString('utf8')).name
+    const store = new MemoryStore()
+    store.write(`teams/t/sessions/${name}.json`, bytes)
+    const state = new TeamStore(store).load('t', name)
+    assert.equal(state.name, name, stem)
+    assert.match(state.createdAt, /Z$/, stem)
+  }
+})
+
+test('bad/ files are corrupt_state on load and skipped by list and resumePlan', () => {
+  for (const { stem, bytes } of files('bad')) {
+    const store = new MemoryStore()
+    store.write('teams/t/sessions/agent.json', bytes)
+    const teams = new TeamStore(store)
+    throwsCode(() => teams.load('t', 'agent'), 'corrupt_state', stem)
+    const listing = teams.list('t')
+    assert.deepEqual(listing.members, [], stem)
+    assert.equal(listing.skipped[0].code, 'corrupt_state', stem)
+    const plan = teams.resumePlan('t')
+    assert.equal(plan.members[0].action, 'skip', stem)
+    assert.equal(plan.members[0].reason, 'unparsable', stem)
+  }
+})
+
+test('recordSpawn, update, list, listTeams, resumePlan, delete', () => {
+  const teams = new TeamStore(new FileStore(tempDir()))
+  const config = { name: 'coder', prompt: 'You write Rust code.', model: 'gpt-5-codex', allowedTools: ['Bash'], memoryConfig: { max_turns: 3, budget_chars: 100 } }
+  const spawned = teams.recordSpawn('my-team', config, 'codex')
+  assert.equal(spawned.backendType, 'codex')
+  assert.deepEqual(spawned.memoryConfig, { max_turns: 3, budget_chars: 100 })
+  const updated = teams.update('my-team', 'coder', { metadata: { codex_thread_id: 't-1' }, model: null })
+  assert.deepEqual(updated.metadata, { codex_thread_id: 't-1' })
+  assert.equal(updated.model, undefined)
+  const again = teams.recordSpawn('my-team', config, 'codex')
+  assert.equal(again.createdAt, spawned.createdAt, 'a re-spawn keeps createdAt')
+  assert.deepEqual(again.metadata, { codex_thread_id: 't-1' }, 'and metadata')
+  throwsCode(() => teams.update('my-team', 'coder', { name: 'other' }), 'invalid_input')
+  throwsCode(() => teams.update('my-team', 'coder', { allowedTools: null }), 'invalid_input')
+  throwsCode(() => teams.update('my-team', 'nobody', {}), 'not_found')
+  const replaced = teams.replace('my-team', 'coder', { ...again, prompt: 'New prompt.', metadata: {} })
+  assert.equal(replaced.prompt, 'New prompt.')
+  assert.equal(replaced.metadata, undefined)
+  assert.deepEqual(teams.load('my-team', 'coder'), replaced)
+  throwsCode(() => teams.replace('my-team', 'coder', { ...again, name: 'other' }), 'invalid_input')
+  throwsCode(() => teams.replace('my-team', 'ghost', { ...again, name: 'ghost' }), 'not_found')
+  teams.recordSpawn('my-team', { name: 'reviewer', prompt: 'Review.' }, 'claude-code')
+  assert.deepEqual(teams.list('my-team').members.map((m) => m.agent), ['coder', 'reviewer'])
+  assert.deepEqual(teams.listTeams(), [{ name: 'my-team', sessions: 2 }])
+  const plan = teams.resumePlan('my-team')
+  assert.deepEqual(plan.members.map((m) => [m.agent, m.action, m.backend]), [['coder', 'respawn', 'codex'], ['reviewer', 'respawn', 'claude-code']])
+  assert.equal(plan.members[0].config.model, 'gpt-5-codex')
+  assert.equal(teams.delete('my-team', 'coder'), true)
+  assert.equal(teams.delete('my-team', 'coder'), false)
+  throwsCode(() => teams.load('my-team', 'coder'), 'not_found')
+  throwsCode(() => teams.load('../x', 'coder'), 'invalid_key')
+  throwsCode(() => teams.recordSpawn('t', config, 'gpt'), 'invalid_input')
+})
+
+test('free functions: sessionFromConfig, toSpawnConfig, parseBackendType', () => {
+  const state = sessionFromConfig({ name: 'a', prompt: 'p', env: { K: 'v' } }, 'gemini-cli', '2026-03-01T12:34:56Z')
+  assert.deepEqual(state, { name: 'a', backendType: 'gemini-cli', prompt: 'p', env: { K: 'v' }, createdAt: '2026-03-01T12:34:56Z' })
+  assert.deepEqual(toSpawnConfig(state), { name: 'a', prompt: 'p', env: { K: 'v' } })
+  assert.equal(parseBackendType('codex'), 'codex')
+  throwsCode(() => parseBackendType('Codex'), 'invalid_input')
+  throwsCode(() => sessionFromConfig({ prompt: 'no name' }, 'codex'), 'invalid_input')
+})
