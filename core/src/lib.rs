@@ -25,6 +25,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod conformance;
 pub mod error;
 pub mod key;
 pub mod store;

@@ -144,7 +144,7 @@ impl MemoryStore {
 
     /// Number of keys held.
     pub fn len(&self) -> usize {
-        self.map().map(|m| m.len()).unwrap_or(0)
+        self.map().map_or(0, |m| m.len())
     }
 
     /// Whether the store holds no key.
@@ -237,6 +237,9 @@ mod tests {
         boxed.write(&k("x"), b"1").unwrap();
         assert_eq!(s.len(), 1);
         let arc = Arc::new(s.clone());
-        assert_eq!((&arc).read(&k("x")).unwrap().as_deref(), Some(&b"1"[..]));
+        assert_eq!(
+            Store::read(&&arc, &k("x")).unwrap().as_deref(),
+            Some(&b"1"[..])
+        );
     }
 }

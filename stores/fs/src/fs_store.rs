@@ -7,7 +7,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
 
-use crate::paths::{TMP_INFIX, check_confined, io_error, is_reserved, path_of, sibling};
+use crate::paths::{
+    TMP_INFIX, check_confined, check_not_reserved, io_error, is_reserved, path_of, sibling,
+};
 
 /// How hard a write tries to reach the disk before it returns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -86,6 +88,7 @@ impl FsStore {
     }
 
     fn confined(&self, key: &Key) -> Result<PathBuf> {
+        check_not_reserved(key)?;
         let path = self.path(key);
         check_confined(&self.canonical_root, &self.root, key, &path)?;
         Ok(path)
@@ -130,6 +133,16 @@ impl FsStore {
     }
 }
 
+/// Fsyncs the folder that holds `path`, so a rename, creation or removal in it is durable.
+fn sync_folder(key: &Key, path: &Path) -> Result<()> {
+    let Some(parent) = path.parent() else {
+        return Ok(());
+    };
+    File::open(parent)
+        .and_then(|dir| dir.sync_all())
+        .map_err(|e| io_error(key, parent, "sync the folder of", e))
+}
+
 /// Creates `dir` and its missing parents with mode 0700.
 fn create_dirs(dir: &Path) -> io::Result<()> {
     let mut builder = fs::DirBuilder::new();
@@ -161,12 +174,8 @@ fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {
                 .metadata()
                 .map_err(|e| io_error(key, path, "read", e))?;
             if meta.is_dir() {
-                return Err(Error::new(
-                    ErrorKind::Storage,
-                    format!("cannot read `{key}`: it is a folder"),
-                )
-                .with_context("key", key.as_str())
-                .with_context("path", path.display().to_string()));
+                let e = io::Error::new(io::ErrorKind::IsADirectory, "it is a folder");
+                return Err(io_error(key, path, "read", e));
             }
             let mut bytes = Vec::new();
             file.read_to_end(&mut bytes)
@@ -192,7 +201,12 @@ impl Store for FsStore {
     fn delete(&self, key: &Key) -> Result<bool> {
         let path = self.confined(key)?;
         match fs::remove_file(&path) {
-            Ok(()) => Ok(true),
+            Ok(()) => {
+                if self.durability == Durability::Sync {
+                    sync_folder(key, &path)?;
+                }
+                Ok(true)
+            }
             Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
             Err(e) => Err(io_error(key, &path, "delete", e)),
         }
@@ -226,15 +240,17 @@ impl Store for FsStore {
                 if is_reserved(&name) {
                     continue;
                 }
-                // Symlinks are not followed: a link is listed only when it points inside.
-                let file_type = match entry.file_type() {
-                    Ok(t) => t,
-                    Err(_) => continue,
+                // Symlinks are not followed: a link is listed only when it leads to a file inside the
+                // root; a linked folder is not walked (it could loop).
+                let Ok(file_type) = entry.file_type() else {
+                    continue;
                 };
                 if file_type.is_dir() {
                     pending.push((entry.path(), key));
                 } else if file_type.is_file()
-                    || (file_type.is_symlink() && self.confined(&key).is_ok())
+                    || (file_type.is_symlink()
+                        && self.confined(&key).is_ok()
+                        && fs::metadata(entry.path()).is_ok_and(|m| m.is_file()))
                 {
                     out.push(key);
                 }
@@ -270,6 +286,8 @@ impl Store for FsStore {
             if self.durability == Durability::Sync {
                 file.sync_data()
                     .map_err(|e| io_error(key, &path, "sync", e))?;
+                // The append may have created the file: make its folder entry durable too.
+                sync_folder(key, &path)?;
             }
             Ok(())
         })

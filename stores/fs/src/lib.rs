@@ -14,8 +14,18 @@
 //!   is refused with a `storage` error, for reads and writes alike.
 //!
 //! Temporary files (`.NAME.tmp-*`) and lock files (`.NAME.lock`) are reserved names: they never
-//! appear in [`list`](session_state::Store::list), and a temporary file left by a crash is
-//! ignored.
+//! appear in [`list`](session_state::Store::list), a temporary file left by a crash is
+//! ignored, and a key with a segment of that form (`.x.lock`, `.x.tmp-1`) is refused with an
+//! `invalid_key` error, since writing it would replace a lock file. Temp and lock names keep
+//! the first 200 bytes of the key's name, so a 255-byte segment still fits the file-name limit.
+//!
+//! `list` lists a symlink only when it leads to a file inside the root; it does not walk
+//! linked folders. Every `storage` error names the key (context `key`), the file (context
+//! `path`) and, for an I/O failure, the OS error (in the message and as the source).
+//!
+//! The conformance suite of the core (`session_state::conformance`) runs on this store in
+//! `tests/conformance.rs`; `tests/no_lost_update.rs` checks no update is lost across 4
+//! processes and across 4 threads.
 //!
 //! [`SystemClock`] is the host clock for native programs.
 //!

@@ -10,9 +10,32 @@ pub const LOCK_SUFFIX: &str = ".lock";
 /// Infix of temporary files, which sit beside their target as `.NAME.tmp-PID-N`.
 pub const TMP_INFIX: &str = ".tmp-";
 
+/// Longest part of a key's file name kept in its temp and lock file names, so that
+/// `.NAME.tmp-PID-N` and `.NAME.lock` stay within the usual 255-byte file-name limit even for
+/// a 255-byte key segment. Two keys whose names share these first bytes share one lock file:
+/// that only serialises their updates (updates never nest), it never loses one.
+const SIBLING_NAME_BYTES: usize = 200;
+
 /// Whether a file name is one of the store's own reserved names (temp or lock file).
 pub fn is_reserved(name: &str) -> bool {
     name.starts_with('.') && (name.ends_with(LOCK_SUFFIX) || name.contains(TMP_INFIX))
+}
+
+/// Refuses a key with a segment that is a reserved name: writing `.x.lock` would replace the
+/// lock file of `x` (and lose updates), and such keys would never show in `list`.
+pub fn check_not_reserved(key: &Key) -> Result<()> {
+    match key.segments().find(|s| is_reserved(s)) {
+        None => Ok(()),
+        Some(segment) => Err(Error::new(
+            ErrorKind::InvalidKey,
+            format!(
+                "key `{key}` uses `{segment}`, a name the filesystem store reserves for its \
+                 temporary and lock files"
+            ),
+        )
+        .with_context("key", key.as_str())
+        .with_context("value", segment)),
+    }
 }
 
 /// The path of `key` below `root`. Keys are validated, so this never climbs out by itself.
@@ -30,7 +53,11 @@ pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    path.with_file_name(format!(".{name}{suffix}"))
+    let mut end = name.len().min(SIBLING_NAME_BYTES);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    path.with_file_name(format!(".{}{suffix}", &name[..end]))
 }
 
 /// A storage error about `key` at `path` caused by `err`.
@@ -55,7 +82,8 @@ pub fn check_confined(canonical_root: &Path, root: &Path, key: &Key, path: &Path
                         format!("`{key}` goes through a symlink that leads outside the store root"),
                     )
                     .with_context("key", key.as_str())
-                    .with_context("path", path.display().to_string()));
+                    .with_context("path", path.display().to_string())
+                    .with_context("symlink", current.display().to_string()));
                 }
             }
             Ok(_) => {}

@@ -1,0 +1,259 @@
+//! The conformance suite on `MemoryStore`, and on faulty stores to show each case can fail.
+
+use std::collections::BTreeSet;
+
+use session_state::conformance::{self, CASES, ConformanceReport};
+use session_state::{Error, ErrorKind, Key, MemoryStore, Result, Store, UpdateFn};
+
+fn k(s: &str) -> Key {
+    Key::new(s).unwrap()
+}
+
+fn explain(report: &ConformanceReport) -> String {
+    report
+        .failures()
+        .map(|f| format!("{}: {}", f.name, f.message.as_deref().unwrap_or("")))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn memory_store_passes_every_case() {
+    let store = MemoryStore::new();
+    let report = conformance::run_all(&store, &k("conformance"));
+    assert!(report.all_passed(), "{}", explain(&report));
+    assert_eq!(report.passed, CASES.len());
+    assert_eq!(report.cases.len(), CASES.len());
+    // Cases clean up after themselves.
+    assert!(store.list(&k("conformance")).unwrap().is_empty());
+    // A second run on the same store (as a persistent host store would be) passes too.
+    let again = conformance::run_all(&store, &k("conformance"));
+    assert!(again.all_passed(), "{}", explain(&again));
+}
+
+#[test]
+fn runs_through_dyn_and_at_depth() {
+    let store: Box<dyn Store> = Box::new(MemoryStore::new());
+    let report = conformance::run_all(&*store, &k("deep/scratch/folder"));
+    assert!(report.all_passed(), "{}", explain(&report));
+}
+
+#[test]
+fn case_names_are_unique_snake_case_and_described() {
+    let mut seen = BTreeSet::new();
+    for case in CASES {
+        assert!(seen.insert(case.name), "duplicate case {}", case.name);
+        assert!(
+            case.name
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c == '_'),
+            "{}",
+            case.name
+        );
+        assert!(!case.description.is_empty());
+        assert!(!case.description.ends_with('.'), "{}", case.description);
+    }
+    assert!(CASES.len() >= 15, "{}", CASES.len());
+}
+
+#[test]
+fn report_serialises_as_plain_data() {
+    let report = conformance::run_named(
+        &MemoryStore::new(),
+        &k("c"),
+        &["read_your_writes", "no_such_case"],
+    );
+    let json = serde_json::to_value(&report).unwrap();
+    assert_eq!(json["passed"], 1);
+    assert_eq!(json["failed"], 1);
+    assert_eq!(json["cases"][0]["name"], "read_your_writes");
+    assert_eq!(json["cases"][0]["passed"], true);
+    assert_eq!(json["cases"][0]["message"], serde_json::Value::Null);
+    assert_eq!(json["cases"][1]["passed"], false);
+    assert!(
+        json["cases"][1]["message"]
+            .as_str()
+            .unwrap()
+            .contains("`no_such_case`")
+    );
+    let back: ConformanceReport = serde_json::from_value(json).unwrap();
+    assert_eq!(back, report);
+    assert!(!back.all_passed());
+}
+
+#[test]
+fn counter_increment_counts_from_absent_and_refuses_garbage() {
+    let store = MemoryStore::new();
+    let key = k("n");
+    assert_eq!(conformance::counter_value(&store, &key).unwrap(), 0);
+    for i in 1..=10 {
+        assert_eq!(conformance::counter_increment(&store, &key).unwrap(), i);
+    }
+    assert_eq!(store.read(&key).unwrap().as_deref(), Some(&b"10"[..]));
+    for garbage in [&b""[..], b"-1", b"+1", b" 1", b"1\n", b"0x10", b"\xff"] {
+        store.write(&key, garbage).unwrap();
+        let err = conformance::counter_increment(&store, &key).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CorruptState, "{garbage:?}");
+        assert_eq!(store.read(&key).unwrap().as_deref(), Some(garbage));
+    }
+    store.write(&key, u64::MAX.to_string().as_bytes()).unwrap();
+    let err = conformance::counter_increment(&store, &key).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput);
+}
+
+/// A fault planted in an otherwise correct store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fault {
+    /// No fault: behaves as `MemoryStore`.
+    Nothing,
+    /// `write` keeps the tail of a longer old value.
+    WriteKeepsTail,
+    /// `read` of an empty value gives `None`.
+    EmptyReadsNone,
+    /// `delete` always says `true`.
+    DeleteAlwaysTrue,
+    /// `list` matches by string prefix (lists `ab` under `a`).
+    ListByStringPrefix,
+    /// `list` returns keys in reverse order.
+    ListUnsorted,
+    /// `list` returns only direct children.
+    ListShallow,
+    /// `update` writes an empty value when the closure returns `None`.
+    UpdateNoneWritesEmpty,
+    /// `update` swallows the closure's error.
+    UpdateSwallowsError,
+    /// `update` always shows the closure `None`.
+    UpdateBlind,
+    /// `append` replaces instead of appending.
+    AppendReplaces,
+    /// `read` of a non-ascii key fails.
+    AsciiOnly,
+    /// `write` fails for segments longer than 200 bytes (as a file store with long temp names).
+    ShortNames,
+}
+
+struct Faulty {
+    inner: MemoryStore,
+    fault: Fault,
+}
+
+impl Store for Faulty {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        if self.fault == Fault::AsciiOnly && !key.as_str().is_ascii() {
+            return Err(Error::new(ErrorKind::Storage, "ascii only"));
+        }
+        let v = self.inner.read(key)?;
+        if self.fault == Fault::EmptyReadsNone && v.as_deref() == Some(b"") {
+            return Ok(None);
+        }
+        Ok(v)
+    }
+
+    fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
+        if self.fault == Fault::ShortNames && key.file_name().len() > 200 {
+            return Err(Error::new(ErrorKind::Storage, "file name too long"));
+        }
+        let mut bytes = data.to_vec();
+        if self.fault == Fault::WriteKeepsTail
+            && let Some(old) = self.inner.read(key)?
+            && old.len() > bytes.len()
+        {
+            bytes.extend_from_slice(&old[data.len()..]);
+        }
+        self.inner.write(key, &bytes)
+    }
+
+    fn delete(&self, key: &Key) -> Result<bool> {
+        let existed = self.inner.delete(key)?;
+        Ok(existed || self.fault == Fault::DeleteAlwaysTrue)
+    }
+
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        let mut keys = match self.fault {
+            Fault::ListByStringPrefix => {
+                let all = self
+                    .inner
+                    .list(&prefix.parent().unwrap_or(prefix.clone()))?;
+                all.into_iter()
+                    .filter(|k| k.as_str().starts_with(prefix.as_str()) && k != prefix)
+                    .collect()
+            }
+            _ => self.inner.list(prefix)?,
+        };
+        if self.fault == Fault::ListUnsorted {
+            keys.reverse();
+        }
+        if self.fault == Fault::ListShallow {
+            keys.retain(|k| k.parent().as_ref() == Some(prefix));
+        }
+        Ok(keys)
+    }
+
+    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+        let current = if self.fault == Fault::UpdateBlind {
+            None
+        } else {
+            self.read(key)?
+        };
+        match apply(current.as_deref()) {
+            Ok(Some(bytes)) => self.write(key, &bytes),
+            Ok(None) if self.fault == Fault::UpdateNoneWritesEmpty => self.write(key, b""),
+            Ok(None) => Ok(()),
+            Err(_) if self.fault == Fault::UpdateSwallowsError => Ok(()),
+            Err(e) => Err(e),
+        }
+    }
+
+    fn append(&self, key: &Key, data: &[u8]) -> Result<()> {
+        if self.fault == Fault::AppendReplaces {
+            return self.write(key, data);
+        }
+        let mut bytes = self.read(key)?.unwrap_or_default();
+        bytes.extend_from_slice(data);
+        self.write(key, &bytes)
+    }
+}
+
+#[test]
+fn each_fault_is_caught_by_the_case_meant_for_it() {
+    let expectations = [
+        (Fault::WriteKeepsTail, "overwrite_replaces_wholly"),
+        (Fault::EmptyReadsNone, "binary_and_empty_values_round_trip"),
+        (Fault::DeleteAlwaysTrue, "delete_reports_existence"),
+        (Fault::ListByStringPrefix, "list_only_below_prefix_sorted"),
+        (Fault::ListUnsorted, "list_only_below_prefix_sorted"),
+        (Fault::ListShallow, "list_only_below_prefix_sorted"),
+        (Fault::UpdateNoneWritesEmpty, "update_none_writes_nothing"),
+        (Fault::UpdateSwallowsError, "update_error_writes_nothing"),
+        (Fault::UpdateBlind, "update_sees_current_bytes"),
+        (Fault::UpdateBlind, "counter_increment_counts"),
+        (Fault::AppendReplaces, "append_creates_then_appends"),
+        (Fault::AsciiOnly, "unicode_keys_round_trip"),
+        (Fault::ShortNames, "longest_segment_round_trips"),
+    ];
+    for (fault, case) in expectations {
+        let store = Faulty {
+            inner: MemoryStore::new(),
+            fault,
+        };
+        let report = conformance::run_all(&store, &k("conformance"));
+        let outcome = report.case(case).unwrap();
+        assert!(!outcome.passed, "{fault:?} not caught by {case}");
+        assert!(
+            outcome.message.as_deref().is_some_and(|m| !m.is_empty()),
+            "{fault:?}: {outcome:?}"
+        );
+        assert!(!report.all_passed());
+    }
+}
+
+#[test]
+fn the_faulty_wrapper_without_a_fault_passes() {
+    // So the failures above come from the faults, not from the wrapper.
+    let store = Faulty {
+        inner: MemoryStore::new(),
+        fault: Fault::Nothing,
+    };
+    let report = conformance::run_all(&store, &k("c"));
+    assert!(report.all_passed(), "{}", explain(&report));
+}

@@ -1,0 +1,273 @@
+//! `FsStore` on a hostile folder layout: symlinks, folders where files are expected,
+//! unreadable files, reserved and non-UTF-8 names, stale temp files.
+#![cfg(unix)]
+
+mod common;
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{PermissionsExt, symlink};
+use std::path::Path;
+
+use common::{assert_os_storage, assert_storage, k, permissions_bypassed};
+use session_state::{ErrorKind, Store};
+use session_state_fs::FsStore;
+
+fn is_empty_dir(dir: &Path) -> bool {
+    std::fs::read_dir(dir).unwrap().next().is_none()
+}
+
+#[test]
+fn a_linked_folder_leading_outside_is_refused_for_every_operation() {
+    let root = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    symlink(outside.path(), root.path().join("out")).unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+
+    let key = k("out/x.json");
+    assert_storage(&store.write(&key, b"leak").unwrap_err(), "out/x.json");
+    assert_storage(&store.append(&key, b"leak").unwrap_err(), "out/x.json");
+    assert_storage(
+        &store
+            .update(&key, &mut |_| Ok(Some(b"leak".to_vec())))
+            .unwrap_err(),
+        "out/x.json",
+    );
+    assert_storage(
+        &store.write(&k("out/deep/er/x"), b"leak").unwrap_err(),
+        "out",
+    );
+    assert!(
+        is_empty_dir(outside.path()),
+        "something was written outside the root"
+    );
+
+    // A file already outside is neither read, listed, nor deleted through the link.
+    std::fs::write(outside.path().join("secret"), b"top secret").unwrap();
+    let secret = k("out/secret");
+    let err = store.read(&secret).unwrap_err();
+    assert_storage(&err, "out/secret");
+    assert!(err.message().contains("outside the store root"), "{err}");
+    assert!(err.context_value("symlink").unwrap().ends_with("/out"));
+    assert!(!err.message().contains("top secret"));
+    assert_storage(&store.delete(&secret).unwrap_err(), "out/secret");
+    assert_storage(&store.list(&k("out")).unwrap_err(), "out");
+    assert_eq!(
+        std::fs::read(outside.path().join("secret")).unwrap(),
+        b"top secret"
+    );
+    // A link to the outside folder is not walked when its parent is listed.
+    store.write(&k("top/inside"), b"1").unwrap();
+    symlink(outside.path(), root.path().join("top/link")).unwrap();
+    assert_eq!(store.list(&k("top")).unwrap(), vec![k("top/inside")]);
+}
+
+#[test]
+fn a_linked_file_leading_outside_is_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let target = outside.path().join("passwd");
+    std::fs::write(&target, b"root:x:0:0").unwrap();
+    std::fs::create_dir(root.path().join("d")).unwrap();
+    symlink(&target, root.path().join("d/passwd")).unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let key = k("d/passwd");
+    assert_storage(&store.read(&key).unwrap_err(), "d/passwd");
+    assert_storage(&store.write(&key, b"x").unwrap_err(), "d/passwd");
+    assert_storage(&store.append(&key, b"x").unwrap_err(), "d/passwd");
+    assert_eq!(std::fs::read(&target).unwrap(), b"root:x:0:0");
+    assert_eq!(store.list(&k("d")).unwrap(), Vec::new());
+    // A dangling link counts as leading outside too.
+    symlink(root.path().join("nowhere"), root.path().join("d/dangling")).unwrap();
+    assert_storage(&store.read(&k("d/dangling")).unwrap_err(), "d/dangling");
+}
+
+#[test]
+fn links_that_stay_inside_can_be_read() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    store.write(&k("real/doc.json"), b"{}").unwrap();
+    symlink(root.path().join("real"), root.path().join("alias")).unwrap();
+    symlink(
+        root.path().join("real/doc.json"),
+        root.path().join("real/link.json"),
+    )
+    .unwrap();
+    assert_eq!(
+        store.read(&k("alias/doc.json")).unwrap().as_deref(),
+        Some(&b"{}"[..])
+    );
+    assert_eq!(
+        store.read(&k("real/link.json")).unwrap().as_deref(),
+        Some(&b"{}"[..])
+    );
+    // A link to a file inside lists as a key; a linked folder is not walked (it could loop).
+    assert_eq!(
+        store.list(&k("real")).unwrap(),
+        vec![k("real/doc.json"), k("real/link.json")]
+    );
+    symlink(root.path(), root.path().join("real/loop")).unwrap();
+    assert_eq!(store.list(&k("real")).unwrap().len(), 2);
+}
+
+#[test]
+fn a_folder_where_a_file_is_expected_is_a_storage_error() {
+    let root = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(root.path().join("a/doc.json/inner")).unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let key = k("a/doc.json");
+    let err = store.read(&key).unwrap_err();
+    assert_storage(&err, "a/doc.json");
+    assert_eq!(err.context_value("key"), Some("a/doc.json"));
+    assert!(err.message().contains("folder"), "{err}");
+    assert_os_storage(&store.write(&key, b"x").unwrap_err(), "a/doc.json");
+    assert_storage(
+        &store
+            .update(&key, &mut |_| Ok(Some(b"x".to_vec())))
+            .unwrap_err(),
+        "a/doc.json",
+    );
+    assert_os_storage(&store.append(&key, b"x").unwrap_err(), "a/doc.json");
+    assert_os_storage(&store.delete(&key).unwrap_err(), "a/doc.json");
+    assert!(root.path().join("a/doc.json/inner").is_dir());
+    // A file where a folder is expected.
+    store.write(&k("f"), b"1").unwrap();
+    assert_os_storage(&store.write(&k("f/x"), b"2").unwrap_err(), "f");
+    assert_os_storage(&store.read(&k("f/x")).unwrap_err(), "f");
+    assert_eq!(store.list(&k("f")).unwrap(), Vec::new());
+}
+
+#[test]
+fn an_unreadable_file_is_a_storage_error_naming_it() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let key = k("locked/doc.json");
+    store.write(&key, b"{}").unwrap();
+    store.write(&k("locked/other.json"), b"{}").unwrap();
+    let file = root.path().join("locked/doc.json");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o000)).unwrap();
+    if permissions_bypassed(root.path()) {
+        println!(
+            "skipping the permission-denied assertions: this process bypasses file modes \
+             (running as root or with CAP_DAC_OVERRIDE), so a mode 000 file stays readable"
+        );
+        assert_eq!(store.read(&key).unwrap().as_deref(), Some(&b"{}"[..]));
+    } else {
+        let err = store.read(&key).unwrap_err();
+        assert_os_storage(&err, "locked/doc.json");
+        assert!(err.message().contains("denied"), "{err}");
+        // The other file and the listing are unaffected by one unreadable file.
+        assert_eq!(
+            store.read(&k("locked/other.json")).unwrap().as_deref(),
+            Some(&b"{}"[..])
+        );
+        assert_eq!(store.list(&k("locked")).unwrap().len(), 2);
+        // An unreadable folder fails list with its path.
+        let folder = root.path().join("locked");
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o000)).unwrap();
+        let err = store.list(&k("locked")).unwrap_err();
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o700)).unwrap();
+        assert_os_storage(&err, "locked");
+    }
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600)).unwrap();
+}
+
+#[test]
+fn list_skips_reserved_invalid_and_non_utf8_names() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    store.write(&k("d/ok.json"), b"1").unwrap();
+    store.write(&k("d/sub/deep.json"), b"2").unwrap();
+    let d = root.path().join("d");
+    for name in [
+        ".ok.json.lock",
+        ".ok.json.tmp-123-4",
+        ".x.tmp-1-1",
+        "back\\slash",
+        "new\nline",
+    ] {
+        std::fs::write(d.join(name), b"junk").unwrap();
+    }
+    std::fs::write(d.join(OsStr::from_bytes(b"bad-\xff\xfe")), b"junk").unwrap();
+    std::fs::create_dir(d.join(OsStr::from_bytes(b"dir-\xff"))).unwrap();
+    std::fs::write(d.join(OsStr::from_bytes(b"dir-\xff/inner.json")), b"junk").unwrap();
+    std::fs::create_dir(d.join(".cache.lock")).unwrap();
+    std::fs::write(d.join(".cache.lock/hidden.json"), b"junk").unwrap();
+    assert_eq!(
+        store.list(&k("d")).unwrap(),
+        vec![k("d/ok.json"), k("d/sub/deep.json")]
+    );
+}
+
+#[test]
+fn a_stale_temp_file_from_a_crash_is_ignored() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let key = k("s/doc.json");
+    std::fs::create_dir(root.path().join("s")).unwrap();
+    // A crash between creating the temp file and the rename leaves a half-written file.
+    let stale = root.path().join("s/.doc.json.tmp-99999-0");
+    std::fs::write(&stale, b"{\"half").unwrap();
+    assert_eq!(store.read(&key).unwrap(), None);
+    assert_eq!(store.list(&k("s")).unwrap(), Vec::new());
+    store.write(&key, b"{\"whole\":true}").unwrap();
+    assert_eq!(
+        store.read(&key).unwrap().as_deref(),
+        Some(&b"{\"whole\":true}"[..])
+    );
+    store
+        .update(&key, &mut |old| {
+            assert_eq!(old, Some(&b"{\"whole\":true}"[..]));
+            Ok(None)
+        })
+        .unwrap();
+    assert_eq!(store.list(&k("s")).unwrap(), vec![key]);
+    assert_eq!(std::fs::read(&stale).unwrap(), b"{\"half");
+}
+
+#[test]
+fn keys_with_reserved_names_are_refused() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    store.write(&k("a/x"), b"1").unwrap();
+    store.update(&k("a/x"), &mut |_| Ok(None)).unwrap(); // creates `a/.x.lock`
+    for bad in ["a/.x.lock", "a/.x.tmp-1-2", ".lock", ".d.lock/inner"] {
+        let key = k(bad);
+        let err = store.write(&key, b"replaces the lock").unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidKey, "{bad}: {err}");
+        assert!(err.message().contains("reserves"), "{err}");
+        assert_eq!(store.read(&key).unwrap_err().kind(), ErrorKind::InvalidKey);
+        assert_eq!(
+            store.update(&key, &mut |_| Ok(None)).unwrap_err().kind(),
+            ErrorKind::InvalidKey
+        );
+    }
+    // The lock file of `a/x` is untouched and still empty.
+    assert_eq!(std::fs::read(root.path().join("a/.x.lock")).unwrap(), b"");
+    // Names that merely look alike are ordinary keys.
+    for fine in ["a/x.lock", "a/.lockfile", "a/.x.lock.json", "a/x.tmp-1"] {
+        store.write(&k(fine), b"ok").unwrap();
+        assert_eq!(store.read(&k(fine)).unwrap().as_deref(), Some(&b"ok"[..]));
+    }
+    assert_eq!(store.list(&k("a")).unwrap().len(), 5);
+}
+
+#[test]
+fn long_names_sharing_their_first_bytes_stay_distinct() {
+    // Temp and lock names keep only the first 200 bytes of a name, so these two keys share a
+    // lock file; their values must still be separate and both updatable.
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let stem = "s".repeat(240);
+    let (a, b) = (k(&format!("l/{stem}-a")), k(&format!("l/{stem}-b")));
+    store.write(&a, b"a").unwrap();
+    store.write(&b, b"b").unwrap();
+    store
+        .update(&a, &mut |old| Ok(old.map(|v| [v, b"1"].concat())))
+        .unwrap();
+    store.append(&b, b"2").unwrap();
+    assert_eq!(store.read(&a).unwrap().as_deref(), Some(&b"a1"[..]));
+    assert_eq!(store.read(&b).unwrap().as_deref(), Some(&b"b2"[..]));
+    assert_eq!(store.list(&k("l")).unwrap(), vec![a, b]);
+    assert!(common::temp_files(root.path()).is_empty());
+}
