@@ -3,6 +3,7 @@
 //! Thin by design: each file converts types and maps errors for one core module; the logic is
 //! in the `session-state` crate.
 
+mod conformance;
 mod errors;
 mod stores;
 
@@ -20,5 +21,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ERROR_CODES", codes)?;
     m.add_class::<stores::PyFileStore>()?;
     m.add_class::<stores::PyMemoryStore>()?;
+    m.add_function(wrap_pyfunction!(conformance::run_store_conformance, m)?)?;
+    m.add_function(wrap_pyfunction!(conformance::counter_increment, m)?)?;
     Ok(())
 }
