@@ -59,7 +59,7 @@ impl PyFileStore {
     }
 
     fn __repr__(&self) -> String {
-        format!("FileStore({:?})", self.inner.root())
+        format!("FileStore({:?})", self.inner.root().display().to_string())
     }
 }
 
