@@ -29,6 +29,7 @@ pub mod conformance;
 pub mod error;
 pub mod key;
 pub mod store;
+pub mod team;
 pub mod time;
 
 pub use error::{Error, ErrorKind, Result};

@@ -1,11 +1,197 @@
-//! (being written)
+//! Team agent spawn state (SPEC section 3): `teams`, `team TEAM`, `team TEAM --resume-plan`.
+//!
+//! The root is `--root` or `~/.claude`; files are `teams/{team}/sessions/{agent}.json`. These
+//! commands only read: a missing root is never created. Files that cannot be read or parsed
+//! are reported on stderr as `warning: skipped ...` and never stop the listing.
+
+use std::path::Path;
 use std::process::ExitCode;
+
+use session_state::team::{ResumeAction, TeamListing, TeamStore, TeamSummary};
+use session_state::{Error, ErrorKind, Result};
+use session_state_fs::{FsStore, SystemClock};
 
 use crate::context::Context;
 
 #[derive(Debug, clap::Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// List the teams under `<root>/teams` with their number of session files.
+    Teams {
+        /// Print a JSON array of `{"name", "sessions"}`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show a team's members (backend, model, created), or its resume plan.
+    Team {
+        /// The team name.
+        team: String,
+        /// Show what re-spawning the team would do, member by member.
+        #[arg(long)]
+        resume_plan: bool,
+        /// Print JSON: the members' documents, or the resume plan.
+        #[arg(long)]
+        json: bool,
+    },
+}
 
-pub fn run(cmd: Command, _ctx: &Context) -> session_state::Result<ExitCode> {
-    match cmd {}
+pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
+    let root = ctx.claude_root();
+    match cmd {
+        Command::Teams { json } => {
+            let teams = match open(&root)? {
+                Some(store) => store.list_teams()?,
+                None => Vec::new(),
+            };
+            print_teams(&teams, json)?;
+        }
+        Command::Team {
+            team,
+            resume_plan,
+            json,
+        } => {
+            session_state::team::validate_name("team name", &team)?;
+            let store = open(&root)?.ok_or_else(|| missing_team(&team, &root))?;
+            let listing = store.list(&team)?;
+            if listing.members.is_empty() && listing.skipped.is_empty() {
+                return Err(missing_team(&team, &root));
+            }
+            if resume_plan {
+                print_plan(&store, &team, json)?;
+            } else {
+                warn_skipped(&listing);
+                print_members(&listing, json)?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A store over `root`, or `None` when the folder does not exist (nothing is created).
+fn open(root: &Path) -> Result<Option<TeamStore<FsStore, SystemClock>>> {
+    if !root.is_dir() {
+        return Ok(None);
+    }
+    Ok(Some(TeamStore::new(Context::store(root)?, SystemClock)))
+}
+
+fn missing_team(team: &str, root: &Path) -> Error {
+    Error::new(
+        ErrorKind::NotFound,
+        format!(
+            "team `{team}` has no session state under `{}`",
+            root.join("teams").display()
+        ),
+    )
+    .with_context("team", team)
+}
+
+fn to_json(value: &impl serde::Serialize) -> Result<String> {
+    serde_json::to_string_pretty(value)
+        .map_err(|e| Error::invalid_input(format!("cannot print json: {e}")))
+}
+
+fn print_teams(teams: &[TeamSummary], json: bool) -> Result<()> {
+    if json {
+        println!("{}", to_json(&teams)?);
+        return Ok(());
+    }
+    let rows: Vec<Vec<String>> = teams
+        .iter()
+        .map(|t| vec![t.name.clone(), t.sessions.to_string()])
+        .collect();
+    print_table(&["TEAM", "SESSIONS"], &rows);
+    Ok(())
+}
+
+fn warn_skipped(listing: &TeamListing) {
+    for file in &listing.skipped {
+        eprintln!(
+            "warning: skipped `{}` ({}): {}",
+            file.key, file.code, file.message
+        );
+    }
+}
+
+fn print_members(listing: &TeamListing, json: bool) -> Result<()> {
+    if json {
+        let documents: Vec<_> = listing.members.iter().map(|m| &m.state).collect();
+        println!("{}", to_json(&documents)?);
+        return Ok(());
+    }
+    let rows: Vec<Vec<String>> = listing
+        .members
+        .iter()
+        .map(|m| {
+            vec![
+                m.agent.clone(),
+                m.state.backend_type.clone(),
+                m.state.model.clone().unwrap_or_else(|| "-".into()),
+                session_state::time::format_rfc3339(m.state.created_at),
+            ]
+        })
+        .collect();
+    print_table(&["AGENT", "BACKEND", "MODEL", "CREATED"], &rows);
+    Ok(())
+}
+
+fn print_plan(store: &TeamStore<FsStore, SystemClock>, team: &str, json: bool) -> Result<()> {
+    let plan = store.resume_plan(team)?;
+    if json {
+        println!("{}", to_json(&plan)?);
+        return Ok(());
+    }
+    let rows: Vec<Vec<String>> = plan
+        .members
+        .iter()
+        .map(|m| match &m.action {
+            ResumeAction::Respawn {
+                backend,
+                config,
+                warning,
+            } => vec![
+                m.agent.clone(),
+                "respawn".into(),
+                backend.to_string(),
+                config.model.clone().unwrap_or_else(|| "-".into()),
+                warning.clone().unwrap_or_default(),
+            ],
+            ResumeAction::Skip { reason, message } => vec![
+                m.agent.clone(),
+                "skip".into(),
+                "-".into(),
+                "-".into(),
+                format!(
+                    "{}: {message}",
+                    serde_json::to_value(reason)
+                        .ok()
+                        .and_then(|v| v.as_str().map(str::to_owned))
+                        .unwrap_or_default()
+                ),
+            ],
+        })
+        .collect();
+    print_table(&["AGENT", "ACTION", "BACKEND", "MODEL", "NOTE"], &rows);
+    Ok(())
+}
+
+/// Left-aligned columns separated by two spaces; trailing spaces trimmed.
+fn print_table(header: &[&str], rows: &[Vec<String>]) {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        let mut out = String::new();
+        for (cell, w) in cells.iter().zip(&widths) {
+            out.push_str(cell);
+            out.push_str(&" ".repeat(w - cell.chars().count() + 2));
+        }
+        println!("{}", out.trim_end());
+    };
+    line(header.to_vec());
+    for row in rows {
+        line(row.iter().map(String::as_str).collect());
+    }
 }

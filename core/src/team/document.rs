@@ -1,0 +1,201 @@
+//! The team session document: [`SessionState`] and [`MemoryConfig`] (SPEC section 3,
+//! "Document"), read and written byte-compatibly with the `agent-teams` 0.1.0 crate.
+//!
+//! - Keys are camelCase; inside `memoryConfig` they are snake_case (`max_turns`,
+//!   `budget_chars`, both required).
+//! - Omitted on write as the crate does: `model`, `cwd`, `maxTurns`, `permissionMode`,
+//!   `reasoningEffort`, `memoryConfig` when none; `allowedTools`, `env`, `metadata` when empty.
+//!   On read, a missing list or map is empty, but `null` is rejected for `allowedTools`, `env`
+//!   and `metadata` (the crate rejects it too); `null` reads as none for the optional fields.
+//! - `createdAt` reads what chrono's serde reads (RFC 3339 with `Z` or an offset, converted to
+//!   UTC; chrono also takes a space or `t` for `T` and a `UTC` suffix); a value without an
+//!   offset is rejected. It is written RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction digits.
+//! - Keys the crate does not know are kept (in `extra`) and written after the known keys.
+//! - Written pretty-printed with two spaces and no trailing newline ([`SessionState::to_json`]).
+
+use chrono::{DateTime, Utc};
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use super::backend::BackendType;
+use super::spawn::SpawnConfig;
+use crate::error::{Error, Result};
+
+/// A string-to-string map that keeps insertion (file) order: `env` and `metadata`.
+pub type StringMap = IndexMap<String, String>;
+
+/// The keys of a session document, in the order they are written.
+pub const DOCUMENT_KEYS: &[&str] = &[
+    "name",
+    "backendType",
+    "prompt",
+    "model",
+    "cwd",
+    "maxTurns",
+    "allowedTools",
+    "permissionMode",
+    "reasoningEffort",
+    "env",
+    "memoryConfig",
+    "metadata",
+    "createdAt",
+];
+
+/// The keys of a `memoryConfig` object.
+pub const MEMORY_CONFIG_KEYS: &[&str] = &["max_turns", "budget_chars"];
+
+/// Persisted state of one team agent, stored at `teams/{team}/sessions/{agent}.json`, used to
+/// re-spawn the agent with the same configuration after an orchestrator restart.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionState {
+    /// Agent name (the file is `{name}.json`).
+    pub name: String,
+    /// Backend string; `claude-code`, `codex`, `gemini-cli` are known, others are kept as
+    /// they are (see [`SessionState::parse_backend_type`]).
+    pub backend_type: String,
+    /// The prompt / system instruction (with any delegation instructions folded in).
+    pub prompt: String,
+    /// Model override.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<String>,
+    /// Working directory, as a path string.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    /// Maximum conversation turns (a 32-bit signed integer, as the crate).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_turns: Option<i32>,
+    /// Allowed tools.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub allowed_tools: Vec<String>,
+    /// Permission mode.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub permission_mode: Option<String>,
+    /// Reasoning effort.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reasoning_effort: Option<String>,
+    /// Extra environment variables (file order kept).
+    #[serde(default, skip_serializing_if = "StringMap::is_empty")]
+    pub env: StringMap,
+    /// Memory configuration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_config: Option<MemoryConfig>,
+    /// Backend-specific metadata such as a Codex thread id (file order kept).
+    #[serde(default, skip_serializing_if = "StringMap::is_empty")]
+    pub metadata: StringMap,
+    /// When the session was created (UTC).
+    pub created_at: DateTime<Utc>,
+    /// Keys the crate does not know, kept as read and written after the known keys. A key
+    /// here that names a known key is refused on write.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// Memory limits for cross-turn context injection; snake_case keys inside `memoryConfig`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct MemoryConfig {
+    /// Most turns kept (oldest evicted first). Default 5.
+    pub max_turns: u64,
+    /// Most characters in the formatted context. Default 4000.
+    pub budget_chars: u64,
+    /// Unknown keys, kept as read.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+impl Default for MemoryConfig {
+    fn default() -> Self {
+        MemoryConfig {
+            max_turns: 5,
+            budget_chars: 4000,
+            extra: Map::new(),
+        }
+    }
+}
+
+impl SessionState {
+    /// The state of a freshly spawned agent, as the crate's `from_config`: the config's
+    /// fields, `backendType` from `backend`, `createdAt` = `now`, empty `metadata`, no extra
+    /// keys. Delegations are dropped (their text is already in the prompt).
+    pub fn from_config(config: &SpawnConfig, backend: BackendType, now: DateTime<Utc>) -> Self {
+        SessionState {
+            name: config.name.clone(),
+            backend_type: backend.to_string(),
+            prompt: config.prompt.clone(),
+            model: config.model.clone(),
+            cwd: config.cwd.clone(),
+            max_turns: config.max_turns,
+            allowed_tools: config.allowed_tools.clone(),
+            permission_mode: config.permission_mode.clone(),
+            reasoning_effort: config.reasoning_effort.clone(),
+            env: config.env.clone(),
+            memory_config: config.memory_config.clone(),
+            metadata: StringMap::new(),
+            created_at: now,
+            extra: Map::new(),
+        }
+    }
+
+    /// The config to re-spawn this agent with; no delegations.
+    pub fn to_spawn_config(&self) -> SpawnConfig {
+        SpawnConfig {
+            name: self.name.clone(),
+            prompt: self.prompt.clone(),
+            model: self.model.clone(),
+            cwd: self.cwd.clone(),
+            max_turns: self.max_turns,
+            allowed_tools: self.allowed_tools.clone(),
+            permission_mode: self.permission_mode.clone(),
+            reasoning_effort: self.reasoning_effort.clone(),
+            env: self.env.clone(),
+            memory_config: self.memory_config.clone(),
+            delegations: Vec::new(),
+        }
+    }
+
+    /// The backend named by `backendType`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) `unknown backend type
+    /// `...`` when the string is not one of the three known backends.
+    pub fn parse_backend_type(&self) -> Result<BackendType> {
+        self.backend_type.parse()
+    }
+
+    /// Parses a document.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) with serde_json's reason
+    /// (line and column) when the bytes are not a session document.
+    pub fn from_json(bytes: &[u8]) -> Result<SessionState> {
+        serde_json::from_slice(bytes).map_err(|e| {
+            Error::invalid_input(format!("not a team session state: {e}")).with_source(e)
+        })
+    }
+
+    /// The document as the crate writes it: pretty JSON, two-space indent, no trailing newline.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) when an `extra` key (here or
+    /// in `memoryConfig`) names a known key, which would write it twice.
+    pub fn to_json(&self) -> Result<Vec<u8>> {
+        check_extra(&self.extra, DOCUMENT_KEYS, "session state")?;
+        if let Some(memory) = &self.memory_config {
+            check_extra(&memory.extra, MEMORY_CONFIG_KEYS, "memoryConfig")?;
+        }
+        serde_json::to_vec_pretty(self).map_err(|e| {
+            Error::invalid_input(format!("cannot serialise session state: {e}")).with_source(e)
+        })
+    }
+}
+
+fn check_extra(extra: &Map<String, Value>, known: &[&str], what: &str) -> Result<()> {
+    match extra.keys().find(|k| known.contains(&k.as_str())) {
+        Some(key) => Err(Error::invalid_input(format!(
+            "{what} extra key `{key}` names a known key"
+        ))
+        .with_context("field", key.clone())),
+        None => Ok(()),
+    }
+}

@@ -1,0 +1,346 @@
+//! [`TeamStore`]: team session files over any [`Store`] (SPEC section 3).
+//!
+//! Layout: `teams/{team}/sessions/{agent}.json`. Saves write the crate's bytes (pretty JSON,
+//! no trailing newline) in one exclusive [`Store::update`]; a file there that does not parse
+//! is first copied aside to `{key}.corrupt-{YYYYMMDDTHHMMSSZ}`. Listing a team reads every
+//! `*.json` directly in its `sessions` folder, sorted by agent name; a file that cannot be
+//! read or parsed is reported in [`TeamListing::skipped`] and never aborts the listing.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::backend::BackendType;
+use super::document::SessionState;
+use super::names::{
+    SESSION_EXTENSION, SESSIONS_FOLDER, session_key, sessions_folder, teams_folder, validate_name,
+};
+use super::spawn::SpawnConfig;
+use crate::error::{Error, ErrorKind, Result};
+use crate::key::Key;
+use crate::store::Store;
+use crate::time::Clock;
+
+/// Team session files over a store, stamped by a clock.
+#[derive(Debug, Clone)]
+pub struct TeamStore<S, C> {
+    store: S,
+    clock: C,
+}
+
+/// One member read from a team's `sessions` folder.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Member {
+    /// The agent name taken from the file name (`{agent}.json`).
+    pub agent: String,
+    /// The store key of the file.
+    pub key: String,
+    /// The parsed document.
+    pub state: SessionState,
+}
+
+/// A file of a team's `sessions` folder that was skipped, and why.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct SkippedFile {
+    /// The store key of the file (or folder).
+    pub key: String,
+    /// The error code: `corrupt_state` (does not parse), `storage` (cannot be read, or is a
+    /// folder), `invalid_key` (the file name is not a valid agent name).
+    pub code: String,
+    /// A lowercase message naming the key.
+    pub message: String,
+}
+
+/// The members of one team, and the files that were skipped.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TeamListing {
+    /// The team name.
+    pub team: String,
+    /// Members whose file parsed, sorted by agent name.
+    pub members: Vec<Member>,
+    /// Files that were skipped, sorted by key.
+    pub skipped: Vec<SkippedFile>,
+}
+
+/// One team found under `teams/`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct TeamSummary {
+    /// The team (folder) name.
+    pub name: String,
+    /// How many `*.json` files its `sessions` folder holds (parsed or not).
+    pub sessions: usize,
+}
+
+impl<S: Store, C: Clock> TeamStore<S, C> {
+    /// Team session files in `store`, stamped by `clock`.
+    pub fn new(store: S, clock: C) -> Self {
+        TeamStore { store, clock }
+    }
+
+    /// The underlying store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// Saves `state` as `teams/{team}/sessions/{state.name}.json`, replacing what is there,
+    /// as the crate does (a file there that does not parse is copied aside first). Returns
+    /// the key written.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidKey`] for an invalid team or agent name, [`ErrorKind::InvalidInput`]
+    /// when the state cannot be serialised, [`ErrorKind::Storage`] when the store fails.
+    pub fn save(&self, team: &str, state: &SessionState) -> Result<Key> {
+        let key = session_key(team, &state.name)?;
+        let bytes = state.to_json()?;
+        self.store.update(&key, &mut |old| {
+            if let Some(old) = old
+                && SessionState::from_json(old).is_err()
+            {
+                self.copy_aside(&key, old)?;
+            }
+            Ok(Some(bytes.clone()))
+        })?;
+        Ok(key)
+    }
+
+    /// Records that `config` was spawned on `backend` now. Unlike the crate (which starts the
+    /// file afresh on every spawn), an existing readable file keeps its `createdAt`, its
+    /// `metadata` and its unknown keys; everything else comes from `config`. A file that does
+    /// not parse is copied aside and replaced. To replace `createdAt` or `metadata`, use
+    /// [`update`](Self::update) or [`save`](Self::save).
+    ///
+    /// # Errors
+    /// As [`save`](Self::save).
+    pub fn record_spawn(
+        &self,
+        team: &str,
+        config: &SpawnConfig,
+        backend: BackendType,
+    ) -> Result<SessionState> {
+        let key = session_key(team, &config.name)?;
+        let spawned = SessionState::from_config(config, backend, self.clock.now());
+        crate::store::update_with(&self.store, &key, |old| {
+            // A store that retries may call this again: start from the spawn each time.
+            let mut fresh = spawned.clone();
+            if let Some(old) = old {
+                match SessionState::from_json(old) {
+                    Ok(previous) => {
+                        fresh.created_at = previous.created_at;
+                        fresh.metadata = previous.metadata;
+                        fresh.extra = previous.extra;
+                    }
+                    Err(_) => self.copy_aside(&key, old)?,
+                }
+            }
+            Ok((Some(fresh.to_json()?), fresh))
+        })
+    }
+
+    /// Changes a saved member in one exclusive read-modify-write: `apply` gets the current
+    /// state and edits it (including `createdAt` and `metadata` if it wants). Returns the
+    /// state written.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotFound`] when there is no file, [`ErrorKind::CorruptState`] when it does
+    /// not parse (nothing is written), [`ErrorKind::InvalidInput`] when `apply` renames the
+    /// agent, whatever `apply` returns, and the errors of [`save`](Self::save).
+    pub fn update(
+        &self,
+        team: &str,
+        agent: &str,
+        mut apply: impl FnMut(&mut SessionState) -> Result<()>,
+    ) -> Result<SessionState> {
+        let key = session_key(team, agent)?;
+        crate::store::update_with(&self.store, &key, |old| {
+            let Some(old) = old else {
+                return Err(not_found(team, agent, &key));
+            };
+            let mut state = parse_stored(&key, old)?;
+            apply(&mut state)?;
+            if state.name != agent {
+                return Err(Error::invalid_input(format!(
+                    "update of agent `{agent}` cannot rename it to `{}`",
+                    state.name
+                ))
+                .with_context("key", key.as_str()));
+            }
+            Ok((Some(state.to_json()?), state))
+        })
+    }
+
+    /// Loads one member.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidKey`] for an invalid name, [`ErrorKind::NotFound`] when there is no
+    /// file, [`ErrorKind::CorruptState`] when it does not parse (with the salvaged JSON value
+    /// when it is JSON at all), [`ErrorKind::Storage`] when the store fails.
+    pub fn load(&self, team: &str, agent: &str) -> Result<SessionState> {
+        let key = session_key(team, agent)?;
+        match self.store.read(&key)? {
+            Some(bytes) => parse_stored(&key, &bytes),
+            None => Err(not_found(team, agent, &key)),
+        }
+    }
+
+    /// Deletes one member's file; `true` if it existed (the crate does this on shutdown).
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidKey`] for an invalid name, [`ErrorKind::Storage`].
+    pub fn delete(&self, team: &str, agent: &str) -> Result<bool> {
+        let key = session_key(team, agent)?;
+        self.store.delete(&key)
+    }
+
+    /// Every member of `team`, sorted by agent name, with the files that were skipped. A team
+    /// without a `sessions` folder lists as empty.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidKey`] for an invalid team name, [`ErrorKind::Storage`] when the
+    /// folder itself cannot be listed. A single bad file never fails the listing.
+    pub fn list(&self, team: &str) -> Result<TeamListing> {
+        let folder = sessions_folder(team)?;
+        let mut listing = TeamListing {
+            team: team.to_owned(),
+            ..TeamListing::default()
+        };
+        let mut folders_reported: Vec<String> = Vec::new();
+        for key in self.store.list(&folder)? {
+            // `Store::list` gives keys strictly below the folder; skip any other a store returns.
+            let Some(rest) = key
+                .as_str()
+                .strip_prefix(folder.as_str())
+                .and_then(|r| r.strip_prefix('/'))
+            else {
+                continue;
+            };
+            match rest.split_once('/') {
+                None => {
+                    if let Some(agent) = rest.strip_suffix(SESSION_EXTENSION) {
+                        self.list_one(&key, agent, &mut listing);
+                    }
+                }
+                Some((first, _)) if first.ends_with(SESSION_EXTENSION) => {
+                    if !folders_reported.iter().any(|f| f == first) {
+                        folders_reported.push(first.to_owned());
+                        let folder_key = folder.join(first)?;
+                        listing.skipped.push(skipped(
+                            &folder_key,
+                            ErrorKind::Storage,
+                            format!("`{folder_key}` is a folder, not a session file"),
+                        ));
+                    }
+                }
+                Some(_) => {}
+            }
+        }
+        listing.members.sort_by(|a, b| a.agent.cmp(&b.agent));
+        listing.skipped.sort_by(|a, b| a.key.cmp(&b.key));
+        Ok(listing)
+    }
+
+    fn list_one(&self, key: &Key, agent: &str, listing: &mut TeamListing) {
+        // A bare `.json` is a hidden file, not a session (the crate's extension test agrees).
+        if agent.is_empty() {
+            return;
+        }
+        if let Err(e) = validate_name("agent name", agent) {
+            listing
+                .skipped
+                .push(skipped(key, e.kind(), e.message().to_owned()));
+            return;
+        }
+        let parsed = self.store.read(key).and_then(|bytes| match bytes {
+            Some(bytes) => parse_stored(key, &bytes).map(Some),
+            None => Ok(None), // deleted since it was listed
+        });
+        match parsed {
+            Ok(Some(state)) => listing.members.push(Member {
+                agent: agent.to_owned(),
+                key: key.to_string(),
+                state,
+            }),
+            Ok(None) => {}
+            Err(e) => listing
+                .skipped
+                .push(skipped(key, e.kind(), e.message().to_owned())),
+        }
+    }
+
+    /// Every team folder under `teams/`, sorted by name, with its number of session files.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when the store cannot list `teams/`.
+    pub fn list_teams(&self) -> Result<Vec<TeamSummary>> {
+        let root = teams_folder();
+        let mut teams: BTreeMap<String, usize> = BTreeMap::new();
+        for key in self.store.list(&root)? {
+            let mut segments = key.segments().skip(1);
+            let Some(team) = segments.next() else {
+                continue;
+            };
+            let count = teams.entry(team.to_owned()).or_default();
+            let rest: Vec<&str> = segments.collect();
+            if let [folder, file] = rest.as_slice()
+                && *folder == SESSIONS_FOLDER
+                && file.len() > SESSION_EXTENSION.len()
+                && file.ends_with(SESSION_EXTENSION)
+            {
+                *count += 1;
+            }
+        }
+        Ok(teams
+            .into_iter()
+            .filter(|(name, _)| validate_name("team name", name).is_ok())
+            .map(|(name, sessions)| TeamSummary { name, sessions })
+            .collect())
+    }
+
+    /// Copies corrupt bytes to `{key}.corrupt-{UTC timestamp}` (with `-N` if taken).
+    fn copy_aside(&self, key: &Key, bytes: &[u8]) -> Result<()> {
+        let stamp = self.clock.now().format("%Y%m%dT%H%M%SZ");
+        let base = format!("{}.corrupt-{stamp}", key.file_name());
+        let parent = key.parent().expect("session keys have a folder");
+        for n in 0..100 {
+            let name = if n == 0 {
+                base.clone()
+            } else {
+                format!("{base}-{n}")
+            };
+            let aside = parent.join(&name)?;
+            if self.store.read(&aside)?.is_none() {
+                return self.store.write(&aside, bytes);
+            }
+        }
+        Err(Error::new(
+            ErrorKind::Conflict,
+            format!("too many corrupt copies of `{key}` in one second"),
+        )
+        .with_context("key", key.as_str()))
+    }
+}
+
+fn parse_stored(key: &Key, bytes: &[u8]) -> Result<SessionState> {
+    serde_json::from_slice::<SessionState>(bytes).map_err(|e| {
+        let err = Error::corrupt(key, e);
+        match serde_json::from_slice::<serde_json::Value>(bytes) {
+            Ok(value) => err.with_salvaged(value),
+            Err(_) => err,
+        }
+    })
+}
+
+fn not_found(team: &str, agent: &str, key: &Key) -> Error {
+    Error::new(
+        ErrorKind::NotFound,
+        format!("no session state for agent `{agent}` in team `{team}`"),
+    )
+    .with_context("key", key.as_str())
+}
+
+fn skipped(key: &Key, kind: ErrorKind, message: String) -> SkippedFile {
+    SkippedFile {
+        key: key.to_string(),
+        code: kind.code().to_owned(),
+        message,
+    }
+}
