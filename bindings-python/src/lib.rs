@@ -4,8 +4,10 @@
 //! in the `session-state` crate.
 
 mod conformance;
+mod convert;
 mod errors;
 mod stores;
+mod team;
 
 use pyo3::prelude::*;
 
@@ -23,5 +25,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<stores::PyMemoryStore>()?;
     m.add_function(wrap_pyfunction!(conformance::run_store_conformance, m)?)?;
     m.add_function(wrap_pyfunction!(conformance::counter_increment, m)?)?;
+    team::register(m)?;
     Ok(())
 }

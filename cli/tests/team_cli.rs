@@ -218,7 +218,10 @@ fn bad_entries_are_reported_and_skipped() {
         .map(|m| (m["agent"].as_str().unwrap(), m["reason"].as_str().unwrap()))
         .collect();
     assert!(reasons.contains(&("env-null", "unparsable")), "{reasons:?}");
-    assert!(!reasons.iter().any(|(agent, _)| *agent == "link"), "{reasons:?}");
+    assert!(
+        !reasons.iter().any(|(agent, _)| *agent == "link"),
+        "{reasons:?}"
+    );
     assert!(!warnings.contains("link.json"), "{warnings}");
     assert!(reasons.contains(&("x", "unreadable")), "{reasons:?}");
 }
