@@ -28,6 +28,8 @@
 pub mod conformance;
 pub mod error;
 pub mod key;
+pub mod orchestrator;
+pub mod registry;
 pub mod store;
 pub mod team;
 pub mod time;

@@ -1,11 +1,266 @@
-//! (being written)
+//! Orchestrator session commands (SPEC section 1): `resume`, `show`, `history`, `archive`,
+//! the lifecycle moves, `doctor` and `schema`, over `<root>/.claude/`.
+
 use std::process::ExitCode;
+
+use session_state::orchestrator::{
+    HistoryQuery, OrchestratorSession, OrchestratorStore, SessionStatus, json_schema,
+    render_markdown, resume_summary,
+};
+use session_state::{Clock, Error, ErrorKind, Result};
+use session_state_fs::{FsStore, SystemClock};
 
 use crate::context::Context;
 
+/// The orchestrator commands.
 #[derive(Debug, clap::Subcommand)]
-pub enum Command {}
+pub enum Command {
+    /// Show the "RESUMING SESSION" summary of the current session (exit 1 when there is none).
+    Resume {
+        /// Print the summary as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show the current session.
+    Show {
+        /// Print the whole document as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List archived sessions, newest first.
+    History {
+        /// Most sessions listed.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+        /// Sessions skipped first.
+        #[arg(long, default_value_t = 0)]
+        offset: usize,
+        /// Only sessions with this status (created, in_progress, paused, complete, aborted).
+        #[arg(long, value_parser = parse_status)]
+        status: Option<SessionStatus>,
+        /// Print a JSON array of {id, goal, status, created}.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Move the current session to the history folder.
+    Archive {
+        /// Replace an existing archive with the same session id.
+        #[arg(long)]
+        replace: bool,
+    },
+    /// Move the current session from `created` to `in_progress`.
+    Start,
+    /// Move the current session from `in_progress` to `paused` (it stays current).
+    Pause,
+    /// Move the current session from `paused` to `in_progress`.
+    Continue,
+    /// Move the current session to `complete` and archive it.
+    Complete,
+    /// Move the current session to `aborted` and archive it.
+    Abort,
+    /// Check the current and archived session files; exit 3 when problems remain.
+    Doctor {
+        /// Repair corrupt files from what can be salvaged (a copy of each is kept first).
+        #[arg(long)]
+        fix: bool,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the JSON Schema of the session document (schema "1.0").
+    Schema,
+}
 
-pub fn run(cmd: Command, _ctx: &Context) -> session_state::Result<ExitCode> {
-    match cmd {}
+fn parse_status(text: &str) -> std::result::Result<SessionStatus, String> {
+    SessionStatus::parse(text).map_err(|e| e.to_string())
+}
+
+type Sessions = OrchestratorStore<FsStore, SystemClock>;
+
+fn sessions(ctx: &Context, create: bool) -> Result<Sessions> {
+    let root = ctx.project_root();
+    if !create && !root.is_dir() {
+        return Err(Error::new(
+            ErrorKind::NotFound,
+            format!("project folder `{}` does not exist", root.display()),
+        ));
+    }
+    Ok(OrchestratorStore::new(Context::store(root)?, ctx.clock))
+}
+
+fn print_json(value: &impl serde::Serialize) {
+    println!(
+        "{}",
+        serde_json::to_string_pretty(value).unwrap_or_default()
+    );
+}
+
+const RECOVERY: &str = "\
+## ⚠️ SESSION RECOVERY
+
+The previous session file appears corrupted.
+
+**Options**:
+1. **Start fresh**: archive or move the file aside, then begin a new session
+2. **View history**: `session-state history`
+3. **Manual recovery**: `session-state doctor --fix` keeps a copy and extracts what it can
+";
+
+fn current(sessions: &Sessions) -> Result<Option<OrchestratorSession>> {
+    sessions.load().inspect_err(|e| {
+        if e.kind() == ErrorKind::CorruptState {
+            eprintln!("{RECOVERY}");
+        }
+    })
+}
+
+/// Runs one orchestrator command.
+#[allow(clippy::needless_pass_by_value)] // the signature every command module shares
+pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
+    match cmd {
+        Command::Resume { json } => {
+            let sessions = sessions(ctx, false)?;
+            let Some(doc) = current(&sessions)? else {
+                println!("No session to resume");
+                return Ok(ExitCode::from(1));
+            };
+            let summary = resume_summary(&doc, ctx.clock.now());
+            if json {
+                print_json(&summary);
+            } else {
+                print!("{}", render_markdown(&summary));
+            }
+        }
+        Command::Show { json } => {
+            let sessions = sessions(ctx, false)?;
+            let Some(doc) = current(&sessions)? else {
+                println!("No current session");
+                return Ok(ExitCode::from(1));
+            };
+            if json {
+                print!("{}", String::from_utf8_lossy(&doc.to_pretty_json()));
+            } else {
+                show(&doc);
+            }
+        }
+        Command::History {
+            limit,
+            offset,
+            status,
+            json,
+        } => {
+            let sessions = sessions(ctx, false)?;
+            let page = sessions.list_history(&HistoryQuery {
+                limit,
+                offset,
+                status,
+            })?;
+            for skipped in &page.skipped {
+                eprintln!(
+                    "warning: skipped `{}`: error[{}]: {}",
+                    skipped.key, skipped.code, skipped.message
+                );
+            }
+            if json {
+                print_json(&page.entries);
+            } else if page.entries.is_empty() {
+                println!("No archived sessions");
+            } else {
+                for e in &page.entries {
+                    let created = e.created.to_string();
+                    println!(
+                        "{created:<24}  {:<11}  {}  {}",
+                        e.status.as_str(),
+                        e.id,
+                        e.goal
+                    );
+                }
+            }
+        }
+        Command::Archive { replace } => {
+            let sessions = sessions(ctx, false)?;
+            let doc = current(&sessions)?.ok_or_else(no_current)?;
+            let key = sessions.archive(&doc, replace)?;
+            println!("archived session `{}` to {key}", doc.session_id);
+        }
+        Command::Start => moved(&sessions(ctx, false)?.start()?),
+        Command::Pause => moved(&sessions(ctx, false)?.pause()?),
+        Command::Continue => moved(&sessions(ctx, false)?.resume()?),
+        Command::Complete => moved(&sessions(ctx, false)?.complete()?),
+        Command::Abort => moved(&sessions(ctx, false)?.abort()?),
+        Command::Doctor { fix, json } => return doctor(&sessions(ctx, false)?, fix, json),
+        Command::Schema => print_json(&json_schema()),
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn no_current() -> Error {
+    Error::new(
+        ErrorKind::NotFound,
+        "there is no current orchestrator session",
+    )
+}
+
+fn moved(doc: &OrchestratorSession) {
+    let archived = if doc.status.is_final() {
+        " (archived)"
+    } else {
+        ""
+    };
+    println!(
+        "session `{}` is now {}{archived}",
+        doc.session_id, doc.status
+    );
+}
+
+fn show(doc: &OrchestratorSession) {
+    println!("session:  {}", doc.session_id);
+    println!("goal:     {}", doc.goal);
+    println!("status:   {}", doc.status);
+    println!("mode:     {}", doc.mode);
+    println!("created:  {}", doc.created);
+    println!("updated:  {}", doc.updated);
+    println!("project:  {} ({})", doc.project.name, doc.project.path);
+    println!("agents:");
+    for a in &doc.agents {
+        let progress = a.progress.map(|p| format!(" {p}%")).unwrap_or_default();
+        println!(
+            "  {:<12} {:<12} {}{progress}",
+            a.id,
+            a.status.as_str(),
+            a.task
+        );
+    }
+    println!("pending:  {}", doc.pending_tasks.len());
+    println!("errors:   {}", doc.errors.len());
+}
+
+fn doctor(sessions: &Sessions, fix: bool, json: bool) -> Result<ExitCode> {
+    let report = sessions.doctor(fix)?;
+    if json {
+        print_json(&report);
+    } else {
+        for r in &report.repaired {
+            println!("repaired {} (corrupt copy kept at {})", r.key, r.kept_copy);
+            if !r.missing.is_empty() {
+                println!("  filled with defaults: {}", r.missing.join(", "));
+            }
+        }
+        for p in &report.problems {
+            let hint = if p.fixable {
+                " (fixable with --fix)"
+            } else {
+                ""
+            };
+            println!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
+        }
+        if report.problems.is_empty() {
+            println!("ok: {} file(s) checked", report.checked);
+        }
+    }
+    Ok(if report.problems.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(3)
+    })
 }

@@ -1,11 +1,179 @@
-//! (being written)
+//! Registry commands (SPEC section 2): `register`, `agents`, `chains`, `chain`, `should-resume`.
+//! All act on `--root DIR` (default: the current folder).
+
+mod output;
+
+use std::path::PathBuf;
 use std::process::ExitCode;
+
+use serde_json::Value;
+use session_state::registry::{AgentRegistry, CompatPolicy, ExplainedPolicy, ResumePolicy};
+use session_state::{Error, Result};
+use session_state_fs::{FsStore, SystemClock};
 
 use crate::context::Context;
 
-#[derive(Debug, clap::Subcommand)]
-pub enum Command {}
+/// Which resume rule `should-resume` applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum PolicyArg {
+    /// The seed's keyword rule, exactly (the default).
+    Compat,
+    /// Whole words, stems and stop words, with a score and a reason.
+    Explained,
+}
 
-pub fn run(cmd: Command, _ctx: &Context) -> session_state::Result<ExitCode> {
-    match cmd {}
+#[derive(Debug, clap::Subcommand)]
+pub enum Command {
+    /// Register a sub-agent result (for shell hooks).
+    Register {
+        /// The agent name, e.g. `tdd-implementer`.
+        agent_name: String,
+        /// The agent id returned by the Task tool.
+        agent_id: String,
+        /// The workflow chain to append the id to.
+        #[arg(long = "chain", value_name = "ID")]
+        chain: Option<String>,
+        /// The result, as JSON (default: null).
+        #[arg(long, value_name = "JSON", conflicts_with = "result_file")]
+        result: Option<String>,
+        /// A file holding the result as JSON (`-` for stdin).
+        #[arg(long, value_name = "PATH")]
+        result_file: Option<PathBuf>,
+    },
+    /// List registered agents: name, id, chain, resume count, whether a result is stored.
+    Agents {
+        /// Only the agents whose id was registered in this chain.
+        #[arg(long = "chain", value_name = "ID")]
+        chain: Option<String>,
+        /// Print a JSON array of `{agent_name, agent_id, chain_id, resume_count, has_result}`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// List workflow chains with their summary and expected-vs-done status.
+    Chains {
+        /// Print a JSON array of `{summary, status}`.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Show one chain: summary, expected agents done, missing and out of order.
+    Chain {
+        /// The chain id.
+        chain_id: String,
+        /// Print `{summary, status}` as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Decide whether to resume an agent's last session (exit 0 either way).
+    ShouldResume {
+        /// The agent name.
+        agent_name: String,
+        /// The task about to run.
+        #[arg(long, value_name = "TEXT")]
+        task: String,
+        /// The task the agent ran last.
+        #[arg(long, value_name = "TEXT")]
+        previous: Option<String>,
+        /// The rule to apply.
+        #[arg(long, value_enum, default_value_t = PolicyArg::Compat)]
+        policy: PolicyArg,
+        /// Start new once an id was resumed this many times.
+        #[arg(long, value_name = "N", default_value_t = 5)]
+        cap: u64,
+        /// Minimum score to resume with `--policy explained`, in [0, 1].
+        #[arg(long, value_name = "SCORE", default_value_t = 0.3)]
+        threshold: f64,
+        /// Print `{"resume": bool}` (plus `score`, `matched`, `reason` for `explained`).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn registry(ctx: &Context) -> Result<AgentRegistry<FsStore, SystemClock>> {
+    Ok(AgentRegistry::new(
+        Context::store(ctx.project_root())?,
+        ctx.clock,
+    ))
+}
+
+pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
+    let reg = registry(ctx)?;
+    match cmd {
+        Command::Register {
+            agent_name,
+            agent_id,
+            chain,
+            result,
+            result_file,
+        } => {
+            let result = read_result(result.as_deref(), result_file.as_deref())?;
+            reg.register(&agent_name, &agent_id, result, chain.as_deref())?;
+            println!("registered `{agent_name}` as `{agent_id}`");
+        }
+        Command::Agents { chain, json } => {
+            output::agents(&reg.agents(chain.as_deref())?, json)?;
+        }
+        Command::Chains { json } => {
+            let mut views = Vec::new();
+            for id in reg.chain_ids()? {
+                views.push((reg.chain_summary(&id)?, reg.chain_status(&id)?));
+            }
+            output::chains(&views, json)?;
+        }
+        Command::Chain { chain_id, json } => {
+            let summary = reg.chain_summary(&chain_id)?;
+            let status = reg.chain_status(&chain_id)?;
+            if !status.defined && summary.status == "not_found" {
+                return Err(Error::new(
+                    session_state::ErrorKind::NotFound,
+                    format!("no chain `{chain_id}`"),
+                ));
+            }
+            output::chain(&summary, &status, json)?;
+        }
+        Command::ShouldResume {
+            agent_name,
+            task,
+            previous,
+            policy,
+            cap,
+            threshold,
+            json,
+        } => {
+            if !(0.0..=1.0).contains(&threshold) {
+                return Err(Error::invalid_input(format!(
+                    "threshold `{threshold}` is not between 0 and 1"
+                )));
+            }
+            let rule: &dyn ResumePolicy = match policy {
+                PolicyArg::Compat => &CompatPolicy { cap },
+                PolicyArg::Explained => &ExplainedPolicy { cap, threshold },
+            };
+            let decision = reg.decide_resume(&agent_name, &task, previous.as_deref(), rule)?;
+            output::decision(&decision, policy == PolicyArg::Explained, json)?;
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_result(inline: Option<&str>, file: Option<&std::path::Path>) -> Result<Value> {
+    let (text, origin) = match (inline, file) {
+        (Some(text), _) => (text.to_owned(), "--result".to_owned()),
+        (None, Some(path)) if path.as_os_str() == "-" => {
+            let mut text = String::new();
+            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
+                Error::invalid_input(format!("cannot read the result from stdin: {e}"))
+            })?;
+            (text, "stdin".to_owned())
+        }
+        (None, Some(path)) => {
+            let shown = path.display().to_string();
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                Error::invalid_input(format!("cannot read result file `{shown}`: {e}"))
+            })?;
+            (text, format!("`{shown}`"))
+        }
+        (None, None) => return Ok(Value::Null),
+    };
+    serde_json::from_str(&text)
+        .map_err(|e| Error::invalid_input(format!("the result in {origin} is not JSON: {e}")))
 }

@@ -1,1 +1,64 @@
-//! (being written)
+//! The orchestrator session (SPEC section 1; seed `seeds/session-state-skill.md`).
+//!
+//! - [`OrchestratorSession`]: the typed schema "1.0" document; unknown fields kept at every
+//!   depth; [`parse_document`] turns bytes into it with a typed error for every bad input.
+//! - [`OrchestratorStore`]: `save`, `load`, `archive`, `list_history`, lifecycle moves
+//!   (`start`, `pause`, `resume` = `continue_session`, `complete`, `abort`), the auto-save points
+//!   (`agent_started`, `agent_completed`, `agent_failed`, `decision_made`,
+//!   `before_compression`, `session_end`), `create_session`, and recovery (`recover`,
+//!   `doctor`).
+//! - [`resume_summary`] and [`render_markdown`]: the "RESUMING SESSION" block.
+//! - [`salvage`]: every complete field of a torn document.
+//! - [`json_schema`]: the JSON Schema of the document.
+//!
+//! ```
+//! use session_state::{FixedClock, MemoryStore};
+//! use session_state::orchestrator::{OrchestratorStore, Project, render_markdown, resume_summary};
+//!
+//! let clock = FixedClock::at("2025-12-27T10:30:00Z")?;
+//! let sessions = OrchestratorStore::new(MemoryStore::new(), clock);
+//! let project = Project::new("my-project", "/path/to/my-project", Some("dev"));
+//! let doc = sessions.create_session("Add sensitivity analysis", "default", project, Some("abc123"))?;
+//! assert_eq!(doc.session_id, "2025-12-27-abc123");
+//! sessions.start()?;
+//! let doc = sessions.load()?.expect("saved");
+//! let md = render_markdown(&resume_summary(&doc, clock.0));
+//! assert!(md.starts_with("## 🔄 RESUMING SESSION"));
+//! # Ok::<(), session_state::Error>(())
+//! ```
+
+mod autosave;
+mod document;
+mod history;
+mod history_index;
+mod keys;
+mod lenient;
+mod parse;
+mod recovery;
+mod salvage;
+mod schema;
+mod status;
+mod store;
+mod summary;
+
+pub use autosave::{clock_suffix, session_id_for};
+pub use document::{
+    Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
+};
+pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
+pub use keys::{
+    CURRENT_KEY, HISTORY_DIR, INDEX_KEY, current_key, history_dir, history_id, history_key,
+    index_key,
+};
+pub use parse::{
+    DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, UTF8_BOM, parse_document, resolve_naive,
+};
+pub use recovery::{DoctorReport, Problem, Repair, corrupt_copy_key, keep_corrupt_copy};
+pub use salvage::{EPOCH, Salvaged, salvage};
+pub use schema::json_schema;
+pub use status::{AgentStatus, SessionStatus, transition};
+pub use store::OrchestratorStore;
+pub use summary::{
+    AgentLine, ContextBudget, ResumeSummary, WorkLine, group_thousands, progress_percent,
+    relative_time, render_markdown, resume_summary,
+};

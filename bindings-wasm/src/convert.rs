@@ -1,0 +1,112 @@
+//! Conversions between JS values and the core's plain data types, shared by every wrapper.
+//!
+//! Values cross as JSON text through the engine's own `JSON.parse` / `JSON.stringify` (as
+//! the Node package does), so a document reaches JavaScript exactly as `JSON.parse(file)`
+//! would give it (maps as plain objects, `None` as `null`, integers of any size as numbers),
+//! and a JS value reaches the core as `JSON.stringify(value)` would write it (`undefined`
+//! members dropped, a `Date` as its ISO string, `NaN` as `null`). Values JSON cannot hold
+//! (`BigInt`, cycles, functions, `undefined` itself) and values of the wrong shape are
+//! `invalid_input` errors naming the argument.
+
+use js_sys::{JSON, Uint8Array};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use session_state::Key;
+use wasm_bindgen::{JsCast, JsValue};
+
+use crate::errors::{IntoJsResult, JsResult, describe, invalid_input, type_name};
+
+/// `value` as a plain JS value (objects, arrays, strings, numbers, booleans, `null`).
+///
+/// # Errors
+/// `invalid_input` when `value` has no JSON form (it never happens for the core's types).
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
+    let text = serde_json::to_string(value)
+        .map_err(|e| invalid_input(format!("cannot convert a value to JS: {e}")))?;
+    JSON::parse(&text)
+        .map_err(|e| invalid_input(format!("cannot convert a value to JS: {}", describe(&e))))
+}
+
+/// Any JSON value from the JS argument `what` (`JSON.stringify` semantics).
+///
+/// # Errors
+/// `invalid_input` naming `what` when the value has no JSON form.
+pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value> {
+    let text = JSON::stringify(value)
+        .map_err(|e| invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
+    let text = text
+        .as_string()
+        .ok_or_else(|| invalid_input(format!("`{what}` is not JSON: got {}", type_name(value))))?;
+    serde_json::from_str(&text).map_err(|e| invalid_input(format!("`{what}` is not JSON: {e}")))
+}
+
+/// A document (a JSON object) from the JS argument `what`, with every member kept in order.
+///
+/// # Errors
+/// `invalid_input` naming `what` for anything but a plain object with a JSON form.
+pub fn document_from_js(
+    value: &JsValue,
+    what: &str,
+) -> JsResult<serde_json::Map<String, serde_json::Value>> {
+    let not_object = || {
+        invalid_input(format!(
+            "`{what}` must be an object, got {}",
+            type_name(value)
+        ))
+    };
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Err(not_object());
+    }
+    match value_from_js(value, what)? {
+        serde_json::Value::Object(map) => Ok(map),
+        _ => Err(not_object()),
+    }
+}
+
+/// The JS argument `what` read as `T` (through its JSON form).
+///
+/// # Errors
+/// `invalid_input` naming `what` when the value has no JSON form or not `T`'s shape.
+pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
+    serde_json::from_value(value_from_js(value, what)?)
+        .map_err(|e| invalid_input(format!("`{what}` {e}")))
+}
+
+/// The `string` argument `what` (wasm-bindgen would silently stringify a number).
+///
+/// # Errors
+/// `invalid_input` naming `what` and the type it got.
+pub fn string_arg(value: &JsValue, what: &str) -> JsResult<String> {
+    value.as_string().ok_or_else(|| {
+        invalid_input(format!(
+            "`{what}` must be a string, not {}",
+            type_name(value)
+        ))
+    })
+}
+
+/// The store key argument `key` (a string such as `.claude/orchestrator-session.json`).
+///
+/// # Errors
+/// `invalid_input` when it is not a string, `invalid_key` naming it when it is not a safe
+/// relative key.
+pub fn key_arg(key: &JsValue) -> JsResult<Key> {
+    Key::new(string_arg(key, "key")?).js()
+}
+
+/// The bytes of a `string | Uint8Array` argument `what` (strings as UTF-8).
+///
+/// # Errors
+/// `invalid_input` naming `what` and the type it got for anything else.
+pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
+    if let Some(text) = value.as_string() {
+        Ok(text.into_bytes())
+    } else if let Some(array) = value.dyn_ref::<Uint8Array>() {
+        Ok(array.to_vec())
+    } else {
+        Err(invalid_input(format!(
+            "`{what}` must be a string or a Uint8Array, not {}",
+            type_name(value)
+        )))
+    }
+}

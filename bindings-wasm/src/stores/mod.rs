@@ -1,0 +1,195 @@
+//! The stores a JS caller can hand to every class: [`MemoryStore`], [`LocalStorageStore`] and
+//! any JS object with `read`/`write`/`delete`/`list` ([`HostStore`]), unified as [`AnyStore`].
+//!
+//! Wrappers take the store argument as a `JsValue` typed `Store` in TS
+//! (`#[wasm_bindgen(unchecked_param_type = "Store")]`) and resolve it once with
+//! [`AnyStore::from_js`]. Our own classes resolve to their Rust store (no JS round trip, data
+//! shared with the JS object); anything else is adapted as a host store.
+
+mod host;
+mod local_storage;
+mod memory;
+pub mod text;
+
+use std::cell::RefCell;
+
+use js_sys::{Array, Function, Reflect, Uint8Array};
+use session_state::{Key, Result, Store, UpdateFn};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+
+pub use host::HostStore;
+pub use local_storage::{LocalStorage, LocalStorageStore, WebStorage};
+pub use memory::MemoryStore;
+
+use crate::convert::{bytes_arg, key_arg};
+use crate::errors::{IntoJsResult, JsResult, describe, invalid_input};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_STORES: &'static str = r#"
+/**
+ * Any object with these synchronous methods can be a store. Keys are `/`-separated relative
+ * keys such as `.claude/orchestrator-session.json`. Exceptions thrown by these methods reach
+ * the caller of the session-state method unchanged.
+ */
+export interface HostStore {
+  /** The bytes under `key` (a string is taken as UTF-8), or null/undefined when absent. */
+  read(key: string): Uint8Array | string | null | undefined;
+  /** Replaces the bytes under `key` atomically. */
+  write(key: string, data: Uint8Array): void;
+  /** Removes `key`; true if it existed. */
+  delete(key: string): boolean;
+  /** Every key strictly below the folder `prefix`, at any depth (any order). */
+  list(prefix: string): string[];
+}
+
+/** What every class accepts as its store. */
+export type Store = MemoryStore | LocalStorageStore | HostStore;
+
+/** The part of the Web Storage API (`localStorage`, `sessionStorage`) a LocalStorageStore uses. */
+export interface WebStorage {
+  readonly length: number;
+  key(index: number): string | null;
+  getItem(key: string): string | null;
+  setItem(key: string, value: string): void;
+  removeItem(key: string): void;
+}
+"#;
+
+/// Name of the hidden method by which our store classes hand their Rust store over.
+const HAND_OFF_METHOD: &str = "__sessionStateStore";
+
+thread_local! {
+    static HANDED_OFF: RefCell<Option<AnyStore>> = const { RefCell::new(None) };
+}
+
+/// Called by our store classes' hidden `__sessionStateStore` method.
+fn hand_off(store: AnyStore) {
+    HANDED_OFF.with(|slot| *slot.borrow_mut() = Some(store));
+}
+
+/// One of the three kinds of store, behind the core's [`Store`] trait. Cheap to clone; clones
+/// share the same data.
+#[derive(Clone, Debug)]
+pub enum AnyStore {
+    /// A [`MemoryStore`]'s map.
+    Memory(session_state::MemoryStore),
+    /// A [`LocalStorageStore`]'s prefix and storage.
+    Local(LocalStorage),
+    /// Any other JS object with `read`/`write`/`delete`/`list`.
+    Host(HostStore),
+}
+
+impl AnyStore {
+    /// Resolves the `store` argument of a JS call.
+    ///
+    /// # Errors
+    /// `invalid_input` when `value` is neither one of our store classes (still alive, not
+    /// `free()`d) nor an object with the four methods; an exception thrown by a getter while
+    /// looking at the object passes through unchanged.
+    pub fn from_js(value: &JsValue) -> JsResult<AnyStore> {
+        if value.is_object() {
+            let hand_off = Reflect::get(value, &JsValue::from_str(HAND_OFF_METHOD))?;
+            if let Some(method) = hand_off.dyn_ref::<Function>() {
+                HANDED_OFF.with(|slot| slot.borrow_mut().take());
+                method.call0(value).map_err(|e| {
+                    invalid_input(format!("`store` cannot be used: {}", describe(&e)))
+                })?;
+                if let Some(store) = HANDED_OFF.with(|slot| slot.borrow_mut().take()) {
+                    return Ok(store);
+                }
+            }
+        }
+        HostStore::from_js(value).map(AnyStore::Host)
+    }
+
+    fn inner(&self) -> &dyn Store {
+        match self {
+            AnyStore::Memory(s) => s,
+            AnyStore::Local(s) => s,
+            AnyStore::Host(s) => s,
+        }
+    }
+}
+
+impl Store for AnyStore {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        self.inner().read(key)
+    }
+
+    fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
+        self.inner().write(key, data)
+    }
+
+    fn delete(&self, key: &Key) -> Result<bool> {
+        self.inner().delete(key)
+    }
+
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        self.inner().list(prefix)
+    }
+
+    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+        self.inner().update(key, apply)
+    }
+
+    fn append(&self, key: &Key, data: &[u8]) -> Result<()> {
+        self.inner().append(key, data)
+    }
+}
+
+/// Copies every key below the folder `prefix` from one store to another (overwriting what the
+/// target holds under the same keys) and returns how many keys it copied. Handy to move state
+/// between a `MemoryStore`, `localStorage` and a host store, e.g. to export or import it.
+///
+/// # Errors
+/// `invalid_key` for a bad prefix, `invalid_input` for a value that is not a store, and
+/// whatever the stores throw; keys copied before a failure stay copied.
+#[wasm_bindgen(js_name = copyStore)]
+pub fn copy_store(
+    #[wasm_bindgen(unchecked_param_type = "Store")] from: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "Store")] to: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
+) -> JsResult<u32> {
+    let (from, to) = (AnyStore::from_js(from)?, AnyStore::from_js(to)?);
+    let prefix = key_arg(prefix)?;
+    let mut copied = 0u32;
+    for key in from.list(&prefix).js()? {
+        if let Some(bytes) = from.read(&key).js()? {
+            to.write(&key, &bytes).js()?;
+            copied += 1;
+        }
+    }
+    Ok(copied)
+}
+
+// The JS methods shared by our store classes (`read`, `write`, ...), over any core store.
+
+fn js_read(store: &dyn Store, key: &JsValue) -> JsResult<JsValue> {
+    let bytes = store.read(&key_arg(key)?).js()?;
+    Ok(bytes.map_or(JsValue::NULL, |b| Uint8Array::from(b.as_slice()).into()))
+}
+
+fn js_read_text(store: &dyn Store, key: &JsValue) -> JsResult<JsValue> {
+    let key = key_arg(key)?;
+    match store.read(&key).js()? {
+        None => Ok(JsValue::NULL),
+        Some(bytes) => String::from_utf8(bytes).map(JsValue::from).map_err(|_| {
+            crate::errors::to_js_error(session_state::Error::corrupt(&key, "it is not UTF-8"))
+        }),
+    }
+}
+
+fn js_write(store: &dyn Store, key: &JsValue, data: &JsValue) -> JsResult<()> {
+    let key = key_arg(key)?;
+    store.write(&key, &bytes_arg(data, "data")?).js()
+}
+
+fn js_delete(store: &dyn Store, key: &JsValue) -> JsResult<bool> {
+    store.delete(&key_arg(key)?).js()
+}
+
+fn js_list(store: &dyn Store, prefix: &JsValue) -> JsResult<Array> {
+    let keys = store.list(&key_arg(prefix)?).js()?;
+    Ok(keys.iter().map(|k| JsValue::from_str(k.as_str())).collect())
+}

@@ -1,0 +1,81 @@
+// Checked by `tsc --noEmit -p tsconfig.json` (npm run test:types): the generated declarations
+// name real types, and misuse is a type error (each `@ts-expect-error` must catch one).
+import init, {
+  ERROR_CODES,
+  LocalStorageStore,
+  MemoryStore,
+  copyStore,
+  errorCodes,
+  type ErrorCode,
+  type HostStore,
+  type SessionStateError,
+  type Store,
+  type WebStorage,
+} from "../pkg-web/session_state_wasm.js";
+import type * as NodeBuild from "../pkg-node/session_state_wasm.js";
+
+export async function usage(): Promise<void> {
+  await init();
+  const mem = new MemoryStore();
+  mem.write(".claude/orchestrator-session.json", "{}");
+  mem.write("blob", new Uint8Array([1]));
+  const bytes: Uint8Array | null = mem.read("blob");
+  const text: string | null = mem.readText(".claude/orchestrator-session.json");
+  const keys: string[] = mem.list(".claude");
+  const existed: boolean = mem.delete("blob");
+  const size: number = mem.size;
+
+  const local = new LocalStorageStore("app/");
+  const session = new LocalStorageStore("app/", window.sessionStorage);
+  const prefix: string = local.prefix;
+
+  const host: HostStore = {
+    read: (key) => (key === "a" ? "{}" : null),
+    write: (_key, data) => void data.byteLength,
+    delete: () => true,
+    list: () => [],
+  };
+  const stores: Store[] = [mem, local, session, host];
+  const copied: number = copyStore(stores[0], stores[3], ".claude");
+
+  const codes: readonly ErrorCode[] = ERROR_CODES;
+  const listed: ErrorCode[] = errorCodes();
+  try {
+    mem.read("../x");
+  } catch (e) {
+    const err = e as SessionStateError;
+    const code: ErrorCode = err.code;
+    const key: string | undefined = err.context.key;
+    if (code === "corrupt_state") void err.salvaged;
+    void key;
+  }
+  void [bytes, text, keys, existed, size, prefix, copied, codes, listed];
+
+  // @ts-expect-error: an unknown error code is not an ErrorCode
+  const wrong: ErrorCode = "disk_full";
+  // @ts-expect-error: keys are strings
+  mem.read(42);
+  // @ts-expect-error: data is a string or a Uint8Array
+  mem.write("k", 42);
+  // @ts-expect-error: ERROR_CODES is read-only
+  ERROR_CODES.push("storage");
+  // @ts-expect-error: size is read-only
+  mem.size = 3;
+  // @ts-expect-error: a host store needs all four methods
+  const partial: HostStore = { read: () => null, write: () => {}, delete: () => true };
+  // @ts-expect-error: a number is not a store
+  copyStore(1, mem, "a");
+  // @ts-expect-error: read must return bytes, a string or nothing
+  const badHost: HostStore = { read: () => 1, write: () => {}, delete: () => true, list: () => [] };
+  // @ts-expect-error: the storage must be a Web Storage
+  new LocalStorageStore("p/", {});
+  const storage: WebStorage = window.localStorage;
+  void [wrong, partial, badHost, storage];
+}
+
+// The Node build declares the same classes.
+export function nodeUsage(node: typeof NodeBuild): ErrorCode[] {
+  const store: NodeBuild.MemoryStore = new node.MemoryStore();
+  store.write("k", "v");
+  return node.errorCodes();
+}

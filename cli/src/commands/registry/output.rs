@@ -1,0 +1,159 @@
+//! How the registry commands print: aligned text tables, or JSON with `--json`.
+
+use std::fmt::Write as _;
+
+use serde::Serialize;
+use serde_json::json;
+use session_state::registry::{AgentEntry, ChainStatus, ChainSummary, ResumeDecision};
+use session_state::{Error, Result};
+
+fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
+    let text = serde_json::to_string_pretty(value)
+        .map_err(|e| Error::invalid_input(format!("cannot print JSON: {e}")))?;
+    println!("{text}");
+    Ok(())
+}
+
+fn table(header: &[&str], rows: &[Vec<String>]) {
+    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for row in rows {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let line = |cells: Vec<&str>| {
+        let mut out = String::new();
+        for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
+            if i + 1 == cells.len() {
+                out.push_str(cell);
+            } else {
+                let _ = write!(out, "{cell:<w$}  ");
+            }
+        }
+        println!("{}", out.trim_end());
+    };
+    line(header.to_vec());
+    for row in rows {
+        line(row.iter().map(String::as_str).collect());
+    }
+}
+
+pub fn agents(entries: &[AgentEntry], as_json: bool) -> Result<()> {
+    if as_json {
+        return print_json(entries);
+    }
+    if entries.is_empty() {
+        println!("no registered agents");
+        return Ok(());
+    }
+    let rows: Vec<Vec<String>> = entries
+        .iter()
+        .map(|e| {
+            vec![
+                e.agent_name.clone(),
+                e.agent_id.clone(),
+                e.chain_id.clone().unwrap_or_else(|| "-".to_owned()),
+                e.resume_count.to_string(),
+                if e.has_result { "yes" } else { "no" }.to_owned(),
+            ]
+        })
+        .collect();
+    table(&["AGENT", "ID", "CHAIN", "RESUMES", "RESULT"], &rows);
+    Ok(())
+}
+
+pub fn chains(views: &[(ChainSummary, ChainStatus)], as_json: bool) -> Result<()> {
+    if as_json {
+        let list: Vec<_> = views
+            .iter()
+            .map(|(summary, status)| json!({"summary": summary, "status": status}))
+            .collect();
+        return print_json(&list);
+    }
+    if views.is_empty() {
+        println!("no chains");
+        return Ok(());
+    }
+    let rows: Vec<Vec<String>> = views
+        .iter()
+        .map(|(summary, status)| {
+            vec![
+                summary.chain_id.clone(),
+                summary.agent_count.unwrap_or(0).to_string(),
+                if status.defined {
+                    format!("{}/{}", status.done.len(), status.expected.len())
+                } else {
+                    "-".to_owned()
+                },
+                summary.status.clone(),
+            ]
+        })
+        .collect();
+    table(&["CHAIN", "RESULTS", "EXPECTED DONE", "STATUS"], &rows);
+    Ok(())
+}
+
+pub fn chain(summary: &ChainSummary, status: &ChainStatus, as_json: bool) -> Result<()> {
+    if as_json {
+        return print_json(&json!({"summary": summary, "status": status}));
+    }
+    let list = |items: &[String]| {
+        if items.is_empty() {
+            "-".to_owned()
+        } else {
+            items.join(", ")
+        }
+    };
+    println!("chain:         {}", summary.chain_id);
+    println!("status:        {}", summary.status);
+    println!("results:       {}", summary.agent_count.unwrap_or(0));
+    println!(
+        "agents:        {}",
+        list(summary.agents.as_deref().unwrap_or(&[]))
+    );
+    if let Some(Some(t)) = &summary.started_at {
+        println!("started at:    {t}");
+    }
+    if let Some(Some(t)) = &summary.completed_at {
+        println!("completed at:  {t}");
+    }
+    if status.defined {
+        println!("expected:      {}", list(&status.expected));
+        println!("done:          {}", list(&status.done));
+        println!("missing:       {}", list(&status.missing));
+        println!("out of order:  {}", list(&status.out_of_order));
+        println!("unexpected:    {}", list(&status.unexpected));
+    } else {
+        println!("expected:      (not defined with create_chain)");
+    }
+    Ok(())
+}
+
+pub fn decision(decision: &ResumeDecision, explained: bool, as_json: bool) -> Result<()> {
+    if as_json {
+        return if explained {
+            print_json(decision)
+        } else {
+            print_json(&json!({"resume": decision.resume}))
+        };
+    }
+    let verdict = if decision.resume { "resume" } else { "new" };
+    if explained {
+        let reason = serde_json::to_value(decision.reason)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default();
+        let matched = if decision.matched.is_empty() {
+            "-".to_owned()
+        } else {
+            decision.matched.join(", ")
+        };
+        println!(
+            "{verdict} ({reason}; score {:.2}; matched: {matched})",
+            decision.score
+        );
+    } else {
+        println!("{verdict}");
+    }
+    Ok(())
+}

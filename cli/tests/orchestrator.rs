@@ -1,0 +1,327 @@
+//! The orchestrator commands, run as the real binary on temporary copies.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn run(root: &Path, args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_session-state"))
+        .args(args)
+        .arg("--root")
+        .arg(root)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
+    out
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8(out.stdout.clone()).unwrap()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8(out.stderr.clone()).unwrap()
+}
+
+fn code(out: &Output) -> i32 {
+    out.status.code().unwrap()
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let path = entry.unwrap().path();
+        let target = to.join(path.file_name().unwrap());
+        if path.is_dir() {
+            copy_dir(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).unwrap();
+        }
+    }
+}
+
+fn files(root: &Path) -> Vec<String> {
+    fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, root, out);
+            } else {
+                out.push(
+                    path.strip_prefix(root)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out.sort();
+    out
+}
+
+/// A temp copy of a folder of the repository.
+fn project(from: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_dir(&repo().join(from), dir.path());
+    dir
+}
+
+fn vector(name: &str) -> Vec<u8> {
+    std::fs::read(repo().join("tests/vectors/orchestrator").join(name)).unwrap()
+}
+
+const CURRENT: &str = ".claude/orchestrator-session.json";
+const FIXTURE: &str = "tests/vectors/orchestrator/project";
+
+#[test]
+fn resume_of_the_example_project_shows_the_summary_and_writes_nothing() {
+    let root = repo().join("examples/project");
+    let before = files(&root);
+    let out = run(&root, &["resume"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let text = stdout(&out);
+    assert!(text.starts_with("## 🔄 RESUMING SESSION\n"), "{text}");
+    assert!(text.contains("**Session ID**: 2026-11-28-5f3a9c"));
+    assert!(text.contains("- 🔄 code-1: Implement bootstrap sensitivity in R/sensitivity.R (60%)"));
+    assert!(
+        text.contains("**Progress**: 46% complete"),
+        "(100 + 60 + 25 + 0) / 4"
+    );
+    assert!(text.trim_end().ends_with("**Resuming from code-1...**"));
+    assert_eq!(files(&root), before);
+}
+
+#[test]
+fn resume_json_gives_the_structured_summary() {
+    let dir = project(FIXTURE);
+    let out = run(dir.path(), &["resume", "--json"]);
+    assert_eq!(code(&out), 0);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["session_id"], "2025-12-27-abc123");
+    assert_eq!(v["progress_percent"], 80);
+    assert_eq!(v["resume_from"], "code-1");
+    assert_eq!(v["in_progress"][0]["progress"], 60);
+    assert_eq!(v["context"]["estimated_tokens"], 25000);
+}
+
+#[test]
+fn resume_without_a_session_says_so_and_exits_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &["resume"]);
+    assert_eq!(code(&out), 1);
+    assert_eq!(stdout(&out), "No session to resume\n");
+    let missing = dir.path().join("nope");
+    let out = run(&missing, &["resume"]);
+    assert_eq!(code(&out), 1);
+    assert!(!missing.exists(), "a read command creates no folder");
+}
+
+#[test]
+fn bad_current_files_give_typed_errors_and_are_left_alone() {
+    let seed = vector("seed-example.json");
+    let mut bom = b"\xEF\xBB\xBF".to_vec();
+    bom.extend(&seed);
+    let mut unsafe_id: Value = serde_json::from_slice(&seed).unwrap();
+    unsafe_id["session_id"] = Value::from("../x");
+    let cases: Vec<(&str, Vec<u8>, i32, &str)> = vec![
+        ("empty", Vec::new(), 3, "error[corrupt_state]"),
+        ("array", b"[]".to_vec(), 3, "error[corrupt_state]"),
+        (
+            "torn",
+            vector("seed-example.torn.json"),
+            3,
+            "error[corrupt_state]",
+        ),
+        (
+            "schema 2.0",
+            br#"{"schema_version": "2.0"}"#.to_vec(),
+            3,
+            "error[incompatible_schema]",
+        ),
+        (
+            "wrong type",
+            br#"{"schema_version": "1.0", "session_id": 5}"#.to_vec(),
+            3,
+            "`session_id`",
+        ),
+        (
+            "unsafe id",
+            serde_json::to_vec(&unsafe_id).unwrap(),
+            2,
+            "error[invalid_key]",
+        ),
+        ("bom", bom, 0, ""),
+    ];
+    for (name, bytes, want, needle) in cases {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
+        std::fs::write(dir.path().join(CURRENT), &bytes).unwrap();
+        let commands: &[&[&str]] = if want == 0 {
+            &[&["resume"], &["show", "--json"]]
+        } else {
+            &[&["resume"], &["show", "--json"], &["pause"], &["archive"]]
+        };
+        for args in commands {
+            let out = run(dir.path(), args);
+            assert_eq!(code(&out), want, "{name} {args:?}: {}", stderr(&out));
+            assert!(
+                stderr(&out).contains(needle),
+                "{name} {args:?}: {}",
+                stderr(&out)
+            );
+            assert_eq!(
+                std::fs::read(dir.path().join(CURRENT)).unwrap(),
+                bytes,
+                "{name}: untouched"
+            );
+        }
+    }
+}
+
+#[test]
+fn history_lists_newest_first_filters_and_reports_skipped_files() {
+    let dir = project(FIXTURE);
+    let hist = dir.path().join(".claude/orchestrator-history");
+    std::fs::write(hist.join("package.json"), b"{\"name\": \"x\"}").unwrap();
+    let out = run(dir.path(), &["history", "--json"]);
+    assert_eq!(code(&out), 0);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let golden: Value = serde_json::from_slice(&vector("project.history.json")).unwrap();
+    assert_eq!(v, golden);
+    assert!(
+        stderr(&out)
+            .contains("skipped `.claude/orchestrator-history/package.json`: error[corrupt_state]"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run(dir.path(), &["history", "--json", "--status", "aborted"]);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 1);
+    assert_eq!(v[0]["id"], "2025-12-22-0be7c2");
+    let out = run(
+        dir.path(),
+        &["history", "--json", "--limit", "1", "--offset", "1"],
+    );
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 1);
+    assert_eq!(v[0]["id"], "2025-12-22-0be7c2");
+    let out = run(dir.path(), &["history", "--status", "finished"]);
+    assert_eq!(code(&out), 2);
+    assert!(hist.join("package.json").exists(), "never deleted");
+}
+
+#[test]
+fn lifecycle_and_archive_commands() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    let out = run(root, &["start"]);
+    assert_eq!(code(&out), 3, "in_progress -> in_progress");
+    assert!(stderr(&out).contains("error[invalid_transition]"));
+    assert_eq!(code(&run(root, &["pause"])), 0);
+    let v: Value = serde_json::from_slice(&std::fs::read(root.join(CURRENT)).unwrap()).unwrap();
+    assert_eq!(v["status"], "paused");
+    assert_eq!(code(&run(root, &["continue"])), 0);
+    let out = run(root, &["complete"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(stdout(&out).contains("(archived)"));
+    assert!(!root.join(CURRENT).exists());
+    let archived = root.join(".claude/orchestrator-history/2025-12-27-abc123.json");
+    let v: Value = serde_json::from_slice(&std::fs::read(&archived).unwrap()).unwrap();
+    assert_eq!(v["status"], "complete");
+    assert_eq!(code(&run(root, &["abort"])), 1, "no current session");
+    // archive: no silent overwrite.
+    std::fs::write(root.join(CURRENT), vector("seed-example.json")).unwrap();
+    let out = run(root, &["archive"]);
+    assert_eq!(code(&out), 3);
+    assert!(stderr(&out).contains("error[already_exists]"));
+    assert!(root.join(CURRENT).exists());
+    let out = run(root, &["archive", "--replace"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!root.join(CURRENT).exists());
+    let v: Value = serde_json::from_slice(&std::fs::read(&archived).unwrap()).unwrap();
+    assert_eq!(v["status"], "in_progress");
+}
+
+#[test]
+fn doctor_reports_then_fixes_keeping_corrupt_copies() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    let torn = vector("seed-example.torn.json");
+    std::fs::write(root.join(CURRENT), &torn).unwrap();
+    let hist = root.join(".claude/orchestrator-history");
+    let bytes = std::fs::read(hist.join("2025-12-20-aa11f0.json")).unwrap();
+    std::fs::write(hist.join("2025-12-20-aa11f0.json"), &bytes[..200]).unwrap();
+    std::fs::write(
+        hist.join("2025-12-29-future.json"),
+        br#"{"schema_version": "2.0"}"#,
+    )
+    .unwrap();
+    let out = run(root, &["doctor"]);
+    assert_eq!(code(&out), 3);
+    let text = stdout(&out);
+    assert!(
+        text.contains(".claude/orchestrator-session.json: error[corrupt_state]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2025-12-20-aa11f0.json: error[corrupt_state]"),
+        "{text}"
+    );
+    assert!(
+        text.contains("2025-12-29-future.json: error[incompatible_schema]"),
+        "{text}"
+    );
+    assert_eq!(
+        std::fs::read(root.join(CURRENT)).unwrap(),
+        torn,
+        "doctor alone changes nothing"
+    );
+
+    let out = run(root, &["doctor", "--fix", "--json"]);
+    assert_eq!(code(&out), 3, "the 2.0 file is not fixable");
+    let report: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(report["repaired"].as_array().unwrap().len(), 2);
+    assert_eq!(report["problems"].as_array().unwrap().len(), 1);
+    let copies: Vec<String> = files(root)
+        .into_iter()
+        .filter(|f| f.contains(".corrupt-"))
+        .collect();
+    assert_eq!(copies.len(), 2, "{copies:?}");
+    let kept = copies
+        .iter()
+        .find(|c| c.starts_with(".claude/orchestrator-session.json.corrupt-"))
+        .unwrap();
+    assert_eq!(std::fs::read(root.join(kept)).unwrap(), torn);
+    let out = run(root, &["resume", "--json"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v["session_id"], "2025-12-27-abc123");
+    let out = run(root, &["history", "--json"]);
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let ids: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["id"].as_str().unwrap())
+        .collect();
+    assert!(ids.contains(&"2025-12-20-aa11f0"), "{ids:?}");
+}
+
+#[test]
+fn schema_command_prints_the_committed_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path(), &["schema"]);
+    assert_eq!(code(&out), 0);
+    let printed: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let committed: Value = serde_json::from_slice(&vector("schema.json")).unwrap();
+    assert_eq!(printed, committed);
+}

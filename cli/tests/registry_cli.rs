@@ -1,0 +1,235 @@
+//! The registry commands of the `session-state` binary, including 4 processes registering into
+//! one folder at the same time.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_session-state"))
+}
+
+fn run(root: &Path, args: &[&str]) -> Output {
+    bin().arg("--root").arg(root).args(args).output().unwrap()
+}
+
+fn ok_json(root: &Path, args: &[&str]) -> Value {
+    let out = run(root, args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn register_then_list_agents_and_chains() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let out = run(
+        root,
+        &[
+            "register",
+            "spec-builder",
+            "spec-1",
+            "--chain",
+            "C",
+            "--result",
+            "{\"ok\": true}",
+        ],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let file = root.join("result.json");
+    std::fs::write(&file, "[1, \"두\"]").unwrap();
+    let out = run(
+        root,
+        &[
+            "register",
+            "planner",
+            "plan-1",
+            "--chain",
+            "C",
+            "--result-file",
+            file.to_str().unwrap(),
+        ],
+    );
+    assert!(out.status.success());
+    assert!(run(root, &["register", "loner", "l-1"]).status.success());
+
+    let agents = ok_json(root, &["agents", "--json"]);
+    let agents = agents.as_array().unwrap();
+    assert_eq!(agents.len(), 3);
+    assert_eq!(agents[0]["agent_name"], "spec-builder");
+    assert_eq!(agents[0]["agent_id"], "spec-1");
+    assert_eq!(agents[0]["chain_id"], "C");
+    assert_eq!(agents[0]["resume_count"], 0);
+    assert_eq!(agents[2]["chain_id"], Value::Null);
+    let in_chain = ok_json(root, &["agents", "--chain", "C", "--json"]);
+    assert_eq!(in_chain.as_array().unwrap().len(), 2);
+
+    let text = run(root, &["agents"]);
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.starts_with("AGENT"), "{text}");
+    assert!(text.contains("plan-1"));
+
+    let chains = ok_json(root, &["chains", "--json"]);
+    assert_eq!(chains[0]["summary"]["agent_count"], 2);
+    assert_eq!(chains[0]["summary"]["agents"][1], "planner");
+    let chain = ok_json(root, &["chain", "C", "--json"]);
+    assert_eq!(chain["summary"]["status"], "completed");
+    assert_eq!(chain["status"]["defined"], false);
+
+    let missing = run(root, &["chain", "nope"]);
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).starts_with("error[not_found]"));
+
+    // The file is the seed's format with our `results`.
+    let text = std::fs::read_to_string(root.join(".moai/memory/agent-sessions.json")).unwrap();
+    assert!(text.contains("\"두\""));
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["results"]["plan-1"]["result"][1], "두");
+}
+
+#[test]
+fn should_resume_prints_the_decision_and_exits_0_either_way() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    assert!(run(root, &["register", "tdd", "t-1"]).status.success());
+    let yes = ok_json(
+        root,
+        &[
+            "should-resume",
+            "tdd",
+            "--task",
+            "Implement user login endpoint",
+            "--previous",
+            "Implement user registration endpoint",
+            "--json",
+        ],
+    );
+    assert_eq!(yes, serde_json::json!({"resume": true}));
+    let seed = ok_json(
+        root,
+        &[
+            "should-resume",
+            "tdd",
+            "--task",
+            "update profiles",
+            "--previous",
+            "rename files",
+            "--json",
+        ],
+    );
+    assert_eq!(
+        seed["resume"], true,
+        "the seed matches `files` inside `profiles`"
+    );
+    let explained = ok_json(
+        root,
+        &[
+            "should-resume",
+            "tdd",
+            "--task",
+            "update profiles",
+            "--previous",
+            "rename files",
+            "--policy",
+            "explained",
+            "--json",
+        ],
+    );
+    assert_eq!(explained["resume"], false);
+    assert_eq!(explained["reason"], "unrelated");
+    assert!(explained["score"].is_number());
+    assert!(explained["matched"].is_array());
+    let unknown = run(
+        root,
+        &[
+            "should-resume",
+            "ghost",
+            "--task",
+            "x",
+            "--policy",
+            "explained",
+        ],
+    );
+    assert_eq!(unknown.status.code(), Some(0));
+    let text = String::from_utf8(unknown.stdout).unwrap();
+    assert!(text.starts_with("new (unknown_agent"), "{text}");
+}
+
+#[test]
+fn bad_input_gives_typed_errors_and_keeps_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let out = run(root, &["register", "a", "x/../../secret"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error[invalid_key]"));
+    assert!(!root.join("secret").exists());
+    let out = run(root, &["register", "a", "a1", "--result", "{nope"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error[invalid_input]"));
+
+    let file = root.join(".moai/memory/agent-sessions.json");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    std::fs::write(&file, "[\"not\", \"an object\"]").unwrap();
+    let out = run(root, &["register", "a", "a1"]);
+    assert_eq!(out.status.code(), Some(3));
+    assert!(String::from_utf8_lossy(&out.stderr).starts_with("error[corrupt_state]"));
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        "[\"not\", \"an object\"]"
+    );
+    let kept = std::fs::read_dir(file.parent().unwrap())
+        .unwrap()
+        .filter_map(Result::ok)
+        .any(|e| e.file_name().to_string_lossy().contains(".corrupt-"));
+    assert!(kept);
+    assert_eq!(run(root, &["agents", "--json"]).status.code(), Some(3));
+}
+
+#[test]
+fn four_cli_workers_registering_at_once_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_path_buf();
+    std::thread::scope(|scope| {
+        for p in 0..4 {
+            let root = root.clone();
+            scope.spawn(move || {
+                // One `session-state register` process per registration, four at a time.
+                // (core/tests/registry_multiprocess.rs runs 4 processes x 250 registrations.)
+                for i in 0..50 {
+                    let out = run(
+                        &root,
+                        &[
+                            "register",
+                            &format!("agent-{p}-{i}"),
+                            &format!("id-{p}-{i}"),
+                            "--chain",
+                            "shared",
+                            "--result",
+                            &i.to_string(),
+                        ],
+                    );
+                    assert!(
+                        out.status.success(),
+                        "{}",
+                        String::from_utf8_lossy(&out.stderr)
+                    );
+                }
+            });
+        }
+    });
+    let text = std::fs::read_to_string(root.join(".moai/memory/agent-sessions.json")).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["sessions"].as_object().unwrap().len(), 200);
+    assert_eq!(doc["metadata"].as_object().unwrap().len(), 200);
+    assert_eq!(doc["results"].as_object().unwrap().len(), 200);
+    assert_eq!(doc["chains"]["shared"].as_array().unwrap().len(), 200);
+}

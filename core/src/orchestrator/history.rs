@@ -1,0 +1,285 @@
+//! Listing archived sessions (SPEC section 1, "list_history"), with a rebuildable index.
+//!
+//! The index (`.claude/orchestrator-history.index.json`, outside the history folder) maps each
+//! history file name to its `{id, goal, status, created}` (or to the error that made it
+//! unreadable). Each listing compares the index with the file names the store lists: new files
+//! are parsed and added, vanished ones dropped, and the index is rewritten only when it
+//! changed. A missing or unreadable index is rebuilt from the files (it is derived data, so it
+//! is replaced without keeping a copy). A file edited in place under the same name is seen
+//! after [`OrchestratorStore::rebuild_index`] (`doctor` does it); `archive` keeps the index up
+//! to date itself.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+use super::document::OrchestratorSession;
+use super::history_index::{Index, Record, parse_owned};
+use super::keys::{history_dir, history_id, index_key};
+use super::parse::{ParseOptions, parse_document};
+use super::status::SessionStatus;
+use super::store::OrchestratorStore;
+use crate::error::{ErrorKind, Result};
+use crate::key::Key;
+use crate::store::{Store, update_with};
+use crate::time::{Clock, Timestamp};
+
+/// What to list: `limit` entries (default 10) after skipping `offset`, optionally only one
+/// status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HistoryQuery {
+    /// Most entries returned (default 10).
+    pub limit: usize,
+    /// Entries skipped first, for paging (default 0).
+    pub offset: usize,
+    /// Only sessions with this status (default: all).
+    pub status: Option<SessionStatus>,
+}
+
+impl Default for HistoryQuery {
+    fn default() -> Self {
+        HistoryQuery {
+            limit: 10,
+            offset: 0,
+            status: None,
+        }
+    }
+}
+
+/// One archived session in a listing: the seed's `{id, goal, status, created}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HistoryEntry {
+    /// The session id.
+    pub id: String,
+    /// The session goal.
+    pub goal: String,
+    /// The status it was archived in.
+    pub status: SessionStatus,
+    /// When it was created (written RFC 3339 UTC).
+    pub created: Timestamp,
+}
+
+/// A history file that was skipped, with the error that made it unreadable.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedFile {
+    /// Its key.
+    pub key: String,
+    /// The error kind code, e.g. `corrupt_state`.
+    pub code: String,
+    /// The error message.
+    pub message: String,
+}
+
+/// One page of history: newest first by the instant of `created`, ties by id descending.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HistoryPage {
+    /// The entries of the page.
+    pub entries: Vec<HistoryEntry>,
+    /// Every unreadable history file (whatever the page).
+    pub skipped: Vec<SkippedFile>,
+    /// How many readable sessions match the status filter (all pages).
+    pub total: usize,
+}
+
+impl<S: Store, C: Clock> OrchestratorStore<S, C> {
+    /// The history files: `(file name, key)` of each `*.json` directly in the history folder,
+    /// sorted by file name.
+    fn history_files(&self) -> Result<Vec<(String, Key)>> {
+        Ok(self
+            .store
+            .list(&history_dir())?
+            .into_iter()
+            .filter(|k| history_id(k).is_some())
+            .map(|k| (k.file_name().to_owned(), k))
+            .collect())
+    }
+
+    /// The index record of one history file (parsing it in full; naive timestamps left
+    /// naive: the offset is applied when listing).
+    fn read_record(&self, name: &str, key: &Key) -> Result<Record<'static>> {
+        let Some(bytes) = self.store.read(key)? else {
+            return Ok(Record::failed(
+                name,
+                "not_found",
+                &format!("`{key}` vanished while listing"),
+            ));
+        };
+        let raw = ParseOptions {
+            naive_offset: None,
+            ..self.options
+        };
+        Ok(match parse_document(key, &bytes, &raw) {
+            Ok(doc) => Record::of(name, &doc),
+            Err(e) => Record::failed(name, e.code(), e.message()),
+        })
+    }
+
+    /// One page from records aligned with `files` (`records[i]` is the file `files[i]`).
+    fn page_of(
+        &self,
+        files: &[(String, Key)],
+        records: &[Record<'_>],
+        q: &HistoryQuery,
+    ) -> HistoryPage {
+        let offset = self
+            .options
+            .naive_offset
+            .map_or(0, |o| i64::from(o.local_minus_utc()));
+        let mut skipped = Vec::new();
+        let mut keys: Vec<(i64, u32, usize, SessionStatus)> = Vec::with_capacity(records.len());
+        for (i, (record, (_, key))) in records.iter().zip(files).enumerate() {
+            let status = match (&record.error, SessionStatus::parse(&record.status)) {
+                (Some((code, message)), _) => Err((code.clone(), message.clone())),
+                (None, Err(e)) => Err((e.code().to_owned(), e.message().to_owned())),
+                (None, Ok(status)) => Ok(status),
+            };
+            match status {
+                Err((code, message)) => skipped.push(SkippedFile {
+                    key: key.to_string(),
+                    code,
+                    message,
+                }),
+                Ok(status) if q.status.is_none_or(|want| want == status) => {
+                    let secs = if record.naive {
+                        record.secs - offset
+                    } else {
+                        record.secs
+                    };
+                    keys.push((secs, record.nanos, i, status));
+                }
+                Ok(_) => {}
+            }
+        }
+        let total = keys.len();
+        // Newest first by instant, ties by session id descending.
+        let order = |a: &(i64, u32, usize, SessionStatus), b: &(i64, u32, usize, SessionStatus)| {
+            (b.0, b.1)
+                .cmp(&(a.0, a.1))
+                .then_with(|| records[b.2].id.cmp(&records[a.2].id))
+        };
+        let wanted = q.offset.saturating_add(q.limit);
+        if wanted < keys.len() {
+            keys.select_nth_unstable_by(wanted, order);
+            keys.truncate(wanted);
+        }
+        keys.sort_unstable_by(order);
+        let entries = keys
+            .iter()
+            .skip(q.offset)
+            .map(|&(secs, nanos, i, status)| HistoryEntry {
+                id: records[i].id.clone().into_owned(),
+                goal: records[i].goal.clone().into_owned(),
+                status,
+                created: Timestamp::from_utc(
+                    DateTime::<Utc>::from_timestamp(secs, nanos).unwrap_or_default(),
+                ),
+            })
+            .collect();
+        HistoryPage {
+            entries,
+            skipped,
+            total,
+        }
+    }
+
+    /// Lists archived sessions through the index (see the module docs): newest first by the
+    /// instant of `created`, ties by session id descending; status filter, then offset and
+    /// limit. Unreadable files are skipped and reported in [`HistoryPage::skipped`].
+    ///
+    /// When the index agrees with the listed file names it is only read (no lock, no write).
+    /// On a store that refuses the index write (read-only), the index is brought up to date
+    /// in memory only.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when listing or reading fails; bad files never fail it.
+    pub fn list_history(&self, query: &HistoryQuery) -> Result<HistoryPage> {
+        let files = self.history_files()?;
+        let bytes = self.store.read(&index_key())?;
+        if let Some(index) = bytes.as_deref().and_then(Index::parse)
+            && index.matches(&files)
+        {
+            return Ok(self.page_of(&files, &index.files, query));
+        }
+        let updated = update_with(&self.store, &index_key(), |old| {
+            let (index, changed) = self.reconcile(old, &files)?;
+            Ok((changed.then(|| index.to_bytes()), index))
+        });
+        let index = match updated {
+            Ok(index) => index,
+            Err(e) if e.kind() == ErrorKind::Storage => self.reconcile(bytes.as_deref(), &files)?.0,
+            Err(e) => return Err(e),
+        };
+        Ok(self.page_of(&files, &index.files, query))
+    }
+
+    /// The index `old` brought in line with `files` (sorted): records of vanished files
+    /// dropped, new files parsed and added; an unusable index starts empty. Also says whether
+    /// anything changed.
+    fn reconcile(
+        &self,
+        old: Option<&[u8]>,
+        files: &[(String, Key)],
+    ) -> Result<(Index<'static>, bool)> {
+        let parsed = old.and_then(Index::parse);
+        let mut changed = parsed.is_none();
+        let mut old_records = parsed
+            .map(|i| i.files)
+            .unwrap_or_default()
+            .into_iter()
+            .peekable();
+        let mut records = Vec::with_capacity(files.len());
+        for (name, key) in files {
+            while old_records
+                .peek()
+                .is_some_and(|r| r.file.as_ref() < name.as_str())
+            {
+                old_records.next();
+                changed = true;
+            }
+            if let Some(record) = old_records.next_if(|r| r.file == name.as_str()) {
+                records.push(record.into_owned());
+            } else {
+                records.push(self.read_record(name, key)?);
+                changed = true;
+            }
+        }
+        changed |= old_records.next().is_some();
+        Ok((Index::new(records), changed))
+    }
+
+    /// Lists archived sessions by reading and parsing every history file, without the index
+    /// (what the seed does). Same result as [`list_history`](Self::list_history); for checks
+    /// and benchmarks.
+    pub fn list_history_full_scan(&self, query: &HistoryQuery) -> Result<HistoryPage> {
+        let files = self.history_files()?;
+        let records = files
+            .iter()
+            .map(|(name, key)| self.read_record(name, key))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(self.page_of(&files, &records, query))
+    }
+
+    /// Rebuilds the history index from every history file.
+    pub fn rebuild_index(&self) -> Result<()> {
+        let files = self.history_files()?;
+        let records = files
+            .iter()
+            .map(|(name, key)| self.read_record(name, key))
+            .collect::<Result<Vec<_>>>()?;
+        let bytes = Index::new(records).to_bytes();
+        self.store
+            .update(&index_key(), &mut |_| Ok(Some(bytes.clone())))
+    }
+
+    /// Records a just-archived document in the index (a missing or unusable index is left
+    /// for the next listing to rebuild).
+    pub(crate) fn index_archived(&self, key: &Key, doc: &OrchestratorSession) -> Result<()> {
+        let record = Record::of(key.file_name(), doc);
+        self.store.update(&index_key(), &mut |old| {
+            let Some(mut index) = old.and_then(parse_owned) else {
+                return Ok(None);
+            };
+            index.upsert(record.clone());
+            Ok(Some(index.to_bytes()))
+        })
+    }
+}

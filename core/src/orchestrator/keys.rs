@@ -1,0 +1,79 @@
+//! The keys of the orchestrator session (SPEC section 1, "Keys").
+
+use crate::error::Result;
+use crate::key::Key;
+
+/// Key of the current session.
+pub const CURRENT_KEY: &str = ".claude/orchestrator-session.json";
+/// Folder key of the archived sessions.
+pub const HISTORY_DIR: &str = ".claude/orchestrator-history";
+/// Key of the history listing index (outside the history folder; rebuilt from the files).
+pub const INDEX_KEY: &str = ".claude/orchestrator-history.index.json";
+
+fn constant(key: &str) -> Key {
+    // The constants above are valid keys; a test checks it.
+    Key::new(key).unwrap_or_else(|_| unreachable!("constant key {key} is valid"))
+}
+
+/// [`CURRENT_KEY`] as a [`Key`].
+pub fn current_key() -> Key {
+    constant(CURRENT_KEY)
+}
+
+/// [`HISTORY_DIR`] as a [`Key`].
+pub fn history_dir() -> Key {
+    constant(HISTORY_DIR)
+}
+
+/// [`INDEX_KEY`] as a [`Key`].
+pub fn index_key() -> Key {
+    constant(INDEX_KEY)
+}
+
+/// The archive key of `session_id`: `.claude/orchestrator-history/{session_id}.json`.
+///
+/// # Errors
+/// [`ErrorKind::InvalidKey`](crate::ErrorKind::InvalidKey) naming the id when it is not a safe
+/// segment (or too long once `.json` is added).
+pub fn history_key(session_id: &str) -> Result<Key> {
+    Key::segment("session id", session_id)?;
+    history_dir().join(&format!("{session_id}.json"))
+}
+
+/// The session id of a history key: its file name without `.json`, when it is a direct child
+/// of the history folder.
+pub fn history_id(key: &Key) -> Option<&str> {
+    let rest = key.as_str().strip_prefix(HISTORY_DIR)?.strip_prefix('/')?;
+    if rest.contains('/') {
+        return None;
+    }
+    rest.strip_suffix(".json").filter(|id| !id.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn constants_are_keys_and_ids_round_trip() {
+        assert_eq!(current_key().as_str(), CURRENT_KEY);
+        assert_eq!(index_key().as_str(), INDEX_KEY);
+        let key = history_key("2025-12-27-abc123").unwrap();
+        assert_eq!(history_id(&key), Some("2025-12-27-abc123"));
+        assert_eq!(
+            history_id(&Key::new(".claude/orchestrator-history/a/b.json").unwrap()),
+            None
+        );
+        assert_eq!(
+            history_id(&Key::new(".claude/orchestrator-history/x.json.corrupt-1").unwrap()),
+            None
+        );
+        for bad in ["../x", "a/b", "..", "a\0b", &"x".repeat(300)] {
+            assert_eq!(
+                history_key(bad).unwrap_err().code(),
+                "invalid_key",
+                "{bad:?}"
+            );
+        }
+    }
+}

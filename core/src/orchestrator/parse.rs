@@ -1,0 +1,150 @@
+//! Bytes to [`OrchestratorSession`], with a typed error for every way the bytes can be wrong.
+
+use chrono::FixedOffset;
+use serde_json::Value;
+
+use super::document::{OrchestratorSession, SCHEMA_VERSION};
+use crate::error::{Error, ErrorKind, Result};
+use crate::key::Key;
+
+/// Default largest document [`parse_document`] accepts: 16 MiB.
+pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
+
+/// How documents are read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// Offset of naive timestamps (no `Z`, no offset); `None` reads them as UTC.
+    pub naive_offset: Option<FixedOffset>,
+    /// Largest accepted document, in bytes.
+    pub max_document_bytes: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            naive_offset: None,
+            max_document_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+        }
+    }
+}
+
+/// The UTF-8 byte order mark. A document starting with it is read without it (some Windows
+/// editors add it); it is never written.
+pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// Parses the bytes stored under `key` (named in error messages) as a schema "1.0" document.
+///
+/// Checks, in order: size (over `max_document_bytes`: [`ErrorKind::InvalidInput`]); a leading
+/// UTF-8 BOM is skipped; empty or blank bytes, invalid JSON (message gives line and column),
+/// nesting deeper than serde_json's limit of 128, or a top level that is not an object:
+/// [`ErrorKind::CorruptState`]; a `schema_version` that is not `"1.0"`:
+/// [`ErrorKind::IncompatibleSchema`] (checked before the typed fields, so another version's
+/// shapes never look corrupt); a missing field or a wrong type: [`ErrorKind::CorruptState`]
+/// naming the field path (e.g. `agents[1].progress`); an unsafe `session_id`:
+/// [`ErrorKind::InvalidKey`]. Naive timestamps are resolved with `naive_offset`.
+pub fn parse_document(
+    key: &Key,
+    bytes: &[u8],
+    options: &ParseOptions,
+) -> Result<OrchestratorSession> {
+    if bytes.len() > options.max_document_bytes {
+        return Err(Error::invalid_input(format!(
+            "`{key}` is {} bytes, more than the limit of {} bytes",
+            bytes.len(),
+            options.max_document_bytes
+        ))
+        .with_context("key", key.as_str()));
+    }
+    let value = parse_object(key, bytes)?;
+    check_schema_version(key, &value)?;
+    let mut doc: OrchestratorSession = serde_path_to_error::deserialize(&value).map_err(|e| {
+        let path = e.path().to_string();
+        Error::corrupt(key, format!("field `{path}`: {}", e.inner())).with_context("field", path)
+    })?;
+    validate(key, &doc)?;
+    if let Some(offset) = options.naive_offset {
+        resolve_naive(&mut doc, offset);
+    }
+    Ok(doc)
+}
+
+/// The bytes as a JSON object (BOM skipped), or a [`ErrorKind::CorruptState`] error.
+pub(crate) fn parse_object(key: &Key, bytes: &[u8]) -> Result<serde_json::Map<String, Value>> {
+    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+    if bytes.iter().all(u8::is_ascii_whitespace) {
+        return Err(Error::corrupt(key, "the file is empty"));
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(other) => Err(Error::corrupt(
+            key,
+            format!("the top level is {}, not an object", kind_of(&other)),
+        )),
+        Err(e) => Err(Error::corrupt(key, format!("invalid JSON: {e}"))
+            .with_context("line", e.line().to_string())
+            .with_context("column", e.column().to_string())),
+    }
+}
+
+fn check_schema_version(key: &Key, value: &serde_json::Map<String, Value>) -> Result<()> {
+    match value.get("schema_version") {
+        Some(Value::String(v)) if v == SCHEMA_VERSION => Ok(()),
+        Some(Value::String(v)) => Err(Error::new(
+            ErrorKind::IncompatibleSchema,
+            format!(
+                "`{key}` has schema_version `{}`, this library reads `{SCHEMA_VERSION}`",
+                v.escape_debug()
+            ),
+        )
+        .with_context("key", key.as_str())
+        .with_context("schema_version", v.as_str())),
+        Some(other) => Err(Error::corrupt(
+            key,
+            format!("field `schema_version` is {}, not a string", kind_of(other)),
+        )
+        .with_context("field", "schema_version")),
+        None => Err(Error::corrupt(key, "field `schema_version` is missing")
+            .with_context("field", "schema_version")),
+    }
+}
+
+fn validate(key: &Key, doc: &OrchestratorSession) -> Result<()> {
+    Key::segment("session id", &doc.session_id).map_err(|e| e.with_context("key", key.as_str()))?;
+    for (i, agent) in doc.agents.iter().enumerate() {
+        if let Some(p) = agent.progress.filter(|p| *p > 100) {
+            return Err(Error::corrupt(
+                key,
+                format!("field `agents[{i}].progress` is {p}, above 100"),
+            )
+            .with_context("field", format!("agents[{i}].progress")));
+        }
+    }
+    Ok(())
+}
+
+/// Resolves every naive timestamp of `doc` as local time at `offset`.
+pub fn resolve_naive(doc: &mut OrchestratorSession, offset: FixedOffset) {
+    doc.created = doc.created.assume_offset(offset);
+    doc.updated = doc.updated.assume_offset(offset);
+    for agent in &mut doc.agents {
+        agent.started = agent.started.assume_offset(offset);
+        agent.completed = agent.completed.map(|t| t.assume_offset(offset));
+    }
+    for decision in &mut doc.decisions_made {
+        decision.timestamp = decision.timestamp.assume_offset(offset);
+    }
+    let usage = &mut doc.context_usage;
+    usage.last_compression = usage.last_compression.map(|t| t.assume_offset(offset));
+}
+
+/// "an array", "a string", ... for messages.
+pub(crate) fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}

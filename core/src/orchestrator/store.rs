@@ -1,0 +1,249 @@
+//! [`OrchestratorStore`]: save, load, archive and lifecycle moves of the current session
+//! (SPEC section 1, "Operations").
+
+use chrono::FixedOffset;
+
+use super::document::OrchestratorSession;
+use super::keys::{current_key, history_key};
+use super::parse::{ParseOptions, parse_document};
+use super::recovery::keep_corrupt_copy;
+use super::salvage::salvage;
+use super::status::{SessionStatus, transition};
+use crate::error::{Error, ErrorKind, Result};
+use crate::key::Key;
+use crate::store::{Store, update_with};
+use crate::time::{Clock, Timestamp};
+
+/// The orchestrator session operations over a [`Store`] and a [`Clock`].
+///
+/// Keys: `.claude/orchestrator-session.json` (current) and
+/// `.claude/orchestrator-history/{session_id}.json` (archive), plus the rebuildable listing
+/// index `.claude/orchestrator-history.index.json`.
+///
+/// Every read-modify-write of the current session goes through [`Store::update`], so two
+/// processes moving the same session cannot both win: the second sees the first's result
+/// (and then typically gets [`ErrorKind::InvalidTransition`]).
+#[derive(Debug)]
+pub struct OrchestratorStore<S: Store, C: Clock> {
+    pub(crate) store: S,
+    pub(crate) clock: C,
+    pub(crate) options: ParseOptions,
+}
+
+impl<S: Store, C: Clock> OrchestratorStore<S, C> {
+    /// Operations over `store`, stamping times from `clock`; naive timestamps read as UTC,
+    /// documents up to [`DEFAULT_MAX_DOCUMENT_BYTES`](super::DEFAULT_MAX_DOCUMENT_BYTES).
+    pub fn new(store: S, clock: C) -> Self {
+        OrchestratorStore {
+            store,
+            clock,
+            options: ParseOptions::default(),
+        }
+    }
+
+    /// The same operations reading naive timestamps as local time at `offset`.
+    #[must_use]
+    pub fn with_naive_offset(mut self, offset: FixedOffset) -> Self {
+        self.options.naive_offset = Some(offset);
+        self
+    }
+
+    /// The same operations refusing documents larger than `bytes`.
+    #[must_use]
+    pub fn with_max_document_bytes(mut self, bytes: usize) -> Self {
+        self.options.max_document_bytes = bytes;
+        self
+    }
+
+    /// The underlying store.
+    pub fn store(&self) -> &S {
+        &self.store
+    }
+
+    /// The clock.
+    pub fn clock(&self) -> &C {
+        &self.clock
+    }
+
+    /// The parse options in use.
+    pub fn options(&self) -> &ParseOptions {
+        &self.options
+    }
+
+    /// The current instant of the clock.
+    pub fn now(&self) -> Timestamp {
+        Timestamp::from_utc(self.clock.now())
+    }
+
+    /// Parses the bytes stored under `key`. A [`ErrorKind::CorruptState`] error carries the
+    /// salvaged document ([`Error::salvaged`]).
+    pub fn parse(&self, key: &Key, bytes: &[u8]) -> Result<OrchestratorSession> {
+        parse_document(key, bytes, &self.options).map_err(|e| {
+            if e.kind() == ErrorKind::CorruptState {
+                e.with_salvaged(salvage(bytes).document)
+            } else {
+                e
+            }
+        })
+    }
+
+    /// Reads and parses the document under `key`; `None` when there is none.
+    pub fn read_document(&self, key: &Key) -> Result<Option<OrchestratorSession>> {
+        match self.store.read(key)? {
+            None => Ok(None),
+            Some(bytes) => self.parse(key, &bytes).map(Some),
+        }
+    }
+
+    /// The current session, or `None` when there is none.
+    ///
+    /// # Errors
+    /// As [`parse_document`]: [`ErrorKind::CorruptState`] (with the salvage attached),
+    /// [`ErrorKind::IncompatibleSchema`], [`ErrorKind::InvalidKey`], [`ErrorKind::InvalidInput`]
+    /// (too large); [`ErrorKind::Storage`].
+    pub fn load(&self) -> Result<Option<OrchestratorSession>> {
+        self.read_document(&current_key())
+    }
+
+    /// Saves `doc` as the current session: sets `doc.updated` to now, writes pretty JSON
+    /// atomically, returns the key. When the file it replaces does not parse as a "1.0"
+    /// document, a copy of it is kept first (`<key>.corrupt-<stamp>`).
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidKey`] for an unsafe `session_id`; [`ErrorKind::Storage`].
+    pub fn save(&self, doc: &mut OrchestratorSession) -> Result<Key> {
+        Key::segment("session id", &doc.session_id)?;
+        doc.updated = self.now();
+        let key = current_key();
+        let bytes = doc.to_pretty_json();
+        self.store.update(&key, &mut |old| {
+            if let Some(old) = old {
+                self.keep_if_unreadable(&key, old)?;
+            }
+            Ok(Some(bytes.clone()))
+        })?;
+        Ok(key)
+    }
+
+    /// Keeps a copy of `old` (the bytes of `key`) when they are not a readable document.
+    fn keep_if_unreadable(&self, key: &Key, old: &[u8]) -> Result<()> {
+        if parse_document(key, old, &self.options).is_err() {
+            keep_corrupt_copy(&self.store, &self.clock, key, old)?;
+        }
+        Ok(())
+    }
+
+    /// Writes `doc` (unchanged) to `.claude/orchestrator-history/{session_id}.json`, then
+    /// removes the current file if it holds the same session id, then records the entry in
+    /// the history index. Returns the archive key.
+    ///
+    /// # Errors
+    /// [`ErrorKind::AlreadyExists`] when an archive with that id exists and `replace` is false
+    /// (nothing is written); [`ErrorKind::InvalidKey`]; [`ErrorKind::Storage`].
+    pub fn archive(&self, doc: &OrchestratorSession, replace: bool) -> Result<Key> {
+        let key = history_key(&doc.session_id)?;
+        let bytes = doc.to_pretty_json();
+        self.store.update(&key, &mut |old| {
+            if let Some(old) = old {
+                if !replace {
+                    return Err(Error::new(
+                        ErrorKind::AlreadyExists,
+                        format!(
+                            "an archive of session `{}` already exists at `{key}`",
+                            doc.session_id.escape_debug()
+                        ),
+                    )
+                    .with_context("key", key.as_str()));
+                }
+                self.keep_if_unreadable(&key, old)?;
+            }
+            Ok(Some(bytes.clone()))
+        })?;
+        let current = current_key();
+        if let Some(bytes) = self.store.read(&current)?
+            && let Ok(now) = parse_document(&current, &bytes, &self.options)
+            && now.session_id == doc.session_id
+        {
+            self.store.delete(&current)?;
+        }
+        self.index_archived(&key, doc)?;
+        Ok(key)
+    }
+
+    /// Read-modify-write of the current session through [`Store::update`]: `change` edits the
+    /// document, then `updated` is set to now and the result written. Returns the saved
+    /// document.
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotFound`] when there is no current session; the parse errors of
+    /// [`load`](Self::load); whatever `change` returns (nothing is written then).
+    pub fn modify(
+        &self,
+        mut change: impl FnMut(&mut OrchestratorSession) -> Result<()>,
+    ) -> Result<OrchestratorSession> {
+        let key = current_key();
+        update_with(&self.store, &key, |old| {
+            let Some(old) = old else {
+                return Err(no_session());
+            };
+            let mut doc = self.parse(&key, old)?;
+            change(&mut doc)?;
+            doc.updated = self.now();
+            Ok((Some(doc.to_pretty_json()), doc))
+        })
+    }
+
+    /// Moves the current session to `to` (lifecycle of SPEC section 1) and saves it; a move to
+    /// `complete` or `aborted` then archives it (an existing archive of the same id is an
+    /// [`ErrorKind::AlreadyExists`] error; the current file then stays, in its final status).
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidTransition`] naming `from` and `to`; [`ErrorKind::NotFound`]; the
+    /// parse errors of [`load`](Self::load).
+    pub fn move_to(&self, to: SessionStatus) -> Result<OrchestratorSession> {
+        let doc = self.modify(|doc| transition(doc, to))?;
+        if to.is_final() {
+            self.archive(&doc, false)?;
+        }
+        Ok(doc)
+    }
+
+    /// `created → in_progress`.
+    pub fn start(&self) -> Result<OrchestratorSession> {
+        self.move_to(SessionStatus::InProgress)
+    }
+
+    /// `in_progress → paused` (the session stays current).
+    pub fn pause(&self) -> Result<OrchestratorSession> {
+        self.move_to(SessionStatus::Paused)
+    }
+
+    /// `paused → in_progress` (the seed's `continue`).
+    pub fn resume(&self) -> Result<OrchestratorSession> {
+        self.move_to(SessionStatus::InProgress)
+    }
+
+    /// The seed's `continue`: same as [`resume`](Self::resume).
+    pub fn continue_session(&self) -> Result<OrchestratorSession> {
+        self.resume()
+    }
+
+    /// `in_progress → complete`, then archive.
+    pub fn complete(&self) -> Result<OrchestratorSession> {
+        self.move_to(SessionStatus::Complete)
+    }
+
+    /// `created | paused | in_progress → aborted`, then archive.
+    pub fn abort(&self) -> Result<OrchestratorSession> {
+        self.move_to(SessionStatus::Aborted)
+    }
+}
+
+/// The error for "no current session".
+pub(crate) fn no_session() -> Error {
+    Error::new(
+        ErrorKind::NotFound,
+        "there is no current orchestrator session",
+    )
+    .with_context("key", current_key().as_str())
+}

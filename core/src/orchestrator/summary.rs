@@ -1,0 +1,256 @@
+//! The resume summary: the seed's "RESUMING SESSION" block as data and as markdown
+//! (SPEC section 1, "Resume summary").
+
+use std::fmt::Write as _;
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::Number;
+
+use super::document::OrchestratorSession;
+use super::status::{AgentStatus, SessionStatus};
+use crate::time::Timestamp;
+
+/// One completed-work line: `- ✅ {task} ({outcome})`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WorkLine {
+    /// The task.
+    pub task: String,
+    /// Its outcome (the parentheses are left out when empty).
+    pub outcome: String,
+}
+
+/// One in-progress agent line: `- 🔄 {id}: {task} ({progress}%)`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentLine {
+    /// Agent id.
+    pub id: String,
+    /// Agent task.
+    pub task: String,
+    /// Progress in percent (0 when the agent has none).
+    pub progress: u8,
+}
+
+/// The context budget lines.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ContextBudget {
+    /// `context_usage.estimated_tokens`.
+    pub estimated_tokens: u64,
+    /// `context_usage.percentage`, as written.
+    pub percentage: Number,
+    /// `context_usage.last_compression` (`None`: never).
+    pub last_compression: Option<Timestamp>,
+    /// `last_compression` relative to now ("3 hours ago"), or `None`.
+    pub last_compression_relative: Option<String>,
+}
+
+/// Everything the "RESUMING SESSION" block shows, as plain data (for `--json` and bindings).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResumeSummary {
+    /// Session id.
+    pub session_id: String,
+    /// Session goal.
+    pub goal: String,
+    /// Session status.
+    pub status: SessionStatus,
+    /// When the session was created.
+    pub started: Timestamp,
+    /// `started` relative to now, see [`relative_time`].
+    pub started_relative: String,
+    /// Mean progress over agents, see [`progress_percent`].
+    pub progress_percent: u8,
+    /// One line per `completed_work` item.
+    pub completed_work: Vec<WorkLine>,
+    /// Each agent with status `in_progress`, in document order.
+    pub in_progress: Vec<AgentLine>,
+    /// `pending_tasks`, in order.
+    pub pending: Vec<String>,
+    /// Context budget.
+    pub context: ContextBudget,
+    /// The agent to resume from: the first in-progress agent.
+    pub resume_from: Option<String>,
+}
+
+/// Progress of a session in percent: the mean over its agents of their progress, where a
+/// `complete` agent counts 100 and an agent without `progress` counts 0; no agents gives 0.
+/// The mean is rounded to the nearest integer, halves up. (The seed's example shows 60% for
+/// one complete agent and one at 60%; by this rule, the SPEC's, it is 80%.)
+pub fn progress_percent(doc: &OrchestratorSession) -> u8 {
+    let n = doc.agents.len() as u64;
+    if n == 0 {
+        return 0;
+    }
+    let sum: u64 = doc
+        .agents
+        .iter()
+        .map(|a| match a.status {
+            AgentStatus::Complete => 100,
+            _ => u64::from(a.progress.unwrap_or(0).min(100)),
+        })
+        .sum();
+    u8::try_from((sum * 2 + n) / (2 * n)).unwrap_or(100)
+}
+
+/// How long ago `then` was at `now`, in English: `just now` (under a minute, or in the
+/// future), `1 minute ago` / `N minutes ago` (under an hour), `1 hour ago` / `N hours ago`
+/// (under a day), `1 day ago` / `N days ago`. Units are whole, rounded down.
+pub fn relative_time(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
+    let seconds = (now - then).num_seconds();
+    let (n, unit) = match seconds {
+        s if s < 60 => return "just now".to_owned(),
+        s if s < 3600 => (s / 60, "minute"),
+        s if s < 86_400 => (s / 3600, "hour"),
+        s => (s / 86_400, "day"),
+    };
+    let plural = if n == 1 { "" } else { "s" };
+    format!("{n} {unit}{plural} ago")
+}
+
+/// The resume summary of `doc` at the instant `now`.
+pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSummary {
+    let in_progress: Vec<AgentLine> = doc
+        .agents
+        .iter()
+        .filter(|a| a.status == AgentStatus::InProgress)
+        .map(|a| AgentLine {
+            id: a.id.clone(),
+            task: a.task.clone(),
+            progress: a.progress.unwrap_or(0).min(100),
+        })
+        .collect();
+    let usage = &doc.context_usage;
+    ResumeSummary {
+        session_id: doc.session_id.clone(),
+        goal: doc.goal.clone(),
+        status: doc.status,
+        started: doc.created,
+        started_relative: relative_time(doc.created.utc(), now),
+        progress_percent: progress_percent(doc),
+        completed_work: doc
+            .completed_work
+            .iter()
+            .map(|w| WorkLine {
+                task: w.task.clone(),
+                outcome: w.outcome.clone(),
+            })
+            .collect(),
+        resume_from: in_progress.first().map(|a| a.id.clone()),
+        in_progress,
+        pending: doc.pending_tasks.clone(),
+        context: ContextBudget {
+            estimated_tokens: usage.estimated_tokens,
+            percentage: usage.percentage.clone(),
+            last_compression: usage.last_compression,
+            last_compression_relative: usage.last_compression.map(|t| relative_time(t.utc(), now)),
+        },
+    }
+}
+
+/// `25000` as `25,000`.
+pub fn group_thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The seed's "## 🔄 RESUMING SESSION" block for `summary`, line for line. An empty section
+/// shows `- (none)`; the last line is left out when no agent is in progress. Ends with a
+/// newline.
+pub fn render_markdown(summary: &ResumeSummary) -> String {
+    let mut md = String::new();
+    let _ = writeln!(md, "## 🔄 RESUMING SESSION\n");
+    let _ = writeln!(md, "**Session ID**: {}", summary.session_id);
+    let _ = writeln!(md, "**Goal**: {}", summary.goal);
+    let _ = writeln!(md, "**Started**: {}", summary.started_relative);
+    let _ = writeln!(md, "**Progress**: {}% complete\n", summary.progress_percent);
+    md.push_str("### Completed Work\n");
+    for work in &summary.completed_work {
+        if work.outcome.is_empty() {
+            let _ = writeln!(md, "- ✅ {}", work.task);
+        } else {
+            let _ = writeln!(md, "- ✅ {} ({})", work.task, work.outcome);
+        }
+    }
+    if summary.completed_work.is_empty() {
+        md.push_str("- (none)\n");
+    }
+    md.push_str("\n### In Progress\n");
+    for agent in &summary.in_progress {
+        let _ = writeln!(
+            md,
+            "- 🔄 {}: {} ({}%)",
+            agent.id, agent.task, agent.progress
+        );
+    }
+    if summary.in_progress.is_empty() {
+        md.push_str("- (none)\n");
+    }
+    md.push_str("\n### Pending\n");
+    for (i, task) in summary.pending.iter().enumerate() {
+        let _ = writeln!(md, "{}. {task}", i + 1);
+    }
+    if summary.pending.is_empty() {
+        md.push_str("- (none)\n");
+    }
+    md.push_str("\n### Context Budget\n");
+    let _ = writeln!(
+        md,
+        "- Tokens used: ~{} ({}%)",
+        group_thousands(summary.context.estimated_tokens),
+        summary.context.percentage
+    );
+    let _ = writeln!(
+        md,
+        "- Last compression: {}",
+        summary
+            .context
+            .last_compression_relative
+            .as_deref()
+            .unwrap_or("Never")
+    );
+    if let Some(id) = &summary.resume_from {
+        let _ = writeln!(md, "\n**Resuming from {id}...**");
+    }
+    md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(s: &str) -> DateTime<Utc> {
+        Timestamp::parse(s).unwrap().utc()
+    }
+
+    #[test]
+    fn relative_time_units_and_singulars() {
+        let now = at("2025-12-27T12:30:00Z");
+        let cases = [
+            ("2025-12-27T12:30:30Z", "just now"),
+            ("2025-12-27T12:29:30Z", "just now"),
+            ("2025-12-27T12:29:00Z", "1 minute ago"),
+            ("2025-12-27T11:31:00Z", "59 minutes ago"),
+            ("2025-12-27T11:30:00Z", "1 hour ago"),
+            ("2025-12-27T10:30:00Z", "2 hours ago"),
+            ("2025-12-26T12:30:00Z", "1 day ago"),
+            ("2025-12-17T12:30:00Z", "10 days ago"),
+        ];
+        for (then, want) in cases {
+            assert_eq!(relative_time(at(then), now), want, "{then}");
+        }
+    }
+
+    #[test]
+    fn thousands() {
+        assert_eq!(group_thousands(0), "0");
+        assert_eq!(group_thousands(999), "999");
+        assert_eq!(group_thousands(25_000), "25,000");
+        assert_eq!(group_thousands(1_234_567), "1,234,567");
+    }
+}

@@ -1,0 +1,240 @@
+//! The two files of the registry, typed, in the seed's format (SPEC section 2).
+//!
+//! - [`SessionsDocument`]: `.moai/memory/agent-sessions.json`, keys in the seed's order
+//!   (`sessions`, `chains`, `metadata`, `last_updated`) plus our `results` (SPEC section 2,
+//!   "Where the seed loses data", 1). Unknown top-level keys and unknown keys of a metadata or
+//!   result entry are kept and written back after the known ones.
+//! - [`ChainsDocument`]: `.moai/memory/workflow-chains.json`, chain id to [`ChainDefinition`].
+//!
+//! Both are written as Python's `json.dump(data, f, indent=2, ensure_ascii=False)` writes them:
+//! 2-space indentation, `": "` between key and value, non-ASCII characters unescaped, no final
+//! newline. Floats may be spelled differently from Python (`1e20` for `1e+20`); they read back
+//! as the same number in both languages.
+
+use chrono::{DateTime, Utc};
+use indexmap::IndexMap;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+use crate::error::{Error, Result};
+use crate::key::Key;
+
+/// `.moai/memory/agent-sessions.json`: the registry state.
+///
+/// An absent file is [`SessionsDocument::default`]: every map empty, no `last_updated`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SessionsDocument {
+    /// Agent name to the latest agent id registered under it.
+    #[serde(default)]
+    pub sessions: IndexMap<String, String>,
+    /// Chain id to agent ids in registration order (duplicates kept, as the seed does).
+    #[serde(default)]
+    pub chains: IndexMap<String, Vec<String>>,
+    /// Agent id to its metadata.
+    #[serde(default)]
+    pub metadata: IndexMap<String, AgentMetadata>,
+    /// When the file was last written: naive ISO 8601 (`2026-11-29T17:46:13.209060`).
+    /// The seed writes local time; this library writes the [`Clock`](crate::Clock)'s UTC time
+    /// without an offset, see [`python_isoformat`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_updated: Option<String>,
+    /// Agent id to its registered result (added by this library; the seed keeps results in
+    /// memory only and ignores this key when it loads the file).
+    #[serde(default, skip_serializing_if = "IndexMap::is_empty")]
+    pub results: IndexMap<String, AgentResult>,
+    /// How much of which journal is already folded into this file
+    /// (`{"generation": G, "bytes": L}`, [`JournalMode::On`] only; see
+    /// [`JournalMark`](super::journal::JournalMark)).
+    ///
+    /// [`JournalMode::On`]: super::JournalMode::On
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub journal_folded: Option<super::journal::JournalMark>,
+    /// Top-level keys this library does not know, kept as they were.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One entry of `metadata`: what the seed records about an agent id.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentMetadata {
+    /// The agent name the id was registered under.
+    pub agent_name: String,
+    /// When the id was first registered (naive ISO 8601).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    /// The chain the id was registered in, or `null`.
+    #[serde(default)]
+    pub chain_id: Option<String>,
+    /// How many times the id was resumed (the seed caps resuming at 5).
+    #[serde(default)]
+    pub resume_count: u64,
+    /// When the id was last resumed (naive ISO 8601), absent until the first resume.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub last_resumed_at: Option<String>,
+    /// Keys this library does not know, kept as they were.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// One entry of `results`, shaped as the seed's in-memory `_results` entry (and as each item of
+/// `get_chain_results`): `{agent_name, result, timestamp, chain_id}`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AgentResult {
+    /// The agent name the result was registered under.
+    pub agent_name: String,
+    /// The result: any JSON value.
+    #[serde(default)]
+    pub result: Value,
+    /// When it was registered (naive ISO 8601).
+    #[serde(default)]
+    pub timestamp: Option<String>,
+    /// The chain it was registered in, or `null`.
+    #[serde(default)]
+    pub chain_id: Option<String>,
+    /// Keys this library does not know, kept as they were.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// `.moai/memory/workflow-chains.json`: chain id to its definition, in insertion order.
+pub type ChainsDocument = IndexMap<String, ChainDefinition>;
+
+/// One chain of `workflow-chains.json`, as `create_chain` writes it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChainDefinition {
+    /// When the chain was (last) created (naive ISO 8601).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub created_at: Option<String>,
+    /// The agent names expected to run, in order.
+    #[serde(default)]
+    pub expected_sequence: Vec<String>,
+    /// Free metadata given to `create_chain` (`{}` when none).
+    #[serde(default = "empty_object")]
+    pub metadata: Value,
+    /// Keys this library does not know, kept as they were.
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+fn empty_object() -> Value {
+    Value::Object(Map::new())
+}
+
+/// The instant `now` as Python's `datetime.isoformat()` writes a naive datetime:
+/// `YYYY-MM-DDTHH:MM:SS.ffffff`, the fraction left out when the microseconds are 0.
+///
+/// The seed writes local time; we write UTC and leave the offset out so that the seed reads it
+/// (naive = UTC in files this library writes).
+pub fn python_isoformat(now: DateTime<Utc>) -> String {
+    let micros = now.timestamp_subsec_micros() % 1_000_000;
+    if micros == 0 {
+        now.format("%Y-%m-%dT%H:%M:%S").to_string()
+    } else {
+        format!("{}.{micros:06}", now.format("%Y-%m-%dT%H:%M:%S"))
+    }
+}
+
+/// Parses `bytes` as the registry state stored under `key`.
+///
+/// # Errors
+/// [`ErrorKind::CorruptState`](crate::ErrorKind::CorruptState) naming `key` when the bytes are
+/// not JSON, not an object (a top-level array), or a known key has the wrong type (a
+/// non-string `chain_id`, a non-list chain).
+pub fn parse_sessions(key: &Key, bytes: &[u8]) -> Result<SessionsDocument> {
+    parse_typed(key, bytes)
+}
+
+/// Parses `bytes` as `workflow-chains.json` stored under `key`.
+///
+/// # Errors
+/// As [`parse_sessions`].
+pub fn parse_chains(key: &Key, bytes: &[u8]) -> Result<ChainsDocument> {
+    parse_typed(key, bytes)
+}
+
+/// Parses straight into `T` (one pass); on failure, parses again as a plain value only to
+/// give a clearer message for a top level that is not an object.
+fn parse_typed<T: serde::de::DeserializeOwned>(key: &Key, bytes: &[u8]) -> Result<T> {
+    let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
+    if first == Some(&b'{') {
+        return serde_json::from_slice(bytes).map_err(|e| Error::corrupt(key, e));
+    }
+    match serde_json::from_slice::<Value>(bytes) {
+        Ok(value) => Err(Error::corrupt(
+            key,
+            format!("the top level is {}, not an object", kind_of(&value)),
+        )),
+        Err(e) => Err(Error::corrupt(key, e)),
+    }
+}
+
+fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Serialises `value` as Python's `json.dump(value, indent=2, ensure_ascii=False)` does.
+///
+/// # Errors
+/// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) if `value` cannot be serialised
+/// (it always can for the types of this module).
+pub fn to_python_json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
+    serde_json::to_vec_pretty(value)
+        .map_err(|e| Error::invalid_input(format!("cannot serialise the registry: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn isoformat_matches_python() {
+        let t = DateTime::parse_from_rfc3339("2026-11-29T17:46:13.206964Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_eq!(python_isoformat(t), "2026-11-29T17:46:13.206964");
+        let t = DateTime::parse_from_rfc3339("2026-11-29T17:46:13Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_eq!(python_isoformat(t), "2026-11-29T17:46:13");
+        let t = DateTime::parse_from_rfc3339("2026-11-29T17:46:13.000001999Z")
+            .unwrap()
+            .with_timezone(&Utc);
+        assert_eq!(python_isoformat(t), "2026-11-29T17:46:13.000001");
+    }
+
+    #[test]
+    fn unknown_keys_round_trip_in_order() {
+        let key = Key::new("a.json").unwrap();
+        let text = r#"{"sessions":{"a":"1"},"zz":1,"metadata":{"1":{"agent_name":"a","created_at":"t","chain_id":null,"resume_count":2,"x":[1]}}}"#;
+        let doc = parse_sessions(&key, text.as_bytes()).unwrap();
+        assert_eq!(doc.extra.get("zz"), Some(&Value::from(1)));
+        assert_eq!(
+            doc.metadata["1"].extra.get("x"),
+            Some(&serde_json::json!([1]))
+        );
+        let out = String::from_utf8(to_python_json(&doc).unwrap()).unwrap();
+        assert!(out.find("\"x\"").unwrap() > out.find("\"resume_count\"").unwrap());
+        assert!(out.ends_with("\"zz\": 1\n}"), "{out}");
+    }
+
+    #[test]
+    fn wrong_shapes_are_corrupt_state() {
+        let key = Key::new("a.json").unwrap();
+        for bad in [
+            "[]",
+            "{\"sessions\": {\"a\": \"1\"",
+            "{\"metadata\": {\"1\": {\"agent_name\": \"a\", \"chain_id\": 5}}}",
+            "{\"chains\": {\"c\": \"x\"}}",
+        ] {
+            let err = parse_sessions(&key, bad.as_bytes()).unwrap_err();
+            assert_eq!(err.code(), "corrupt_state", "{bad}");
+        }
+    }
+}

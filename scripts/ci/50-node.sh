@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Node package (bindings-node): install the pinned dev tools from package-lock.json, build the
+# addon (release), fail when the committed index.js / index.d.ts differ from what the build
+# generates, then run the node tests and the TypeScript check (`npm test`).
+set -euo pipefail
+cd "$(dirname "$0")/../../bindings-node"
+committed=$(mktemp -d)
+trap 'rm -rf "$committed"' EXIT
+cp index.js index.d.ts "$committed/"
+npm ci --no-audit --no-fund
+npm run build
+for generated in index.js index.d.ts; do
+  if ! cmp -s "$committed/$generated" "$generated"; then
+    echo "bindings-node/$generated changed when rebuilt: commit the regenerated file" >&2
+    diff -u "$committed/$generated" "$generated" >&2 || true
+    exit 1
+  fi
+done
+npm test
