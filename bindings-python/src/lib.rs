@@ -6,6 +6,8 @@
 mod conformance;
 mod convert;
 mod errors;
+mod orchestrator;
+mod registry;
 mod stores;
 mod team;
 
@@ -26,5 +28,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(conformance::run_store_conformance, m)?)?;
     m.add_function(wrap_pyfunction!(conformance::counter_increment, m)?)?;
     team::register(m)?;
+    registry::register(m)?;
+    orchestrator::register(m)?;
     Ok(())
 }
