@@ -8,7 +8,7 @@ Submodules:
 - :mod:`session_state.errors`: ``SessionStateError`` and one subclass per error code.
 """
 
-from . import errors, stores
+from . import errors, moai, orchestrator, stores, teams
 from ._native import ERROR_CODES, __version__
 from .errors import SessionStateError
 from .stores import FileStore, MemoryStore, Store
@@ -21,5 +21,8 @@ __all__ = [
     "Store",
     "__version__",
     "errors",
+    "moai",
+    "orchestrator",
     "stores",
+    "teams",
 ]

@@ -1,0 +1,237 @@
+"""The orchestrator session of the "Session State" skill (SPEC section 1).
+
+The four functions of the skill keep their signatures and return shapes, relative to the
+current folder at call time like the seed:
+
+>>> from session_state.orchestrator import save_session, load_session  # doctest: +SKIP
+>>> save_session(state)            # writes .claude/orchestrator-session.json atomically
+PosixPath('.claude/orchestrator-session.json')
+
+Differences from the seed (SPEC section 5):
+
+- ``save_session`` checks the document first (schema "1.0", types, a safe ``session_id``) and
+  raises ``InvalidInputError``/``CorruptStateError``/``IncompatibleSchemaError``/
+  ``InvalidKeyError`` instead of writing a bad file; it still sets ``state["updated"]`` (in
+  RFC 3339 UTC, ``...Z``) as the seed does. Timestamps are written RFC 3339 UTC.
+- ``load_session`` returns None when there is no file or its ``schema_version`` is not
+  ``"1.0"`` (as the seed), but raises ``CorruptStateError`` (with ``.salvaged``, every
+  complete field) for a file that does not parse, where the seed raises ``JSONDecodeError``.
+- ``archive_session`` refuses to replace an existing archive of the same id
+  (``AlreadyExistsError``) unless ``replace=True``.
+- ``list_history`` orders by the instant of ``created`` (newest first), not by file name, and
+  skips unreadable files instead of failing.
+
+:class:`OrchestratorStore` offers the whole core API: lifecycle moves, auto-save points,
+history pages, recovery.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Union
+
+from . import _native
+from ._native import json_schema, salvage
+from .errors import IncompatibleSchemaError
+from .stores import FileStore, Store
+
+__all__ = [
+    "OrchestratorStore",
+    "archive_session",
+    "json_schema",
+    "list_history",
+    "load_session",
+    "render_resume",
+    "resume_summary",
+    "salvage",
+    "save_session",
+]
+
+_PathArg = Union[str, "os.PathLike[str]"]
+
+
+def _here() -> "_native.Orchestrator":
+    return _native.Orchestrator(FileStore(Path.cwd()))
+
+
+def save_session(state: Dict[str, Any]) -> Path:
+    """Saves ``state`` as ``.claude/orchestrator-session.json`` (atomically) and returns that
+    relative path; sets ``state["updated"]`` to now, as the seed does."""
+    key, saved = _here().save(state)
+    state["updated"] = saved["updated"]
+    return Path(key)
+
+
+def load_session() -> Optional[Dict[str, Any]]:
+    """The current session, or None when there is none or it has another schema version.
+
+    Raises ``CorruptStateError`` (``.salvaged`` holds what could be read) for a file that does
+    not parse."""
+    try:
+        return _here().load()
+    except IncompatibleSchemaError:
+        return None
+
+
+def archive_session(state: Dict[str, Any], *, replace: bool = False) -> Path:
+    """Writes ``.claude/orchestrator-history/{session_id}.json``, removes the current file if it
+    holds that session, returns the archive's relative path. ``AlreadyExistsError`` when that
+    archive exists, unless ``replace``."""
+    return Path(_here().archive(state, replace))
+
+
+def list_history(limit: int = 10) -> List[Dict[str, Any]]:
+    """``[{"id", "goal", "status", "created"}]``, newest first, at most ``limit``."""
+    entries: List[Dict[str, Any]] = _here().list_history(limit)["entries"]
+    return entries
+
+
+def resume_summary(state: Dict[str, Any], now: Optional[str] = None) -> Dict[str, Any]:
+    """The "RESUMING SESSION" content as data: ``session_id, goal, status, started,
+    started_relative, progress_percent, completed_work, in_progress, pending, context,
+    resume_from``. ``now`` (RFC 3339) defaults to the system clock."""
+    return _native.resume_summary(state, now)
+
+
+def render_resume(state: Dict[str, Any], now: Optional[str] = None) -> str:
+    """The "RESUMING SESSION" markdown block of the seed."""
+    return _native.render_resume(state, now)
+
+
+class OrchestratorStore:
+    """The orchestrator session of a project folder ``root`` (keys
+    ``.claude/orchestrator-session.json`` and ``.claude/orchestrator-history/``), or of any
+    ``store``. Methods that change the session return the saved document (a dict).
+
+    ``naive_offset_minutes`` reads timestamps without an offset as local time at that offset
+    (default: UTC).
+    """
+
+    def __init__(
+        self,
+        root: _PathArg = ".",
+        store: Optional[Store] = None,
+        *,
+        naive_offset_minutes: Optional[int] = None,
+    ) -> None:
+        if store is None:
+            store = FileStore(os.path.abspath(os.path.expanduser(os.fspath(root))))
+        self._native = _native.Orchestrator(store, naive_offset_minutes=naive_offset_minutes)
+
+    # --------------------------------------------------------------------- save, load, archive
+
+    def load(self) -> Optional[Dict[str, Any]]:
+        """The current session or None. ``CorruptStateError`` (with ``.salvaged``),
+        ``IncompatibleSchemaError``."""
+        return self._native.load()
+
+    def save(self, state: Dict[str, Any]) -> Dict[str, Any]:
+        """Saves ``state`` (not mutated) with ``updated`` set to now; returns the saved
+        document. A current file that does not parse is kept aside first."""
+        return self._native.save(state)[1]
+
+    def archive(self, state: Dict[str, Any], *, replace: bool = False) -> str:
+        """Archives ``state``; returns the archive key."""
+        return self._native.archive(state, replace)
+
+    def list_history(
+        self,
+        limit: int = 10,
+        offset: int = 0,
+        status: Optional[str] = None,
+        *,
+        full_scan: bool = False,
+    ) -> Dict[str, Any]:
+        """A page ``{"entries": [{id, goal, status, created}], "skipped": [{key, code,
+        message}], "total": int}``, newest first."""
+        return self._native.list_history(limit, offset, status, full_scan)
+
+    def rebuild_index(self) -> None:
+        """Rebuilds the history index from the files."""
+        self._native.rebuild_index()
+
+    # ------------------------------------------------------------------------------ lifecycle
+
+    def create_session(
+        self,
+        goal: str,
+        mode: str = "default",
+        project: Optional[Dict[str, Any]] = None,
+        suffix: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """A new current session in status ``created`` (``AlreadyExistsError`` when one
+        exists); ``project`` defaults to the root folder's name and path."""
+        if project is None:
+            here = Path.cwd()
+            project = {"name": here.name, "path": str(here)}
+        return self._native.create_session(goal, mode, project, suffix)
+
+    def move_to(self, status: str) -> Dict[str, Any]:
+        """Moves the current session to ``status`` (``InvalidTransitionError``); ``complete``
+        and ``aborted`` also archive it."""
+        return self._native.move_to(status)
+
+    def start(self) -> Dict[str, Any]:
+        return self._native.start()
+
+    def pause(self) -> Dict[str, Any]:
+        return self._native.pause()
+
+    def resume(self) -> Dict[str, Any]:
+        return self._native.resume()
+
+    def continue_session(self) -> Dict[str, Any]:
+        """The seed's ``continue``: same as :meth:`resume`."""
+        return self._native.resume()
+
+    def complete(self) -> Dict[str, Any]:
+        return self._native.complete()
+
+    def abort(self) -> Dict[str, Any]:
+        return self._native.abort()
+
+    # ---------------------------------------------------------------------- auto-save points
+
+    def agent_started(self, agent: Dict[str, Any]) -> Dict[str, Any]:
+        """``agent``: ``{id, type, task, status, started, ...}``."""
+        return self._native.agent_started(agent)
+
+    def agent_progress(self, agent_id: str, percent: int) -> Dict[str, Any]:
+        return self._native.agent_progress(agent_id, percent)
+
+    def agent_completed(self, agent_id: str, result_summary: str) -> Dict[str, Any]:
+        return self._native.agent_completed(agent_id, result_summary)
+
+    def agent_failed(self, agent_id: str, error: str) -> Dict[str, Any]:
+        return self._native.agent_failed(agent_id, error)
+
+    def decision_made(self, decision: str, rationale: str) -> Dict[str, Any]:
+        return self._native.decision_made(decision, rationale)
+
+    def before_compression(self) -> Dict[str, Any]:
+        return self._native.before_compression()
+
+    def session_end(self) -> Dict[str, Any]:
+        """Archives the current session and returns it."""
+        return self._native.session_end()
+
+    # ------------------------------------------------------------------------------- recovery
+
+    def recover(self, key: Optional[str] = None) -> Optional[Dict[str, Any]]:
+        """Repairs a corrupt file (default the current one) from its salvage, keeping a copy:
+        ``{key, kept_copy, missing, replaced, partial}``, or None when it was fine."""
+        return self._native.recover(key)
+
+    def doctor(self, fix: bool = False) -> Dict[str, Any]:
+        """``{checked, problems: [{key, code, message, fixable}], repaired: [...]}``."""
+        return self._native.doctor(fix)
+
+    def keep_corrupt_copy(self, key: Optional[str] = None) -> Optional[str]:
+        """Copies a file aside (``<key>.corrupt-<stamp>``); returns the copy's key."""
+        return self._native.keep_corrupt_copy(key)
+
+    def resume_summary(self, now: Optional[str] = None) -> Optional[Dict[str, Any]]:
+        """The resume summary of the current session, or None when there is none."""
+        doc = self.load()
+        return None if doc is None else resume_summary(doc, now)
