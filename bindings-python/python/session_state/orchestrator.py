@@ -82,7 +82,11 @@ def archive_session(state: Dict[str, Any], *, replace: bool = False) -> Path:
 
 
 def list_history(limit: int = 10) -> List[Dict[str, Any]]:
-    """``[{"id", "goal", "status", "created"}]``, newest first, at most ``limit``."""
+    """``[{"id", "goal", "status", "created"}]``, newest first, at most ``limit``. Without a
+    history folder it is ``[]`` and nothing is written (as the seed); otherwise the listing
+    index beside the folder is brought up to date."""
+    if not Path(".claude/orchestrator-history").is_dir():
+        return []
     entries: List[Dict[str, Any]] = _here().list_history(limit)["entries"]
     return entries
 
