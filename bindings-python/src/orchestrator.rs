@@ -3,7 +3,6 @@
 
 use chrono::FixedOffset;
 use pyo3::prelude::*;
-use serde_json::Value;
 use session_state::orchestrator::{
     self, Agent, HistoryQuery, OrchestratorSession, OrchestratorStore, ParseOptions, Project,
     SessionStatus, current_key, parse_document,
@@ -11,7 +10,7 @@ use session_state::orchestrator::{
 use session_state::{Clock, Error, Key, Timestamp};
 use session_state_fs::SystemClock;
 
-use crate::convert::{from_py, to_py};
+use crate::convert::{from_py, json_bytes, to_py};
 use crate::errors::{IntoPyResult, to_py_err};
 use crate::stores::AnyStore;
 
@@ -20,9 +19,7 @@ fn doc_from_py(
     value: &Bound<'_, PyAny>,
     options: &ParseOptions,
 ) -> PyResult<OrchestratorSession> {
-    let json: Value = from_py("session", value)?;
-    let bytes = serde_json::to_vec(&json)
-        .map_err(|e| to_py_err(Error::invalid_input(format!("session is not JSON: {e}"))))?;
+    let bytes = json_bytes("session", value)?;
     parse_document(&current_key(), &bytes, options).py()
 }
 
