@@ -3,11 +3,12 @@
 
 use chrono::FixedOffset;
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 use session_state::orchestrator::{
     self, Agent, HistoryQuery, OrchestratorSession, OrchestratorStore, ParseOptions, Project,
     SessionStatus, current_key, parse_document,
 };
-use session_state::{Clock, Error, Key, Timestamp};
+use session_state::{Clock, Error, Key, Store, Timestamp};
 use session_state_fs::SystemClock;
 
 use crate::convert::{from_py, json_bytes, to_py};
@@ -82,6 +83,26 @@ impl PyOrchestrator {
         let mut doc = self.doc(doc)?;
         let key = self.inner.save(&mut doc).py()?;
         Ok((key.as_str().to_owned(), to_py(py, &doc)?))
+    }
+
+    /// `save_stamp(doc) -> (key, updated)`: `save` returning only the new `updated` (the
+    /// compatibility `save_session`, which sets it on the caller's dict).
+    fn save_stamp(&self, doc: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
+        let mut doc = self.doc(doc)?;
+        let key = self.inner.save(&mut doc).py()?;
+        Ok((key.as_str().to_owned(), doc.updated.to_string()))
+    }
+
+    /// `load_bytes() -> bytes | None`: the current file's bytes once they parse as a "1.0"
+    /// document (same errors as `load`), for the compatibility `load_session`, which returns
+    /// the file's values as written.
+    fn load_bytes<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        let key = current_key();
+        let Some(bytes) = self.inner.store().read(&key).py()? else {
+            return Ok(None);
+        };
+        self.inner.parse(&key, &bytes).py()?;
+        Ok(Some(PyBytes::new(py, &bytes)))
     }
 
     #[pyo3(signature = (doc, replace = false))]

@@ -27,6 +27,7 @@ history pages, recovery.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
@@ -58,20 +59,25 @@ def _here() -> "_native.Orchestrator":
 def save_session(state: Dict[str, Any]) -> Path:
     """Saves ``state`` as ``.claude/orchestrator-session.json`` (atomically) and returns that
     relative path; sets ``state["updated"]`` to now, as the seed does."""
-    key, saved = _here().save(state)
-    state["updated"] = saved["updated"]
+    key, updated = _here().save_stamp(state)
+    state["updated"] = updated
     return Path(key)
 
 
 def load_session() -> Optional[Dict[str, Any]]:
-    """The current session, or None when there is none or it has another schema version.
+    """The current session as the file holds it (checked first: a "1.0" document with valid
+    fields), or None when there is none or it has another schema version.
 
     Raises ``CorruptStateError`` (``.salvaged`` holds what could be read) for a file that does
     not parse."""
     try:
-        return _here().load()
+        data = _here().load_bytes()
     except IncompatibleSchemaError:
         return None
+    if data is None:
+        return None
+    state: Dict[str, Any] = json.loads(data.decode("utf-8-sig"))
+    return state
 
 
 def archive_session(state: Dict[str, Any], *, replace: bool = False) -> Path:
