@@ -177,3 +177,17 @@ def test_module_level_functions_share_one_manager(tmp_path, monkeypatch):
     assert moai.get_resume_id("a", "C") == "id-1"
     assert moai.should_resume("a", "implement login", "implement signup") is True
     assert (tmp_path / ".moai" / "memory" / "agent-sessions.json").exists()
+
+
+def test_journal_is_folded_at_interpreter_exit(tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "from session_state.moai import SessionManager\n"
+        f"m = SessionManager(session_file={str(tmp_path / 's.json')!r}, "
+        f"transcript_dir={str(tmp_path / 't')!r}, journal=True)\n"
+        "for i in range(10): m.register_agent_result(f'a{i}', f'id-{i}', i)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    assert len(json.loads((tmp_path / "s.json").read_text())["sessions"]) == 10

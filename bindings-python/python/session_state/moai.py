@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import logging
 import os
+import weakref
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Union
 
@@ -60,7 +61,8 @@ class SessionManager:
         journal: (keyword only) append registrations to ``<stem>.journal.jsonl`` beside the
             sessions file, folded into it by every other change, by ``compact()``/``close()``
             and when the journal grows as large as the file: O(1) registrations; readers of
-            this library see them at once, a reader of the seed's file after compaction.
+            this library see them at once, a reader of the seed's file after compaction
+            (also done when the manager is collected and at interpreter exit).
         durable: (keyword only) fsync each write and its folder (survives a power loss).
         policy: (keyword only) the default resume policy of ``should_resume``: ``"compat"``
             (the seed's rule, default) or ``"explained"``.
@@ -100,6 +102,10 @@ class SessionManager:
             f"{self._session_file.stem}.journal.jsonl",
             journal=journal,
         )
+        if journal:
+            # Fold the journal when the manager is collected or the interpreter exits, so that
+            # a reader of the seed's file alone sees every registration after a normal exit.
+            weakref.finalize(self, self._registry.compact)
         self._load_sessions()
 
     @property
