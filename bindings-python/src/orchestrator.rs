@@ -16,10 +16,7 @@ use crate::errors::{IntoPyResult, to_py_err};
 use crate::stores::AnyStore;
 
 /// A Python document as the core reads it from a file (same checks, same error kinds).
-fn doc_from_py(
-    value: &Bound<'_, PyAny>,
-    options: &ParseOptions,
-) -> PyResult<OrchestratorSession> {
+fn doc_from_py(value: &Bound<'_, PyAny>, options: &ParseOptions) -> PyResult<OrchestratorSession> {
     let bytes = json_bytes("session", value)?;
     parse_document(&current_key(), &bytes, options).py()
 }
@@ -288,10 +285,9 @@ pub fn resume_summary<'py>(
 #[pyo3(signature = (doc, now = None))]
 pub fn render_resume(doc: &Bound<'_, PyAny>, now: Option<&str>) -> PyResult<String> {
     let doc = doc_from_py(doc, &ParseOptions::default())?;
-    Ok(orchestrator::render_markdown(&orchestrator::resume_summary(
-        &doc,
-        now_or(now)?.utc(),
-    )))
+    Ok(orchestrator::render_markdown(
+        &orchestrator::resume_summary(&doc, now_or(now)?.utc()),
+    ))
 }
 
 /// `salvage(data) -> dict`: every complete field of damaged bytes
