@@ -154,6 +154,7 @@ impl PyRegistry {
     }
 
     #[pyo3(signature = (chain_id, agent_sequence, metadata = None))]
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a list as a Vec, not a slice
     fn create_chain(
         &self,
         chain_id: &str,
