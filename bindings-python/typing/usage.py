@@ -19,7 +19,12 @@ from session_state.moai import (
     should_resume,
 )
 from session_state.orchestrator import (
+    DoctorReport,
+    HistoryEntry,
+    HistoryPage,
     OrchestratorStore,
+    Repair,
+    ResumeSummary,
     archive_session,
     list_history,
     load_session,
@@ -85,8 +90,10 @@ def orchestrator_usage(tmp: Path) -> None:
     saved: Path = save_session(state)
     loaded: Optional[Dict[str, Any]] = load_session()
     archived: Path = archive_session(state, replace=True)
-    history: List[Dict[str, Any]] = list_history(limit=5)
-    summary: Dict[str, Any] = resume_summary(state, now="2025-12-27T12:30:00Z")
+    history: List[HistoryEntry] = list_history(limit=5)
+    summary: ResumeSummary = resume_summary(state, now="2025-12-27T12:30:00Z")
+    percent: int = summary["progress_percent"]
+    first_id: str = history[0]["id"]
     markdown: str = render_resume(state)
     store = OrchestratorStore(tmp)
     mem = OrchestratorStore(store=MemoryStore())
@@ -103,10 +110,15 @@ def orchestrator_usage(tmp: Path) -> None:
     doc = mem.pause()
     doc = mem.continue_session()
     doc = mem.complete()
-    page: Dict[str, Any] = host.list_history(10, 0, "complete", full_scan=False)
-    repair: Optional[Dict[str, Any]] = store.recover()
-    report: Dict[str, Any] = store.doctor(fix=True)
+    page: HistoryPage = host.list_history(10, 0, "complete", full_scan=False)
+    repair: Optional[Repair] = store.recover()
+    report: DoctorReport = store.doctor(fix=True)
+    kept: str = repair["kept_copy"] if repair else ""
     print(saved, loaded, archived, history, summary, markdown, doc, page, repair, report)
+    print(percent, first_id, kept)
+    summary["no_such_key"]  # type: ignore[typeddict-item]
+    total: str = page["total"]  # type: ignore[assignment]
+    print(total)
 
     save_session("not a dict")  # type: ignore[arg-type]
     list_history(limit="10")  # type: ignore[arg-type]

@@ -18,7 +18,9 @@ what the seed loses (SPEC section 5):
   ``register_agent_result`` instead of naming a file outside the transcript folder;
 - time stamps are written in UTC (naive ISO 8601, as the seed writes local time).
 
-The manager holds no state of its own: each call reads the file afresh.
+The manager holds no state of its own: each call reads the file afresh. A file that turns
+corrupt after construction makes the next call raise ``CorruptStateError`` (the file is copied
+aside first and left as it is); constructing a new manager starts empty as the seed does.
 """
 
 from __future__ import annotations

@@ -30,7 +30,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, TypedDict, Union, cast
 
 from . import _native
 from ._native import json_schema, salvage
@@ -38,7 +38,17 @@ from .errors import IncompatibleSchemaError
 from .stores import FileStore, Store
 
 __all__ = [
+    "AgentLine",
+    "ContextBudget",
+    "DoctorReport",
+    "HistoryEntry",
+    "HistoryPage",
     "OrchestratorStore",
+    "Problem",
+    "Repair",
+    "ResumeSummary",
+    "SkippedFile",
+    "WorkLine",
     "archive_session",
     "json_schema",
     "list_history",
@@ -50,6 +60,88 @@ __all__ = [
 ]
 
 _PathArg = Union[str, "os.PathLike[str]"]
+
+
+class HistoryEntry(TypedDict):
+    """One archived session: the seed's ``{id, goal, status, created}``."""
+
+    id: str
+    goal: str
+    status: str
+    created: str
+
+
+class SkippedFile(TypedDict):
+    """A history file that could not be read, and why (error kind code and message)."""
+
+    key: str
+    code: str
+    message: str
+
+
+class HistoryPage(TypedDict):
+    """One page of history, newest first; ``total`` counts every matching session."""
+
+    entries: List[HistoryEntry]
+    skipped: List[SkippedFile]
+    total: int
+
+
+class WorkLine(TypedDict):
+    task: str
+    outcome: str
+
+
+class AgentLine(TypedDict):
+    id: str
+    task: str
+    progress: int
+
+
+class ContextBudget(TypedDict):
+    estimated_tokens: int
+    percentage: Union[int, float]
+    last_compression: Optional[str]
+    last_compression_relative: Optional[str]
+
+
+class ResumeSummary(TypedDict):
+    """The content of the "RESUMING SESSION" block (SPEC section 1, "Resume summary")."""
+
+    session_id: str
+    goal: str
+    status: str
+    started: str
+    started_relative: str
+    progress_percent: int
+    completed_work: List[WorkLine]
+    in_progress: List[AgentLine]
+    pending: List[str]
+    context: ContextBudget
+    resume_from: Optional[str]
+
+
+class Problem(TypedDict):
+    key: str
+    code: str
+    message: str
+    fixable: bool
+
+
+class Repair(TypedDict):
+    """A repaired file: where the corrupt bytes were kept and what the salvage changed."""
+
+    key: str
+    kept_copy: str
+    missing: List[str]
+    replaced: List[str]
+    partial: List[str]
+
+
+class DoctorReport(TypedDict):
+    checked: int
+    problems: List[Problem]
+    repaired: List[Repair]
 
 
 def _here() -> "_native.Orchestrator":
@@ -87,21 +179,20 @@ def archive_session(state: Dict[str, Any], *, replace: bool = False) -> Path:
     return Path(_here().archive(state, replace))
 
 
-def list_history(limit: int = 10) -> List[Dict[str, Any]]:
+def list_history(limit: int = 10) -> List[HistoryEntry]:
     """``[{"id", "goal", "status", "created"}]``, newest first, at most ``limit``. Without a
     history folder it is ``[]`` and nothing is written (as the seed); otherwise the listing
     index beside the folder is brought up to date."""
     if not Path(".claude/orchestrator-history").is_dir():
         return []
-    entries: List[Dict[str, Any]] = _here().list_history(limit)["entries"]
-    return entries
+    return cast(HistoryPage, _here().list_history(limit))["entries"]
 
 
-def resume_summary(state: Dict[str, Any], now: Optional[str] = None) -> Dict[str, Any]:
+def resume_summary(state: Dict[str, Any], now: Optional[str] = None) -> ResumeSummary:
     """The "RESUMING SESSION" content as data: ``session_id, goal, status, started,
     started_relative, progress_percent, completed_work, in_progress, pending, context,
     resume_from``. ``now`` (RFC 3339) defaults to the system clock."""
-    return _native.resume_summary(state, now)
+    return cast(ResumeSummary, _native.resume_summary(state, now))
 
 
 def render_resume(state: Dict[str, Any], now: Optional[str] = None) -> str:
@@ -152,10 +243,10 @@ class OrchestratorStore:
         status: Optional[str] = None,
         *,
         full_scan: bool = False,
-    ) -> Dict[str, Any]:
+    ) -> HistoryPage:
         """A page ``{"entries": [{id, goal, status, created}], "skipped": [{key, code,
         message}], "total": int}``, newest first."""
-        return self._native.list_history(limit, offset, status, full_scan)
+        return cast(HistoryPage, self._native.list_history(limit, offset, status, full_scan))
 
     def rebuild_index(self) -> None:
         """Rebuilds the history index from the files."""
@@ -228,20 +319,20 @@ class OrchestratorStore:
 
     # ------------------------------------------------------------------------------- recovery
 
-    def recover(self, key: Optional[str] = None) -> Optional[Dict[str, Any]]:
+    def recover(self, key: Optional[str] = None) -> Optional[Repair]:
         """Repairs a corrupt file (default the current one) from its salvage, keeping a copy:
         ``{key, kept_copy, missing, replaced, partial}``, or None when it was fine."""
-        return self._native.recover(key)
+        return cast(Optional[Repair], self._native.recover(key))
 
-    def doctor(self, fix: bool = False) -> Dict[str, Any]:
+    def doctor(self, fix: bool = False) -> DoctorReport:
         """``{checked, problems: [{key, code, message, fixable}], repaired: [...]}``."""
-        return self._native.doctor(fix)
+        return cast(DoctorReport, self._native.doctor(fix))
 
     def keep_corrupt_copy(self, key: Optional[str] = None) -> Optional[str]:
         """Copies a file aside (``<key>.corrupt-<stamp>``); returns the copy's key."""
         return self._native.keep_corrupt_copy(key)
 
-    def resume_summary(self, now: Optional[str] = None) -> Optional[Dict[str, Any]]:
+    def resume_summary(self, now: Optional[str] = None) -> Optional[ResumeSummary]:
         """The resume summary of the current session, or None when there is none."""
         doc = self.load()
         return None if doc is None else resume_summary(doc, now)
