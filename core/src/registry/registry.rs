@@ -104,6 +104,17 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         self
     }
 
+    /// The same registry over other keys: `sessions` for `agent-sessions.json`, `chains` for
+    /// `workflow-chains.json`, `journal` for the registration journal (the Python drop-in's
+    /// `session_file` argument, which may name any file).
+    #[must_use]
+    pub fn with_keys(mut self, sessions: Key, chains: Key, journal: Key) -> Self {
+        self.sessions_key = sessions;
+        self.chains_key = chains;
+        self.journal_key = journal;
+        self
+    }
+
     /// The store.
     pub fn store(&self) -> &S {
         &self.store

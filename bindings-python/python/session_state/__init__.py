@@ -1,0 +1,28 @@
+"""session_state: save, load, resume, archive and list AI-agent orchestrator session state.
+
+Submodules:
+- :mod:`session_state.moai`: a drop-in ``SessionManager`` for MoAI-ADK (sub-agent registry);
+- :mod:`session_state.orchestrator`: the Session State skill's functions and ``OrchestratorStore``;
+- :mod:`session_state.teams`: the agent-teams spawn state (``SessionState``, ``TeamStore``);
+- :mod:`session_state.stores`: ``FileStore``, ``MemoryStore`` and the ``Store`` protocol;
+- :mod:`session_state.errors`: ``SessionStateError`` and one subclass per error code.
+"""
+
+from . import errors, moai, orchestrator, stores, teams
+from ._native import ERROR_CODES, __version__
+from .errors import SessionStateError
+from .stores import FileStore, MemoryStore, Store
+
+__all__ = [
+    "ERROR_CODES",
+    "FileStore",
+    "MemoryStore",
+    "SessionStateError",
+    "Store",
+    "__version__",
+    "errors",
+    "moai",
+    "orchestrator",
+    "stores",
+    "teams",
+]

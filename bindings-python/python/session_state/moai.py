@@ -1,0 +1,322 @@
+"""A drop-in ``SessionManager`` for MoAI-ADK (SPEC section 2).
+
+Replace ``from moai_adk.core.session_manager import SessionManager`` with
+``from session_state.moai import SessionManager``: every method of the seed is here with the
+same arguments, defaults, return types and ``logging`` calls, over the same two files
+(``.moai/memory/agent-sessions.json`` and ``workflow-chains.json`` beside it). What changes is
+what the seed loses (SPEC section 5):
+
+- results are persisted (a ``"results"`` key the seed's loader ignores), so they survive a
+  restart and are shared by every process using the folder;
+- every change is one atomic, locked read-modify-write of the file: concurrent processes lose
+  no registration, a crash never leaves a torn file;
+- a corrupt file is copied aside (``agent-sessions.json.corrupt-<UTC stamp>``) before starting
+  empty, with the seed's warning;
+- re-registering an id keeps its resume count; ``create_chain`` keeps the chain's members and
+  saves both files; ``clear_chain`` also forgets the names pointing at the cleared ids;
+- an unsafe ``agent_id`` (``../x``) raises ``InvalidKeyError`` in ``export_transcript`` and
+  ``register_agent_result`` instead of naming a file outside the transcript folder;
+- time stamps are written in UTC (naive ISO 8601, as the seed writes local time).
+
+The manager holds no state of its own: each call reads the file afresh. A file that turns
+corrupt after construction makes the next call raise ``CorruptStateError`` (the file is copied
+aside first and left as it is); constructing a new manager starts empty as the seed does.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import weakref
+from pathlib import Path
+from typing import Any, Dict, List, Optional, Union
+
+from . import _native
+from .stores import FileStore
+
+__all__ = [
+    "SessionManager",
+    "get_resume_id",
+    "get_session_manager",
+    "register_agent",
+    "should_resume",
+]
+
+logger = logging.getLogger(__name__)
+
+_PathArg = Union[str, "os.PathLike[str]"]
+
+
+def _check_chain(chain_id: Optional[str]) -> None:
+    if chain_id is not None and not isinstance(chain_id, str):
+        raise TypeError(f"chain_id must be a str or None, not {type(chain_id).__name__}")
+
+
+class SessionManager:
+    """The seed's ``SessionManager``.
+
+    Args:
+        session_file: the sessions file; default ``.moai/memory/agent-sessions.json`` below the
+            current folder at construction. ``workflow-chains.json`` sits beside it.
+        transcript_dir: where ``agent-{agent_id}.jsonl`` transcripts are looked up; default
+            ``.moai/logs/agent-transcripts`` below the current folder.
+        journal: (keyword only) append registrations to ``<stem>.journal.jsonl`` beside the
+            sessions file, folded into it by every other change, by ``compact()``/``close()``
+            and when the journal grows as large as the file: O(1) registrations; readers of
+            this library see them at once, a reader of the seed's file after compaction
+            (also done when the manager is collected and at interpreter exit).
+        durable: (keyword only) fsync each write and its folder (survives a power loss).
+        policy: (keyword only) the default resume policy of ``should_resume``: ``"compat"``
+            (the seed's rule, default) or ``"explained"``.
+    """
+
+    def __init__(
+        self,
+        session_file: Optional[_PathArg] = None,
+        transcript_dir: Optional[_PathArg] = None,
+        *,
+        journal: bool = False,
+        durable: bool = False,
+        policy: str = "compat",
+    ) -> None:
+        project_root = Path.cwd()
+        self._session_file = (
+            Path(session_file)
+            if session_file
+            else project_root / ".moai" / "memory" / "agent-sessions.json"
+        )
+        self._transcript_dir = (
+            Path(transcript_dir)
+            if transcript_dir
+            else project_root / ".moai" / "logs" / "agent-transcripts"
+        )
+        self._session_file.parent.mkdir(parents=True, exist_ok=True)
+        self._transcript_dir.mkdir(parents=True, exist_ok=True)
+        if policy not in ("compat", "explained"):
+            raise ValueError(f"policy must be 'compat' or 'explained', not {policy!r}")
+        self._policy = policy
+        self._store = FileStore(self._session_file.parent, durable=durable)
+        name = self._session_file.name
+        self._registry = _native.Registry(
+            self._store,
+            name,
+            "workflow-chains.json",
+            f"{self._session_file.stem}.journal.jsonl",
+            journal=journal,
+        )
+        if journal:
+            # Fold the journal when the manager is collected or the interpreter exits, so that
+            # a reader of the seed's file alone sees every registration after a normal exit.
+            weakref.finalize(self, self._registry.compact)
+        self._load_sessions()
+
+    @property
+    def session_file(self) -> Path:
+        """The sessions file."""
+        return self._session_file
+
+    @property
+    def transcript_dir(self) -> Path:
+        """The transcript folder."""
+        return self._transcript_dir
+
+    def _load_sessions(self) -> None:
+        """Checks the file as the seed's loader does: a corrupt file is kept aside, a warning
+        logged, and the registry starts empty."""
+        if not self._session_file.exists():
+            return
+        aside = self._registry.recover()
+        if aside is not None:
+            logger.warning(
+                f"Failed to load sessions: {self._session_file} is not a valid sessions file; "
+                f"kept aside as {self._session_file.parent / Path(aside).name}, starting empty"
+            )
+            return
+        count = len(self._registry.all_sessions()["sessions"])
+        logger.info(f"Loaded {count} sessions from {self._session_file}")
+
+    def _saved(self) -> None:
+        logger.debug(f"Saved sessions to {self._session_file}")
+
+    # ------------------------------------------------------------------ the seed's methods
+
+    def register_agent_result(
+        self,
+        agent_name: str,
+        agent_id: str,
+        result: Any,
+        chain_id: Optional[str] = None,
+    ) -> None:
+        """Maps ``agent_name`` to ``agent_id``, stores ``result`` (plain JSON data), appends the
+        id to ``chain_id`` and saves. ``InvalidKeyError`` for an unsafe id,
+        ``InvalidInputError`` for a result that is not JSON data (nothing written)."""
+        _check_chain(chain_id)
+        self._registry.register(agent_name, agent_id, result, chain_id)
+        self._saved()
+        logger.info(
+            f"Registered agent result: {agent_name} (agentId: {agent_id[:8]}..., chain: {chain_id})"
+        )
+
+    def get_resume_id(self, agent_name: str, chain_id: Optional[str] = None) -> Optional[str]:
+        """The name's latest id; None if unknown or, for a given chain, registered in another."""
+        _check_chain(chain_id)
+        row = self._registry.agent(agent_name)
+        if row is None:
+            logger.debug(f"No previous session for {agent_name}")
+            return None
+        agent_id = self._registry.resume_id(agent_name, chain_id)
+        if agent_id is None:
+            logger.debug(
+                f"Chain mismatch: {agent_name} was in {row['chain_id']}, requested {chain_id}"
+            )
+            return None
+        logger.info(f"Resume ID for {agent_name}: {agent_id[:8]}...")
+        return agent_id
+
+    def should_resume(
+        self,
+        agent_name: str,
+        current_task: str,
+        previous_task: Optional[str] = None,
+    ) -> bool:
+        """The seed's rule (or the constructor's ``policy``): see :meth:`decide_resume`."""
+        decision = self.decide_resume(agent_name, current_task, previous_task)
+        reason = decision["reason"]
+        if reason == "resume_cap_reached":
+            row = self._registry.agent(agent_name)
+            count = row["resume_count"] if row else 0
+            logger.warning(f"{agent_name} has been resumed {count} times, starting new session")
+        elif reason == "related":
+            logger.info(f"Tasks appear related, resuming {agent_name}")
+        elif reason == "unrelated":
+            logger.info(f"Tasks appear independent, starting new session for {agent_name}")
+        return bool(decision["resume"])
+
+    def increment_resume_count(self, agent_id: str) -> None:
+        """+1 and ``last_resumed_at``; an unknown id is a no-op."""
+        if self._registry.increment_resume_count(agent_id):
+            self._saved()
+
+    def get_agent_result(self, agent_id: str) -> Optional[Any]:
+        """The stored result of ``agent_id``, or None."""
+        return self._registry.agent_result(agent_id)
+
+    def get_chain_results(self, chain_id: str) -> List[Dict[str, Any]]:
+        """``[{agent_name, result, timestamp, chain_id}]`` in chain order."""
+        return self._registry.chain_results(chain_id)
+
+    def get_chain_summary(self, chain_id: str) -> Dict[str, Any]:
+        """``{chain_id, status: "not_found"}`` or ``{chain_id, agent_count, agents,
+        started_at, completed_at, status: "completed"}``."""
+        return self._registry.chain_summary(chain_id)
+
+    def clear_agent_session(self, agent_name: str) -> None:
+        """Forgets the name, and its id's result and metadata."""
+        if self._registry.clear_agent(agent_name):
+            self._saved()
+            logger.info(f"Cleared session for {agent_name}")
+
+    def clear_chain(self, chain_id: str) -> None:
+        """Forgets the chain, its ids' results and metadata, and the names pointing at them."""
+        if self._registry.clear_chain(chain_id):
+            self._saved()
+            logger.info(f"Cleared chain: {chain_id}")
+
+    def get_all_sessions(self) -> Dict[str, Any]:
+        """``{"sessions": {name: id}, "chains": [chain ids], "total_results": int}``."""
+        return self._registry.all_sessions()
+
+    def export_transcript(self, agent_id: str) -> Optional[Path]:
+        """The path of ``agent-{agent_id}.jsonl`` in the transcript folder if it exists, else
+        None (with the seed's warning). ``InvalidKeyError`` for an unsafe id."""
+        transcript_file = self._transcript_dir / _native.transcript_name(agent_id)
+        if transcript_file.exists():
+            return transcript_file
+        logger.warning(f"Transcript not found for agentId: {agent_id}")
+        return None
+
+    def create_chain(
+        self,
+        chain_id: str,
+        agent_sequence: List[str],
+        metadata: Optional[Dict[str, Any]] = None,
+    ) -> None:
+        """Records ``{created_at, expected_sequence, metadata}`` in ``workflow-chains.json`` and
+        adds the chain (keeping its members) to the sessions file."""
+        self._registry.create_chain(chain_id, list(agent_sequence), metadata)
+        logger.info(f"Created workflow chain: {chain_id} with {len(agent_sequence)} agents")
+
+    # ------------------------------------------------------------------------ beyond the seed
+
+    def decide_resume(
+        self,
+        agent_name: str,
+        current_task: str,
+        previous_task: Optional[str] = None,
+        *,
+        policy: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """``{"resume": bool, "score": float, "matched": [terms], "reason": str}`` by ``policy``
+        (``"compat"`` or ``"explained"``; default the constructor's)."""
+        return self._registry.decide_resume(
+            agent_name, current_task, previous_task, policy or self._policy
+        )
+
+    def get_chain_status(self, chain_id: str) -> Dict[str, Any]:
+        """``{chain_id, defined, expected, done, missing, out_of_order, unexpected, complete}``."""
+        return self._registry.chain_status(chain_id)
+
+    def list_agents(self, chain_id: Optional[str] = None) -> List[Dict[str, Any]]:
+        """``[{agent_name, agent_id, chain_id, resume_count, has_result}]``."""
+        return self._registry.agents(chain_id)
+
+    def read_transcript(self, agent_id: str) -> Optional[List[Dict[str, Any]]]:
+        """The lines of the transcript (``{"kind": "record", "line": n, "value": ...}``, or
+        ``"invalid"``/``"torn"`` with ``error``), or None when there is none."""
+        transcript_file = self._transcript_dir / _native.transcript_name(agent_id)
+        if not transcript_file.exists():
+            return None
+        return _native.parse_transcript(transcript_file.read_bytes())
+
+    def compact(self) -> None:
+        """Folds the journal (``journal=True``) into the sessions file."""
+        self._registry.compact()
+
+    def close(self) -> None:
+        """Same as :meth:`compact`; the manager stays usable."""
+        self._registry.compact()
+
+
+_session_manager_instance: Optional[SessionManager] = None
+
+
+def get_session_manager() -> SessionManager:
+    """The shared manager, created on first use in the current folder."""
+    global _session_manager_instance
+    if _session_manager_instance is None:
+        _session_manager_instance = SessionManager()
+    return _session_manager_instance
+
+
+def register_agent(
+    agent_name: str,
+    agent_id: str,
+    result: Any,
+    chain_id: Optional[str] = None,
+) -> None:
+    """``get_session_manager().register_agent_result(...)``."""
+    get_session_manager().register_agent_result(agent_name, agent_id, result, chain_id)
+
+
+def get_resume_id(agent_name: str, chain_id: Optional[str] = None) -> Optional[str]:
+    """``get_session_manager().get_resume_id(...)``."""
+    return get_session_manager().get_resume_id(agent_name, chain_id)
+
+
+def should_resume(
+    agent_name: str,
+    current_task: str,
+    previous_task: Optional[str] = None,
+) -> bool:
+    """``get_session_manager().should_resume(...)``."""
+    return get_session_manager().should_resume(agent_name, current_task, previous_task)

@@ -1,0 +1,338 @@
+"""The orchestrator session of the "Session State" skill (SPEC section 1).
+
+The four functions of the skill keep their signatures and return shapes, relative to the
+current folder at call time like the seed:
+
+>>> from session_state.orchestrator import save_session, load_session  # doctest: +SKIP
+>>> save_session(state)            # writes .claude/orchestrator-session.json atomically
+PosixPath('.claude/orchestrator-session.json')
+
+Differences from the seed (SPEC section 5):
+
+- ``save_session`` checks the document first (schema "1.0", types, a safe ``session_id``) and
+  raises ``InvalidInputError``/``CorruptStateError``/``IncompatibleSchemaError``/
+  ``InvalidKeyError`` instead of writing a bad file; it still sets ``state["updated"]`` (in
+  RFC 3339 UTC, ``...Z``) as the seed does. Timestamps are written RFC 3339 UTC.
+- ``load_session`` returns None when there is no file or its ``schema_version`` is not
+  ``"1.0"`` (as the seed), but raises ``CorruptStateError`` (with ``.salvaged``, every
+  complete field) for a file that does not parse, where the seed raises ``JSONDecodeError``.
+- ``archive_session`` refuses to replace an existing archive of the same id
+  (``AlreadyExistsError``) unless ``replace=True``.
+- ``list_history`` orders by the instant of ``created`` (newest first), not by file name, and
+  skips unreadable files instead of failing.
+
+:class:`OrchestratorStore` offers the whole core API: lifecycle moves, auto-save points,
+history pages, recovery.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Dict, List, Optional, TypedDict, Union, cast
+
+from . import _native
+from ._native import json_schema, salvage
+from .errors import IncompatibleSchemaError
+from .stores import FileStore, Store
+
+__all__ = [
+    "AgentLine",
+    "ContextBudget",
+    "DoctorReport",
+    "HistoryEntry",
+    "HistoryPage",
+    "OrchestratorStore",
+    "Problem",
+    "Repair",
+    "ResumeSummary",
+    "SkippedFile",
+    "WorkLine",
+    "archive_session",
+    "json_schema",
+    "list_history",
+    "load_session",
+    "render_resume",
+    "resume_summary",
+    "salvage",
+    "save_session",
+]
+
+_PathArg = Union[str, "os.PathLike[str]"]
+
+
+class HistoryEntry(TypedDict):
+    """One archived session: the seed's ``{id, goal, status, created}``."""
+
+    id: str
+    goal: str
+    status: str
+    created: str
+
+
+class SkippedFile(TypedDict):
+    """A history file that could not be read, and why (error kind code and message)."""
+
+    key: str
+    code: str
+    message: str
+
+
+class HistoryPage(TypedDict):
+    """One page of history, newest first; ``total`` counts every matching session."""
+
+    entries: List[HistoryEntry]
+    skipped: List[SkippedFile]
+    total: int
+
+
+class WorkLine(TypedDict):
+    task: str
+    outcome: str
+
+
+class AgentLine(TypedDict):
+    id: str
+    task: str
+    progress: int
+
+
+class ContextBudget(TypedDict):
+    estimated_tokens: int
+    percentage: Union[int, float]
+    last_compression: Optional[str]
+    last_compression_relative: Optional[str]
+
+
+class ResumeSummary(TypedDict):
+    """The content of the "RESUMING SESSION" block (SPEC section 1, "Resume summary")."""
+
+    session_id: str
+    goal: str
+    status: str
+    started: str
+    started_relative: str
+    progress_percent: int
+    completed_work: List[WorkLine]
+    in_progress: List[AgentLine]
+    pending: List[str]
+    context: ContextBudget
+    resume_from: Optional[str]
+
+
+class Problem(TypedDict):
+    key: str
+    code: str
+    message: str
+    fixable: bool
+
+
+class Repair(TypedDict):
+    """A repaired file: where the corrupt bytes were kept and what the salvage changed."""
+
+    key: str
+    kept_copy: str
+    missing: List[str]
+    replaced: List[str]
+    partial: List[str]
+
+
+class DoctorReport(TypedDict):
+    checked: int
+    problems: List[Problem]
+    repaired: List[Repair]
+
+
+def _here() -> "_native.Orchestrator":
+    return _native.Orchestrator(FileStore(Path.cwd()))
+
+
+def save_session(state: Dict[str, Any]) -> Path:
+    """Saves ``state`` as ``.claude/orchestrator-session.json`` (atomically) and returns that
+    relative path; sets ``state["updated"]`` to now, as the seed does."""
+    key, updated = _here().save_stamp(state)
+    state["updated"] = updated
+    return Path(key)
+
+
+def load_session() -> Optional[Dict[str, Any]]:
+    """The current session as the file holds it (checked first: a "1.0" document with valid
+    fields), or None when there is none or it has another schema version.
+
+    Raises ``CorruptStateError`` (``.salvaged`` holds what could be read) for a file that does
+    not parse."""
+    try:
+        data = _here().load_bytes()
+    except IncompatibleSchemaError:
+        return None
+    if data is None:
+        return None
+    state: Dict[str, Any] = json.loads(data.decode("utf-8-sig"))
+    return state
+
+
+def archive_session(state: Dict[str, Any], *, replace: bool = False) -> Path:
+    """Writes ``.claude/orchestrator-history/{session_id}.json``, removes the current file if it
+    holds that session, returns the archive's relative path. ``AlreadyExistsError`` when that
+    archive exists, unless ``replace``."""
+    return Path(_here().archive(state, replace))
+
+
+def list_history(limit: int = 10) -> List[HistoryEntry]:
+    """``[{"id", "goal", "status", "created"}]``, newest first, at most ``limit``. Without a
+    history folder it is ``[]`` and nothing is written (as the seed); otherwise the listing
+    index beside the folder is brought up to date."""
+    if not Path(".claude/orchestrator-history").is_dir():
+        return []
+    return cast(HistoryPage, _here().list_history(limit))["entries"]
+
+
+def resume_summary(state: Dict[str, Any], now: Optional[str] = None) -> ResumeSummary:
+    """The "RESUMING SESSION" content as data: ``session_id, goal, status, started,
+    started_relative, progress_percent, completed_work, in_progress, pending, context,
+    resume_from``. ``now`` (RFC 3339) defaults to the system clock."""
+    return cast(ResumeSummary, _native.resume_summary(state, now))
+
+
+def render_resume(state: Dict[str, Any], now: Optional[str] = None) -> str:
+    """The "RESUMING SESSION" markdown block of the seed."""
+    return _native.render_resume(state, now)
+
+
+class OrchestratorStore:
+    """The orchestrator session of a project folder ``root`` (keys
+    ``.claude/orchestrator-session.json`` and ``.claude/orchestrator-history/``), or of any
+    ``store``. Methods that change the session return the saved document (a dict).
+
+    ``naive_offset_minutes`` reads timestamps without an offset as local time at that offset
+    (default: UTC).
+    """
+
+    def __init__(
+        self,
+        root: _PathArg = ".",
+        store: Optional[Store] = None,
+        *,
+        naive_offset_minutes: Optional[int] = None,
+    ) -> None:
+        if store is None:
+            store = FileStore(os.path.abspath(os.path.expanduser(os.fspath(root))))
+        self._native = _native.Orchestrator(store, naive_offset_minutes=naive_offset_minutes)
+
+    # --------------------------------------------------------------------- save, load, archive
+
+    def load(self) -> Optional[Dict[str, Any]]:
+        """The current session or None. ``CorruptStateError`` (with ``.salvaged``),
+        ``IncompatibleSchemaError``."""
+        return self._native.load()
+
+    def save(self, state: Dict[str, Any]) -> Dict[str, Any]:
+        """Saves ``state`` (not mutated) with ``updated`` set to now; returns the saved
+        document. A current file that does not parse is kept aside first."""
+        return self._native.save(state)[1]
+
+    def archive(self, state: Dict[str, Any], *, replace: bool = False) -> str:
+        """Archives ``state``; returns the archive key."""
+        return self._native.archive(state, replace)
+
+    def list_history(
+        self,
+        limit: int = 10,
+        offset: int = 0,
+        status: Optional[str] = None,
+        *,
+        full_scan: bool = False,
+    ) -> HistoryPage:
+        """A page ``{"entries": [{id, goal, status, created}], "skipped": [{key, code,
+        message}], "total": int}``, newest first."""
+        return cast(HistoryPage, self._native.list_history(limit, offset, status, full_scan))
+
+    def rebuild_index(self) -> None:
+        """Rebuilds the history index from the files."""
+        self._native.rebuild_index()
+
+    # ------------------------------------------------------------------------------ lifecycle
+
+    def create_session(
+        self,
+        goal: str,
+        mode: str = "default",
+        project: Optional[Dict[str, Any]] = None,
+        suffix: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """A new current session in status ``created`` (``AlreadyExistsError`` when one
+        exists); ``project`` defaults to the root folder's name and path."""
+        if project is None:
+            here = Path.cwd()
+            project = {"name": here.name, "path": str(here)}
+        return self._native.create_session(goal, mode, project, suffix)
+
+    def move_to(self, status: str) -> Dict[str, Any]:
+        """Moves the current session to ``status`` (``InvalidTransitionError``); ``complete``
+        and ``aborted`` also archive it."""
+        return self._native.move_to(status)
+
+    def start(self) -> Dict[str, Any]:
+        return self._native.start()
+
+    def pause(self) -> Dict[str, Any]:
+        return self._native.pause()
+
+    def resume(self) -> Dict[str, Any]:
+        return self._native.resume()
+
+    def continue_session(self) -> Dict[str, Any]:
+        """The seed's ``continue``: same as :meth:`resume`."""
+        return self._native.resume()
+
+    def complete(self) -> Dict[str, Any]:
+        return self._native.complete()
+
+    def abort(self) -> Dict[str, Any]:
+        return self._native.abort()
+
+    # ---------------------------------------------------------------------- auto-save points
+
+    def agent_started(self, agent: Dict[str, Any]) -> Dict[str, Any]:
+        """``agent``: ``{id, type, task, status, started, ...}``."""
+        return self._native.agent_started(agent)
+
+    def agent_progress(self, agent_id: str, percent: int) -> Dict[str, Any]:
+        return self._native.agent_progress(agent_id, percent)
+
+    def agent_completed(self, agent_id: str, result_summary: str) -> Dict[str, Any]:
+        return self._native.agent_completed(agent_id, result_summary)
+
+    def agent_failed(self, agent_id: str, error: str) -> Dict[str, Any]:
+        return self._native.agent_failed(agent_id, error)
+
+    def decision_made(self, decision: str, rationale: str) -> Dict[str, Any]:
+        return self._native.decision_made(decision, rationale)
+
+    def before_compression(self) -> Dict[str, Any]:
+        return self._native.before_compression()
+
+    def session_end(self) -> Dict[str, Any]:
+        """Archives the current session and returns it."""
+        return self._native.session_end()
+
+    # ------------------------------------------------------------------------------- recovery
+
+    def recover(self, key: Optional[str] = None) -> Optional[Repair]:
+        """Repairs a corrupt file (default the current one) from its salvage, keeping a copy:
+        ``{key, kept_copy, missing, replaced, partial}``, or None when it was fine."""
+        return cast(Optional[Repair], self._native.recover(key))
+
+    def doctor(self, fix: bool = False) -> DoctorReport:
+        """``{checked, problems: [{key, code, message, fixable}], repaired: [...]}``."""
+        return cast(DoctorReport, self._native.doctor(fix))
+
+    def keep_corrupt_copy(self, key: Optional[str] = None) -> Optional[str]:
+        """Copies a file aside (``<key>.corrupt-<stamp>``); returns the copy's key."""
+        return self._native.keep_corrupt_copy(key)
+
+    def resume_summary(self, now: Optional[str] = None) -> Optional[ResumeSummary]:
+        """The resume summary of the current session, or None when there is none."""
+        doc = self.load()
+        return None if doc is None else resume_summary(doc, now)

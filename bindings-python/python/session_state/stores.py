@@ -1,0 +1,40 @@
+"""Stores: where session_state keeps its bytes.
+
+``FileStore(root)`` keeps them in files below a folder (atomic writes, cross-process locks,
+private files); ``MemoryStore()`` in memory. Any object with the four methods of the
+:class:`Store` protocol works as well; an exception it raises reaches the caller unchanged.
+A host store is used from one process: session_state serialises its read-modify-writes with
+a lock of its own, but cannot lock across processes for it.
+"""
+
+from __future__ import annotations
+
+from typing import List, Optional
+
+try:  # Python 3.8+: typing.Protocol
+    from typing import Protocol, runtime_checkable
+except ImportError:  # pragma: no cover
+    from typing_extensions import Protocol, runtime_checkable  # type: ignore
+
+from ._native import FileStore, MemoryStore
+
+
+@runtime_checkable
+class Store(Protocol):
+    """What a host store implements. Keys are ``/``-separated relative paths such as
+    ``.claude/orchestrator-session.json``; values are bytes."""
+
+    def read(self, key: str) -> Optional[bytes]:
+        """The bytes under ``key``, or None when there are none."""
+
+    def write(self, key: str, data: bytes) -> None:
+        """Replace the bytes under ``key`` (atomically, if the store can)."""
+
+    def delete(self, key: str) -> bool:
+        """Remove ``key``; True if it existed."""
+
+    def list(self, prefix: str) -> List[str]:
+        """Every key strictly below the folder key ``prefix``, at any depth."""
+
+
+__all__ = ["FileStore", "MemoryStore", "Store"]

@@ -1,0 +1,239 @@
+"""The team agent spawn state of the ``agent-teams`` crate (SPEC section 3).
+
+Files ``teams/{team}/sessions/{agent}.json`` below a root that defaults to ``~/.claude``, in
+exactly the crate's format: camelCase keys, omitted empty fields, ``createdAt`` in RFC 3339
+UTC. The classes here are typed views of those documents; checking, parsing and writing
+happen in the Rust core.
+
+>>> from session_state.teams import SpawnConfig, SessionState, BackendType
+>>> config = SpawnConfig(name="coder", prompt="You write Rust code.", model="gpt-5-codex")
+>>> state = SessionState.from_config(config, BackendType.CODEX, now="2026-03-01T12:34:56Z")
+>>> state.to_dict()["backendType"], state.created_at
+('codex', '2026-03-01T12:34:56Z')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import os
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Mapping, Optional, Type, TypeVar, Union
+
+from . import _native
+from .stores import FileStore, Store
+
+__all__ = [
+    "BackendType",
+    "MemoryConfig",
+    "SessionState",
+    "SpawnConfig",
+    "TeamListing",
+    "TeamStore",
+]
+
+_T = TypeVar("_T", bound="_Document")
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.capitalize() for part in rest)
+
+
+class BackendType(str, enum.Enum):
+    """The agent backends the crate knows; ``str(BackendType.CODEX) == "codex"``."""
+
+    CLAUDE_CODE = "claude-code"
+    CODEX = "codex"
+    GEMINI_CLI = "gemini-cli"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass
+class MemoryConfig:
+    """Cross-turn memory settings (snake_case keys inside the document)."""
+
+    max_turns: int = 5
+    budget_chars: int = 4000
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"max_turns": self.max_turns, "budget_chars": self.budget_chars, **self.extra}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "MemoryConfig":
+        data = dict(data)
+        return cls(
+            max_turns=data.pop("max_turns"), budget_chars=data.pop("budget_chars"), extra=data
+        )
+
+
+class _Document:
+    """Conversion between a dataclass (snake_case attributes) and its camelCase dict."""
+
+    def to_dict(self) -> Dict[str, Any]:
+        out: Dict[str, Any] = {}
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            if f.name == "extra":
+                continue
+            value = getattr(self, f.name)
+            if isinstance(value, MemoryConfig):
+                value = value.to_dict()
+            elif isinstance(value, enum.Enum):
+                value = value.value
+            out[_camel(f.name)] = value
+        out.update(getattr(self, "extra", {}))
+        return out
+
+    @classmethod
+    def _from_checked(cls: Type[_T], data: Mapping[str, Any]) -> _T:
+        data = dict(data)
+        kwargs: Dict[str, Any] = {}
+        for f in dataclasses.fields(cls):  # type: ignore[arg-type]
+            key = _camel(f.name)
+            if f.name != "extra" and key in data:
+                value = data.pop(key)
+                if f.name == "memory_config" and value is not None:
+                    value = MemoryConfig.from_dict(value)
+                kwargs[f.name] = value
+        if any(f.name == "extra" for f in dataclasses.fields(cls)):  # type: ignore[arg-type]
+            kwargs["extra"] = data
+        return cls(**kwargs)
+
+
+@dataclass
+class SpawnConfig(_Document):
+    """How to spawn one agent (not persisted as such; ``delegations`` are folded into the prompt)."""
+
+    name: str
+    prompt: str
+    model: Optional[str] = None
+    cwd: Optional[str] = None
+    max_turns: Optional[int] = None
+    allowed_tools: List[str] = field(default_factory=list)
+    permission_mode: Optional[str] = None
+    reasoning_effort: Optional[str] = None
+    env: Dict[str, str] = field(default_factory=dict)
+    memory_config: Optional[MemoryConfig] = None
+    delegations: List[Dict[str, Any]] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "SpawnConfig":
+        return cls._from_checked(data)
+
+
+@dataclass
+class SessionState(_Document):
+    """The persisted state of one team agent (the crate's ``SessionState``)."""
+
+    name: str
+    backend_type: str
+    prompt: str
+    created_at: str
+    model: Optional[str] = None
+    cwd: Optional[str] = None
+    max_turns: Optional[int] = None
+    allowed_tools: List[str] = field(default_factory=list)
+    permission_mode: Optional[str] = None
+    reasoning_effort: Optional[str] = None
+    env: Dict[str, str] = field(default_factory=dict)
+    memory_config: Optional[MemoryConfig] = None
+    metadata: Dict[str, str] = field(default_factory=dict)
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "SessionState":
+        """Checks a camelCase document (raises ``InvalidInputError`` when it does not fit)."""
+        return cls._from_checked(_native.team_document(dict(data)))
+
+    @classmethod
+    def from_json(cls, data: bytes) -> "SessionState":
+        """Parses the bytes of a session file."""
+        return cls._from_checked(_native.team_from_json(data))
+
+    def to_json(self) -> bytes:
+        """The crate's bytes: pretty JSON, two-space indent, no trailing newline."""
+        return bytes(_native.team_to_json(self.to_dict()))
+
+    @classmethod
+    def from_config(
+        cls,
+        config: SpawnConfig,
+        backend_type: Union[BackendType, str],
+        now: Optional[str] = None,
+    ) -> "SessionState":
+        """A new state from ``config``: ``createdAt`` = ``now`` (RFC 3339) or the system clock,
+        empty ``metadata``, no delegations."""
+        doc = _native.team_from_config(config.to_dict(), str(backend_type), now)
+        return cls._from_checked(doc)
+
+    def to_spawn_config(self) -> SpawnConfig:
+        """The spawn config to re-spawn this agent with (no delegations)."""
+        return SpawnConfig._from_checked(_native.team_to_spawn_config(self.to_dict()))
+
+    def parse_backend_type(self) -> Optional[BackendType]:
+        """The backend as a ``BackendType``, or None when the string is unknown."""
+        try:
+            return BackendType(self.backend_type)
+        except ValueError:
+            return None
+
+
+@dataclass
+class TeamListing:
+    """A team's members sorted by agent name, and the files that were skipped (with why)."""
+
+    team: str
+    members: List[SessionState]
+    skipped: List[Dict[str, str]]
+
+
+class TeamStore:
+    """Team session files below ``root`` (default ``~/.claude``) or in any ``store``."""
+
+    def __init__(self, root: Union[str, "os.PathLike[str]"] = "~/.claude", store: Optional[Store] = None) -> None:
+        if store is None:
+            store = FileStore(os.path.expanduser(os.fspath(root)))
+        self._native = _native.TeamStore(store)
+
+    def save(self, team: str, state: SessionState) -> str:
+        """Writes ``state`` as ``teams/{team}/sessions/{state.name}.json``; returns the key."""
+        return self._native.save(team, state.to_dict())
+
+    def load(self, team: str, agent: str) -> SessionState:
+        """Raises ``NotFoundError`` when there is no file, ``CorruptStateError`` when it does not parse."""
+        return SessionState._from_checked(self._native.load(team, agent))
+
+    def delete(self, team: str, agent: str) -> bool:
+        return self._native.delete(team, agent)
+
+    def list(self, team: str) -> TeamListing:
+        listing = self._native.list(team)
+        return TeamListing(
+            team=listing["team"],
+            members=[SessionState._from_checked(m["state"]) for m in listing["members"]],
+            skipped=listing["skipped"],
+        )
+
+    def list_teams(self) -> List[Dict[str, Any]]:
+        """``[{"name": team, "sessions": count}]`` sorted by name."""
+        return self._native.list_teams()
+
+    def record_spawn(
+        self, team: str, config: SpawnConfig, backend_type: Union[BackendType, str]
+    ) -> SessionState:
+        """Saves the state of a (re-)spawn, keeping an existing ``createdAt`` and ``metadata``."""
+        return SessionState._from_checked(
+            self._native.record_spawn(team, config.to_dict(), str(backend_type))
+        )
+
+    def replace(self, team: str, state: SessionState) -> SessionState:
+        """Replaces an existing member's whole document (``createdAt`` and ``metadata`` as given)."""
+        return SessionState._from_checked(self._native.replace(team, state.name, state.to_dict()))
+
+    def resume_plan(self, team: str) -> Dict[str, Any]:
+        """For each saved member: ``{"agent", "key", "action": "respawn", "backend", "config"}``
+        or ``{"agent", "key", "action": "skip", "reason", "message"}``."""
+        return self._native.resume_plan(team)

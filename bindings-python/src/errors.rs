@@ -1,0 +1,49 @@
+//! Maps the core `Error` to the Python exceptions of `session_state.errors`, once.
+//!
+//! An error whose source is a Python exception (raised by a host store) is re-raised unchanged.
+
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
+use session_state::Error;
+
+/// Converts a core error into the matching `session_state.errors` exception.
+pub fn to_py_err(mut err: Error) -> PyErr {
+    if let Some(source) = err.take_source() {
+        match source.downcast::<PyErr>() {
+            Ok(host) => return *host,
+            Err(source) => err = err.with_source(source),
+        }
+    }
+    Python::attach(|py| match build(py, &err) {
+        Ok(exc) => exc,
+        Err(failure) => failure,
+    })
+}
+
+fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
+    let errors = py.import("session_state.errors")?;
+    let class = errors.getattr("ERRORS_BY_CODE")?.get_item(err.code())?;
+    let kwargs = PyDict::new(py);
+    let context = PyDict::new(py);
+    for (name, value) in err.context() {
+        context.set_item(*name, value)?;
+    }
+    kwargs.set_item("context", context)?;
+    if let Some(salvaged) = err.salvaged() {
+        kwargs.set_item("salvaged", pythonize::pythonize(py, salvaged)?)?;
+    }
+    let exc = class.call((err.message(),), Some(&kwargs))?;
+    Ok(PyErr::from_value(exc))
+}
+
+/// `Result<T, Error>` into `PyResult<T>`.
+pub trait IntoPyResult<T> {
+    /// Maps the error with [`to_py_err`].
+    fn py(self) -> PyResult<T>;
+}
+
+impl<T> IntoPyResult<T> for Result<T, Error> {
+    fn py(self) -> PyResult<T> {
+        self.map_err(to_py_err)
+    }
+}

@@ -1,0 +1,315 @@
+//! `session_state.orchestrator`, native half: the orchestrator session operations
+//! (`OrchestratorStore`) and the resume summary, documents as plain dicts.
+
+use chrono::FixedOffset;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+use session_state::orchestrator::{
+    self, Agent, HistoryQuery, OrchestratorSession, OrchestratorStore, ParseOptions, Project,
+    SessionStatus, current_key, parse_document,
+};
+use session_state::{Clock, Error, Key, Store, Timestamp};
+use session_state_fs::SystemClock;
+
+use crate::convert::{from_py, json_bytes, to_py};
+use crate::errors::{IntoPyResult, to_py_err};
+use crate::stores::AnyStore;
+
+/// A Python document as the core reads it from a file (same checks, same error kinds).
+fn doc_from_py(value: &Bound<'_, PyAny>, options: &ParseOptions) -> PyResult<OrchestratorSession> {
+    let bytes = json_bytes("session", value)?;
+    parse_document(&current_key(), &bytes, options).py()
+}
+
+fn now_or(now: Option<&str>) -> PyResult<Timestamp> {
+    match now {
+        Some(text) => Timestamp::parse(text).py(),
+        None => Ok(Timestamp::from_utc(SystemClock.now())),
+    }
+}
+
+/// The orchestrator session operations over a store.
+#[pyclass(module = "session_state._native", name = "Orchestrator", frozen)]
+#[derive(Debug)]
+pub struct PyOrchestrator {
+    inner: OrchestratorStore<AnyStore, SystemClock>,
+}
+
+impl PyOrchestrator {
+    fn doc(&self, value: &Bound<'_, PyAny>) -> PyResult<OrchestratorSession> {
+        doc_from_py(value, self.inner.options())
+    }
+}
+
+/// Wraps the methods that return the saved document.
+macro_rules! doc_result {
+    ($py:expr, $call:expr) => {
+        to_py($py, &$call.py()?)
+    };
+}
+
+#[pymethods]
+impl PyOrchestrator {
+    /// `Orchestrator(store, *, naive_offset_minutes=None)`: naive timestamps read at that
+    /// offset from UTC (default UTC).
+    #[new]
+    #[pyo3(signature = (store, *, naive_offset_minutes = None))]
+    fn new(store: &Bound<'_, PyAny>, naive_offset_minutes: Option<i32>) -> PyResult<Self> {
+        let mut inner = OrchestratorStore::new(AnyStore::from_py(store)?, SystemClock);
+        if let Some(minutes) = naive_offset_minutes {
+            let offset = FixedOffset::east_opt(minutes * 60).ok_or_else(|| {
+                to_py_err(Error::invalid_input(format!(
+                    "naive offset `{minutes}` minutes is out of range"
+                )))
+            })?;
+            inner = inner.with_naive_offset(offset);
+        }
+        Ok(PyOrchestrator { inner })
+    }
+
+    fn load<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.load())
+    }
+
+    /// `save(doc) -> (key, saved_doc)`.
+    fn save<'py>(
+        &self,
+        py: Python<'py>,
+        doc: &Bound<'py, PyAny>,
+    ) -> PyResult<(String, Bound<'py, PyAny>)> {
+        let mut doc = self.doc(doc)?;
+        let key = self.inner.save(&mut doc).py()?;
+        Ok((key.as_str().to_owned(), to_py(py, &doc)?))
+    }
+
+    /// `save_stamp(doc) -> (key, updated)`: `save` returning only the new `updated` (the
+    /// compatibility `save_session`, which sets it on the caller's dict).
+    fn save_stamp(&self, doc: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
+        let mut doc = self.doc(doc)?;
+        let key = self.inner.save(&mut doc).py()?;
+        Ok((key.as_str().to_owned(), doc.updated.to_string()))
+    }
+
+    /// `load_bytes() -> bytes | None`: the current file's bytes once they parse as a "1.0"
+    /// document (same errors as `load`), for the compatibility `load_session`, which returns
+    /// the file's values as written.
+    fn load_bytes<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        let key = current_key();
+        let Some(bytes) = self.inner.store().read(&key).py()? else {
+            return Ok(None);
+        };
+        self.inner.parse(&key, &bytes).py()?;
+        Ok(Some(PyBytes::new(py, &bytes)))
+    }
+
+    #[pyo3(signature = (doc, replace = false))]
+    fn archive(&self, doc: &Bound<'_, PyAny>, replace: bool) -> PyResult<String> {
+        let doc = self.doc(doc)?;
+        Ok(self.inner.archive(&doc, replace).py()?.as_str().to_owned())
+    }
+
+    /// `list_history(limit=10, offset=0, status=None, full_scan=False) -> dict` (a page).
+    #[pyo3(signature = (limit = 10, offset = 0, status = None, full_scan = false))]
+    fn list_history<'py>(
+        &self,
+        py: Python<'py>,
+        limit: usize,
+        offset: usize,
+        status: Option<&str>,
+        full_scan: bool,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let status = status.map(SessionStatus::parse).transpose().py()?;
+        let query = HistoryQuery {
+            limit,
+            offset,
+            status,
+        };
+        if full_scan {
+            doc_result!(py, self.inner.list_history_full_scan(&query))
+        } else {
+            doc_result!(py, self.inner.list_history(&query))
+        }
+    }
+
+    fn rebuild_index(&self) -> PyResult<()> {
+        self.inner.rebuild_index().py()
+    }
+
+    fn move_to<'py>(&self, py: Python<'py>, status: &str) -> PyResult<Bound<'py, PyAny>> {
+        let to = SessionStatus::parse(status).py()?;
+        doc_result!(py, self.inner.move_to(to))
+    }
+
+    fn start<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.start())
+    }
+
+    fn pause<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.pause())
+    }
+
+    fn resume<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.resume())
+    }
+
+    fn complete<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.complete())
+    }
+
+    fn abort<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.abort())
+    }
+
+    /// `create_session(goal, mode, project, suffix=None) -> dict`; `project` is
+    /// `{name, path, git_branch?}`.
+    #[pyo3(signature = (goal, mode, project, suffix = None))]
+    fn create_session<'py>(
+        &self,
+        py: Python<'py>,
+        goal: &str,
+        mode: &str,
+        project: &Bound<'py, PyAny>,
+        suffix: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let project: Project = from_py("project", project)?;
+        doc_result!(py, self.inner.create_session(goal, mode, project, suffix))
+    }
+
+    fn agent_started<'py>(
+        &self,
+        py: Python<'py>,
+        agent: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let agent: Agent = from_py("agent", agent)?;
+        doc_result!(py, self.inner.agent_started(&agent))
+    }
+
+    fn agent_progress<'py>(
+        &self,
+        py: Python<'py>,
+        agent_id: &str,
+        percent: u8,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.agent_progress(agent_id, percent))
+    }
+
+    fn agent_completed<'py>(
+        &self,
+        py: Python<'py>,
+        agent_id: &str,
+        result_summary: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.agent_completed(agent_id, result_summary))
+    }
+
+    fn agent_failed<'py>(
+        &self,
+        py: Python<'py>,
+        agent_id: &str,
+        error: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.agent_failed(agent_id, error))
+    }
+
+    fn decision_made<'py>(
+        &self,
+        py: Python<'py>,
+        decision: &str,
+        rationale: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.decision_made(decision, rationale))
+    }
+
+    fn before_compression<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.before_compression())
+    }
+
+    fn session_end<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.session_end())
+    }
+
+    /// `recover(key=None) -> dict | None`: repairs a corrupt file (default: the current one).
+    #[pyo3(signature = (key = None))]
+    fn recover<'py>(&self, py: Python<'py>, key: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        let key = match key {
+            Some(k) => Key::new(k).py()?,
+            None => current_key(),
+        };
+        doc_result!(py, self.inner.recover(&key))
+    }
+
+    #[pyo3(signature = (fix = false))]
+    fn doctor<'py>(&self, py: Python<'py>, fix: bool) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.doctor(fix))
+    }
+
+    /// `keep_corrupt_copy(key=None) -> str | None`.
+    #[pyo3(signature = (key = None))]
+    fn keep_corrupt_copy(&self, key: Option<&str>) -> PyResult<Option<String>> {
+        let key = match key {
+            Some(k) => Key::new(k).py()?,
+            None => current_key(),
+        };
+        Ok(self
+            .inner
+            .keep_corrupt_copy(&key)
+            .py()?
+            .map(|k| k.as_str().to_owned()))
+    }
+}
+
+/// `orchestrator_document(doc) -> dict`: the document checked and normalised as a save
+/// writes it (timestamps RFC 3339 UTC, unknown fields kept).
+#[pyfunction]
+pub fn orchestrator_document<'py>(
+    py: Python<'py>,
+    doc: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &doc_from_py(doc, &ParseOptions::default())?)
+}
+
+/// `resume_summary(doc, now=None) -> dict`: the "RESUMING SESSION" content as data.
+#[pyfunction]
+#[pyo3(signature = (doc, now = None))]
+pub fn resume_summary<'py>(
+    py: Python<'py>,
+    doc: &Bound<'py, PyAny>,
+    now: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let doc = doc_from_py(doc, &ParseOptions::default())?;
+    to_py(py, &orchestrator::resume_summary(&doc, now_or(now)?.utc()))
+}
+
+/// `render_resume(doc, now=None) -> str`: the "RESUMING SESSION" markdown block.
+#[pyfunction]
+#[pyo3(signature = (doc, now = None))]
+pub fn render_resume(doc: &Bound<'_, PyAny>, now: Option<&str>) -> PyResult<String> {
+    let doc = doc_from_py(doc, &ParseOptions::default())?;
+    Ok(orchestrator::render_markdown(
+        &orchestrator::resume_summary(&doc, now_or(now)?.utc()),
+    ))
+}
+
+/// `salvage(data) -> dict`: every complete field of damaged bytes
+/// (`{document, missing, replaced, partial, top_level_object}`).
+#[pyfunction]
+pub fn salvage<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &orchestrator::salvage(data))
+}
+
+/// `json_schema() -> dict`: the JSON Schema of the document.
+#[pyfunction]
+pub fn json_schema(py: Python<'_>) -> PyResult<Bound<'_, PyAny>> {
+    to_py(py, &orchestrator::json_schema())
+}
+
+/// Registers the orchestrator class and functions on the native module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyOrchestrator>()?;
+    m.add_function(wrap_pyfunction!(orchestrator_document, m)?)?;
+    m.add_function(wrap_pyfunction!(resume_summary, m)?)?;
+    m.add_function(wrap_pyfunction!(render_resume, m)?)?;
+    m.add_function(wrap_pyfunction!(salvage, m)?)?;
+    m.add_function(wrap_pyfunction!(json_schema, m)?)?;
+    Ok(())
+}

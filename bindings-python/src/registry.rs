@@ -1,0 +1,212 @@
+//! `session_state.moai`, native half: the sub-agent registry (`AgentRegistry`) with plain-data
+//! results.
+
+use pyo3::prelude::*;
+use serde_json::Value;
+use session_state::Key;
+use session_state::registry::{
+    AgentRegistry, CompatPolicy, ExplainedPolicy, JournalMode, ResumePolicy, transcript_key,
+};
+use session_state_fs::SystemClock;
+
+use crate::convert::{from_py, to_py};
+use crate::errors::IntoPyResult;
+use crate::stores::AnyStore;
+
+/// The registry over a store, at the keys the Python side chose.
+#[pyclass(module = "session_state._native", name = "Registry", frozen)]
+#[derive(Debug)]
+pub struct PyRegistry {
+    inner: AgentRegistry<AnyStore, SystemClock>,
+}
+
+fn policy(name: &str) -> PyResult<Box<dyn ResumePolicy + Send + Sync>> {
+    match name {
+        "compat" => Ok(Box::new(CompatPolicy::default())),
+        "explained" => Ok(Box::new(ExplainedPolicy::default())),
+        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
+            "policy must be `compat` or `explained`, not `{other}`"
+        ))),
+    }
+}
+
+#[pymethods]
+impl PyRegistry {
+    /// `Registry(store, sessions_key, chains_key, journal_key, *, journal=False)`.
+    #[new]
+    #[pyo3(signature = (store, sessions_key, chains_key, journal_key, *, journal = false))]
+    fn new(
+        store: &Bound<'_, PyAny>,
+        sessions_key: &str,
+        chains_key: &str,
+        journal_key: &str,
+        journal: bool,
+    ) -> PyResult<Self> {
+        let mode = if journal {
+            JournalMode::DEFAULT_ON
+        } else {
+            JournalMode::Off
+        };
+        let inner = AgentRegistry::new(AnyStore::from_py(store)?, SystemClock)
+            .with_keys(
+                Key::new(sessions_key).py()?,
+                Key::new(chains_key).py()?,
+                Key::new(journal_key).py()?,
+            )
+            .with_journal(mode);
+        Ok(PyRegistry { inner })
+    }
+
+    /// Whether registrations go to the journal.
+    #[getter]
+    fn journal(&self) -> bool {
+        self.inner.mode() != JournalMode::Off
+    }
+
+    #[pyo3(signature = (agent_name, agent_id, result, chain_id = None))]
+    fn register(
+        &self,
+        py: Python<'_>,
+        agent_name: &str,
+        agent_id: &str,
+        result: &Bound<'_, PyAny>,
+        chain_id: Option<&str>,
+    ) -> PyResult<()> {
+        let result: Value = from_py("result", result)?;
+        py.detach(|| self.inner.register(agent_name, agent_id, result, chain_id))
+            .py()
+    }
+
+    #[pyo3(signature = (agent_name, chain_id = None))]
+    fn resume_id(&self, agent_name: &str, chain_id: Option<&str>) -> PyResult<Option<String>> {
+        self.inner.resume_id(agent_name, chain_id).py()
+    }
+
+    /// `decide_resume(agent_name, current_task, previous_task=None, policy="compat") -> dict`.
+    #[pyo3(signature = (agent_name, current_task, previous_task = None, policy = "compat"))]
+    fn decide_resume<'py>(
+        &self,
+        py: Python<'py>,
+        agent_name: &str,
+        current_task: &str,
+        previous_task: Option<&str>,
+        policy: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let policy = self::policy(policy)?;
+        let decision = self
+            .inner
+            .decide_resume(agent_name, current_task, previous_task, policy.as_ref())
+            .py()?;
+        to_py(py, &decision)
+    }
+
+    fn increment_resume_count(&self, agent_id: &str) -> PyResult<bool> {
+        self.inner.increment_resume_count(agent_id).py()
+    }
+
+    fn agent_result<'py>(&self, py: Python<'py>, agent_id: &str) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.agent_result(agent_id).py()?)
+    }
+
+    fn chain_results<'py>(&self, py: Python<'py>, chain_id: &str) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.chain_results(chain_id).py()?)
+    }
+
+    fn chain_summary<'py>(&self, py: Python<'py>, chain_id: &str) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.chain_summary(chain_id).py()?)
+    }
+
+    fn chain_status<'py>(&self, py: Python<'py>, chain_id: &str) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.chain_status(chain_id).py()?)
+    }
+
+    fn chain_ids(&self) -> PyResult<Vec<String>> {
+        self.inner.chain_ids().py()
+    }
+
+    fn clear_agent(&self, agent_name: &str) -> PyResult<bool> {
+        self.inner.clear_agent(agent_name).py()
+    }
+
+    fn clear_chain(&self, chain_id: &str) -> PyResult<bool> {
+        self.inner.clear_chain(chain_id).py()
+    }
+
+    fn all_sessions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.all_sessions().py()?)
+    }
+
+    /// `agents(chain_id=None) -> list[dict]`: one row per agent name.
+    #[pyo3(signature = (chain_id = None))]
+    fn agents<'py>(&self, py: Python<'py>, chain_id: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.agents(chain_id).py()?)
+    }
+
+    /// `agent(agent_name) -> dict | None`: the row of one agent name.
+    fn agent<'py>(&self, py: Python<'py>, agent_name: &str) -> PyResult<Bound<'py, PyAny>> {
+        let row = self
+            .inner
+            .agents(None)
+            .py()?
+            .into_iter()
+            .find(|e| e.agent_name == agent_name);
+        to_py(py, &row)
+    }
+
+    #[pyo3(signature = (chain_id, agent_sequence, metadata = None))]
+    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a list as a Vec, not a slice
+    fn create_chain(
+        &self,
+        chain_id: &str,
+        agent_sequence: Vec<String>,
+        metadata: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<()> {
+        let metadata: Option<Value> = metadata.map(|m| from_py("metadata", m)).transpose()?;
+        self.inner
+            .create_chain(chain_id, &agent_sequence, metadata)
+            .py()
+    }
+
+    /// `recover() -> str | None`: the key the corrupt file was kept at, if it was corrupt.
+    fn recover(&self) -> PyResult<Option<String>> {
+        Ok(self.inner.recover().py()?.map(|k| k.as_str().to_owned()))
+    }
+
+    /// The sessions document (base + journal) as a dict.
+    fn load<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.load().py()?)
+    }
+
+    /// The chains document as a dict.
+    fn load_chains<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.load_chains().py()?)
+    }
+
+    /// Folds the journal into the sessions file.
+    fn compact(&self, py: Python<'_>) -> PyResult<()> {
+        py.detach(|| self.inner.compact()).py()
+    }
+}
+
+/// `transcript_name(agent_id) -> str`: `agent-{agent_id}.jsonl`, the id checked as a safe file
+/// name first (`InvalidKeyError`).
+#[pyfunction]
+pub fn transcript_name(agent_id: &str) -> PyResult<String> {
+    Ok(transcript_key(agent_id).py()?.file_name().to_owned())
+}
+
+/// `parse_transcript(data) -> list[dict]`: the lines of a transcript
+/// (`{"kind": "record" | "invalid" | "torn", "line": n, ...}`).
+#[pyfunction]
+pub fn parse_transcript<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    let lines: Vec<_> = session_state::registry::TranscriptLines::new(data).collect();
+    to_py(py, &lines)
+}
+
+/// Registers the registry class and functions on the native module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyRegistry>()?;
+    m.add_function(wrap_pyfunction!(transcript_name, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_transcript, m)?)?;
+    Ok(())
+}

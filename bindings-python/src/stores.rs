@@ -1,0 +1,264 @@
+//! The stores Python code can hand to session_state: `FileStore`, `MemoryStore`, and any
+//! object with `read`/`write`/`delete`/`list` methods (a host store).
+
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList};
+use session_state::{
+    Error, ErrorKind, Key, MemoryStore as CoreMemoryStore, Result, Store, UpdateFn,
+};
+use session_state_fs::{Durability, FsStore};
+
+use crate::errors::IntoPyResult;
+
+/// Files below a folder: atomic writes, cross-process locks, files 0600 and folders 0700.
+#[pyclass(module = "session_state._native", name = "FileStore", frozen)]
+#[derive(Debug)]
+pub struct PyFileStore {
+    pub(crate) inner: FsStore,
+}
+
+#[pymethods]
+impl PyFileStore {
+    /// `FileStore(root, *, durable=False)`: `durable` also fsyncs each write and its folder.
+    #[new]
+    #[pyo3(signature = (root, *, durable = false))]
+    fn new(root: PathBuf, durable: bool) -> PyResult<Self> {
+        let durability = if durable {
+            Durability::Sync
+        } else {
+            Durability::Atomic
+        };
+        Ok(PyFileStore {
+            inner: FsStore::new(root).py()?.with_durability(durability),
+        })
+    }
+
+    /// The root folder.
+    #[getter]
+    fn root(&self) -> PathBuf {
+        self.inner.root().to_path_buf()
+    }
+
+    fn read<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        read_py(py, &self.inner, key)
+    }
+
+    fn write(&self, key: &str, data: &[u8]) -> PyResult<()> {
+        self.inner.write(&Key::new(key).py()?, data).py()
+    }
+
+    fn delete(&self, key: &str) -> PyResult<bool> {
+        self.inner.delete(&Key::new(key).py()?).py()
+    }
+
+    fn list(&self, prefix: &str) -> PyResult<Vec<String>> {
+        list_py(&self.inner, prefix)
+    }
+
+    fn __repr__(&self) -> String {
+        format!("FileStore({:?})", self.inner.root().display().to_string())
+    }
+}
+
+/// Bytes in memory; shared by every object that was handed the same `MemoryStore`.
+#[pyclass(module = "session_state._native", name = "MemoryStore", frozen)]
+#[derive(Debug, Default)]
+pub struct PyMemoryStore {
+    pub(crate) inner: CoreMemoryStore,
+}
+
+#[pymethods]
+impl PyMemoryStore {
+    #[new]
+    fn new() -> Self {
+        Self::default()
+    }
+
+    fn read<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Option<Bound<'py, PyBytes>>> {
+        read_py(py, &self.inner, key)
+    }
+
+    fn write(&self, key: &str, data: &[u8]) -> PyResult<()> {
+        self.inner.write(&Key::new(key).py()?, data).py()
+    }
+
+    fn delete(&self, key: &str) -> PyResult<bool> {
+        self.inner.delete(&Key::new(key).py()?).py()
+    }
+
+    fn list(&self, prefix: &str) -> PyResult<Vec<String>> {
+        list_py(&self.inner, prefix)
+    }
+
+    fn __len__(&self) -> usize {
+        self.inner.len()
+    }
+
+    fn __repr__(&self) -> String {
+        format!("MemoryStore(<{} keys>)", self.inner.len())
+    }
+}
+
+fn read_py<'py>(
+    py: Python<'py>,
+    store: &dyn Store,
+    key: &str,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let bytes = store.read(&Key::new(key).py()?).py()?;
+    Ok(bytes.map(|b| PyBytes::new(py, &b)))
+}
+
+fn list_py(store: &dyn Store, prefix: &str) -> PyResult<Vec<String>> {
+    let keys = store.list(&Key::new(prefix).py()?).py()?;
+    Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
+}
+
+/// A Python object with `read`, `write`, `delete` and `list` methods. Its exceptions travel
+/// inside the core error as the source and are re-raised unchanged.
+#[derive(Debug)]
+pub struct HostStore {
+    object: Py<PyAny>,
+    updates: Mutex<()>,
+}
+
+impl HostStore {
+    fn call<T>(
+        &self,
+        key: &Key,
+        action: &str,
+        f: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<T>,
+    ) -> Result<T> {
+        Python::attach(|py| f(self.object.bind(py))).map_err(|e| Error::storage(key, action, e))
+    }
+}
+
+impl Store for HostStore {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        self.call(key, "read", |o| {
+            let value = o.call_method1("read", (key.as_str(),))?;
+            if value.is_none() {
+                Ok(None)
+            } else {
+                Ok(Some(value.extract::<Vec<u8>>().map_err(|_| {
+                    pyo3::exceptions::PyTypeError::new_err(format!(
+                        "host store read(`{key}`) must return bytes or None"
+                    ))
+                })?))
+            }
+        })
+    }
+
+    fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
+        self.call(key, "write", |o| {
+            o.call_method1("write", (key.as_str(), PyBytes::new(o.py(), data)))?;
+            Ok(())
+        })
+    }
+
+    fn delete(&self, key: &Key) -> Result<bool> {
+        self.call(key, "delete", |o| {
+            o.call_method1("delete", (key.as_str(),))?.is_truthy()
+        })
+    }
+
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        let names: Vec<String> = self.call(prefix, "list", |o| {
+            let listed = o.call_method1("list", (prefix.as_str(),))?;
+            let list = listed.cast_into::<PyList>().map_err(|_| {
+                pyo3::exceptions::PyTypeError::new_err(format!(
+                    "host store list(`{prefix}`) must return a list of str"
+                ))
+            })?;
+            list.extract()
+        })?;
+        Ok(names
+            .into_iter()
+            .filter_map(|n| Key::new(n).ok())
+            .filter(|k| k.is_under(prefix))
+            .collect())
+    }
+
+    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+        let _exclusive = self.updates.lock().map_err(|_| {
+            Error::new(
+                ErrorKind::Storage,
+                "host store lock poisoned by an earlier panic",
+            )
+        })?;
+        let current = self.read(key)?;
+        if let Some(bytes) = apply(current.as_deref())? {
+            self.write(key, &bytes)?;
+        }
+        Ok(())
+    }
+}
+
+/// Any store a Python caller can pass.
+#[derive(Debug, Clone)]
+pub enum AnyStore {
+    /// A `FileStore`.
+    Fs(FsStore),
+    /// A `MemoryStore` (shared).
+    Memory(CoreMemoryStore),
+    /// Any other object, used through its methods.
+    Host(Arc<HostStore>),
+}
+
+impl AnyStore {
+    /// Resolves a Python object into a store: our own classes directly, anything else as a
+    /// host store (checked to have the four methods).
+    pub fn from_py(object: &Bound<'_, PyAny>) -> PyResult<AnyStore> {
+        if let Ok(fs) = object.cast::<PyFileStore>() {
+            return Ok(AnyStore::Fs(fs.get().inner.clone()));
+        }
+        if let Ok(mem) = object.cast::<PyMemoryStore>() {
+            return Ok(AnyStore::Memory(mem.get().inner.clone()));
+        }
+        for method in ["read", "write", "delete", "list"] {
+            if !object.hasattr(method)? {
+                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
+                    "store must be a FileStore, a MemoryStore or an object with read/write/delete/list methods; {} has no `{method}`",
+                    object.get_type().name()?
+                )));
+            }
+        }
+        Ok(AnyStore::Host(Arc::new(HostStore {
+            object: object.clone().unbind(),
+            updates: Mutex::new(()),
+        })))
+    }
+}
+
+impl Store for AnyStore {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        self.inner().read(key)
+    }
+    fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
+        self.inner().write(key, data)
+    }
+    fn delete(&self, key: &Key) -> Result<bool> {
+        self.inner().delete(key)
+    }
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        self.inner().list(prefix)
+    }
+    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+        self.inner().update(key, apply)
+    }
+    fn append(&self, key: &Key, data: &[u8]) -> Result<()> {
+        self.inner().append(key, data)
+    }
+}
+
+impl AnyStore {
+    fn inner(&self) -> &dyn Store {
+        match self {
+            AnyStore::Fs(s) => s,
+            AnyStore::Memory(s) => s,
+            AnyStore::Host(s) => s.as_ref(),
+        }
+    }
+}

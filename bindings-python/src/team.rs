@@ -1,0 +1,156 @@
+//! `session_state.teams`, native half: the team spawn state as plain dicts.
+
+use pyo3::prelude::*;
+use session_state::Result;
+use session_state::team::{self, BackendType, SessionState, SpawnConfig};
+use session_state_fs::SystemClock;
+
+use crate::convert::{from_py, to_py};
+use crate::errors::IntoPyResult;
+use crate::stores::AnyStore;
+
+fn backend(name: &str) -> PyResult<BackendType> {
+    name.parse::<BackendType>().py()
+}
+
+/// `team_document(doc) -> dict`: checks a session document (camelCase keys) and returns it as
+/// the crate would write it (timestamps in UTC with `Z`, unknown keys kept).
+#[pyfunction]
+pub fn team_document<'py>(py: Python<'py>, doc: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    let state: SessionState = from_py("session state", doc)?;
+    to_py(py, &state)
+}
+
+/// `team_from_config(config, backend, now=None) -> dict`: a new session document from a spawn
+/// config (snake_case dict of `SpawnConfig`), stamped `now` (RFC 3339) or the system clock.
+#[pyfunction]
+#[pyo3(signature = (config, backend_type, now = None))]
+pub fn team_from_config<'py>(
+    py: Python<'py>,
+    config: &Bound<'py, PyAny>,
+    backend_type: &str,
+    now: Option<&str>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let config: SpawnConfig = from_py("spawn config", config)?;
+    let now = match now {
+        Some(text) => session_state::Timestamp::parse(text).py()?.utc(),
+        None => session_state::Clock::now(&SystemClock),
+    };
+    to_py(
+        py,
+        &SessionState::from_config(&config, backend(backend_type)?, now),
+    )
+}
+
+/// `team_to_spawn_config(doc) -> dict`: the spawn config of a session document.
+#[pyfunction]
+pub fn team_to_spawn_config<'py>(
+    py: Python<'py>,
+    doc: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let state: SessionState = from_py("session state", doc)?;
+    to_py(py, &state.to_spawn_config())
+}
+
+/// `team_to_json(doc) -> bytes`: the crate's bytes (pretty JSON, no trailing newline).
+#[pyfunction]
+pub fn team_to_json(doc: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+    let state: SessionState = from_py("session state", doc)?;
+    state.to_json().py()
+}
+
+/// `team_from_json(data) -> dict`: parses the bytes of a session file.
+#[pyfunction]
+pub fn team_from_json<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &SessionState::from_json(data).py()?)
+}
+
+/// Team session files over a store (`teams/{team}/sessions/{agent}.json`).
+#[pyclass(module = "session_state._native", name = "TeamStore", frozen)]
+#[derive(Debug)]
+pub struct PyTeamStore {
+    inner: team::TeamStore<AnyStore, SystemClock>,
+}
+
+#[pymethods]
+impl PyTeamStore {
+    #[new]
+    fn new(store: &Bound<'_, PyAny>) -> PyResult<Self> {
+        Ok(PyTeamStore {
+            inner: team::TeamStore::new(AnyStore::from_py(store)?, SystemClock),
+        })
+    }
+
+    fn save(&self, team: &str, doc: &Bound<'_, PyAny>) -> PyResult<String> {
+        let state: SessionState = from_py("session state", doc)?;
+        Ok(self.inner.save(team, &state).py()?.as_str().to_owned())
+    }
+
+    fn load<'py>(&self, py: Python<'py>, team: &str, agent: &str) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.load(team, agent).py()?)
+    }
+
+    fn delete(&self, team: &str, agent: &str) -> PyResult<bool> {
+        self.inner.delete(team, agent).py()
+    }
+
+    fn list<'py>(&self, py: Python<'py>, team: &str) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.list(team).py()?)
+    }
+
+    fn list_teams<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.list_teams().py()?)
+    }
+
+    fn record_spawn<'py>(
+        &self,
+        py: Python<'py>,
+        team: &str,
+        config: &Bound<'py, PyAny>,
+        backend_type: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let config: SpawnConfig = from_py("spawn config", config)?;
+        to_py(
+            py,
+            &self
+                .inner
+                .record_spawn(team, &config, backend(backend_type)?)
+                .py()?,
+        )
+    }
+
+    /// Replaces the whole saved document of `agent` in one exclusive read-modify-write
+    /// (`createdAt` and `metadata` included, as the caller gives them).
+    fn replace<'py>(
+        &self,
+        py: Python<'py>,
+        team: &str,
+        agent: &str,
+        doc: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let new: SessionState = from_py("session state", doc)?;
+        let written = self
+            .inner
+            .update(team, agent, |state| -> Result<()> {
+                *state = new.clone();
+                Ok(())
+            })
+            .py()?;
+        to_py(py, &written)
+    }
+
+    fn resume_plan<'py>(&self, py: Python<'py>, team: &str) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.resume_plan(team).py()?)
+    }
+}
+
+/// Registers the team functions and class on the native module.
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_class::<PyTeamStore>()?;
+    m.add_function(wrap_pyfunction!(team_document, m)?)?;
+    m.add_function(wrap_pyfunction!(team_from_config, m)?)?;
+    m.add_function(wrap_pyfunction!(team_to_spawn_config, m)?)?;
+    m.add_function(wrap_pyfunction!(team_to_json, m)?)?;
+    m.add_function(wrap_pyfunction!(team_from_json, m)?)?;
+    Ok(())
+}

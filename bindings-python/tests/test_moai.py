@@ -1,0 +1,193 @@
+"""session_state.moai: the seed's behaviour where it is right, SPEC section 2 where it loses data."""
+
+import json
+import logging
+from pathlib import Path
+
+import pytest
+
+import session_state.moai as moai
+from session_state.errors import InvalidInputError, InvalidKeyError
+from session_state.moai import SessionManager
+
+
+def test_default_paths_are_below_the_folder_at_construction(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    m = SessionManager()
+    assert m.session_file == tmp_path / ".moai" / "memory" / "agent-sessions.json"
+    assert m.transcript_dir == tmp_path / ".moai" / "logs" / "agent-transcripts"
+    assert m.transcript_dir.is_dir() and m.session_file.parent.is_dir()
+    m.register_agent_result("a", "id-1", {"ok": True})
+    assert m.session_file.exists()
+
+
+def test_custom_session_file_keeps_chains_beside_it(tmp_path):
+    m = SessionManager(session_file=tmp_path / "state" / "my.json", transcript_dir=tmp_path / "t")
+    m.create_chain("c", ["a"], {"k": 1})
+    m.register_agent_result("a", "id-1", 1, "c")
+    assert json.loads((tmp_path / "state" / "my.json").read_text())["sessions"] == {"a": "id-1"}
+    assert json.loads((tmp_path / "state" / "workflow-chains.json").read_text())["c"]["metadata"] == {"k": 1}
+
+
+def test_results_survive_a_restart(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    m.register_agent_result("planner", "plan-1", {"steps": [1, 2]}, "SPEC-1")
+    again = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    assert again.get_agent_result("plan-1") == {"steps": [1, 2]}
+    summary = again.get_chain_summary("SPEC-1")
+    assert summary["status"] == "completed" and summary["agents"] == ["planner"]
+
+
+def test_corrupt_file_is_kept_aside_then_empty(tmp_path, caplog):
+    f = tmp_path / "agent-sessions.json"
+    f.write_text('{"sessions": {"a": "id-1"}, "chains": {', encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="session_state.moai"):
+        m = SessionManager(session_file=f, transcript_dir=tmp_path / "t")
+    assert any(r.levelno == logging.WARNING and "Failed to load sessions" in r.getMessage()
+               for r in caplog.records)
+    kept = list(tmp_path.glob("agent-sessions.json.corrupt-*"))
+    assert len(kept) == 1
+    assert kept[0].read_text(encoding="utf-8") == '{"sessions": {"a": "id-1"}, "chains": {'
+    assert m.get_all_sessions() == {"sessions": {}, "chains": [], "total_results": 0}
+    m.register_agent_result("b", "id-2", None)
+    assert json.loads(f.read_text())["sessions"] == {"b": "id-2"}
+
+
+def test_logging_calls_of_the_seed(tmp_path, caplog):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    with caplog.at_level(logging.DEBUG, logger="session_state.moai"):
+        m.register_agent_result("spec-builder", "spec-abc123456", {}, "C")
+        m.get_resume_id("nobody")
+        m.get_resume_id("spec-builder", "other")
+        m.get_resume_id("spec-builder")
+        m.should_resume("spec-builder", "update profiles", "rename files")
+        m.should_resume("spec-builder", "abc", "zzzzzzz")
+        m.export_transcript("spec-abc123456")
+        m.clear_chain("C")
+    got = [(r.levelname, r.getMessage()) for r in caplog.records]
+    assert got == [
+        ("DEBUG", f"Saved sessions to {tmp_path / 's.json'}"),
+        ("INFO", "Registered agent result: spec-builder (agentId: spec-abc..., chain: C)"),
+        ("DEBUG", "No previous session for nobody"),
+        ("DEBUG", "Chain mismatch: spec-builder was in C, requested other"),
+        ("INFO", "Resume ID for spec-builder: spec-abc..."),
+        ("INFO", "Tasks appear related, resuming spec-builder"),
+        ("INFO", "Tasks appear independent, starting new session for spec-builder"),
+        ("WARNING", "Transcript not found for agentId: spec-abc123456"),
+        ("DEBUG", f"Saved sessions to {tmp_path / 's.json'}"),
+        ("INFO", "Cleared chain: C"),
+    ]
+    assert all(r.name == "session_state.moai" for r in caplog.records)
+
+
+def test_resume_cap_is_kept_across_re_registration(tmp_path, caplog):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    m.register_agent_result("a", "id-1", None)
+    for _ in range(5):
+        m.increment_resume_count("id-1")
+    m.register_agent_result("a", "id-1", None)  # the seed would reset the count to 0 here
+    with caplog.at_level(logging.WARNING, logger="session_state.moai"):
+        assert m.should_resume("a", "implement login", "implement signup") is False
+    assert "a has been resumed 5 times, starting new session" in caplog.messages
+
+
+def test_explained_policy_is_an_option(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t",
+                       policy="explained")
+    m.register_agent_result("a", "id-1", None)
+    assert m.should_resume("a", "update profiles", "rename files") is False
+    d = m.decide_resume("a", "update profiles", "rename files", policy="compat")
+    assert d["resume"] is True and d["reason"] == "related"
+    with pytest.raises(ValueError):
+        SessionManager(session_file=tmp_path / "s.json", policy="nope")
+
+
+def test_return_types(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    assert m.register_agent_result("a", "id-1", [1]) is None
+    assert m.increment_resume_count("unknown") is None
+    assert m.get_agent_result("unknown") is None
+    assert m.get_chain_results("none") == []
+    assert m.get_chain_summary("none") == {"chain_id": "none", "status": "not_found"}
+    assert m.clear_agent_session("nobody") is None
+    assert m.clear_chain("none") is None
+    assert m.create_chain("c", ["a", "b"]) is None
+    all_sessions = m.get_all_sessions()
+    assert all_sessions == {"sessions": {"a": "id-1"}, "chains": ["c"], "total_results": 1}
+
+
+def test_transcripts(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    (tmp_path / "t" / "agent-id-1.jsonl").write_text('{"role": "user"}\n{"role": ', encoding="utf-8")
+    path = m.export_transcript("id-1")
+    assert isinstance(path, Path) and path == tmp_path / "t" / "agent-id-1.jsonl"
+    assert m.export_transcript("id-2") is None
+    lines = m.read_transcript("id-1")
+    assert lines is not None and lines[0] == {"kind": "record", "line": 1, "value": {"role": "user"}}
+    assert lines[1]["kind"] == "torn"
+    with pytest.raises(InvalidKeyError):
+        m.export_transcript("../../etc/passwd")
+    with pytest.raises(InvalidKeyError):
+        m.register_agent_result("a", "x/../../y", None)
+
+
+def test_bad_input_is_refused_before_writing(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    m.register_agent_result("a", "id-1", {"n": 1})
+    before = (tmp_path / "s.json").read_bytes()
+    with pytest.raises(TypeError):
+        m.register_agent_result("b", "id-2", None, chain_id=42)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError):
+        m.register_agent_result("b", "id-2", {"x": object()})
+    assert (tmp_path / "s.json").read_bytes() == before
+
+
+def test_clear_chain_forgets_names_of_cleared_ids(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    m.register_agent_result("a", "id-1", None, "C")
+    m.register_agent_result("b", "id-2", None)
+    m.clear_chain("C")
+    assert m.get_resume_id("a") is None
+    assert m.get_resume_id("b") == "id-2"
+
+
+def test_create_chain_keeps_members_and_saves(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    m.register_agent_result("a", "id-1", None, "C")
+    m.create_chain("C", ["a", "b"])
+    assert json.loads((tmp_path / "s.json").read_text())["chains"] == {"C": ["id-1"]}
+    assert m.get_chain_status("C")["missing"] == ["b"]
+
+
+def test_journal_mode_is_seen_at_once_and_folded_on_close(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t", journal=True)
+    for i in range(20):
+        m.register_agent_result(f"a{i}", f"id-{i}", i, "C")
+    other = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    assert other.get_all_sessions()["total_results"] == 20
+    m.close()
+    assert len(json.loads((tmp_path / "s.json").read_text())["sessions"]) == 20
+
+
+def test_module_level_functions_share_one_manager(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(moai, "_session_manager_instance", None)
+    assert moai.get_session_manager() is moai.get_session_manager()
+    moai.register_agent("a", "id-1", {"x": 1}, "C")
+    assert moai.get_resume_id("a", "C") == "id-1"
+    assert moai.should_resume("a", "implement login", "implement signup") is True
+    assert (tmp_path / ".moai" / "memory" / "agent-sessions.json").exists()
+
+
+def test_journal_is_folded_at_interpreter_exit(tmp_path):
+    import subprocess
+    import sys
+
+    code = (
+        "from session_state.moai import SessionManager\n"
+        f"m = SessionManager(session_file={str(tmp_path / 's.json')!r}, "
+        f"transcript_dir={str(tmp_path / 't')!r}, journal=True)\n"
+        "for i in range(10): m.register_agent_result(f'a{i}', f'id-{i}', i)\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+    assert len(json.loads((tmp_path / "s.json").read_text())["sessions"]) == 10

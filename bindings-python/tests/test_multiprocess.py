@@ -1,0 +1,41 @@
+"""Four processes registering 250 results each into one folder: all 1,000 are there."""
+
+import json
+import multiprocessing
+
+import pytest
+
+from session_state.moai import SessionManager
+
+
+def worker(root: str, n: int, journal: bool) -> None:
+    from pathlib import Path
+
+    m = SessionManager(
+        session_file=Path(root) / "memory" / "agent-sessions.json",
+        transcript_dir=Path(root) / "transcripts",
+        journal=journal,
+    )
+    for i in range(250):
+        m.register_agent_result(f"agent-{n}-{i % 7}", f"id-{n}-{i}", {"n": n, "i": i}, f"chain-{i % 3}")
+    m.close()
+
+
+@pytest.mark.parametrize("journal", [False, True], ids=["plain", "journal"])
+def test_four_processes_lose_no_registration(tmp_path, journal):
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=worker, args=(str(tmp_path), n, journal)) for n in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(timeout=300)
+        assert p.exitcode == 0
+    data = json.loads((tmp_path / "memory" / "agent-sessions.json").read_text(encoding="utf-8"))
+    assert len(data["results"]) == 1000
+    assert len(data["metadata"]) == 1000
+    assert sum(len(ids) for ids in data["chains"].values()) == 1000
+    assert {r["result"]["n"] for r in data["results"].values()} == {0, 1, 2, 3}
+    m = SessionManager(session_file=tmp_path / "memory" / "agent-sessions.json",
+                       transcript_dir=tmp_path / "transcripts")
+    assert m.get_all_sessions()["total_results"] == 1000
+    assert len(m.get_all_sessions()["sessions"]) == 28

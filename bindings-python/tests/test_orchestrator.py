@@ -1,0 +1,185 @@
+"""session_state.orchestrator: the skill's functions, the vectors, and OrchestratorStore."""
+
+import copy
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import VECTORS
+
+from session_state import MemoryStore
+from session_state.errors import (
+    AlreadyExistsError,
+    CorruptStateError,
+    IncompatibleSchemaError,
+    InvalidKeyError,
+    InvalidTransitionError,
+    NotFoundError,
+)
+from session_state.orchestrator import (
+    OrchestratorStore,
+    archive_session,
+    json_schema,
+    list_history,
+    load_session,
+    render_resume,
+    resume_summary,
+    salvage,
+    save_session,
+)
+
+ORCH = VECTORS / "orchestrator"
+NOW = "2025-12-27T12:30:00Z"
+
+
+def seed_example():
+    return json.loads((ORCH / "seed-example.json").read_text(encoding="utf-8"))
+
+
+def test_resume_summary_and_markdown_of_the_seed_example():
+    state = seed_example()
+    assert resume_summary(state, NOW) == json.loads((ORCH / "seed-example.resume.json").read_text("utf-8"))
+    assert render_resume(state, NOW) == (ORCH / "seed-example.resume.md").read_text("utf-8")
+    assert state == seed_example()  # not mutated
+
+
+def test_salvage_and_schema_vectors():
+    torn = (ORCH / "seed-example.torn.json").read_bytes()
+    assert salvage(torn) == json.loads((ORCH / "seed-example.torn.salvaged.json").read_text("utf-8"))
+    assert json_schema() == json.loads((ORCH / "schema.json").read_text("utf-8"))
+
+
+@pytest.fixture
+def project(tmp_path, monkeypatch):
+    shutil.copytree(ORCH / "project", tmp_path / "project")
+    monkeypatch.chdir(tmp_path / "project")
+    return tmp_path / "project"
+
+
+def test_skill_functions_on_the_fixture_project(project):
+    assert list_history() == json.loads((ORCH / "project.history.json").read_text("utf-8"))
+    assert list_history(limit=1) == json.loads((ORCH / "project.history.json").read_text("utf-8"))[:1]
+    state = load_session()
+    assert state is not None and state["session_id"] == "2025-12-27-abc123"
+    # the values as the file holds them (the naive `updated` the skill wrote)
+    assert state["updated"] == "2026-11-29T17:46:13.205134"
+    assert OrchestratorStore(project).load()["updated"] == "2026-11-29T17:46:13.205134Z"
+    state["pending_tasks"].append("Release")
+    path = save_session(state)
+    assert path == Path(".claude/orchestrator-session.json") and not path.is_absolute()
+    assert state["updated"].endswith("Z") and state["updated"] != "2026-11-29T17:46:13.205134"
+    again = load_session()
+    assert again == state
+    archived = archive_session(state)
+    assert archived == Path(".claude/orchestrator-history/2025-12-27-abc123.json")
+    assert load_session() is None
+    assert [e["id"] for e in list_history()][0] == "2025-12-27-abc123"
+    with pytest.raises(AlreadyExistsError):
+        archive_session(state)
+    state["goal"] = "changed"
+    archive_session(state, replace=True)
+    assert json.loads(archived.read_text())["goal"] == "changed"
+
+
+def test_load_session_none_for_absent_or_other_schema_and_error_for_corrupt(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert load_session() is None
+    assert list_history() == []
+    assert not (tmp_path / ".claude").exists()
+    (tmp_path / ".claude").mkdir()
+    current = tmp_path / ".claude" / "orchestrator-session.json"
+    current.write_text(json.dumps({"schema_version": "2.0", "anything": 1}))
+    assert load_session() is None
+    current.write_bytes((ORCH / "seed-example.torn.json").read_bytes())
+    with pytest.raises(CorruptStateError) as err:
+        load_session()
+    assert err.value.code == "corrupt_state"
+    assert err.value.salvaged["session_id"] == "2025-12-27-abc123"
+    # saving over a corrupt file keeps it aside first
+    save_session(seed_example())
+    assert len(list((tmp_path / ".claude").glob("orchestrator-session.json.corrupt-*"))) == 1
+
+
+def test_save_session_refuses_bad_documents(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    state = seed_example()
+    state["session_id"] = "../escape"
+    with pytest.raises(InvalidKeyError):
+        save_session(state)
+    bad = seed_example()
+    bad["schema_version"] = "0.9"
+    with pytest.raises(IncompatibleSchemaError):
+        save_session(bad)
+    assert not (tmp_path / ".claude" / "orchestrator-session.json").exists()
+
+
+def test_unknown_fields_round_trip(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    state = seed_example()
+    state["x_custom"] = {"deep": [1, {"y": None}]}
+    state["agents"][0]["x_agent"] = "kept"
+    save_session(state)
+    loaded = load_session()
+    assert loaded is not None
+    assert loaded["x_custom"] == {"deep": [1, {"y": None}]}
+    assert loaded["agents"][0]["x_agent"] == "kept"
+
+
+def test_store_lifecycle_and_auto_save_points():
+    store = MemoryStore()
+    s = OrchestratorStore(store=store)
+    doc = s.create_session("Ship it", "default", {"name": "p", "path": "/p"}, suffix="abc123")
+    assert doc["status"] == "created" and doc["session_id"].endswith("-abc123")
+    with pytest.raises(AlreadyExistsError):
+        s.create_session("again", "default", {"name": "p", "path": "/p"})
+    with pytest.raises(InvalidTransitionError):
+        s.pause()
+    s.start()
+    s.agent_started({"id": "code-1", "type": "code", "task": "Write", "status": "in_progress",
+                     "started": "2025-12-27T10:30:00Z"})
+    s.agent_progress("code-1", 40)
+    s.decision_made("Use Rust", "speed")
+    s.before_compression()
+    summary = s.resume_summary(NOW)
+    assert summary is not None and summary["progress_percent"] == 40
+    assert summary["resume_from"] == "code-1"
+    with pytest.raises(NotFoundError):
+        s.agent_completed("nobody", "x")
+    doc = s.agent_completed("code-1", "done")
+    assert doc["agents"][0]["status"] == "complete"
+    assert s.pause()["status"] == "paused"
+    assert s.continue_session()["status"] == "in_progress"
+    final = s.complete()
+    assert final["status"] == "complete"
+    assert s.load() is None
+    page = s.list_history()
+    assert page["total"] == 1 and page["entries"][0]["id"] == final["session_id"]
+    assert s.list_history(status="aborted")["entries"] == []
+    assert s.list_history(full_scan=True)["entries"] == page["entries"]
+    report = s.doctor()
+    assert report["problems"] == [] and report["checked"] >= 1
+
+
+def test_store_save_does_not_mutate_and_recover_repairs():
+    store = MemoryStore()
+    s = OrchestratorStore(store=store)
+    state = seed_example()
+    before = copy.deepcopy(state)
+    saved = s.save(state)
+    assert state == before and saved["updated"] != before["updated"]
+    store.write(".claude/orchestrator-session.json", (ORCH / "seed-example.torn.json").read_bytes())
+    with pytest.raises(CorruptStateError):
+        s.load()
+    repair = s.recover()
+    assert repair is not None and repair["kept_copy"].startswith(".claude/orchestrator-session.json.corrupt-")
+    loaded = s.load()
+    assert loaded is not None and loaded["session_id"] == "2025-12-27-abc123"
+    assert s.recover() is None
+
+
+def test_root_folder_store(tmp_path):
+    s = OrchestratorStore(tmp_path)
+    s.save(seed_example())
+    assert (tmp_path / ".claude" / "orchestrator-session.json").exists()
+    assert s.archive(seed_example()) == ".claude/orchestrator-history/2025-12-27-abc123.json"

@@ -1,0 +1,161 @@
+"""Checked by `mypy --strict typing/usage.py` (scripts/ci/40-python.sh).
+
+Every public name is used once with the types it promises. Lines marked
+`# type: ignore[code]` are calls that must be rejected: under --strict (warn_unused_ignores)
+mypy fails if one of them stops being an error.
+"""
+
+from pathlib import Path
+from typing import Any, Dict, List, Optional
+
+import session_state
+from session_state import FileStore, MemoryStore, SessionStateError, Store
+from session_state.errors import CorruptStateError, InvalidKeyError
+from session_state.moai import (
+    SessionManager,
+    get_resume_id,
+    get_session_manager,
+    register_agent,
+    should_resume,
+)
+from session_state.orchestrator import (
+    DoctorReport,
+    HistoryEntry,
+    HistoryPage,
+    OrchestratorStore,
+    Repair,
+    ResumeSummary,
+    archive_session,
+    list_history,
+    load_session,
+    render_resume,
+    resume_summary,
+    save_session,
+)
+from session_state.teams import BackendType, SessionState, SpawnConfig, TeamStore
+
+
+class DictStore:
+    """A host store: satisfies the Store protocol structurally."""
+
+    def __init__(self) -> None:
+        self.data: Dict[str, bytes] = {}
+
+    def read(self, key: str) -> Optional[bytes]:
+        return self.data.get(key)
+
+    def write(self, key: str, data: bytes) -> None:
+        self.data[key] = data
+
+    def delete(self, key: str) -> bool:
+        return self.data.pop(key, None) is not None
+
+    def list(self, prefix: str) -> List[str]:
+        return sorted(k for k in self.data if k.startswith(prefix + "/"))
+
+
+def moai_usage(tmp: Path) -> None:
+    m = SessionManager(session_file=tmp / "s.json", transcript_dir=tmp / "t")
+    m2 = SessionManager(str(tmp / "s.json"), journal=True, durable=False, policy="explained")
+    m.register_agent_result("a", "id-1", {"x": 1}, "C")
+    rid: Optional[str] = m.get_resume_id("a", chain_id="C")
+    ok: bool = m.should_resume("a", "implement login", previous_task="implement signup")
+    m.increment_resume_count("id-1")
+    result: Optional[Any] = m.get_agent_result("id-1")
+    chain: List[Dict[str, Any]] = m.get_chain_results("C")
+    summary: Dict[str, Any] = m.get_chain_summary("C")
+    everything: Dict[str, Any] = m.get_all_sessions()
+    path: Optional[Path] = m.export_transcript("id-1")
+    m.create_chain("D", ["a", "b"], metadata={"k": 1})
+    m.clear_agent_session("a")
+    m.clear_chain("C")
+    decision: Dict[str, Any] = m2.decide_resume("a", "x", "y", policy="compat")
+    m2.close()
+    shared: SessionManager = get_session_manager()
+    register_agent("a", "id-2", None)
+    rid = get_resume_id("a")
+    ok = should_resume("a", "x", None)
+    print(rid, ok, result, chain, summary, everything, path, decision, shared)
+
+    m.register_agent_result("a", "id-1", None, chain_id=3)  # type: ignore[arg-type]
+    m.get_resume_id(42)  # type: ignore[arg-type]
+    SessionManager(journal="yes")  # type: ignore[arg-type]
+    SessionManager(tmp, tmp, True)  # type: ignore[call-arg]
+    wrong: int = m.get_all_sessions()  # type: ignore[assignment]
+    print(wrong)
+
+
+def orchestrator_usage(tmp: Path) -> None:
+    state: Dict[str, Any] = {"schema_version": "1.0"}
+    saved: Path = save_session(state)
+    loaded: Optional[Dict[str, Any]] = load_session()
+    archived: Path = archive_session(state, replace=True)
+    history: List[HistoryEntry] = list_history(limit=5)
+    summary: ResumeSummary = resume_summary(state, now="2025-12-27T12:30:00Z")
+    percent: int = summary["progress_percent"]
+    first_id: str = history[0]["id"]
+    markdown: str = render_resume(state)
+    store = OrchestratorStore(tmp)
+    mem = OrchestratorStore(store=MemoryStore())
+    host = OrchestratorStore(store=DictStore())
+    doc = mem.create_session("goal", "default", {"name": "p", "path": "/p"}, suffix="abc")
+    doc = mem.start()
+    doc = mem.agent_started({"id": "a", "type": "code", "task": "t", "status": "in_progress",
+                             "started": "2025-12-27T10:30:00Z"})
+    doc = mem.agent_progress("a", 50)
+    doc = mem.agent_completed("a", "done")
+    doc = mem.agent_failed("a", "boom")
+    doc = mem.decision_made("d", "r")
+    doc = mem.before_compression()
+    doc = mem.pause()
+    doc = mem.continue_session()
+    doc = mem.complete()
+    page: HistoryPage = host.list_history(10, 0, "complete", full_scan=False)
+    repair: Optional[Repair] = store.recover()
+    report: DoctorReport = store.doctor(fix=True)
+    kept: str = repair["kept_copy"] if repair else ""
+    print(saved, loaded, archived, history, summary, markdown, doc, page, repair, report)
+    print(percent, first_id, kept)
+    summary["no_such_key"]  # type: ignore[typeddict-item]
+    total: str = page["total"]  # type: ignore[assignment]
+    print(total)
+
+    save_session("not a dict")  # type: ignore[arg-type]
+    list_history(limit="10")  # type: ignore[arg-type]
+    archive_session(state, True)  # type: ignore[call-arg]
+    OrchestratorStore(store=42)  # type: ignore[arg-type]
+    text: str = load_session()  # type: ignore[assignment]
+    print(text)
+
+
+def stores_and_errors(tmp: Path) -> None:
+    stores: List[Store] = [FileStore(tmp), FileStore(str(tmp), durable=True), MemoryStore(), DictStore()]
+    for s in stores:
+        s.write("a/b", b"x")
+        data: Optional[bytes] = s.read("a/b")
+        keys: List[str] = s.list("a")
+        gone: bool = s.delete("a/b")
+        print(data, keys, gone)
+    try:
+        SessionManager(tmp / "s.json").export_transcript("../x")
+    except InvalidKeyError as e:
+        code: str = e.code
+        print(code)
+    except CorruptStateError as e:
+        print(e.salvaged)
+    except SessionStateError as e:
+        print(e.context)
+    print(session_state.__version__, session_state.ERROR_CODES)
+
+    MemoryStore().write("k", "text")  # type: ignore[arg-type]
+
+
+def teams_usage(tmp: Path) -> None:
+    config = SpawnConfig(name="coder", prompt="p", model="m")
+    state = SessionState.from_config(config, BackendType.CODEX, now="2026-03-01T12:34:56Z")
+    store = TeamStore(tmp)
+    key: str = store.save("t", state)
+    again: SessionState = store.load("t", "coder")
+    print(key, again)
+
+    store.save("t", config)  # type: ignore[arg-type]
