@@ -12,8 +12,74 @@ Exit codes:
   2  bad usage or input: unknown flag, bad value, unsafe id (invalid_input, invalid_key)
   3  the state is not usable as it is: corrupt_state, incompatible_schema,
      invalid_transition, conflict, already_exists; `doctor` found problems it did not fix
-  4  the storage failed (storage)
+  4  the storage failed (storage), or stdout could not be written
+  141 stdout was closed early (broken pipe), as for Unix tools stopped by SIGPIPE
 Errors are printed to stderr as `error[<kind code>]: <message>`.";
+
+/// Exit code when stdout is closed before everything was printed (128 + SIGPIPE).
+const BROKEN_PIPE: u8 = 141;
+
+/// Prefix of the panic message of `println!` when writing to stdout fails.
+const STDOUT_PANIC: &str = "failed printing to stdout";
+
+/// A command-line usage error (unknown flag, bad value): help and version requests print as
+/// clap does; everything else as `error[invalid_input]: ...` with exit 2.
+pub fn usage(err: &clap::Error) -> ExitCode {
+    use clap::error::ErrorKind as Clap;
+    if matches!(err.kind(), Clap::DisplayHelp | Clap::DisplayVersion) {
+        let _ = err.print();
+        return ExitCode::SUCCESS;
+    }
+    if err.kind() == Clap::DisplayHelpOnMissingArgumentOrSubcommand {
+        let _ = err.print();
+        return ExitCode::from(code_for(ErrorKind::InvalidInput));
+    }
+    let rendered = err.render().to_string();
+    let message = rendered.strip_prefix("error: ").unwrap_or(&rendered);
+    eprint!("error[{}]: {message}", ErrorKind::InvalidInput.code());
+    ExitCode::from(code_for(ErrorKind::InvalidInput))
+}
+
+/// Silences the default panic report for stdout write failures (handled by
+/// [`stdout_failure`]); every other panic is reported as usual.
+pub fn quiet_stdout_failures() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        if panic_text(info.payload()).is_some_and(|m| m.starts_with(STDOUT_PANIC)) {
+            return;
+        }
+        default(info);
+    }));
+}
+
+/// Turns the panic of a failed stdout write into an exit code: 141 quietly for a closed pipe,
+/// `error[storage]` and 4 for any other failure. Any other panic is resumed.
+pub fn stdout_failure(payload: Box<dyn std::any::Any + Send>) -> ExitCode {
+    let Some(message) = panic_text(payload.as_ref()).map(str::to_owned) else {
+        std::panic::resume_unwind(payload);
+    };
+    if !message.starts_with(STDOUT_PANIC) {
+        std::panic::resume_unwind(payload);
+    }
+    if message.contains("Broken pipe") {
+        return ExitCode::from(BROKEN_PIPE);
+    }
+    let detail = message
+        .trim_start_matches(STDOUT_PANIC)
+        .trim_start_matches(": ");
+    eprintln!(
+        "error[{}]: cannot write to stdout: {detail}",
+        ErrorKind::Storage.code()
+    );
+    ExitCode::from(code_for(ErrorKind::Storage))
+}
+
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> Option<&str> {
+    payload
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| payload.downcast_ref::<&str>().copied())
+}
 
 /// The exit code for an error of `kind`.
 pub fn code_for(kind: ErrorKind) -> u8 {

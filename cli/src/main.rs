@@ -34,15 +34,22 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) => return exit::usage(&err),
+    };
+    exit::quiet_stdout_failures();
     let ctx = Context::new(cli.root);
-    let outcome = match cli.command {
+    // Output goes through `println!`, which panics when stdout fails (a closed pipe, a full
+    // disk): that one panic is turned into a clean exit here, any other is re-raised.
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match cli.command {
         Command::Orchestrator(cmd) => commands::orchestrator::run(cmd, &ctx),
         Command::Registry(cmd) => commands::registry::run(cmd, &ctx),
         Command::Team(cmd) => commands::team::run(cmd, &ctx),
-    };
+    }));
     match outcome {
-        Ok(code) => code,
-        Err(err) => exit::report(&err),
+        Ok(Ok(code)) => code,
+        Ok(Err(err)) => exit::report(&err),
+        Err(payload) => exit::stdout_failure(payload),
     }
 }

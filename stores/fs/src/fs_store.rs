@@ -1,9 +1,10 @@
 //! [`FsStore`]: keys as files below a root folder.
 
-use std::fs::{self, File, OpenOptions};
+use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
 
@@ -30,6 +31,7 @@ pub struct FsStore {
     root: PathBuf,
     canonical_root: PathBuf,
     durability: Durability,
+    lock_timeout: Duration,
 }
 
 static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -62,7 +64,22 @@ impl FsStore {
             root,
             canonical_root,
             durability: Durability::default(),
+            lock_timeout: DEFAULT_LOCK_TIMEOUT,
         })
+    }
+
+    /// The same store with another bound on the wait for the cross-process lock of
+    /// `update`/`append` (default [`DEFAULT_LOCK_TIMEOUT`]). Past it the operation fails with a
+    /// `conflict` error naming the lock file, instead of waiting forever on a stuck process.
+    #[must_use]
+    pub fn with_lock_timeout(mut self, timeout: Duration) -> FsStore {
+        self.lock_timeout = timeout;
+        self
+    }
+
+    /// How long `update`/`append` wait for another process's lock before giving up.
+    pub fn lock_timeout(&self) -> Duration {
+        self.lock_timeout
     }
 
     /// The same store with another durability.
@@ -125,13 +142,46 @@ impl FsStore {
         let lock_path = sibling(path, crate::paths::LOCK_SUFFIX);
         let lock =
             private_file(&lock_path, true).map_err(|e| io_error(key, &lock_path, "lock", e))?;
-        lock.lock()
-            .map_err(|e| io_error(key, &lock_path, "lock", e))?;
+        self.acquire(key, &lock_path, &lock)?;
         let out = f();
         let _ = lock.unlock();
         out
     }
 }
+
+impl FsStore {
+    /// Takes the exclusive lock on `lock`, polling with a growing pause (1 ms to 20 ms) until
+    /// the lock timeout, then gives up with `conflict`.
+    fn acquire(&self, key: &Key, lock_path: &Path, lock: &File) -> Result<()> {
+        let deadline = Instant::now() + self.lock_timeout;
+        let mut pause = Duration::from_millis(1);
+        loop {
+            match lock.try_lock() {
+                Ok(()) => return Ok(()),
+                Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
+                    std::thread::sleep(pause);
+                    pause = (pause * 2).min(Duration::from_millis(20));
+                }
+                Err(TryLockError::WouldBlock) => {
+                    return Err(Error::new(
+                        ErrorKind::Conflict,
+                        format!(
+                            "`{key}` is locked by another process: gave up after {} ms waiting for `{}`",
+                            self.lock_timeout.as_millis(),
+                            lock_path.display()
+                        ),
+                    )
+                    .with_context("key", key.as_str())
+                    .with_context("path", lock_path.display().to_string()));
+                }
+                Err(TryLockError::Error(e)) => return Err(io_error(key, lock_path, "lock", e)),
+            }
+        }
+    }
+}
+
+/// How long `update`/`append` wait for the cross-process lock by default: 30 s.
+pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Fsyncs the folder that holds `path`, so a rename, creation or removal in it is durable.
 fn sync_folder(key: &Key, path: &Path) -> Result<()> {

@@ -47,7 +47,7 @@ mod fs_store;
 mod paths;
 
 pub use clock::SystemClock;
-pub use fs_store::{Durability, FsStore};
+pub use fs_store::{DEFAULT_LOCK_TIMEOUT, Durability, FsStore};
 
 /// The README's Rust example, compiled as a doc test so it cannot drift from the API.
 #[cfg(doctest)]
