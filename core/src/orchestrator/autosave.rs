@@ -74,7 +74,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         let id = session_id_for(now, &suffix)?;
         let doc = OrchestratorSession::new(id, goal, mode, project, now);
         let key = current_key();
-        let bytes = doc.to_pretty_json();
+        let bytes = self.encode(&key, &doc)?;
         self.store.update(&key, &mut |old| {
             if old.is_some() {
                 return Err(Error::new(

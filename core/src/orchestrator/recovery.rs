@@ -133,6 +133,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 )
                 .with_context("key", key.as_str())
             })?;
+            let bytes = self.encode(key, &doc)?;
             let kept = keep_corrupt_copy(&self.store, &self.clock, key, old)?;
             let repair = Repair {
                 key: key.to_string(),
@@ -141,7 +142,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 replaced: salvaged.replaced,
                 partial: salvaged.partial,
             };
-            Ok((Some(doc.to_pretty_json()), Some(repair)))
+            Ok((Some(bytes), Some(repair)))
         })
     }
 

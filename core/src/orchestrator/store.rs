@@ -110,12 +110,14 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// document, a copy of it is kept first (`<key>.corrupt-<stamp>`).
     ///
     /// # Errors
-    /// [`ErrorKind::InvalidKey`] for an unsafe `session_id`; [`ErrorKind::Storage`].
+    /// [`ErrorKind::InvalidKey`] for an unsafe `session_id`; [`ErrorKind::InvalidInput`] when
+    /// the JSON would exceed [`ParseOptions::max_document_bytes`] (nothing written);
+    /// [`ErrorKind::Storage`].
     pub fn save(&self, doc: &mut OrchestratorSession) -> Result<Key> {
         Key::segment("session id", &doc.session_id)?;
         doc.updated = self.now();
         let key = current_key();
-        let bytes = doc.to_pretty_json();
+        let bytes = self.encode(&key, doc)?;
         self.store.update(&key, &mut |old| {
             if let Some(old) = old {
                 self.keep_if_unreadable(&key, old)?;
@@ -123,6 +125,26 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             Ok(Some(bytes.clone()))
         })?;
         Ok(key)
+    }
+
+    /// The pretty JSON of `doc`, to be written under `key`: the one place every write of a
+    /// document goes through, so nothing is written that [`load`](Self::load) would refuse.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`] when the bytes exceed
+    /// [`ParseOptions::max_document_bytes`] (nothing must be written then).
+    pub(crate) fn encode(&self, key: &Key, doc: &OrchestratorSession) -> Result<Vec<u8>> {
+        let bytes = doc.to_pretty_json();
+        let limit = self.options.max_document_bytes;
+        if bytes.len() > limit {
+            return Err(Error::invalid_input(format!(
+                "session `{}` would be {} bytes in `{key}`, more than the limit of {limit} bytes",
+                doc.session_id.escape_debug(),
+                bytes.len()
+            ))
+            .with_context("key", key.as_str()));
+        }
+        Ok(bytes)
     }
 
     /// Keeps a copy of `old` (the bytes of `key`) when they are not a readable document.
@@ -139,10 +161,11 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     ///
     /// # Errors
     /// [`ErrorKind::AlreadyExists`] when an archive with that id exists and `replace` is false
-    /// (nothing is written); [`ErrorKind::InvalidKey`]; [`ErrorKind::Storage`].
+    /// (nothing is written); [`ErrorKind::InvalidKey`]; [`ErrorKind::InvalidInput`] when the
+    /// JSON would exceed [`ParseOptions::max_document_bytes`]; [`ErrorKind::Storage`].
     pub fn archive(&self, doc: &OrchestratorSession, replace: bool) -> Result<Key> {
         let key = history_key(&doc.session_id)?;
-        let bytes = doc.to_pretty_json();
+        let bytes = self.encode(&key, doc)?;
         self.store.update(&key, &mut |old| {
             if let Some(old) = old {
                 if !replace {
@@ -176,7 +199,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     ///
     /// # Errors
     /// [`ErrorKind::NotFound`] when there is no current session; the parse errors of
-    /// [`load`](Self::load); whatever `change` returns (nothing is written then).
+    /// [`load`](Self::load); whatever `change` returns, or [`ErrorKind::InvalidInput`] when the
+    /// changed document would exceed [`ParseOptions::max_document_bytes`] (nothing is written
+    /// then).
     pub fn modify(
         &self,
         mut change: impl FnMut(&mut OrchestratorSession) -> Result<()>,
@@ -189,7 +214,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             let mut doc = self.parse(&key, old)?;
             change(&mut doc)?;
             doc.updated = self.now();
-            Ok((Some(doc.to_pretty_json()), doc))
+            Ok((Some(self.encode(&key, &doc)?), doc))
         })
     }
 

@@ -1,0 +1,86 @@
+//! Regressions from user testing of the orchestrator: writes over the read limit, final moves
+//! that half-happen, ids too long to archive, doctor inventing sessions.
+
+mod orchestrator_common;
+
+use orchestrator_common::{GOLDEN_NOW, clock, vector};
+use serde_json::Value;
+use session_state::orchestrator::{
+    OrchestratorStore, ParseOptions, current_key, history_key, parse_document, salvage,
+};
+use session_state::{ErrorKind, FixedClock, MemoryStore, Store};
+
+type Sessions = OrchestratorStore<MemoryStore, FixedClock>;
+
+/// The seed example written compact as the current file, under a limit it fits compact but
+/// not pretty-printed.
+fn compact_seed_under_tight_limit() -> (Sessions, Vec<u8>) {
+    let v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    let compact = serde_json::to_vec(&v).unwrap();
+    let s = OrchestratorStore::new(MemoryStore::new(), clock(GOLDEN_NOW))
+        .with_max_document_bytes(compact.len() + 10);
+    s.store().write(&current_key(), &compact).unwrap();
+    assert!(s.load().unwrap().is_some(), "fits the limit compact");
+    (s, compact)
+}
+
+#[test]
+fn no_write_path_writes_a_document_over_the_read_limit() {
+    let (s, compact) = compact_seed_under_tight_limit();
+    let unchanged = |s: &Sessions| {
+        assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), compact);
+    };
+    let e = s.pause().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    assert!(e.message().contains("limit"), "{e}");
+    unchanged(&s);
+    let e = s.decision_made("d", "r").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    unchanged(&s);
+    let mut doc = s.load().unwrap().unwrap();
+    assert_eq!(
+        s.save(&mut doc).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    unchanged(&s);
+    let key = history_key(&doc.session_id).unwrap();
+    assert_eq!(
+        s.archive(&doc, false).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    assert!(
+        s.store().read(&key).unwrap().is_none(),
+        "no archive written"
+    );
+    assert_eq!(s.complete().unwrap_err().kind(), ErrorKind::InvalidInput);
+    unchanged(&s);
+    assert!(
+        s.store().read(&key).unwrap().is_none(),
+        "no archive written"
+    );
+    // Whatever was written can be read back.
+    let big = OrchestratorStore::new(MemoryStore::new(), clock(GOLDEN_NOW));
+    let mut doc = parse_document(
+        &current_key(),
+        &vector("seed-example.json"),
+        &ParseOptions::default(),
+    )
+    .unwrap();
+    big.save(&mut doc).unwrap();
+    assert!(big.load().unwrap().is_some());
+}
+
+#[test]
+fn doctor_fix_does_not_write_a_repair_over_the_read_limit() {
+    // A torn file just under the limit whose pretty repair would be over it.
+    let v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    let compact = serde_json::to_vec(&v).unwrap();
+    let torn = &compact[..compact.len() - 40];
+    let salvaged = serde_json::to_vec(&salvage(torn).document).unwrap();
+    let s = OrchestratorStore::new(MemoryStore::new(), clock(GOLDEN_NOW))
+        .with_max_document_bytes(torn.len().max(salvaged.len()) + 10);
+    s.store().write(&current_key(), torn).unwrap();
+    let e = s.recover(&current_key()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), torn);
+}
