@@ -325,3 +325,25 @@ fn schema_command_prints_the_committed_schema() {
     let committed: Value = serde_json::from_slice(&vector("schema.json")).unwrap();
     assert_eq!(printed, committed);
 }
+
+#[test]
+fn pause_refuses_to_write_a_session_it_could_not_read_back() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    // Compact under the 16 MiB read limit, pretty-printed over it.
+    let mut v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    let agent = v["agents"][0].clone();
+    let agents = v["agents"].as_array_mut().unwrap();
+    let per_agent = serde_json::to_vec(&agent).unwrap().len() + 1;
+    let limit = 16 * 1024 * 1024;
+    agents.extend(std::iter::repeat_n(agent, (limit - 4096) / per_agent));
+    let compact = serde_json::to_vec(&v).unwrap();
+    assert!(compact.len() < limit);
+    assert!(serde_json::to_vec_pretty(&v).unwrap().len() > limit);
+    std::fs::write(root.join(CURRENT), &compact).unwrap();
+    let out = run(root, &["pause"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(stderr(&out).contains("error[invalid_input]"), "{}", stderr(&out));
+    assert_eq!(std::fs::read(root.join(CURRENT)).unwrap(), compact);
+    assert_eq!(code(&run(root, &["resume", "--json"])), 0);
+}
