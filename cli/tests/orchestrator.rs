@@ -343,7 +343,36 @@ fn pause_refuses_to_write_a_session_it_could_not_read_back() {
     std::fs::write(root.join(CURRENT), &compact).unwrap();
     let out = run(root, &["pause"]);
     assert_eq!(code(&out), 2, "{}", stderr(&out));
-    assert!(stderr(&out).contains("error[invalid_input]"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("error[invalid_input]"),
+        "{}",
+        stderr(&out)
+    );
     assert_eq!(std::fs::read(root.join(CURRENT)).unwrap(), compact);
     assert_eq!(code(&run(root, &["resume", "--json"])), 0);
+}
+
+#[test]
+fn an_id_too_long_to_archive_is_reported_on_read_and_by_doctor() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    let id = "x".repeat(251);
+    let mut v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    v["session_id"] = Value::String(id.clone());
+    std::fs::write(root.join(CURRENT), serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let out = run(root, &["resume"]);
+    assert_eq!(code(&out), 2);
+    let err = stderr(&out);
+    assert!(
+        err.contains("error[invalid_key]") && err.contains(&id),
+        "{err}"
+    );
+    assert!(err.contains("too long for a file name"), "{err}");
+    let out = run(root, &["doctor"]);
+    assert_eq!(code(&out), 3);
+    assert!(
+        stdout(&out).contains("error[invalid_key]"),
+        "{}",
+        stdout(&out)
+    );
 }

@@ -3,10 +3,10 @@
 
 mod orchestrator_common;
 
-use orchestrator_common::{GOLDEN_NOW, clock, vector};
+use orchestrator_common::{GOLDEN_NOW, clock, memory, vector};
 use serde_json::Value;
 use session_state::orchestrator::{
-    OrchestratorStore, ParseOptions, current_key, history_key, parse_document, salvage,
+    OrchestratorStore, ParseOptions, Project, current_key, history_key, parse_document, salvage,
 };
 use session_state::{ErrorKind, FixedClock, MemoryStore, Store};
 
@@ -83,4 +83,60 @@ fn doctor_fix_does_not_write_a_repair_over_the_read_limit() {
     let e = s.recover(&current_key()).unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
     assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), torn);
+}
+
+/// The seed example with its session id replaced by `id`.
+fn seed_with_id(id: &str) -> Vec<u8> {
+    let mut v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    v["session_id"] = Value::String(id.to_owned());
+    serde_json::to_vec_pretty(&v).unwrap()
+}
+
+#[test]
+fn ids_too_long_to_archive_are_refused_when_parsed() {
+    for len in [251, 255] {
+        let id = "x".repeat(len);
+        let e = parse_document(&current_key(), &seed_with_id(&id), &ParseOptions::default())
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidKey, "{len}: {e}");
+        assert!(e.message().contains(&id), "{e}");
+        assert!(e.message().contains("too long for a file name"), "{e}");
+        // `doctor` reports it (and cannot fix it).
+        let s = memory();
+        s.store().write(&current_key(), &seed_with_id(&id)).unwrap();
+        let report = s.doctor(true).unwrap();
+        assert_eq!(report.problems.len(), 1, "{report:?}");
+        assert_eq!(report.problems[0].code, "invalid_key");
+        assert!(!report.problems[0].fixable);
+    }
+    // The longest id that fits is read, saved and archived.
+    let id = "x".repeat(250);
+    let s = memory();
+    let mut doc =
+        parse_document(&current_key(), &seed_with_id(&id), &ParseOptions::default()).unwrap();
+    s.save(&mut doc).unwrap();
+    s.complete().unwrap();
+    assert!(
+        s.store()
+            .read(&history_key(&id).unwrap())
+            .unwrap()
+            .is_some()
+    );
+    // Nothing creates or saves a session with an id too long to archive.
+    let mut doc = parse_document(
+        &current_key(),
+        &seed_with_id("ok"),
+        &ParseOptions::default(),
+    )
+    .unwrap();
+    doc.session_id = "y".repeat(251);
+    assert_eq!(
+        memory().save(&mut doc).unwrap_err().kind(),
+        ErrorKind::InvalidKey
+    );
+    let project = Project::new("p", "/p", None);
+    let e = memory()
+        .create_session("g", "default", project, Some(&"z".repeat(245)))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidKey, "{e}");
 }

@@ -110,11 +110,12 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// document, a copy of it is kept first (`<key>.corrupt-<stamp>`).
     ///
     /// # Errors
-    /// [`ErrorKind::InvalidKey`] for an unsafe `session_id`; [`ErrorKind::InvalidInput`] when
+    /// [`ErrorKind::InvalidKey`] for an unsafe `session_id` or one too long to be archived
+    /// (see [`history_key`]); [`ErrorKind::InvalidInput`] when
     /// the JSON would exceed [`ParseOptions::max_document_bytes`] (nothing written);
     /// [`ErrorKind::Storage`].
     pub fn save(&self, doc: &mut OrchestratorSession) -> Result<Key> {
-        Key::segment("session id", &doc.session_id)?;
+        history_key(&doc.session_id)?;
         doc.updated = self.now();
         let key = current_key();
         let bytes = self.encode(&key, doc)?;
