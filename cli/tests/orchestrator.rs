@@ -376,3 +376,25 @@ fn an_id_too_long_to_archive_is_reported_on_read_and_by_doctor() {
         stdout(&out)
     );
 }
+
+#[test]
+fn complete_onto_an_existing_archive_changes_nothing_until_replace() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    let archived = root.join(".claude/orchestrator-history/2025-12-27-abc123.json");
+    std::fs::write(&archived, vector("seed-example.json")).unwrap();
+    let before = std::fs::read(root.join(CURRENT)).unwrap();
+    for args in [["complete"], ["complete"], ["abort"]] {
+        let out = run(root, &args);
+        assert_eq!(code(&out), 3, "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains("error[already_exists]"), "{err}");
+        assert!(err.contains("--replace"), "{err}");
+        assert_eq!(std::fs::read(root.join(CURRENT)).unwrap(), before);
+    }
+    let out = run(root, &["complete", "--replace"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!root.join(CURRENT).exists());
+    let v: Value = serde_json::from_slice(&std::fs::read(&archived).unwrap()).unwrap();
+    assert_eq!(v["status"], "complete");
+}

@@ -6,9 +6,10 @@ mod orchestrator_common;
 use orchestrator_common::{GOLDEN_NOW, clock, memory, vector};
 use serde_json::Value;
 use session_state::orchestrator::{
-    OrchestratorStore, ParseOptions, Project, current_key, history_key, parse_document, salvage,
+    HistoryQuery, OrchestratorStore, ParseOptions, Project, SessionStatus, current_key,
+    history_dir, history_key, parse_document, salvage,
 };
-use session_state::{ErrorKind, FixedClock, MemoryStore, Store};
+use session_state::{Error, ErrorKind, FixedClock, Key, MemoryStore, Result, Store, UpdateFn};
 
 type Sessions = OrchestratorStore<MemoryStore, FixedClock>;
 
@@ -139,4 +140,100 @@ fn ids_too_long_to_archive_are_refused_when_parsed() {
         .create_session("g", "default", project, Some(&"z".repeat(245)))
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidKey, "{e}");
+}
+
+/// A memory store whose writes into the history folder fail.
+struct FailingHistory(MemoryStore);
+
+impl Store for FailingHistory {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        self.0.read(key)
+    }
+    fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
+        if key.is_under(&history_dir()) {
+            return Err(Error::new(ErrorKind::Storage, "disk full"));
+        }
+        self.0.write(key, data)
+    }
+    fn delete(&self, key: &Key) -> Result<bool> {
+        self.0.delete(key)
+    }
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        self.0.list(prefix)
+    }
+    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+        self.0.update(key, apply)
+    }
+}
+
+fn status_of(bytes: &[u8]) -> String {
+    let v: Value = serde_json::from_slice(bytes).unwrap();
+    v["status"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_final_move_whose_archive_exists_changes_nothing_until_replace() {
+    let s = memory();
+    let seed = vector("seed-example.json");
+    s.store().write(&current_key(), &seed).unwrap();
+    let doc = s.load().unwrap().unwrap();
+    let archive = history_key(&doc.session_id).unwrap();
+    s.store().write(&archive, b"{\"old\": true}").unwrap();
+    for _ in 0..2 {
+        let e = s.complete().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::AlreadyExists, "{e}");
+        assert!(e.message().contains("--replace"), "{e}");
+        assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+        assert_eq!(s.abort().unwrap_err().kind(), ErrorKind::AlreadyExists);
+        assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+    }
+    let done = s.move_to_with(SessionStatus::Complete, true).unwrap();
+    assert_eq!(done.status, SessionStatus::Complete);
+    assert!(s.load().unwrap().is_none(), "current file removed");
+    assert_eq!(
+        status_of(&s.store().read(&archive).unwrap().unwrap()),
+        "complete"
+    );
+    let page = s.list_history(&HistoryQuery::default()).unwrap();
+    assert_eq!(page.entries[0].status, SessionStatus::Complete);
+    assert_eq!(page.entries[0].id, doc.session_id);
+}
+
+#[test]
+fn a_failed_archive_write_leaves_the_current_status() {
+    let s = OrchestratorStore::new(FailingHistory(MemoryStore::new()), clock(GOLDEN_NOW));
+    let seed = vector("seed-example.json");
+    s.store().write(&current_key(), &seed).unwrap();
+    assert_eq!(s.complete().unwrap_err().kind(), ErrorKind::Storage);
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+    assert_eq!(s.abort().unwrap_err().kind(), ErrorKind::Storage);
+    assert_eq!(
+        status_of(&s.store().read(&current_key()).unwrap().unwrap()),
+        "in_progress"
+    );
+}
+
+#[test]
+fn a_current_session_left_in_a_final_status_can_be_archived() {
+    let s = memory();
+    let mut v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    v["status"] = Value::String("complete".into());
+    s.store()
+        .write(&current_key(), &serde_json::to_vec_pretty(&v).unwrap())
+        .unwrap();
+    let doc = s.load().unwrap().unwrap();
+    let archive = history_key(&doc.session_id).unwrap();
+    s.store()
+        .write(&archive, &vector("seed-example.json"))
+        .unwrap();
+    assert_eq!(
+        s.archive(&doc, false).unwrap_err().kind(),
+        ErrorKind::AlreadyExists
+    );
+    s.archive(&doc, true).unwrap();
+    assert!(s.load().unwrap().is_none());
+    assert_eq!(
+        status_of(&s.store().read(&archive).unwrap().unwrap()),
+        "complete"
+    );
 }

@@ -54,10 +54,18 @@ pub enum Command {
     Pause,
     /// Move the current session from `paused` to `in_progress`.
     Continue,
-    /// Move the current session to `complete` and archive it.
-    Complete,
-    /// Move the current session to `aborted` and archive it.
-    Abort,
+    /// Move the current session to `complete` and archive it (all or nothing).
+    Complete {
+        /// Replace an existing archive with the same session id.
+        #[arg(long)]
+        replace: bool,
+    },
+    /// Move the current session to `aborted` and archive it (all or nothing).
+    Abort {
+        /// Replace an existing archive with the same session id.
+        #[arg(long)]
+        replace: bool,
+    },
     /// Check the current and archived session files; exit 3 when problems remain.
     Doctor {
         /// Repair corrupt files from what can be salvaged (a copy of each is kept first).
@@ -186,8 +194,12 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Start => moved(&sessions(ctx, false)?.start()?),
         Command::Pause => moved(&sessions(ctx, false)?.pause()?),
         Command::Continue => moved(&sessions(ctx, false)?.resume()?),
-        Command::Complete => moved(&sessions(ctx, false)?.complete()?),
-        Command::Abort => moved(&sessions(ctx, false)?.abort()?),
+        Command::Complete { replace } => {
+            moved(&sessions(ctx, false)?.move_to_with(SessionStatus::Complete, replace)?);
+        }
+        Command::Abort { replace } => {
+            moved(&sessions(ctx, false)?.move_to_with(SessionStatus::Aborted, replace)?);
+        }
         Command::Doctor { fix, json } => return doctor(&sessions(ctx, false)?, fix, json),
         Command::Schema => print_json(&json_schema()),
     }
