@@ -398,3 +398,29 @@ fn complete_onto_an_existing_archive_changes_nothing_until_replace() {
     let v: Value = serde_json::from_slice(&std::fs::read(&archived).unwrap()).unwrap();
     assert_eq!(v["status"], "complete");
 }
+
+#[test]
+fn doctor_fix_moves_unsalvageable_files_aside_instead_of_inventing_sessions() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    std::fs::write(root.join(CURRENT), b"").unwrap();
+    let junk = root.join(".claude/orchestrator-history/2025-12-25-junk.json");
+    std::fs::write(&junk, b"[1,2,3]").unwrap();
+    let out = run(root, &["doctor", "--fix"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("moved .claude/orchestrator-session.json aside: nothing could be salvaged"),
+        "{text}"
+    );
+    assert!(
+        text.contains("moved .claude/orchestrator-history/2025-12-25-junk.json aside"),
+        "{text}"
+    );
+    assert!(!root.join(CURRENT).exists() && !junk.exists());
+    assert_eq!(code(&run(root, &["resume"])), 1, "no invented session");
+    let out = run(root, &["history", "--json"]);
+    assert!(!stderr(&out).contains("skipped"), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 3, "only the real archives");
+}

@@ -6,8 +6,8 @@ mod orchestrator_common;
 use orchestrator_common::{GOLDEN_NOW, clock, memory, vector};
 use serde_json::Value;
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorStore, ParseOptions, Project, SessionStatus, current_key,
-    history_dir, history_key, parse_document, salvage,
+    HistoryQuery, OrchestratorStore, ParseOptions, Project, RepairAction, SessionStatus,
+    current_key, history_dir, history_key, parse_document, salvage,
 };
 use session_state::{Error, ErrorKind, FixedClock, Key, MemoryStore, Result, Store, UpdateFn};
 
@@ -235,5 +235,62 @@ fn a_current_session_left_in_a_final_status_can_be_archived() {
     assert_eq!(
         status_of(&s.store().read(&archive).unwrap().unwrap()),
         "complete"
+    );
+}
+
+#[test]
+fn doctor_fix_moves_aside_files_with_nothing_to_salvage() {
+    let history = history_key("2025-12-01-junk").unwrap();
+    for junk in [
+        &b""[..],
+        b"\x00\xff\x01binary",
+        b"[1,2,3]",
+        b"{}",
+        b"{\"schema_version\": \"1.",
+    ] {
+        let s = memory();
+        s.store().write(&current_key(), junk).unwrap();
+        s.store().write(&history, junk).unwrap();
+        let report = s.doctor(true).unwrap();
+        assert!(report.problems.is_empty(), "{report:?}");
+        assert_eq!(report.repaired.len(), 2, "{report:?}");
+        for repair in &report.repaired {
+            assert_eq!(repair.action, RepairAction::MovedAside, "{junk:?}");
+            let kept = Key::new(repair.kept_copy.as_str()).unwrap();
+            assert_eq!(s.store().read(&kept).unwrap().unwrap(), junk);
+        }
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["repaired"][0]["action"], "moved_aside");
+        assert!(s.load().unwrap().is_none(), "no invented current session");
+        assert!(s.store().read(&history).unwrap().is_none());
+        let page = s.list_history(&HistoryQuery::default()).unwrap();
+        assert_eq!((page.total, page.skipped.len()), (0, 0), "{page:?}");
+    }
+}
+
+#[test]
+fn doctor_fix_still_rewrites_files_with_real_fields() {
+    let s = memory();
+    let seed = vector("seed-example.json");
+    s.store()
+        .write(&current_key(), &seed[..seed.len() / 2])
+        .unwrap();
+    let history = history_key("2025-12-01-goal-only").unwrap();
+    s.store()
+        .write(&history, b"{\"goal\": \"kept goal\", \"agents\": [")
+        .unwrap();
+    let report = s.doctor(true).unwrap();
+    assert_eq!(report.repaired.len(), 2, "{report:?}");
+    assert!(
+        report
+            .repaired
+            .iter()
+            .all(|r| r.action == RepairAction::Rewritten)
+    );
+    assert_eq!(s.load().unwrap().unwrap().session_id, "2025-12-27-abc123");
+    let doc = s.read_document(&history).unwrap().unwrap();
+    assert_eq!(
+        (doc.session_id.as_str(), doc.goal.as_str()),
+        ("2025-12-01-goal-only", "kept goal")
     );
 }

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorSession, OrchestratorStore, SessionStatus, json_schema,
+    HistoryQuery, OrchestratorSession, OrchestratorStore, RepairAction, SessionStatus, json_schema,
     render_markdown, resume_summary,
 };
 use session_state::{Clock, Error, ErrorKind, Result};
@@ -253,6 +253,13 @@ fn doctor(sessions: &Sessions, fix: bool, json: bool) -> Result<ExitCode> {
         print_json(&report);
     } else {
         for r in &report.repaired {
+            if r.action == RepairAction::MovedAside {
+                println!(
+                    "moved {} aside: nothing could be salvaged (corrupt copy kept at {})",
+                    r.key, r.kept_copy
+                );
+                continue;
+            }
             println!("repaired {} (corrupt copy kept at {})", r.key, r.kept_copy);
             if !r.missing.is_empty() {
                 println!("  filled with defaults: {}", r.missing.join(", "));
