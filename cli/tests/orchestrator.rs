@@ -424,3 +424,15 @@ fn doctor_fix_moves_unsalvageable_files_aside_instead_of_inventing_sessions() {
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(v.as_array().unwrap().len(), 3, "only the real archives");
 }
+
+#[test]
+fn resume_and_show_json_without_a_session_print_null() {
+    let dir = tempfile::tempdir().unwrap();
+    for cmd in ["resume", "show"] {
+        let out = run(dir.path(), &[cmd, "--json"]);
+        assert_eq!(code(&out), 1, "{cmd}");
+        let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert!(v.is_null(), "{cmd}: {v}");
+    }
+    assert_eq!(stdout(&run(dir.path(), &["show"])), "No current session\n");
+}

@@ -129,7 +129,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Resume { json } => {
             let sessions = sessions(ctx, false)?;
             let Some(doc) = current(&sessions)? else {
-                println!("No session to resume");
+                println!("{}", if json { "null" } else { "No session to resume" });
                 return Ok(ExitCode::from(1));
             };
             let summary = resume_summary(&doc, ctx.clock.now());
@@ -142,7 +142,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Show { json } => {
             let sessions = sessions(ctx, false)?;
             let Some(doc) = current(&sessions)? else {
-                println!("No current session");
+                println!("{}", if json { "null" } else { "No current session" });
                 return Ok(ExitCode::from(1));
             };
             if json {
