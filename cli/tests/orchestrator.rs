@@ -436,3 +436,35 @@ fn resume_and_show_json_without_a_session_print_null() {
     }
     assert_eq!(stdout(&run(dir.path(), &["show"])), "No current session\n");
 }
+
+#[test]
+fn history_pages_past_the_end_say_how_many_are_archived() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    for args in [
+        &["history", "--limit", "0"][..],
+        &["history", "--offset", "100"],
+    ] {
+        let out = run(root, args);
+        assert_eq!(code(&out), 0, "{args:?}");
+        assert_eq!(
+            stdout(&out),
+            "no sessions in this page (3 archived)\n",
+            "{args:?}"
+        );
+    }
+    let out = run(
+        root,
+        &["history", "--offset", "100", "--status", "complete"],
+    );
+    assert!(
+        stdout(&out).starts_with("no sessions in this page ("),
+        "{}",
+        stdout(&out)
+    );
+    let empty = tempfile::tempdir().unwrap();
+    assert_eq!(
+        stdout(&run(empty.path(), &["history"])),
+        "No archived sessions\n"
+    );
+}

@@ -171,8 +171,11 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             }
             if json {
                 print_json(&page.entries);
-            } else if page.entries.is_empty() {
+            } else if page.entries.is_empty() && page.total == 0 {
                 println!("No archived sessions");
+            } else if page.entries.is_empty() {
+                let filter = status.map_or(String::new(), |s| format!(" with status {s}"));
+                println!("no sessions in this page ({} archived{filter})", page.total);
             } else {
                 for e in &page.entries {
                     let created = e.created.to_string();
