@@ -325,3 +325,146 @@ fn schema_command_prints_the_committed_schema() {
     let committed: Value = serde_json::from_slice(&vector("schema.json")).unwrap();
     assert_eq!(printed, committed);
 }
+
+#[test]
+fn pause_refuses_to_write_a_session_it_could_not_read_back() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    // Compact under the 16 MiB read limit, pretty-printed over it.
+    let mut v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    let agent = v["agents"][0].clone();
+    let agents = v["agents"].as_array_mut().unwrap();
+    let per_agent = serde_json::to_vec(&agent).unwrap().len() + 1;
+    let limit = 16 * 1024 * 1024;
+    agents.extend(std::iter::repeat_n(agent, (limit - 4096) / per_agent));
+    let compact = serde_json::to_vec(&v).unwrap();
+    assert!(compact.len() < limit);
+    assert!(serde_json::to_vec_pretty(&v).unwrap().len() > limit);
+    std::fs::write(root.join(CURRENT), &compact).unwrap();
+    let out = run(root, &["pause"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("error[invalid_input]"),
+        "{}",
+        stderr(&out)
+    );
+    assert_eq!(std::fs::read(root.join(CURRENT)).unwrap(), compact);
+    assert_eq!(code(&run(root, &["resume", "--json"])), 0);
+}
+
+#[test]
+fn an_id_too_long_to_archive_is_reported_on_read_and_by_doctor() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    let id = "x".repeat(251);
+    let mut v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    v["session_id"] = Value::String(id.clone());
+    std::fs::write(root.join(CURRENT), serde_json::to_vec_pretty(&v).unwrap()).unwrap();
+    let out = run(root, &["resume"]);
+    assert_eq!(code(&out), 2);
+    let err = stderr(&out);
+    assert!(
+        err.contains("error[invalid_key]") && err.contains(&id),
+        "{err}"
+    );
+    assert!(err.contains("too long for a file name"), "{err}");
+    let out = run(root, &["doctor"]);
+    assert_eq!(code(&out), 3);
+    assert!(
+        stdout(&out).contains("error[invalid_key]"),
+        "{}",
+        stdout(&out)
+    );
+}
+
+#[test]
+fn complete_onto_an_existing_archive_changes_nothing_until_replace() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    let archived = root.join(".claude/orchestrator-history/2025-12-27-abc123.json");
+    std::fs::write(&archived, vector("seed-example.json")).unwrap();
+    let before = std::fs::read(root.join(CURRENT)).unwrap();
+    for args in [["complete"], ["complete"], ["abort"]] {
+        let out = run(root, &args);
+        assert_eq!(code(&out), 3, "{args:?}");
+        let err = stderr(&out);
+        assert!(err.contains("error[already_exists]"), "{err}");
+        assert!(err.contains("--replace"), "{err}");
+        assert_eq!(std::fs::read(root.join(CURRENT)).unwrap(), before);
+    }
+    let out = run(root, &["complete", "--replace"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(!root.join(CURRENT).exists());
+    let v: Value = serde_json::from_slice(&std::fs::read(&archived).unwrap()).unwrap();
+    assert_eq!(v["status"], "complete");
+}
+
+#[test]
+fn doctor_fix_moves_unsalvageable_files_aside_instead_of_inventing_sessions() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    std::fs::write(root.join(CURRENT), b"").unwrap();
+    let junk = root.join(".claude/orchestrator-history/2025-12-25-junk.json");
+    std::fs::write(&junk, b"[1,2,3]").unwrap();
+    let out = run(root, &["doctor", "--fix"]);
+    assert_eq!(code(&out), 0, "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(
+        text.contains("moved .claude/orchestrator-session.json aside: nothing could be salvaged"),
+        "{text}"
+    );
+    assert!(
+        text.contains("moved .claude/orchestrator-history/2025-12-25-junk.json aside"),
+        "{text}"
+    );
+    assert!(!root.join(CURRENT).exists() && !junk.exists());
+    assert_eq!(code(&run(root, &["resume"])), 1, "no invented session");
+    let out = run(root, &["history", "--json"]);
+    assert!(!stderr(&out).contains("skipped"), "{}", stderr(&out));
+    let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(v.as_array().unwrap().len(), 3, "only the real archives");
+}
+
+#[test]
+fn resume_and_show_json_without_a_session_print_null() {
+    let dir = tempfile::tempdir().unwrap();
+    for cmd in ["resume", "show"] {
+        let out = run(dir.path(), &[cmd, "--json"]);
+        assert_eq!(code(&out), 1, "{cmd}");
+        let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
+        assert!(v.is_null(), "{cmd}: {v}");
+    }
+    assert_eq!(stdout(&run(dir.path(), &["show"])), "No current session\n");
+}
+
+#[test]
+fn history_pages_past_the_end_say_how_many_are_archived() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    for args in [
+        &["history", "--limit", "0"][..],
+        &["history", "--offset", "100"],
+    ] {
+        let out = run(root, args);
+        assert_eq!(code(&out), 0, "{args:?}");
+        assert_eq!(
+            stdout(&out),
+            "no sessions in this page (3 archived)\n",
+            "{args:?}"
+        );
+    }
+    let out = run(
+        root,
+        &["history", "--offset", "100", "--status", "complete"],
+    );
+    assert!(
+        stdout(&out).starts_with("no sessions in this page ("),
+        "{}",
+        stdout(&out)
+    );
+    let empty = tempfile::tempdir().unwrap();
+    assert_eq!(
+        stdout(&run(empty.path(), &["history"])),
+        "No archived sessions\n"
+    );
+}

@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorSession, OrchestratorStore, SessionStatus, json_schema,
+    HistoryQuery, OrchestratorSession, OrchestratorStore, RepairAction, SessionStatus, json_schema,
     render_markdown, resume_summary,
 };
 use session_state::{Clock, Error, ErrorKind, Result};
@@ -54,10 +54,18 @@ pub enum Command {
     Pause,
     /// Move the current session from `paused` to `in_progress`.
     Continue,
-    /// Move the current session to `complete` and archive it.
-    Complete,
-    /// Move the current session to `aborted` and archive it.
-    Abort,
+    /// Move the current session to `complete` and archive it (all or nothing).
+    Complete {
+        /// Replace an existing archive with the same session id.
+        #[arg(long)]
+        replace: bool,
+    },
+    /// Move the current session to `aborted` and archive it (all or nothing).
+    Abort {
+        /// Replace an existing archive with the same session id.
+        #[arg(long)]
+        replace: bool,
+    },
     /// Check the current and archived session files; exit 3 when problems remain.
     Doctor {
         /// Repair corrupt files from what can be salvaged (a copy of each is kept first).
@@ -121,7 +129,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Resume { json } => {
             let sessions = sessions(ctx, false)?;
             let Some(doc) = current(&sessions)? else {
-                println!("No session to resume");
+                println!("{}", if json { "null" } else { "No session to resume" });
                 return Ok(ExitCode::from(1));
             };
             let summary = resume_summary(&doc, ctx.clock.now());
@@ -134,7 +142,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Show { json } => {
             let sessions = sessions(ctx, false)?;
             let Some(doc) = current(&sessions)? else {
-                println!("No current session");
+                println!("{}", if json { "null" } else { "No current session" });
                 return Ok(ExitCode::from(1));
             };
             if json {
@@ -163,8 +171,11 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             }
             if json {
                 print_json(&page.entries);
-            } else if page.entries.is_empty() {
+            } else if page.entries.is_empty() && page.total == 0 {
                 println!("No archived sessions");
+            } else if page.entries.is_empty() {
+                let filter = status.map_or(String::new(), |s| format!(" with status {s}"));
+                println!("no sessions in this page ({} archived{filter})", page.total);
             } else {
                 for e in &page.entries {
                     let created = e.created.to_string();
@@ -186,8 +197,12 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Start => moved(&sessions(ctx, false)?.start()?),
         Command::Pause => moved(&sessions(ctx, false)?.pause()?),
         Command::Continue => moved(&sessions(ctx, false)?.resume()?),
-        Command::Complete => moved(&sessions(ctx, false)?.complete()?),
-        Command::Abort => moved(&sessions(ctx, false)?.abort()?),
+        Command::Complete { replace } => {
+            moved(&sessions(ctx, false)?.move_to_with(SessionStatus::Complete, replace)?);
+        }
+        Command::Abort { replace } => {
+            moved(&sessions(ctx, false)?.move_to_with(SessionStatus::Aborted, replace)?);
+        }
         Command::Doctor { fix, json } => return doctor(&sessions(ctx, false)?, fix, json),
         Command::Schema => print_json(&json_schema()),
     }
@@ -241,6 +256,13 @@ fn doctor(sessions: &Sessions, fix: bool, json: bool) -> Result<ExitCode> {
         print_json(&report);
     } else {
         for r in &report.repaired {
+            if r.action == RepairAction::MovedAside {
+                println!(
+                    "moved {} aside: nothing could be salvaged (corrupt copy kept at {})",
+                    r.key, r.kept_copy
+                );
+                continue;
+            }
             println!("repaired {} (corrupt copy kept at {})", r.key, r.kept_copy);
             if !r.missing.is_empty() {
                 println!("  filled with defaults: {}", r.missing.join(", "));

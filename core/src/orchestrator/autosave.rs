@@ -11,7 +11,6 @@ use super::keys::current_key;
 use super::status::AgentStatus;
 use super::store::OrchestratorStore;
 use crate::error::{Error, ErrorKind, Result};
-use crate::key::Key;
 use crate::store::Store;
 use crate::time::{Clock, Timestamp, format_rfc3339};
 
@@ -33,10 +32,11 @@ fn agent_mut<'a>(doc: &'a mut OrchestratorSession, id: &str) -> Result<&'a mut A
 /// A session id `YYYY-MM-DD-{suffix}` from the UTC date of `now`.
 ///
 /// # Errors
-/// [`ErrorKind::InvalidKey`] when the result is not a safe key segment.
+/// [`ErrorKind::InvalidKey`] when the result is not a safe key segment or too long to be
+/// archived (see [`history_key`](super::history_key)).
 pub fn session_id_for(now: Timestamp, suffix: &str) -> Result<String> {
     let id = format!("{}-{suffix}", now.utc().format("%Y-%m-%d"));
-    Key::segment("session id", &id)?;
+    super::keys::history_key(&id)?;
     Ok(id)
 }
 
@@ -74,7 +74,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         let id = session_id_for(now, &suffix)?;
         let doc = OrchestratorSession::new(id, goal, mode, project, now);
         let key = current_key();
-        let bytes = doc.to_pretty_json();
+        let bytes = self.encode(&key, &doc)?;
         self.store.update(&key, &mut |old| {
             if old.is_some() {
                 return Err(Error::new(

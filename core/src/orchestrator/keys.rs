@@ -1,7 +1,7 @@
 //! The keys of the orchestrator session (SPEC section 1, "Keys").
 
-use crate::error::Result;
-use crate::key::Key;
+use crate::error::{Error, ErrorKind, Result};
+use crate::key::{Key, MAX_SEGMENT_BYTES};
 
 /// Key of the current session.
 pub const CURRENT_KEY: &str = ".claude/orchestrator-session.json";
@@ -33,11 +33,24 @@ pub fn index_key() -> Key {
 /// The archive key of `session_id`: `.claude/orchestrator-history/{session_id}.json`.
 ///
 /// # Errors
-/// [`ErrorKind::InvalidKey`](crate::ErrorKind::InvalidKey) naming the id when it is not a safe
-/// segment (or too long once `.json` is added).
+/// [`ErrorKind::InvalidKey`] naming the id when it is not a safe segment, or when it is too
+/// long for a file name once `.json` is added (ids of at most 250 bytes fit).
 pub fn history_key(session_id: &str) -> Result<Key> {
     Key::segment("session id", session_id)?;
-    history_dir().join(&format!("{session_id}.json"))
+    let name = format!("{session_id}.json");
+    if name.len() > MAX_SEGMENT_BYTES {
+        return Err(Error::new(
+            ErrorKind::InvalidKey,
+            format!(
+                "session id `{}` is too long for a file name: `{{id}}.json` would be {} bytes, \
+                 at most {MAX_SEGMENT_BYTES}",
+                session_id.escape_debug(),
+                name.len()
+            ),
+        )
+        .with_context("session_id", session_id));
+    }
+    history_dir().join(&name)
 }
 
 /// The session id of a history key: its file name without `.json`, when it is a direct child

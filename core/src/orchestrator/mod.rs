@@ -53,8 +53,10 @@ pub use keys::{
 pub use parse::{
     DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, UTF8_BOM, parse_document, resolve_naive,
 };
-pub use recovery::{DoctorReport, Problem, Repair, corrupt_copy_key, keep_corrupt_copy};
-pub use salvage::{EPOCH, Salvaged, salvage};
+pub use recovery::{
+    DoctorReport, Problem, Repair, RepairAction, corrupt_copy_key, keep_corrupt_copy,
+};
+pub use salvage::{CONTENT_FIELDS, EPOCH, Salvaged, salvage};
 pub use schema::json_schema;
 pub use status::{AgentStatus, SessionStatus, transition};
 pub use store::OrchestratorStore;

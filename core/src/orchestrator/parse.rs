@@ -4,6 +4,7 @@ use chrono::FixedOffset;
 use serde_json::Value;
 
 use super::document::{OrchestratorSession, SCHEMA_VERSION};
+use super::keys::history_key;
 use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
 
@@ -40,7 +41,8 @@ pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// [`ErrorKind::CorruptState`]; a `schema_version` that is not `"1.0"`:
 /// [`ErrorKind::IncompatibleSchema`] (checked before the typed fields, so another version's
 /// shapes never look corrupt); a missing field or a wrong type: [`ErrorKind::CorruptState`]
-/// naming the field path (e.g. `agents[1].progress`); an unsafe `session_id`:
+/// naming the field path (e.g. `agents[1].progress`); an unsafe `session_id`, or one too long
+/// to make the archive file name `{session_id}.json` (over 250 bytes):
 /// [`ErrorKind::InvalidKey`]. Naive timestamps are resolved with `naive_offset`.
 pub fn parse_document(
     key: &Key,
@@ -115,7 +117,8 @@ fn check_schema_version(key: &Key, value: &serde_json::Map<String, Value>) -> Re
 }
 
 fn validate(key: &Key, doc: &OrchestratorSession) -> Result<()> {
-    Key::segment("session id", &doc.session_id).map_err(|e| e.with_context("key", key.as_str()))?;
+    // The id must also make an archive file name, or the session could never be archived.
+    history_key(&doc.session_id).map_err(|e| e.with_context("key", key.as_str()))?;
     for (i, agent) in doc.agents.iter().enumerate() {
         if let Some(p) = agent.progress.filter(|p| *p > 100) {
             return Err(Error::corrupt(

@@ -65,11 +65,25 @@ pub struct Problem {
     pub fixable: bool,
 }
 
+/// What `doctor --fix` did with a corrupt file (serialised `rewritten` / `moved_aside`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RepairAction {
+    /// The salvaged document replaced the file.
+    Rewritten,
+    /// Nothing of the original could be salvaged (see
+    /// [`Salvaged::recovered_anything`](super::Salvaged::recovered_anything)): the file was
+    /// removed after its copy was kept, so no invented session takes its place.
+    MovedAside,
+}
+
 /// One file `doctor --fix` repaired.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Repair {
     /// The key of the repaired file.
     pub key: String,
+    /// What was done with it.
+    pub action: RepairAction,
     /// Where the corrupt bytes were kept.
     pub kept_copy: String,
     /// Required fields that were absent and got defaults.
@@ -102,47 +116,70 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 
     /// Repairs the corrupt document under `key`: keeps a copy, then writes the salvaged
     /// document (pretty, schema "1.0"), all inside one [`Store::update`]. A history file whose
-    /// `session_id` was lost gets the id of its file name. `None` when the file is absent or
+    /// `session_id` was lost gets the id of its file name. When the salvage recovered nothing
+    /// of the original ([`Salvaged::recovered_anything`](super::Salvaged::recovered_anything)
+    /// is false: empty, binary, not an object, no content field), the copy is kept and the
+    /// file removed instead ([`RepairAction::MovedAside`]). `None` when the file is absent or
     /// already readable (nothing written).
     ///
     /// # Errors
     /// When the file is unreadable for another reason than corruption
     /// ([`ErrorKind::IncompatibleSchema`], [`ErrorKind::InvalidKey`], too large), or the
-    /// salvage still does not parse: that error, nothing written.
+    /// salvage still does not parse or would exceed the size limit: that error, nothing
+    /// written.
     pub fn recover(&self, key: &Key) -> Result<Option<Repair>> {
-        update_with(&self.store, key, |old| {
+        let (repair, remove) = update_with(&self.store, key, |old| {
             let Some(old) = old else {
-                return Ok((None, None));
+                return Ok((None, (None, None)));
             };
             match parse_document(key, old, &self.options) {
-                Ok(_) => return Ok((None, None)),
+                Ok(_) => return Ok((None, (None, None))),
                 Err(e) if e.kind() != ErrorKind::CorruptState => return Err(e),
                 Err(_) => {}
             }
             let mut salvaged = salvage(old);
-            if let (Some(id), Value::Object(doc)) = (history_id(key), &mut salvaged.document)
-                && salvaged.missing.iter().any(|m| m == "session_id")
-            {
-                doc.insert("session_id".into(), Value::String(id.to_owned()));
-            }
-            let text = serde_json::to_vec(&salvaged.document).unwrap_or_default();
-            let doc = parse_document(key, &text, &self.options).map_err(|e| {
-                Error::new(
-                    e.kind(),
-                    format!("cannot repair `{key}`: the salvage is not usable: {e}"),
-                )
-                .with_context("key", key.as_str())
-            })?;
+            let worth_saving = salvaged.recovered_anything();
+            let bytes = if worth_saving {
+                if let (Some(id), Value::Object(doc)) = (history_id(key), &mut salvaged.document)
+                    && salvaged.missing.iter().any(|m| m == "session_id")
+                {
+                    doc.insert("session_id".into(), Value::String(id.to_owned()));
+                }
+                let text = serde_json::to_vec(&salvaged.document).unwrap_or_default();
+                let doc = parse_document(key, &text, &self.options).map_err(|e| {
+                    Error::new(
+                        e.kind(),
+                        format!("cannot repair `{key}`: the salvage is not usable: {e}"),
+                    )
+                    .with_context("key", key.as_str())
+                })?;
+                Some(self.encode(key, &doc)?)
+            } else {
+                None
+            };
             let kept = keep_corrupt_copy(&self.store, &self.clock, key, old)?;
             let repair = Repair {
                 key: key.to_string(),
+                action: if worth_saving {
+                    RepairAction::Rewritten
+                } else {
+                    RepairAction::MovedAside
+                },
                 kept_copy: kept.to_string(),
                 missing: salvaged.missing,
                 replaced: salvaged.replaced,
                 partial: salvaged.partial,
             };
-            Ok((Some(doc.to_pretty_json()), Some(repair)))
-        })
+            let remove = (!worth_saving).then(|| old.to_vec());
+            Ok((bytes, (Some(repair), remove)))
+        })?;
+        // Moved aside: remove the file unless another writer replaced it meanwhile.
+        if let Some(old) = remove
+            && self.store.read(key)?.as_deref() == Some(old.as_slice())
+        {
+            self.store.delete(key)?;
+        }
+        Ok(repair)
     }
 
     /// Checks the current file and every history file; with `fix`, repairs the corrupt ones

@@ -58,6 +58,33 @@ pub struct Salvaged {
     pub top_level_object: bool,
 }
 
+/// The top-level fields that identify a session's content: when none of them was read with
+/// the right type, the salvage holds nothing of the original (see
+/// [`Salvaged::recovered_anything`]).
+pub const CONTENT_FIELDS: [&str; 8] = [
+    "session_id",
+    "goal",
+    "project",
+    "created",
+    "agents",
+    "completed_work",
+    "pending_tasks",
+    "decisions_made",
+];
+
+impl Salvaged {
+    /// Whether anything of the original was recovered: the bytes held a top-level object and
+    /// at least one of [`CONTENT_FIELDS`] was read with the right type (not filled with a
+    /// default, not replaced). When `false`, the document is made only of defaults (id
+    /// `recovered`, 1970 dates) and is not worth saving.
+    pub fn recovered_anything(&self) -> bool {
+        self.top_level_object
+            && CONTENT_FIELDS
+                .iter()
+                .any(|f| !self.missing.iter().chain(&self.replaced).any(|p| p == f))
+    }
+}
+
 /// Salvages what can be read from `bytes` (see the module docs). Never fails, never panics.
 pub fn salvage(bytes: &[u8]) -> Salvaged {
     let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);

@@ -110,12 +110,15 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// document, a copy of it is kept first (`<key>.corrupt-<stamp>`).
     ///
     /// # Errors
-    /// [`ErrorKind::InvalidKey`] for an unsafe `session_id`; [`ErrorKind::Storage`].
+    /// [`ErrorKind::InvalidKey`] for an unsafe `session_id` or one too long to be archived
+    /// (see [`history_key`]); [`ErrorKind::InvalidInput`] when
+    /// the JSON would exceed [`ParseOptions::max_document_bytes`] (nothing written);
+    /// [`ErrorKind::Storage`].
     pub fn save(&self, doc: &mut OrchestratorSession) -> Result<Key> {
-        Key::segment("session id", &doc.session_id)?;
+        history_key(&doc.session_id)?;
         doc.updated = self.now();
         let key = current_key();
-        let bytes = doc.to_pretty_json();
+        let bytes = self.encode(&key, doc)?;
         self.store.update(&key, &mut |old| {
             if let Some(old) = old {
                 self.keep_if_unreadable(&key, old)?;
@@ -123,6 +126,26 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             Ok(Some(bytes.clone()))
         })?;
         Ok(key)
+    }
+
+    /// The pretty JSON of `doc`, to be written under `key`: the one place every write of a
+    /// document goes through, so nothing is written that [`load`](Self::load) would refuse.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`] when the bytes exceed
+    /// [`ParseOptions::max_document_bytes`] (nothing must be written then).
+    pub(crate) fn encode(&self, key: &Key, doc: &OrchestratorSession) -> Result<Vec<u8>> {
+        let bytes = doc.to_pretty_json();
+        let limit = self.options.max_document_bytes;
+        if bytes.len() > limit {
+            return Err(Error::invalid_input(format!(
+                "session `{}` would be {} bytes in `{key}`, more than the limit of {limit} bytes",
+                doc.session_id.escape_debug(),
+                bytes.len()
+            ))
+            .with_context("key", key.as_str()));
+        }
+        Ok(bytes)
     }
 
     /// Keeps a copy of `old` (the bytes of `key`) when they are not a readable document.
@@ -135,28 +158,19 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 
     /// Writes `doc` (unchanged) to `.claude/orchestrator-history/{session_id}.json`, then
     /// removes the current file if it holds the same session id, then records the entry in
-    /// the history index. Returns the archive key.
+    /// the history index. Returns the archive key. A current session left in a final status
+    /// (`complete`/`aborted`) is archived like any other.
     ///
     /// # Errors
     /// [`ErrorKind::AlreadyExists`] when an archive with that id exists and `replace` is false
-    /// (nothing is written); [`ErrorKind::InvalidKey`]; [`ErrorKind::Storage`].
+    /// (nothing is written; the message suggests `--replace`); [`ErrorKind::InvalidKey`];
+    /// [`ErrorKind::InvalidInput`] when the JSON would exceed
+    /// [`ParseOptions::max_document_bytes`]; [`ErrorKind::Storage`].
     pub fn archive(&self, doc: &OrchestratorSession, replace: bool) -> Result<Key> {
         let key = history_key(&doc.session_id)?;
-        let bytes = doc.to_pretty_json();
+        let bytes = self.encode(&key, doc)?;
         self.store.update(&key, &mut |old| {
-            if let Some(old) = old {
-                if !replace {
-                    return Err(Error::new(
-                        ErrorKind::AlreadyExists,
-                        format!(
-                            "an archive of session `{}` already exists at `{key}`",
-                            doc.session_id.escape_debug()
-                        ),
-                    )
-                    .with_context("key", key.as_str()));
-                }
-                self.keep_if_unreadable(&key, old)?;
-            }
+            self.check_archive_slot(&key, doc, old, replace)?;
             Ok(Some(bytes.clone()))
         })?;
         let current = current_key();
@@ -170,13 +184,40 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         Ok(key)
     }
 
+    /// Checks that the archive `key` of `doc`, holding `old`, may be written: absent, or
+    /// `replace` (then a copy of unreadable old bytes is kept first).
+    fn check_archive_slot(
+        &self,
+        key: &Key,
+        doc: &OrchestratorSession,
+        old: Option<&[u8]>,
+        replace: bool,
+    ) -> Result<()> {
+        match old {
+            None => Ok(()),
+            Some(_) if !replace => Err(Error::new(
+                ErrorKind::AlreadyExists,
+                format!(
+                    "an archive of session `{}` already exists at `{key}`: pass `--replace` \
+                     (replace = true) to overwrite it, or `archive --replace` for a session \
+                     already in a final status",
+                    doc.session_id.escape_debug()
+                ),
+            )
+            .with_context("key", key.as_str())),
+            Some(old) => self.keep_if_unreadable(key, old),
+        }
+    }
+
     /// Read-modify-write of the current session through [`Store::update`]: `change` edits the
     /// document, then `updated` is set to now and the result written. Returns the saved
     /// document.
     ///
     /// # Errors
     /// [`ErrorKind::NotFound`] when there is no current session; the parse errors of
-    /// [`load`](Self::load); whatever `change` returns (nothing is written then).
+    /// [`load`](Self::load); whatever `change` returns, or [`ErrorKind::InvalidInput`] when the
+    /// changed document would exceed [`ParseOptions::max_document_bytes`] (nothing is written
+    /// then).
     pub fn modify(
         &self,
         mut change: impl FnMut(&mut OrchestratorSession) -> Result<()>,
@@ -189,22 +230,59 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             let mut doc = self.parse(&key, old)?;
             change(&mut doc)?;
             doc.updated = self.now();
-            Ok((Some(doc.to_pretty_json()), doc))
+            Ok((Some(self.encode(&key, &doc)?), doc))
         })
     }
 
     /// Moves the current session to `to` (lifecycle of SPEC section 1) and saves it; a move to
-    /// `complete` or `aborted` then archives it (an existing archive of the same id is an
-    /// [`ErrorKind::AlreadyExists`] error; the current file then stays, in its final status).
+    /// `complete` or `aborted` also archives it, all or nothing (see
+    /// [`move_to_with`](Self::move_to_with), without replace).
+    ///
+    /// # Errors
+    /// As [`move_to_with`](Self::move_to_with).
+    pub fn move_to(&self, to: SessionStatus) -> Result<OrchestratorSession> {
+        self.move_to_with(to, false)
+    }
+
+    /// Moves the current session to `to` (lifecycle of SPEC section 1) and saves it. A move to
+    /// `complete` or `aborted` archives it: inside the same exclusive update of the current
+    /// file, the archive key is built and checked (no archive of that id unless `replace`),
+    /// and the archive written, before the current file changes; then the current file is
+    /// removed and the index updated. When any of that fails the current file keeps its old
+    /// status.
     ///
     /// # Errors
     /// [`ErrorKind::InvalidTransition`] naming `from` and `to`; [`ErrorKind::NotFound`]; the
-    /// parse errors of [`load`](Self::load).
-    pub fn move_to(&self, to: SessionStatus) -> Result<OrchestratorSession> {
-        let doc = self.modify(|doc| transition(doc, to))?;
-        if to.is_final() {
-            self.archive(&doc, false)?;
+    /// parse errors of [`load`](Self::load); for final moves the errors of
+    /// [`archive`](Self::archive) ([`ErrorKind::AlreadyExists`] without `replace`).
+    pub fn move_to_with(&self, to: SessionStatus, replace: bool) -> Result<OrchestratorSession> {
+        if !to.is_final() {
+            return self.modify(|doc| transition(doc, to));
         }
+        let current = current_key();
+        let (doc, bytes, archive) = update_with(&self.store, &current, |old| {
+            let Some(old) = old else {
+                return Err(no_session());
+            };
+            let mut doc = self.parse(&current, old)?;
+            transition(&mut doc, to)?;
+            doc.updated = self.now();
+            let bytes = self.encode(&current, &doc)?;
+            let archive = history_key(&doc.session_id)?;
+            self.check_archive_slot(
+                &archive,
+                &doc,
+                self.store.read(&archive)?.as_deref(),
+                replace,
+            )?;
+            self.store.write(&archive, &bytes)?;
+            Ok((Some(bytes.clone()), (doc, bytes, archive)))
+        })?;
+        // Remove the current file unless another writer changed it meanwhile.
+        if self.store.read(&current)?.as_deref() == Some(bytes.as_slice()) {
+            self.store.delete(&current)?;
+        }
+        self.index_archived(&archive, &doc)?;
         Ok(doc)
     }
 

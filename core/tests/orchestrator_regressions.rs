@@ -1,0 +1,296 @@
+//! Regressions from user testing of the orchestrator: writes over the read limit, final moves
+//! that half-happen, ids too long to archive, doctor inventing sessions.
+
+mod orchestrator_common;
+
+use orchestrator_common::{GOLDEN_NOW, clock, memory, vector};
+use serde_json::Value;
+use session_state::orchestrator::{
+    HistoryQuery, OrchestratorStore, ParseOptions, Project, RepairAction, SessionStatus,
+    current_key, history_dir, history_key, parse_document, salvage,
+};
+use session_state::{Error, ErrorKind, FixedClock, Key, MemoryStore, Result, Store, UpdateFn};
+
+type Sessions = OrchestratorStore<MemoryStore, FixedClock>;
+
+/// The seed example written compact as the current file, under a limit it fits compact but
+/// not pretty-printed.
+fn compact_seed_under_tight_limit() -> (Sessions, Vec<u8>) {
+    let v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    let compact = serde_json::to_vec(&v).unwrap();
+    let s = OrchestratorStore::new(MemoryStore::new(), clock(GOLDEN_NOW))
+        .with_max_document_bytes(compact.len() + 10);
+    s.store().write(&current_key(), &compact).unwrap();
+    assert!(s.load().unwrap().is_some(), "fits the limit compact");
+    (s, compact)
+}
+
+#[test]
+fn no_write_path_writes_a_document_over_the_read_limit() {
+    let (s, compact) = compact_seed_under_tight_limit();
+    let unchanged = |s: &Sessions| {
+        assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), compact);
+    };
+    let e = s.pause().unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    assert!(e.message().contains("limit"), "{e}");
+    unchanged(&s);
+    let e = s.decision_made("d", "r").unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    unchanged(&s);
+    let mut doc = s.load().unwrap().unwrap();
+    assert_eq!(
+        s.save(&mut doc).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    unchanged(&s);
+    let key = history_key(&doc.session_id).unwrap();
+    assert_eq!(
+        s.archive(&doc, false).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    assert!(
+        s.store().read(&key).unwrap().is_none(),
+        "no archive written"
+    );
+    assert_eq!(s.complete().unwrap_err().kind(), ErrorKind::InvalidInput);
+    unchanged(&s);
+    assert!(
+        s.store().read(&key).unwrap().is_none(),
+        "no archive written"
+    );
+    // Whatever was written can be read back.
+    let big = OrchestratorStore::new(MemoryStore::new(), clock(GOLDEN_NOW));
+    let mut doc = parse_document(
+        &current_key(),
+        &vector("seed-example.json"),
+        &ParseOptions::default(),
+    )
+    .unwrap();
+    big.save(&mut doc).unwrap();
+    assert!(big.load().unwrap().is_some());
+}
+
+#[test]
+fn doctor_fix_does_not_write_a_repair_over_the_read_limit() {
+    // A torn file just under the limit whose pretty repair would be over it.
+    let v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    let compact = serde_json::to_vec(&v).unwrap();
+    let torn = &compact[..compact.len() - 40];
+    let salvaged = serde_json::to_vec(&salvage(torn).document).unwrap();
+    let s = OrchestratorStore::new(MemoryStore::new(), clock(GOLDEN_NOW))
+        .with_max_document_bytes(torn.len().max(salvaged.len()) + 10);
+    s.store().write(&current_key(), torn).unwrap();
+    let e = s.recover(&current_key()).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), torn);
+}
+
+/// The seed example with its session id replaced by `id`.
+fn seed_with_id(id: &str) -> Vec<u8> {
+    let mut v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    v["session_id"] = Value::String(id.to_owned());
+    serde_json::to_vec_pretty(&v).unwrap()
+}
+
+#[test]
+fn ids_too_long_to_archive_are_refused_when_parsed() {
+    for len in [251, 255] {
+        let id = "x".repeat(len);
+        let e = parse_document(&current_key(), &seed_with_id(&id), &ParseOptions::default())
+            .unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::InvalidKey, "{len}: {e}");
+        assert!(e.message().contains(&id), "{e}");
+        assert!(e.message().contains("too long for a file name"), "{e}");
+        // `doctor` reports it (and cannot fix it).
+        let s = memory();
+        s.store().write(&current_key(), &seed_with_id(&id)).unwrap();
+        let report = s.doctor(true).unwrap();
+        assert_eq!(report.problems.len(), 1, "{report:?}");
+        assert_eq!(report.problems[0].code, "invalid_key");
+        assert!(!report.problems[0].fixable);
+    }
+    // The longest id that fits is read, saved and archived.
+    let id = "x".repeat(250);
+    let s = memory();
+    let mut doc =
+        parse_document(&current_key(), &seed_with_id(&id), &ParseOptions::default()).unwrap();
+    s.save(&mut doc).unwrap();
+    s.complete().unwrap();
+    assert!(
+        s.store()
+            .read(&history_key(&id).unwrap())
+            .unwrap()
+            .is_some()
+    );
+    // Nothing creates or saves a session with an id too long to archive.
+    let mut doc = parse_document(
+        &current_key(),
+        &seed_with_id("ok"),
+        &ParseOptions::default(),
+    )
+    .unwrap();
+    doc.session_id = "y".repeat(251);
+    assert_eq!(
+        memory().save(&mut doc).unwrap_err().kind(),
+        ErrorKind::InvalidKey
+    );
+    let project = Project::new("p", "/p", None);
+    let e = memory()
+        .create_session("g", "default", project, Some(&"z".repeat(245)))
+        .unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidKey, "{e}");
+}
+
+/// A memory store whose writes into the history folder fail.
+struct FailingHistory(MemoryStore);
+
+impl Store for FailingHistory {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        self.0.read(key)
+    }
+    fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
+        if key.is_under(&history_dir()) {
+            return Err(Error::new(ErrorKind::Storage, "disk full"));
+        }
+        self.0.write(key, data)
+    }
+    fn delete(&self, key: &Key) -> Result<bool> {
+        self.0.delete(key)
+    }
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        self.0.list(prefix)
+    }
+    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+        self.0.update(key, apply)
+    }
+}
+
+fn status_of(bytes: &[u8]) -> String {
+    let v: Value = serde_json::from_slice(bytes).unwrap();
+    v["status"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn a_final_move_whose_archive_exists_changes_nothing_until_replace() {
+    let s = memory();
+    let seed = vector("seed-example.json");
+    s.store().write(&current_key(), &seed).unwrap();
+    let doc = s.load().unwrap().unwrap();
+    let archive = history_key(&doc.session_id).unwrap();
+    s.store().write(&archive, b"{\"old\": true}").unwrap();
+    for _ in 0..2 {
+        let e = s.complete().unwrap_err();
+        assert_eq!(e.kind(), ErrorKind::AlreadyExists, "{e}");
+        assert!(e.message().contains("--replace"), "{e}");
+        assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+        assert_eq!(s.abort().unwrap_err().kind(), ErrorKind::AlreadyExists);
+        assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+    }
+    let done = s.move_to_with(SessionStatus::Complete, true).unwrap();
+    assert_eq!(done.status, SessionStatus::Complete);
+    assert!(s.load().unwrap().is_none(), "current file removed");
+    assert_eq!(
+        status_of(&s.store().read(&archive).unwrap().unwrap()),
+        "complete"
+    );
+    let page = s.list_history(&HistoryQuery::default()).unwrap();
+    assert_eq!(page.entries[0].status, SessionStatus::Complete);
+    assert_eq!(page.entries[0].id, doc.session_id);
+}
+
+#[test]
+fn a_failed_archive_write_leaves_the_current_status() {
+    let s = OrchestratorStore::new(FailingHistory(MemoryStore::new()), clock(GOLDEN_NOW));
+    let seed = vector("seed-example.json");
+    s.store().write(&current_key(), &seed).unwrap();
+    assert_eq!(s.complete().unwrap_err().kind(), ErrorKind::Storage);
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+    assert_eq!(s.abort().unwrap_err().kind(), ErrorKind::Storage);
+    assert_eq!(
+        status_of(&s.store().read(&current_key()).unwrap().unwrap()),
+        "in_progress"
+    );
+}
+
+#[test]
+fn a_current_session_left_in_a_final_status_can_be_archived() {
+    let s = memory();
+    let mut v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    v["status"] = Value::String("complete".into());
+    s.store()
+        .write(&current_key(), &serde_json::to_vec_pretty(&v).unwrap())
+        .unwrap();
+    let doc = s.load().unwrap().unwrap();
+    let archive = history_key(&doc.session_id).unwrap();
+    s.store()
+        .write(&archive, &vector("seed-example.json"))
+        .unwrap();
+    assert_eq!(
+        s.archive(&doc, false).unwrap_err().kind(),
+        ErrorKind::AlreadyExists
+    );
+    s.archive(&doc, true).unwrap();
+    assert!(s.load().unwrap().is_none());
+    assert_eq!(
+        status_of(&s.store().read(&archive).unwrap().unwrap()),
+        "complete"
+    );
+}
+
+#[test]
+fn doctor_fix_moves_aside_files_with_nothing_to_salvage() {
+    let history = history_key("2025-12-01-junk").unwrap();
+    for junk in [
+        &b""[..],
+        b"\x00\xff\x01binary",
+        b"[1,2,3]",
+        b"{}",
+        b"{\"schema_version\": \"1.",
+    ] {
+        let s = memory();
+        s.store().write(&current_key(), junk).unwrap();
+        s.store().write(&history, junk).unwrap();
+        let report = s.doctor(true).unwrap();
+        assert!(report.problems.is_empty(), "{report:?}");
+        assert_eq!(report.repaired.len(), 2, "{report:?}");
+        for repair in &report.repaired {
+            assert_eq!(repair.action, RepairAction::MovedAside, "{junk:?}");
+            let kept = Key::new(repair.kept_copy.as_str()).unwrap();
+            assert_eq!(s.store().read(&kept).unwrap().unwrap(), junk);
+        }
+        let json = serde_json::to_value(&report).unwrap();
+        assert_eq!(json["repaired"][0]["action"], "moved_aside");
+        assert!(s.load().unwrap().is_none(), "no invented current session");
+        assert!(s.store().read(&history).unwrap().is_none());
+        let page = s.list_history(&HistoryQuery::default()).unwrap();
+        assert_eq!((page.total, page.skipped.len()), (0, 0), "{page:?}");
+    }
+}
+
+#[test]
+fn doctor_fix_still_rewrites_files_with_real_fields() {
+    let s = memory();
+    let seed = vector("seed-example.json");
+    s.store()
+        .write(&current_key(), &seed[..seed.len() / 2])
+        .unwrap();
+    let history = history_key("2025-12-01-goal-only").unwrap();
+    s.store()
+        .write(&history, b"{\"goal\": \"kept goal\", \"agents\": [")
+        .unwrap();
+    let report = s.doctor(true).unwrap();
+    assert_eq!(report.repaired.len(), 2, "{report:?}");
+    assert!(
+        report
+            .repaired
+            .iter()
+            .all(|r| r.action == RepairAction::Rewritten)
+    );
+    assert_eq!(s.load().unwrap().unwrap().session_id, "2025-12-27-abc123");
+    let doc = s.read_document(&history).unwrap().unwrap();
+    assert_eq!(
+        (doc.session_id.as_str(), doc.goal.as_str()),
+        ("2025-12-01-goal-only", "kept goal")
+    );
+}
