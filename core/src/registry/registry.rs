@@ -175,15 +175,11 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
 
     // ---------------------------------------------------------------------------- mutating
 
-    /// Copies corrupt `bytes` of `key` aside and returns the error to fail with.
+    /// Copies corrupt `bytes` of `key` aside ([`crate::corrupt::keep_corrupt_copy`]) and
+    /// returns the error to fail with, naming the copy in its `kept_aside` context.
     fn keep_aside(&self, key: &Key, bytes: &[u8], err: Error) -> Error {
-        let stamp = self.clock.now().format("%Y%m%dT%H%M%SZ");
-        let aside = match Key::new(format!("{key}.corrupt-{stamp}")) {
-            Ok(k) => k,
-            Err(e) => return e,
-        };
-        match self.store.write(&aside, bytes) {
-            Ok(()) => err.with_context("kept_aside", aside.to_string()),
+        match crate::corrupt::keep_corrupt_copy(&self.store, key, bytes, self.clock.now()) {
+            Ok(aside) => err.with_context("kept_aside", aside.to_string()),
             Err(e) => e,
         }
     }

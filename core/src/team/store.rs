@@ -295,27 +295,9 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             .collect())
     }
 
-    /// Copies corrupt bytes to `{key}.corrupt-{UTC timestamp}` (with `-N` if taken).
+    /// Copies corrupt bytes aside with [`crate::corrupt::keep_corrupt_copy`].
     fn copy_aside(&self, key: &Key, bytes: &[u8]) -> Result<()> {
-        let stamp = self.clock.now().format("%Y%m%dT%H%M%SZ");
-        let base = format!("{}.corrupt-{stamp}", key.file_name());
-        let parent = key.parent().expect("session keys have a folder");
-        for n in 0..100 {
-            let name = if n == 0 {
-                base.clone()
-            } else {
-                format!("{base}-{n}")
-            };
-            let aside = parent.join(&name)?;
-            if self.store.read(&aside)?.is_none() {
-                return self.store.write(&aside, bytes);
-            }
-        }
-        Err(Error::new(
-            ErrorKind::Conflict,
-            format!("too many corrupt copies of `{key}` in one second"),
-        )
-        .with_context("key", key.as_str()))
+        crate::corrupt::keep_corrupt_copy(&self.store, key, bytes, self.clock.now()).map(|_| ())
     }
 }
 

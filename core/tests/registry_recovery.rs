@@ -1,0 +1,77 @@
+//! Registry recovery: corrupt copies that do not pile up, journals whose dropped content is
+//! always kept aside, and `AgentRegistry::doctor`.
+
+use serde_json::json;
+use session_state::registry::{AgentRegistry, CHAINS_KEY, SESSIONS_KEY};
+use session_state::{FixedClock, Key, MemoryStore, Store};
+
+fn key(k: &str) -> Key {
+    Key::new(k).unwrap()
+}
+
+fn at(text: &str) -> FixedClock {
+    FixedClock::at(text).unwrap()
+}
+
+/// Every `.corrupt-*` copy under `.moai/memory`, with its bytes.
+fn copies(store: &MemoryStore) -> Vec<(String, Vec<u8>)> {
+    store
+        .list(&key(".moai/memory"))
+        .unwrap()
+        .into_iter()
+        .filter(|k| k.as_str().contains(".corrupt-"))
+        .map(|k| {
+            let bytes = store.read(&k).unwrap().unwrap();
+            (k.to_string(), bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn failed_registrations_on_a_corrupt_registry_keep_one_copy() {
+    let store = MemoryStore::new();
+    store.write(&key(SESSIONS_KEY), b"garbage").unwrap();
+    for (i, now) in [
+        "2026-11-29T17:56:00Z",
+        "2026-11-29T17:57:00Z",
+        "2026-11-29T18:00:00Z",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let reg = AgentRegistry::new(store.clone(), at(now));
+        let err = reg
+            .register("a", &format!("a{i}"), json!(1), None)
+            .unwrap_err();
+        assert_eq!(err.code(), "corrupt_state");
+        assert_eq!(
+            err.context_value("kept_aside"),
+            Some(format!("{SESSIONS_KEY}.corrupt-20261129T175600Z").as_str())
+        );
+    }
+    assert_eq!(
+        copies(&store),
+        [(
+            format!("{SESSIONS_KEY}.corrupt-20261129T175600Z"),
+            b"garbage".to_vec()
+        )]
+    );
+}
+
+#[test]
+fn a_different_corruption_in_the_same_second_gets_its_own_copy() {
+    let store = MemoryStore::new();
+    let reg = AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"));
+    store.write(&key(CHAINS_KEY), b"one").unwrap();
+    reg.create_chain("c", &[], None).unwrap_err();
+    store.write(&key(CHAINS_KEY), b"two").unwrap();
+    reg.create_chain("c", &[], None).unwrap_err();
+    let names: Vec<String> = copies(&store).into_iter().map(|(k, _)| k).collect();
+    assert_eq!(
+        names,
+        [
+            format!("{CHAINS_KEY}.corrupt-20261129T175600Z"),
+            format!("{CHAINS_KEY}.corrupt-20261129T175600Z-1"),
+        ]
+    );
+}
