@@ -2,7 +2,7 @@
 //! always kept aside, and `AgentRegistry::doctor`.
 
 use serde_json::json;
-use session_state::registry::{AgentRegistry, CHAINS_KEY, SESSIONS_KEY};
+use session_state::registry::{AgentRegistry, CHAINS_KEY, JOURNAL_KEY, JournalMode, SESSIONS_KEY};
 use session_state::{FixedClock, Key, MemoryStore, Store};
 
 fn key(k: &str) -> Key {
@@ -74,4 +74,46 @@ fn a_different_corruption_in_the_same_second_gets_its_own_copy() {
             format!("{CHAINS_KEY}.corrupt-20261129T175600Z-1"),
         ]
     );
+}
+
+#[test]
+fn an_all_garbage_journal_is_copied_before_it_is_reset() {
+    for garbage in [&b"garbage"[..], b"garbage\n", b"{\"op\": \"register\""] {
+        let store = MemoryStore::new();
+        store.write(&key(JOURNAL_KEY), garbage).unwrap();
+        let reg = AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"))
+            .with_journal(JournalMode::DEFAULT_ON);
+        reg.register("z", "zid", json!(null), None).unwrap();
+        let kept = copies(&store);
+        assert_eq!(
+            kept,
+            [(
+                format!("{JOURNAL_KEY}.corrupt-20261129T175600Z"),
+                garbage.to_vec()
+            )],
+            "journal {:?}",
+            String::from_utf8_lossy(garbage)
+        );
+        reg.close().unwrap();
+        assert_eq!(reg_sessions(&store), ["z"]);
+    }
+}
+
+#[test]
+fn a_plain_writer_also_copies_a_garbage_journal_it_drops() {
+    let store = MemoryStore::new();
+    store.write(&key(JOURNAL_KEY), b"garbage").unwrap();
+    let reg = AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"));
+    reg.register("z", "zid", json!(null), None).unwrap();
+    assert_eq!(copies(&store).len(), 1);
+}
+
+fn reg_sessions(store: &MemoryStore) -> Vec<String> {
+    AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"))
+        .load()
+        .unwrap()
+        .sessions
+        .keys()
+        .cloned()
+        .collect()
 }

@@ -230,7 +230,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
 
     /// Under the journal's lock: base + journal replay + `apply`, written to the base file
     /// (with the folded generation), then the journal rewritten as the next generation's header
-    /// alone. A journal with bad lines is copied aside first.
+    /// alone. A journal with bad or cut-short lines is copied aside first.
     fn fold_journal<T>(
         &self,
         apply: &mut dyn FnMut(&mut SessionsDocument, &str) -> (bool, T),
@@ -242,7 +242,8 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             let journal = journal.unwrap_or_default();
             let folded_before = doc.journal_folded.map(|m| m.generation);
             let replayed = replay(&mut doc, journal);
-            if replayed.invalid > 0 {
+            // Whatever is dropped (bad lines, a cut-short or all-garbage last line) is kept.
+            if replayed.invalid > 0 || replayed.torn {
                 let err = Error::corrupt(&self.journal_key, "lines that do not parse");
                 let kept = self.keep_aside(&self.journal_key, journal, err);
                 if kept.context_value("kept_aside").is_none() {
