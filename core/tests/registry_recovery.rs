@@ -117,3 +117,80 @@ fn reg_sessions(store: &MemoryStore) -> Vec<String> {
         .cloned()
         .collect()
 }
+
+#[test]
+fn doctor_reports_each_corrupt_file_then_fixes_them_keeping_copies() {
+    let store = MemoryStore::new();
+    store.write(&key(SESSIONS_KEY), b"garbage").unwrap();
+    store.write(&key(CHAINS_KEY), b"[1]").unwrap();
+    let good = session_state::registry::journal::JournalEntry::register(
+        "a",
+        "a1",
+        json!(1),
+        None,
+        "2026-11-29T17:00:00".into(),
+    )
+    .to_line()
+    .unwrap();
+    let journal = [&b"{\"generation\": 1}\n"[..], &good, b"not json\n"].concat();
+    store.write(&key(JOURNAL_KEY), &journal).unwrap();
+    let reg = AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"));
+
+    let report = reg.doctor(false).unwrap();
+    assert_eq!(report.checked, 3);
+    let found: Vec<(&str, &str, bool)> = report
+        .problems
+        .iter()
+        .map(|p| (p.key.as_str(), p.code.as_str(), p.fixable))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (SESSIONS_KEY, "corrupt_state", true),
+            (CHAINS_KEY, "corrupt_state", true),
+            (JOURNAL_KEY, "corrupt_state", true),
+        ]
+    );
+    assert!(
+        report.problems[2]
+            .message
+            .contains("1 line(s) that do not parse")
+    );
+    assert!(copies(&store).is_empty(), "doctor alone changes nothing");
+    assert_eq!(store.read(&key(SESSIONS_KEY)).unwrap().unwrap(), b"garbage");
+
+    let report = reg.doctor(true).unwrap();
+    assert!(report.problems.is_empty(), "{report:?}");
+    let repaired: Vec<&str> = report.repaired.iter().map(|r| r.key.as_str()).collect();
+    assert_eq!(repaired, [SESSIONS_KEY, CHAINS_KEY, JOURNAL_KEY]);
+    let kept = copies(&store);
+    assert_eq!(kept.len(), 3, "one copy per file: {kept:?}");
+    for r in &report.repaired {
+        let held = store.read(&key(&r.kept_copy)).unwrap().unwrap();
+        assert!(kept.contains(&(r.kept_copy.clone(), held)));
+    }
+    assert_eq!(
+        store
+            .read(&key(&report.repaired[2].kept_copy))
+            .unwrap()
+            .unwrap(),
+        journal
+    );
+    // The good journal line was folded into the fresh registry.
+    assert_eq!(reg_sessions(&store), ["a"]);
+    assert!(reg.load_chains().unwrap().is_empty());
+    let again = reg.doctor(false).unwrap();
+    assert!(
+        again.problems.is_empty() && again.repaired.is_empty(),
+        "{again:?}"
+    );
+}
+
+#[test]
+fn doctor_on_a_missing_registry_checks_nothing() {
+    let reg = AgentRegistry::new(MemoryStore::new(), at("2026-11-29T17:56:00Z"));
+    assert_eq!(
+        reg.doctor(true).unwrap(),
+        session_state::registry::RegistryDoctorReport::default()
+    );
+}

@@ -58,7 +58,8 @@ pub enum Command {
     Complete,
     /// Move the current session to `aborted` and archive it.
     Abort,
-    /// Check the current and archived session files; exit 3 when problems remain.
+    /// Check the current and archived session files and the registry's files; exit 3 when
+    /// problems remain.
     Doctor {
         /// Repair corrupt files from what can be salvaged (a copy of each is kept first).
         #[arg(long)]
@@ -188,7 +189,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Continue => moved(&sessions(ctx, false)?.resume()?),
         Command::Complete => moved(&sessions(ctx, false)?.complete()?),
         Command::Abort => moved(&sessions(ctx, false)?.abort()?),
-        Command::Doctor { fix, json } => return doctor(&sessions(ctx, false)?, fix, json),
+        Command::Doctor { fix, json } => return doctor(&sessions(ctx, false)?, ctx, fix, json),
         Command::Schema => print_json(&json_schema()),
     }
     Ok(ExitCode::SUCCESS)
@@ -235,10 +236,14 @@ fn show(doc: &OrchestratorSession) {
     println!("errors:   {}", doc.errors.len());
 }
 
-fn doctor(sessions: &Sessions, fix: bool, json: bool) -> Result<ExitCode> {
+fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<ExitCode> {
     let report = sessions.doctor(fix)?;
+    let registry = super::registry::doctor::check(ctx, fix)?;
+    let problems = report.problems.len() + registry.problems.len();
     if json {
-        print_json(&report);
+        let mut value = serde_json::to_value(&report).unwrap_or_default();
+        value["registry"] = serde_json::to_value(&registry).unwrap_or_default();
+        print_json(&value);
     } else {
         for r in &report.repaired {
             println!("repaired {} (corrupt copy kept at {})", r.key, r.kept_copy);
@@ -254,11 +259,12 @@ fn doctor(sessions: &Sessions, fix: bool, json: bool) -> Result<ExitCode> {
             };
             println!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
         }
-        if report.problems.is_empty() {
-            println!("ok: {} file(s) checked", report.checked);
+        super::registry::doctor::print(&registry);
+        if problems == 0 {
+            println!("ok: {} file(s) checked", report.checked + registry.checked);
         }
     }
-    Ok(if report.problems.is_empty() {
+    Ok(if problems == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(3)

@@ -1,6 +1,7 @@
 //! Registry commands (SPEC section 2): `register`, `agents`, `chains`, `chain`, `should-resume`.
 //! All act on `--root DIR` (default: the current folder).
 
+pub mod doctor;
 mod output;
 
 use std::path::PathBuf;

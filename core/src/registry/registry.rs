@@ -65,12 +65,12 @@ pub struct AgentEntry {
 /// in UTC (the seed writes local time).
 #[derive(Debug)]
 pub struct AgentRegistry<S, C> {
-    store: S,
-    clock: C,
+    pub(super) store: S,
+    pub(super) clock: C,
     mode: JournalMode,
-    sessions_key: Key,
-    chains_key: Key,
-    journal_key: Key,
+    pub(super) sessions_key: Key,
+    pub(super) chains_key: Key,
+    pub(super) journal_key: Key,
     pending: AtomicU64,
     base_len: AtomicU64,
     journal_ready: AtomicBool,
