@@ -42,6 +42,9 @@ pub enum Command {
         result_file: Option<PathBuf>,
     },
     /// List registered agents: name, id, chain, resume count, whether a result is stored.
+    ///
+    /// RESULT (`has_result` in JSON) is `yes` only when a non-null result is stored:
+    /// `register` without `--result` stores JSON `null`, listed as `no`.
     Agents {
         /// Only the agents whose id was registered in this chain.
         #[arg(long = "chain", value_name = "ID")]

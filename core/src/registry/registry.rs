@@ -49,7 +49,9 @@ pub struct AgentEntry {
     pub chain_id: Option<String>,
     /// How many times that id was resumed.
     pub resume_count: u64,
-    /// Whether a result is stored for that id.
+    /// Whether a non-null result is stored for that id. A registration without a result
+    /// stores JSON `null` (like the seed, whose `get_agent_result` then returns `None`): that
+    /// entry exists in `results` but counts as no result here.
     pub has_result: bool,
 }
 
