@@ -275,3 +275,45 @@ fn result_column_says_no_when_no_result_was_given() {
         String::from_utf8(bin().args(["agents", "--help"]).output().unwrap().stdout).unwrap();
     assert!(help.contains("non-null result"), "{help}");
 }
+
+#[test]
+fn chain_text_shows_the_verdict_first_and_labels_the_seed_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let reg = session_state::registry::AgentRegistry::new(
+        session_state_fs::FsStore::new(root).unwrap(),
+        session_state::FixedClock::at("2026-11-29T17:56:00Z").unwrap(),
+    );
+    reg.create_chain(
+        "ID",
+        &["backend-expert".into(), "frontend-expert".into()],
+        None,
+    )
+    .unwrap();
+    assert!(
+        run(
+            root,
+            &["register", "backend-expert", "be-1", "--chain", "ID"]
+        )
+        .status
+        .success()
+    );
+    let out = run(root, &["chain", "ID"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("chain:"), "{text}");
+    assert!(
+        lines[1].starts_with("complete:") && lines[1].contains("no, missing: frontend-expert"),
+        "{text}"
+    );
+    assert!(text.contains("summary status (seed): completed"), "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("status:")), "{text}");
+
+    let out = run(root, &["agents", "--chain", "NOPE"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "no agents in chain `NOPE`\n"
+    );
+}

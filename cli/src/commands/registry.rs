@@ -114,7 +114,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             println!("registered `{agent_name}` as `{agent_id}`");
         }
         Command::Agents { chain, json } => {
-            output::agents(&reg.agents(chain.as_deref())?, json)?;
+            output::agents(&reg.agents(chain.as_deref())?, chain.as_deref(), json)?;
         }
         Command::Chains { json } => {
             let mut views = Vec::new();
