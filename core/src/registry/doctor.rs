@@ -93,39 +93,19 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         if let Some(bytes) = self.store.read(&self.sessions_key)? {
             report.checked += 1;
             if let Err(err) = parse_sessions(&self.sessions_key, &bytes) {
-                let repaired = if fix { self.recover() } else { Ok(None) };
-                self.settle(&mut report, &self.sessions_key, &err, repaired);
+                let repaired = fix.then(|| self.recover());
+                settle(&mut report, &self.sessions_key, &err, repaired);
             }
         }
         if let Some(bytes) = self.store.read(&self.chains_key)? {
             report.checked += 1;
             if let Err(err) = parse_chains(&self.chains_key, &bytes) {
-                let repaired = if fix { self.recover_chains() } else { Ok(None) };
-                self.settle(&mut report, &self.chains_key, &err, repaired);
+                let repaired = fix.then(|| self.recover_chains());
+                settle(&mut report, &self.chains_key, &err, repaired);
             }
         }
         self.check_journal(fix, &mut report)?;
         Ok(report)
-    }
-
-    /// Records a repair, or the problem that remains.
-    fn settle(
-        &self,
-        report: &mut RegistryDoctorReport,
-        key: &Key,
-        err: &Error,
-        repaired: Result<Option<Key>>,
-    ) {
-        let fixable = err.kind() == ErrorKind::CorruptState;
-        match repaired {
-            Ok(Some(copy)) => report.repaired.push(RegistryRepair {
-                key: key.to_string(),
-                kept_copy: copy.to_string(),
-                action: STARTED_EMPTY.to_owned(),
-            }),
-            Ok(None) => report.problems.push(problem(key, err, fixable)),
-            Err(e) => report.problems.push(problem(key, &e, false)),
-        }
     }
 
     /// Starts `workflow-chains.json` afresh (`{}`) after keeping a copy; `None` when the file
@@ -196,6 +176,27 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             },
         }
         Ok(())
+    }
+}
+
+/// Records a repair, or the problem that remains. `repaired` is `None` when no repair was
+/// asked, `Some(Ok(None))` when the file was found readable on the repair's own read.
+fn settle(
+    report: &mut RegistryDoctorReport,
+    key: &Key,
+    err: &Error,
+    repaired: Option<Result<Option<Key>>>,
+) {
+    let fixable = err.kind() == ErrorKind::CorruptState;
+    match repaired {
+        None => report.problems.push(problem(key, err, fixable)),
+        Some(Ok(Some(copy))) => report.repaired.push(RegistryRepair {
+            key: key.to_string(),
+            kept_copy: copy.to_string(),
+            action: STARTED_EMPTY.to_owned(),
+        }),
+        Some(Ok(None)) => {}
+        Some(Err(e)) => report.problems.push(problem(key, &e, false)),
     }
 }
 
