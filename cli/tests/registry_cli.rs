@@ -233,3 +233,87 @@ fn four_cli_workers_registering_at_once_lose_nothing() {
     assert_eq!(doc["results"].as_object().unwrap().len(), 200);
     assert_eq!(doc["chains"]["shared"].as_array().unwrap().len(), 200);
 }
+
+#[test]
+fn result_column_says_no_when_no_result_was_given() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    assert!(run(root, &["register", "a", "b"]).status.success());
+    assert!(
+        run(root, &["register", "c", "d", "--result", "{\"ok\": 1}"])
+            .status
+            .success()
+    );
+    // The entry is still stored, as JSON null (the seed stores whatever result is given).
+    let text = std::fs::read_to_string(root.join(".moai/memory/agent-sessions.json")).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(doc["results"]["b"]["result"], Value::Null);
+    assert!(doc["results"]["b"].is_object());
+
+    let agents = ok_json(root, &["agents", "--json"]);
+    let fields: Vec<(&str, bool)> = agents
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| {
+            (
+                a["agent_id"].as_str().unwrap(),
+                a["has_result"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(fields, [("b", false), ("d", true)]);
+    let text = String::from_utf8(run(root, &["agents"]).stdout).unwrap();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .skip(1)
+        .map(|l| l.split_whitespace().collect())
+        .collect();
+    assert_eq!(rows[0].last(), Some(&"no"), "{text}");
+    assert_eq!(rows[1].last(), Some(&"yes"), "{text}");
+    let help =
+        String::from_utf8(bin().args(["agents", "--help"]).output().unwrap().stdout).unwrap();
+    assert!(help.contains("non-null result"), "{help}");
+}
+
+#[test]
+fn chain_text_shows_the_verdict_first_and_labels_the_seed_status() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let reg = session_state::registry::AgentRegistry::new(
+        session_state_fs::FsStore::new(root).unwrap(),
+        session_state::FixedClock::at("2026-11-29T17:56:00Z").unwrap(),
+    );
+    reg.create_chain(
+        "ID",
+        &["backend-expert".into(), "frontend-expert".into()],
+        None,
+    )
+    .unwrap();
+    assert!(
+        run(
+            root,
+            &["register", "backend-expert", "be-1", "--chain", "ID"]
+        )
+        .status
+        .success()
+    );
+    let out = run(root, &["chain", "ID"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(lines[0].starts_with("chain:"), "{text}");
+    assert!(
+        lines[1].starts_with("complete:") && lines[1].contains("no, missing: frontend-expert"),
+        "{text}"
+    );
+    assert!(text.contains("summary status (seed): completed"), "{text}");
+    assert!(!text.lines().any(|l| l.starts_with("status:")), "{text}");
+
+    let out = run(root, &["agents", "--chain", "NOPE"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "no agents in chain `NOPE`\n"
+    );
+}

@@ -259,3 +259,23 @@ fn bad_team_names_and_missing_teams() {
     assert_eq!(out.status.code(), Some(1));
     assert!(!root.exists());
 }
+
+#[test]
+fn a_stray_file_under_teams_is_not_a_team() {
+    let (home, _) = home_with_fixtures();
+    std::fs::write(home.path().join(".claude/teams/afile"), "x").unwrap();
+    let out = run(&["teams"], home.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "TEAM     SESSIONS\nmy-team  2\n");
+    let out = run(&["team", "afile"], home.path());
+    assert!(
+        stderr(&out).starts_with("error[not_found]"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !stderr(&out).contains("Not a directory"),
+        "{}",
+        stderr(&out)
+    );
+}

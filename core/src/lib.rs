@@ -26,6 +26,7 @@
 #![deny(missing_docs)]
 
 pub mod conformance;
+pub mod corrupt;
 pub mod error;
 mod json;
 pub mod key;

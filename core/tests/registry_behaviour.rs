@@ -457,3 +457,20 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn has_result_is_false_for_a_stored_null_result() {
+    let reg = mem();
+    reg.register("a", "a1", Value::Null, None).unwrap();
+    reg.register("b", "b1", json!({"ok": true}), None).unwrap();
+    // The seed stores the null entry and `get_agent_result` gives it back.
+    assert_eq!(reg.agent_result("a1").unwrap(), Some(Value::Null));
+    assert!(reg.load().unwrap().results.contains_key("a1"));
+    let flags: Vec<(String, bool)> = reg
+        .agents(None)
+        .unwrap()
+        .into_iter()
+        .map(|e| (e.agent_id, e.has_result))
+        .collect();
+    assert_eq!(flags, [("a1".into(), false), ("b1".into(), true)]);
+}

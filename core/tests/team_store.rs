@@ -458,3 +458,24 @@ fn resume_plan_explains_every_file() {
     let back: session_state::team::ResumePlan = serde_json::from_value(value).unwrap();
     assert_eq!(back, plan);
 }
+
+#[test]
+fn list_teams_counts_only_folders_with_session_files() {
+    let teams = teams_at("2026-11-29T17:56:00Z");
+    let store = teams.store();
+    store.write(&key("teams/afile"), b"not a team").unwrap();
+    store.write(&key("teams/notes/readme.md"), b"x").unwrap();
+    store
+        .write(&key("teams/half/sessions/x.txt"), b"x")
+        .unwrap();
+    store
+        .write(&key("teams/real/sessions/coder.json"), b"{}")
+        .unwrap();
+    assert_eq!(
+        teams.list_teams().unwrap(),
+        [TeamSummary {
+            name: "real".into(),
+            sessions: 1
+        }]
+    );
+}

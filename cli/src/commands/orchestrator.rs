@@ -66,7 +66,8 @@ pub enum Command {
         #[arg(long)]
         replace: bool,
     },
-    /// Check the current and archived session files; exit 3 when problems remain.
+    /// Check the current and archived session files and the registry's files; exit 3 when
+    /// problems remain.
     Doctor {
         /// Repair corrupt files from what can be salvaged (a copy of each is kept first).
         #[arg(long)]
@@ -203,7 +204,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Abort { replace } => {
             moved(&sessions(ctx, false)?.move_to_with(SessionStatus::Aborted, replace)?);
         }
-        Command::Doctor { fix, json } => return doctor(&sessions(ctx, false)?, fix, json),
+        Command::Doctor { fix, json } => return doctor(&sessions(ctx, false)?, ctx, fix, json),
         Command::Schema => print_json(&json_schema()),
     }
     Ok(ExitCode::SUCCESS)
@@ -250,10 +251,14 @@ fn show(doc: &OrchestratorSession) {
     println!("errors:   {}", doc.errors.len());
 }
 
-fn doctor(sessions: &Sessions, fix: bool, json: bool) -> Result<ExitCode> {
+fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<ExitCode> {
     let report = sessions.doctor(fix)?;
+    let registry = super::registry::doctor::check(ctx, fix)?;
+    let problems = report.problems.len() + registry.problems.len();
     if json {
-        print_json(&report);
+        let mut value = serde_json::to_value(&report).unwrap_or_default();
+        value["registry"] = serde_json::to_value(&registry).unwrap_or_default();
+        print_json(&value);
     } else {
         for r in &report.repaired {
             if r.action == RepairAction::MovedAside {
@@ -276,11 +281,12 @@ fn doctor(sessions: &Sessions, fix: bool, json: bool) -> Result<ExitCode> {
             };
             println!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
         }
-        if report.problems.is_empty() {
-            println!("ok: {} file(s) checked", report.checked);
+        super::registry::doctor::print(&registry);
+        if problems == 0 {
+            println!("ok: {} file(s) checked", report.checked + registry.checked);
         }
     }
-    Ok(if report.problems.is_empty() {
+    Ok(if problems == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(3)

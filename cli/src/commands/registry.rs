@@ -1,6 +1,7 @@
 //! Registry commands (SPEC section 2): `register`, `agents`, `chains`, `chain`, `should-resume`.
 //! All act on `--root DIR` (default: the current folder).
 
+pub mod doctor;
 mod output;
 
 use std::path::PathBuf;
@@ -41,6 +42,9 @@ pub enum Command {
         result_file: Option<PathBuf>,
     },
     /// List registered agents: name, id, chain, resume count, whether a result is stored.
+    ///
+    /// RESULT (`has_result` in JSON) is `yes` only when a non-null result is stored:
+    /// `register` without `--result` stores JSON `null`, listed as `no`.
     Agents {
         /// Only the agents whose id was registered in this chain.
         #[arg(long = "chain", value_name = "ID")]
@@ -110,7 +114,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             println!("registered `{agent_name}` as `{agent_id}`");
         }
         Command::Agents { chain, json } => {
-            output::agents(&reg.agents(chain.as_deref())?, json)?;
+            output::agents(&reg.agents(chain.as_deref())?, chain.as_deref(), json)?;
         }
         Command::Chains { json } => {
             let mut views = Vec::new();

@@ -4,7 +4,6 @@
 //! `<key>.corrupt-<UTC stamp like 20261129T175600Z>` (`-1`, `-2`, ... appended when that name is
 //! taken). Copies do not end in `.json`, so they never show in the history listing.
 
-use chrono::{DateTime, Utc};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -17,39 +16,21 @@ use crate::key::Key;
 use crate::store::{Store, update_with};
 use crate::time::Clock;
 
-/// The key of the corrupt copy of `key` taken at `now`: `<key>.corrupt-YYYYMMDDTHHMMSSZ`.
+pub use crate::corrupt::corrupt_copy_key;
+
+/// Copies `bytes` (the content of `key`) aside with [`crate::corrupt::keep_corrupt_copy`] at
+/// `clock.now()` and returns the copy's key (an existing identical copy is reused). Safe to
+/// call inside a [`Store::update`] closure of `key` (it only reads and writes other keys).
 ///
 /// # Errors
-/// [`ErrorKind::InvalidKey`] when the file name would get too long.
-pub fn corrupt_copy_key(key: &Key, now: DateTime<Utc>) -> Result<Key> {
-    let name = format!(
-        "{}.corrupt-{}",
-        key.file_name(),
-        now.format("%Y%m%dT%H%M%SZ")
-    );
-    match key.parent() {
-        Some(parent) => parent.join(&name),
-        None => Key::new(name),
-    }
-}
-
-/// Copies `bytes` (the content of `key`) to a free corrupt-copy key and returns it. Safe to
-/// call inside a [`Store::update`] closure of `key` (it only reads and writes other keys).
+/// As [`crate::corrupt::keep_corrupt_copy`].
 pub fn keep_corrupt_copy<S: Store + ?Sized, C: Clock>(
     store: &S,
     clock: &C,
     key: &Key,
     bytes: &[u8],
 ) -> Result<Key> {
-    let base = corrupt_copy_key(key, clock.now())?;
-    let mut copy = base.clone();
-    let mut n = 0u32;
-    while store.read(&copy)?.is_some() {
-        n += 1;
-        copy = Key::new(format!("{base}-{n}"))?;
-    }
-    store.write(&copy, bytes)?;
-    Ok(copy)
+    crate::corrupt::keep_corrupt_copy(store, key, bytes, clock.now())
 }
 
 /// One problem `doctor` found.

@@ -46,6 +46,7 @@
 //!   first.
 
 pub mod chain;
+pub mod doctor;
 pub mod document;
 pub mod journal;
 pub mod ops;
@@ -56,6 +57,7 @@ mod registry;
 pub mod transcript;
 
 pub use chain::{ChainStatus, ChainSummary};
+pub use doctor::{RegistryDoctorReport, RegistryProblem, RegistryRepair};
 pub use document::{AgentMetadata, AgentResult, ChainDefinition, ChainsDocument, SessionsDocument};
 pub use journal::JournalMode;
 pub use policy::{

@@ -162,7 +162,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                     agent_id: id.clone(),
                     chain_id: meta.and_then(|m| m.chain_id.clone()),
                     resume_count: meta.map_or(0, |m| m.resume_count),
-                    has_result: doc.results.contains_key(id),
+                    has_result: doc.results.get(id).is_some_and(|r| !r.result.is_null()),
                 }
             })
             .filter(|e| chain_id.is_none() || e.chain_id.as_deref() == chain_id)

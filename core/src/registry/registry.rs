@@ -49,7 +49,9 @@ pub struct AgentEntry {
     pub chain_id: Option<String>,
     /// How many times that id was resumed.
     pub resume_count: u64,
-    /// Whether a result is stored for that id.
+    /// Whether a non-null result is stored for that id. A registration without a result
+    /// stores JSON `null` (like the seed, whose `get_agent_result` then returns `None`): that
+    /// entry exists in `results` but counts as no result here.
     pub has_result: bool,
 }
 
@@ -65,12 +67,12 @@ pub struct AgentEntry {
 /// in UTC (the seed writes local time).
 #[derive(Debug)]
 pub struct AgentRegistry<S, C> {
-    store: S,
-    clock: C,
+    pub(super) store: S,
+    pub(super) clock: C,
     mode: JournalMode,
-    sessions_key: Key,
-    chains_key: Key,
-    journal_key: Key,
+    pub(super) sessions_key: Key,
+    pub(super) chains_key: Key,
+    pub(super) journal_key: Key,
     pending: AtomicU64,
     base_len: AtomicU64,
     journal_ready: AtomicBool,
@@ -175,15 +177,11 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
 
     // ---------------------------------------------------------------------------- mutating
 
-    /// Copies corrupt `bytes` of `key` aside and returns the error to fail with.
+    /// Copies corrupt `bytes` of `key` aside ([`crate::corrupt::keep_corrupt_copy`]) and
+    /// returns the error to fail with, naming the copy in its `kept_aside` context.
     fn keep_aside(&self, key: &Key, bytes: &[u8], err: Error) -> Error {
-        let stamp = self.clock.now().format("%Y%m%dT%H%M%SZ");
-        let aside = match Key::new(format!("{key}.corrupt-{stamp}")) {
-            Ok(k) => k,
-            Err(e) => return e,
-        };
-        match self.store.write(&aside, bytes) {
-            Ok(()) => err.with_context("kept_aside", aside.to_string()),
+        match crate::corrupt::keep_corrupt_copy(&self.store, key, bytes, self.clock.now()) {
+            Ok(aside) => err.with_context("kept_aside", aside.to_string()),
             Err(e) => e,
         }
     }
@@ -234,7 +232,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
 
     /// Under the journal's lock: base + journal replay + `apply`, written to the base file
     /// (with the folded generation), then the journal rewritten as the next generation's header
-    /// alone. A journal with bad lines is copied aside first.
+    /// alone. A journal with bad or cut-short lines is copied aside first.
     fn fold_journal<T>(
         &self,
         apply: &mut dyn FnMut(&mut SessionsDocument, &str) -> (bool, T),
@@ -246,7 +244,8 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             let journal = journal.unwrap_or_default();
             let folded_before = doc.journal_folded.map(|m| m.generation);
             let replayed = replay(&mut doc, journal);
-            if replayed.invalid > 0 {
+            // Whatever is dropped (bad lines, a cut-short or all-garbage last line) is kept.
+            if replayed.invalid > 0 || replayed.torn {
                 let err = Error::corrupt(&self.journal_key, "lines that do not parse");
                 let kept = self.keep_aside(&self.journal_key, journal, err);
                 if kept.context_value("kept_aside").is_none() {

@@ -192,7 +192,8 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
     }
 
     /// Every member of `team`, sorted by agent name, with the files that were skipped. A team
-    /// without a `sessions` folder lists as empty.
+    /// without a `sessions` folder lists as empty, and so does a team whose `teams/{team}` or
+    /// `sessions` is a regular file (a file is not a team).
     ///
     /// # Errors
     /// [`ErrorKind::InvalidKey`] for an invalid team name, [`ErrorKind::Storage`] when the
@@ -204,7 +205,21 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             ..TeamListing::default()
         };
         let mut folders_reported: Vec<String> = Vec::new();
-        for key in self.store.list(&folder)? {
+        let keys = match self.store.list(&folder) {
+            Ok(keys) => keys,
+            // `teams/{team}` or its `sessions` being a file: not a team, lists as empty.
+            Err(e) => match folder.parent() {
+                Some(team_key)
+                    if [&team_key, &folder]
+                        .iter()
+                        .any(|k| matches!(self.store.read(k), Ok(Some(_)))) =>
+                {
+                    return Ok(listing);
+                }
+                _ => return Err(e),
+            },
+        };
+        for key in keys {
             // `Store::list` gives keys strictly below the folder; skip any other a store returns.
             let Some(rest) = key
                 .as_str()
@@ -266,7 +281,11 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
         }
     }
 
-    /// Every team folder under `teams/`, sorted by name, with its number of session files.
+    /// Every team under `teams/`, sorted by name, with its number of session files. A team
+    /// is a folder holding at least one `sessions/{agent}.json`: names come only from keys
+    /// `teams/{team}/sessions/{agent}.json`, so a stray file under `teams/` (or a folder with
+    /// no session file) is not a team. An empty team folder cannot be seen at all, since
+    /// [`Store::list`] lists files.
     ///
     /// # Errors
     /// [`ErrorKind::Storage`] when the store cannot list `teams/`.
@@ -274,18 +293,13 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
         let root = teams_folder();
         let mut teams: BTreeMap<String, usize> = BTreeMap::new();
         for key in self.store.list(&root)? {
-            let mut segments = key.segments().skip(1);
-            let Some(team) = segments.next() else {
-                continue;
-            };
-            let count = teams.entry(team.to_owned()).or_default();
-            let rest: Vec<&str> = segments.collect();
-            if let [folder, file] = rest.as_slice()
+            let segments: Vec<&str> = key.segments().collect();
+            if let [_, team, folder, file] = segments.as_slice()
                 && *folder == SESSIONS_FOLDER
                 && file.len() > SESSION_EXTENSION.len()
                 && file.ends_with(SESSION_EXTENSION)
             {
-                *count += 1;
+                *teams.entry((*team).to_owned()).or_default() += 1;
             }
         }
         Ok(teams
@@ -295,27 +309,9 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             .collect())
     }
 
-    /// Copies corrupt bytes to `{key}.corrupt-{UTC timestamp}` (with `-N` if taken).
+    /// Copies corrupt bytes aside with [`crate::corrupt::keep_corrupt_copy`].
     fn copy_aside(&self, key: &Key, bytes: &[u8]) -> Result<()> {
-        let stamp = self.clock.now().format("%Y%m%dT%H%M%SZ");
-        let base = format!("{}.corrupt-{stamp}", key.file_name());
-        let parent = key.parent().expect("session keys have a folder");
-        for n in 0..100 {
-            let name = if n == 0 {
-                base.clone()
-            } else {
-                format!("{base}-{n}")
-            };
-            let aside = parent.join(&name)?;
-            if self.store.read(&aside)?.is_none() {
-                return self.store.write(&aside, bytes);
-            }
-        }
-        Err(Error::new(
-            ErrorKind::Conflict,
-            format!("too many corrupt copies of `{key}` in one second"),
-        )
-        .with_context("key", key.as_str()))
+        crate::corrupt::keep_corrupt_copy(&self.store, key, bytes, self.clock.now()).map(|_| ())
     }
 }
 

@@ -38,12 +38,15 @@ fn table(header: &[&str], rows: &[Vec<String>]) {
     }
 }
 
-pub fn agents(entries: &[AgentEntry], as_json: bool) -> Result<()> {
+pub fn agents(entries: &[AgentEntry], chain_id: Option<&str>, as_json: bool) -> Result<()> {
     if as_json {
         return print_json(entries);
     }
     if entries.is_empty() {
-        println!("no registered agents");
+        match chain_id {
+            Some(id) => println!("no agents in chain `{id}`"),
+            None => println!("no registered agents"),
+        }
         return Ok(());
     }
     let rows: Vec<Vec<String>> = entries
@@ -89,7 +92,10 @@ pub fn chains(views: &[(ChainSummary, ChainStatus)], as_json: bool) -> Result<()
             ]
         })
         .collect();
-    table(&["CHAIN", "RESULTS", "EXPECTED DONE", "STATUS"], &rows);
+    table(
+        &["CHAIN", "RESULTS", "EXPECTED DONE", "SUMMARY STATUS (SEED)"],
+        &rows,
+    );
     Ok(())
 }
 
@@ -104,27 +110,38 @@ pub fn chain(summary: &ChainSummary, status: &ChainStatus, as_json: bool) -> Res
             items.join(", ")
         }
     };
-    println!("chain:         {}", summary.chain_id);
-    println!("status:        {}", summary.status);
-    println!("results:       {}", summary.agent_count.unwrap_or(0));
+    // The expected-vs-done verdict first; the seed's summary `status` only says whether the
+    // chain has results, so it is labelled as the seed's.
+    println!("chain:                 {}", summary.chain_id);
+    if status.defined {
+        let verdict = if status.complete {
+            "yes, every expected agent is done".to_owned()
+        } else {
+            format!("no, missing: {}", list(&status.missing))
+        };
+        println!("complete:              {verdict}");
+        println!("expected:              {}", list(&status.expected));
+        println!("done:                  {}", list(&status.done));
+        println!("missing:               {}", list(&status.missing));
+        println!("out of order:          {}", list(&status.out_of_order));
+        println!("unexpected:            {}", list(&status.unexpected));
+    } else {
+        println!("complete:              unknown (expected agents not defined with create_chain)");
+    }
+    println!("summary status (seed): {}", summary.status);
     println!(
-        "agents:        {}",
+        "results:               {}",
+        summary.agent_count.unwrap_or(0)
+    );
+    println!(
+        "agents:                {}",
         list(summary.agents.as_deref().unwrap_or(&[]))
     );
     if let Some(Some(t)) = &summary.started_at {
-        println!("started at:    {t}");
+        println!("started at:            {t}");
     }
     if let Some(Some(t)) = &summary.completed_at {
-        println!("completed at:  {t}");
-    }
-    if status.defined {
-        println!("expected:      {}", list(&status.expected));
-        println!("done:          {}", list(&status.done));
-        println!("missing:       {}", list(&status.missing));
-        println!("out of order:  {}", list(&status.out_of_order));
-        println!("unexpected:    {}", list(&status.unexpected));
-    } else {
-        println!("expected:      (not defined with create_chain)");
+        println!("completed at:          {t}");
     }
     Ok(())
 }

@@ -1,0 +1,32 @@
+//! The registry's part of `doctor`: `.moai/memory/agent-sessions.json`,
+//! `workflow-chains.json` and the journal under `--root`, checked (and with `--fix`
+//! repaired) by [`AgentRegistry::doctor`](session_state::registry::AgentRegistry::doctor).
+//! Team files are not checked: they live under another root (`~/.claude/teams`).
+
+use session_state::Result;
+use session_state::registry::RegistryDoctorReport;
+
+use crate::context::Context;
+
+/// Runs the registry's doctor over `--root`.
+pub fn check(ctx: &Context, fix: bool) -> Result<RegistryDoctorReport> {
+    super::registry(ctx)?.doctor(fix)
+}
+
+/// Prints the report's lines in the orchestrator doctor's format (nothing when all is well).
+pub fn print(report: &RegistryDoctorReport) {
+    for r in &report.repaired {
+        println!(
+            "repaired {} ({}; corrupt copy kept at {})",
+            r.key, r.action, r.kept_copy
+        );
+    }
+    for p in &report.problems {
+        let hint = if p.fixable {
+            " (fixable with --fix)"
+        } else {
+            ""
+        };
+        println!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
+    }
+}

@@ -1,0 +1,75 @@
+//! `session-state doctor` also checks and repairs the registry's files under `--root`.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn run(root: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_session-state"))
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn copies(root: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root.join(".moai/memory"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.contains(".corrupt-"))
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn doctor_sees_a_corrupt_registry_and_fix_gets_it_working_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let memory = root.join(".moai/memory");
+    std::fs::create_dir_all(&memory).unwrap();
+    std::fs::write(memory.join("agent-sessions.json"), "garbage\n").unwrap();
+    std::fs::write(memory.join("workflow-chains.json"), "garbage\n").unwrap();
+    std::fs::write(memory.join("agent-sessions.journal.jsonl"), "garbage").unwrap();
+
+    for _ in 0..2 {
+        assert_eq!(run(root, &["register", "a", "b"]).status.code(), Some(3));
+    }
+    assert_eq!(
+        copies(root).len(),
+        1,
+        "failed registrations pile up no copies"
+    );
+
+    let out = run(root, &["doctor"]);
+    assert_eq!(out.status.code(), Some(3), "{}", stdout(&out));
+    let text = stdout(&out);
+    for file in [
+        "agent-sessions.json",
+        "workflow-chains.json",
+        "agent-sessions.journal.jsonl",
+    ] {
+        assert!(
+            text.contains(&format!(".moai/memory/{file}: error[corrupt_state]: ")),
+            "{text}"
+        );
+    }
+    assert!(!text.contains("ok:"), "{text}");
+
+    let out = run(root, &["doctor", "--fix", "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["registry"]["repaired"].as_array().unwrap().len(), 3);
+    assert_eq!(copies(root).len(), 3, "{:?}", copies(root));
+
+    let out = run(root, &["doctor"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(stdout(&out), "ok: 3 file(s) checked\n");
+    assert!(run(root, &["register", "a", "b"]).status.success());
+}

@@ -1,0 +1,210 @@
+//! [`AgentRegistry::doctor`]: checks the registry's three files and, when asked, repairs them
+//! (SPEC section 1 "Recovery" for the copies, section 2 for starting empty like the drop-in).
+//!
+//! - `agent-sessions.json` and `workflow-chains.json` that do not parse are `corrupt_state`;
+//!   the repair keeps a corrupt copy, then starts the file empty (the registry's
+//!   [`recover`](AgentRegistry::recover) for the sessions file). Nothing can be salvaged
+//!   field by field: the seed's own loader also starts empty.
+//! - The journal is `corrupt_state` when it holds lines that do not parse or a last line cut
+//!   short; the repair keeps a copy of the whole journal, then folds what parses into
+//!   `agent-sessions.json` ([`compact`](AgentRegistry::compact)).
+
+use serde::{Deserialize, Serialize};
+
+use super::document::{
+    ChainsDocument, SessionsDocument, parse_chains, parse_sessions, to_python_json,
+};
+use super::journal::replay;
+use super::registry::AgentRegistry;
+use crate::corrupt::keep_corrupt_copy;
+use crate::error::{Error, ErrorKind, Result};
+use crate::key::Key;
+use crate::store::{Store, update_with};
+use crate::time::Clock;
+
+/// One problem the registry's doctor found in a file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegistryProblem {
+    /// The store key of the file, e.g. `.moai/memory/agent-sessions.json`.
+    pub key: String,
+    /// The error kind code (`corrupt_state`, `storage`, ...).
+    pub code: String,
+    /// A lowercase message.
+    pub message: String,
+    /// Whether `doctor(fix = true)` can repair it.
+    pub fixable: bool,
+}
+
+/// One file the registry's doctor repaired.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegistryRepair {
+    /// The store key of the repaired file.
+    pub key: String,
+    /// Where the bytes it had were kept (`<key>.corrupt-<UTC stamp>`).
+    pub kept_copy: String,
+    /// What was done: `"started empty"` or `"folded the lines that parse"`.
+    pub action: String,
+}
+
+/// What [`AgentRegistry::doctor`] found and did.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RegistryDoctorReport {
+    /// How many of the three files exist and were checked.
+    pub checked: usize,
+    /// Problems left (after fixing, when asked).
+    pub problems: Vec<RegistryProblem>,
+    /// Files repaired.
+    pub repaired: Vec<RegistryRepair>,
+}
+
+/// What is wrong with a journal: lines that do not parse, a last line cut short.
+struct JournalDamage {
+    invalid: usize,
+    torn: bool,
+}
+
+impl JournalDamage {
+    fn message(&self) -> String {
+        let mut parts = Vec::new();
+        if self.invalid > 0 {
+            parts.push(format!("{} line(s) that do not parse", self.invalid));
+        }
+        if self.torn {
+            parts.push("a last line cut short".to_owned());
+        }
+        format!("it holds {}", parts.join(" and "))
+    }
+}
+
+const STARTED_EMPTY: &str = "started empty";
+
+impl<S: Store, C: Clock> AgentRegistry<S, C> {
+    /// Checks `agent-sessions.json`, `workflow-chains.json` and the journal; with `fix`,
+    /// repairs the corrupt ones (a copy is always kept first, see the module docs). Only
+    /// reads when `fix` is false. Problems that remain are in
+    /// [`RegistryDoctorReport::problems`].
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when a file cannot be read. A file that cannot be repaired is
+    /// reported as a problem, not an error.
+    pub fn doctor(&self, fix: bool) -> Result<RegistryDoctorReport> {
+        let mut report = RegistryDoctorReport::default();
+        // The base file first: folding the journal needs it readable.
+        if let Some(bytes) = self.store.read(&self.sessions_key)? {
+            report.checked += 1;
+            if let Err(err) = parse_sessions(&self.sessions_key, &bytes) {
+                let repaired = fix.then(|| self.recover());
+                settle(&mut report, &self.sessions_key, &err, repaired);
+            }
+        }
+        if let Some(bytes) = self.store.read(&self.chains_key)? {
+            report.checked += 1;
+            if let Err(err) = parse_chains(&self.chains_key, &bytes) {
+                let repaired = fix.then(|| self.recover_chains());
+                settle(&mut report, &self.chains_key, &err, repaired);
+            }
+        }
+        self.check_journal(fix, &mut report)?;
+        Ok(report)
+    }
+
+    /// Starts `workflow-chains.json` afresh (`{}`) after keeping a copy; `None` when the file
+    /// is absent or parses (nothing changed).
+    fn recover_chains(&self) -> Result<Option<Key>> {
+        update_with(&self.store, &self.chains_key, |current| {
+            let Some(bytes) = current else {
+                return Ok((None, None));
+            };
+            if parse_chains(&self.chains_key, bytes).is_ok() {
+                return Ok((None, None));
+            }
+            let copy = keep_corrupt_copy(&self.store, &self.chains_key, bytes, self.clock.now())?;
+            let fresh = to_python_json(&ChainsDocument::default())?;
+            Ok((Some(fresh), Some(copy)))
+        })
+    }
+
+    fn check_journal(&self, fix: bool, report: &mut RegistryDoctorReport) -> Result<()> {
+        // Under the journal's lock: an append in progress is never taken for a torn line.
+        let found = update_with(&self.store, &self.journal_key, |journal| {
+            let Some(journal) = journal else {
+                return Ok((None, None));
+            };
+            let mut doc = match self.store.read(&self.sessions_key)? {
+                Some(b) => parse_sessions(&self.sessions_key, &b).unwrap_or_default(),
+                None => SessionsDocument::default(),
+            };
+            let replayed = replay(&mut doc, journal);
+            if replayed.invalid == 0 && !replayed.torn {
+                return Ok((None, Some(None)));
+            }
+            let damage = JournalDamage {
+                invalid: replayed.invalid,
+                torn: replayed.torn,
+            };
+            let copy = if fix {
+                Some(keep_corrupt_copy(
+                    &self.store,
+                    &self.journal_key,
+                    journal,
+                    self.clock.now(),
+                )?)
+            } else {
+                None
+            };
+            Ok((None, Some(Some((damage, copy)))))
+        })?;
+        let Some(found) = found else {
+            return Ok(());
+        };
+        report.checked += 1;
+        let Some((damage, copy)) = found else {
+            return Ok(());
+        };
+        let err = Error::corrupt(&self.journal_key, damage.message());
+        let key = &self.journal_key;
+        match copy {
+            None => report.problems.push(problem(key, &err, true)),
+            // The fold keeps a copy too: the same bytes, so the same copy (never a second).
+            Some(copy) => match self.compact() {
+                Ok(()) => report.repaired.push(RegistryRepair {
+                    key: key.to_string(),
+                    kept_copy: copy.to_string(),
+                    action: "folded the lines that parse".to_owned(),
+                }),
+                Err(e) => report.problems.push(problem(key, &e, false)),
+            },
+        }
+        Ok(())
+    }
+}
+
+/// Records a repair, or the problem that remains. `repaired` is `None` when no repair was
+/// asked, `Some(Ok(None))` when the file was found readable on the repair's own read.
+fn settle(
+    report: &mut RegistryDoctorReport,
+    key: &Key,
+    err: &Error,
+    repaired: Option<Result<Option<Key>>>,
+) {
+    let fixable = err.kind() == ErrorKind::CorruptState;
+    match repaired {
+        None => report.problems.push(problem(key, err, fixable)),
+        Some(Ok(Some(copy))) => report.repaired.push(RegistryRepair {
+            key: key.to_string(),
+            kept_copy: copy.to_string(),
+            action: STARTED_EMPTY.to_owned(),
+        }),
+        Some(Ok(None)) => {}
+        Some(Err(e)) => report.problems.push(problem(key, &e, false)),
+    }
+}
+
+fn problem(key: &Key, err: &Error, fixable: bool) -> RegistryProblem {
+    RegistryProblem {
+        key: key.to_string(),
+        code: err.code().to_owned(),
+        message: err.message().to_owned(),
+        fixable,
+    }
+}

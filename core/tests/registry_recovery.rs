@@ -1,0 +1,196 @@
+//! Registry recovery: corrupt copies that do not pile up, journals whose dropped content is
+//! always kept aside, and `AgentRegistry::doctor`.
+
+use serde_json::json;
+use session_state::registry::{AgentRegistry, CHAINS_KEY, JOURNAL_KEY, JournalMode, SESSIONS_KEY};
+use session_state::{FixedClock, Key, MemoryStore, Store};
+
+fn key(k: &str) -> Key {
+    Key::new(k).unwrap()
+}
+
+fn at(text: &str) -> FixedClock {
+    FixedClock::at(text).unwrap()
+}
+
+/// Every `.corrupt-*` copy under `.moai/memory`, with its bytes.
+fn copies(store: &MemoryStore) -> Vec<(String, Vec<u8>)> {
+    store
+        .list(&key(".moai/memory"))
+        .unwrap()
+        .into_iter()
+        .filter(|k| k.as_str().contains(".corrupt-"))
+        .map(|k| {
+            let bytes = store.read(&k).unwrap().unwrap();
+            (k.to_string(), bytes)
+        })
+        .collect()
+}
+
+#[test]
+fn failed_registrations_on_a_corrupt_registry_keep_one_copy() {
+    let store = MemoryStore::new();
+    store.write(&key(SESSIONS_KEY), b"garbage").unwrap();
+    for (i, now) in [
+        "2026-11-29T17:56:00Z",
+        "2026-11-29T17:57:00Z",
+        "2026-11-29T18:00:00Z",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let reg = AgentRegistry::new(store.clone(), at(now));
+        let err = reg
+            .register("a", &format!("a{i}"), json!(1), None)
+            .unwrap_err();
+        assert_eq!(err.code(), "corrupt_state");
+        assert_eq!(
+            err.context_value("kept_aside"),
+            Some(format!("{SESSIONS_KEY}.corrupt-20261129T175600Z").as_str())
+        );
+    }
+    assert_eq!(
+        copies(&store),
+        [(
+            format!("{SESSIONS_KEY}.corrupt-20261129T175600Z"),
+            b"garbage".to_vec()
+        )]
+    );
+}
+
+#[test]
+fn a_different_corruption_in_the_same_second_gets_its_own_copy() {
+    let store = MemoryStore::new();
+    let reg = AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"));
+    store.write(&key(CHAINS_KEY), b"one").unwrap();
+    reg.create_chain("c", &[], None).unwrap_err();
+    store.write(&key(CHAINS_KEY), b"two").unwrap();
+    reg.create_chain("c", &[], None).unwrap_err();
+    let names: Vec<String> = copies(&store).into_iter().map(|(k, _)| k).collect();
+    assert_eq!(
+        names,
+        [
+            format!("{CHAINS_KEY}.corrupt-20261129T175600Z"),
+            format!("{CHAINS_KEY}.corrupt-20261129T175600Z-1"),
+        ]
+    );
+}
+
+#[test]
+fn an_all_garbage_journal_is_copied_before_it_is_reset() {
+    for garbage in [&b"garbage"[..], b"garbage\n", b"{\"op\": \"register\""] {
+        let store = MemoryStore::new();
+        store.write(&key(JOURNAL_KEY), garbage).unwrap();
+        let reg = AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"))
+            .with_journal(JournalMode::DEFAULT_ON);
+        reg.register("z", "zid", json!(null), None).unwrap();
+        let kept = copies(&store);
+        assert_eq!(
+            kept,
+            [(
+                format!("{JOURNAL_KEY}.corrupt-20261129T175600Z"),
+                garbage.to_vec()
+            )],
+            "journal {:?}",
+            String::from_utf8_lossy(garbage)
+        );
+        reg.close().unwrap();
+        assert_eq!(reg_sessions(&store), ["z"]);
+    }
+}
+
+#[test]
+fn a_plain_writer_also_copies_a_garbage_journal_it_drops() {
+    let store = MemoryStore::new();
+    store.write(&key(JOURNAL_KEY), b"garbage").unwrap();
+    let reg = AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"));
+    reg.register("z", "zid", json!(null), None).unwrap();
+    assert_eq!(copies(&store).len(), 1);
+}
+
+fn reg_sessions(store: &MemoryStore) -> Vec<String> {
+    AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"))
+        .load()
+        .unwrap()
+        .sessions
+        .keys()
+        .cloned()
+        .collect()
+}
+
+#[test]
+fn doctor_reports_each_corrupt_file_then_fixes_them_keeping_copies() {
+    let store = MemoryStore::new();
+    store.write(&key(SESSIONS_KEY), b"garbage").unwrap();
+    store.write(&key(CHAINS_KEY), b"[1]").unwrap();
+    let good = session_state::registry::journal::JournalEntry::register(
+        "a",
+        "a1",
+        json!(1),
+        None,
+        "2026-11-29T17:00:00".into(),
+    )
+    .to_line()
+    .unwrap();
+    let journal = [&b"{\"generation\": 1}\n"[..], &good, b"not json\n"].concat();
+    store.write(&key(JOURNAL_KEY), &journal).unwrap();
+    let reg = AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"));
+
+    let report = reg.doctor(false).unwrap();
+    assert_eq!(report.checked, 3);
+    let found: Vec<(&str, &str, bool)> = report
+        .problems
+        .iter()
+        .map(|p| (p.key.as_str(), p.code.as_str(), p.fixable))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (SESSIONS_KEY, "corrupt_state", true),
+            (CHAINS_KEY, "corrupt_state", true),
+            (JOURNAL_KEY, "corrupt_state", true),
+        ]
+    );
+    assert!(
+        report.problems[2]
+            .message
+            .contains("1 line(s) that do not parse")
+    );
+    assert!(copies(&store).is_empty(), "doctor alone changes nothing");
+    assert_eq!(store.read(&key(SESSIONS_KEY)).unwrap().unwrap(), b"garbage");
+
+    let report = reg.doctor(true).unwrap();
+    assert!(report.problems.is_empty(), "{report:?}");
+    let repaired: Vec<&str> = report.repaired.iter().map(|r| r.key.as_str()).collect();
+    assert_eq!(repaired, [SESSIONS_KEY, CHAINS_KEY, JOURNAL_KEY]);
+    let kept = copies(&store);
+    assert_eq!(kept.len(), 3, "one copy per file: {kept:?}");
+    for r in &report.repaired {
+        let held = store.read(&key(&r.kept_copy)).unwrap().unwrap();
+        assert!(kept.contains(&(r.kept_copy.clone(), held)));
+    }
+    assert_eq!(
+        store
+            .read(&key(&report.repaired[2].kept_copy))
+            .unwrap()
+            .unwrap(),
+        journal
+    );
+    // The good journal line was folded into the fresh registry.
+    assert_eq!(reg_sessions(&store), ["a"]);
+    assert!(reg.load_chains().unwrap().is_empty());
+    let again = reg.doctor(false).unwrap();
+    assert!(
+        again.problems.is_empty() && again.repaired.is_empty(),
+        "{again:?}"
+    );
+}
+
+#[test]
+fn doctor_on_a_missing_registry_checks_nothing() {
+    let reg = AgentRegistry::new(MemoryStore::new(), at("2026-11-29T17:56:00Z"));
+    assert_eq!(
+        reg.doctor(true).unwrap(),
+        session_state::registry::RegistryDoctorReport::default()
+    );
+}
