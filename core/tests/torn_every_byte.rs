@@ -42,8 +42,14 @@ fn files(folder: &str) -> Vec<PathBuf> {
 #[test]
 fn registry_files_cut_at_every_byte_are_corrupt_and_untouched_by_load() {
     let fixtures = [
-        (SESSIONS_KEY, vectors().join("hostile/files/base-agent-sessions.json")),
-        (CHAINS_KEY, vectors().join("hostile/files/base-workflow-chains.json")),
+        (
+            SESSIONS_KEY,
+            vectors().join("hostile/files/base-agent-sessions.json"),
+        ),
+        (
+            CHAINS_KEY,
+            vectors().join("hostile/files/base-workflow-chains.json"),
+        ),
     ];
     let mut checked = 0;
     for (key_text, path) in fixtures {
@@ -67,8 +73,16 @@ fn registry_files_cut_at_every_byte_are_corrupt_and_untouched_by_load() {
             };
             assert_eq!(err.kind(), ErrorKind::CorruptState, "{ctx}: {err}");
             assert!(err.to_string().contains(key_text), "{ctx}: {err}");
-            assert_eq!(reg.store().list(&Key::new(".moai").unwrap()).unwrap(), [key.clone()], "{ctx}");
-            assert_eq!(reg.store().read(&key).unwrap().as_deref(), Some(prefix), "{ctx}");
+            assert_eq!(
+                reg.store().list(&Key::new(".moai").unwrap()).unwrap(),
+                [key.clone()],
+                "{ctx}"
+            );
+            assert_eq!(
+                reg.store().read(&key).unwrap().as_deref(),
+                Some(prefix),
+                "{ctx}"
+            );
             checked += 1;
         }
     }
@@ -88,8 +102,14 @@ fn a_change_over_a_torn_registry_copies_it_aside_and_refuses() {
         let err = reg.register("a", "agent-1", json!({}), None).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::CorruptState, "cut at {cut}");
         assert_eq!(reg.store().read(&key).unwrap().as_deref(), Some(prefix));
-        let keys = reg.store().list(&Key::new(".moai/memory").unwrap()).unwrap();
-        let aside: Vec<_> = keys.iter().filter(|k| k.as_str().contains(".corrupt-")).collect();
+        let keys = reg
+            .store()
+            .list(&Key::new(".moai/memory").unwrap())
+            .unwrap();
+        let aside: Vec<_> = keys
+            .iter()
+            .filter(|k| k.as_str().contains(".corrupt-"))
+            .collect();
         assert_eq!(aside.len(), 1, "cut at {cut}: {keys:?}");
         assert_eq!(reg.store().read(aside[0]).unwrap().as_deref(), Some(prefix));
     }
@@ -115,7 +135,11 @@ fn team_files_cut_at_every_byte_are_corrupt_and_skipped_by_list() {
             assert!(listing.members.is_empty(), "{ctx}");
             assert_eq!(listing.skipped.len(), 1, "{ctx}");
             assert_eq!(listing.skipped[0].code, "corrupt_state", "{ctx}");
-            assert_eq!(teams.store().read(&key).unwrap().as_deref(), Some(prefix), "{ctx}");
+            assert_eq!(
+                teams.store().read(&key).unwrap().as_deref(),
+                Some(prefix),
+                "{ctx}"
+            );
             checked += 1;
         }
     }
