@@ -45,7 +45,10 @@ pub fn orchestrator_parse(data: &[u8]) {
         match parse_document(&key, data, &options) {
             Ok(doc) => {
                 let again = parse_document(&key, &doc.to_pretty_json(), &ParseOptions::default());
-                assert!(again.is_ok(), "a parsed document does not parse again: {again:?}");
+                assert!(
+                    again.is_ok(),
+                    "a parsed document does not parse again: {again:?}"
+                );
             }
             Err(e) => assert!(
                 matches!(
@@ -89,7 +92,10 @@ pub fn registry_parse(data: &[u8]) {
     match parse_sessions(&sessions, data) {
         Ok(doc) => {
             let bytes = to_python_json(&doc).expect("serialises");
-            assert!(parse_sessions(&sessions, &bytes).is_ok(), "sessions round trip");
+            assert!(
+                parse_sessions(&sessions, &bytes).is_ok(),
+                "sessions round trip"
+            );
         }
         Err(e) => assert_eq!(e.kind(), ErrorKind::CorruptState, "{e}"),
     }

@@ -252,7 +252,7 @@ fn id_codes(s: &Setup, id: &str) -> Vec<(&'static str, String)> {
     let teams = TeamStore::new(s.store.clone(), clock());
     let sessions = OrchestratorStore::new(s.store.clone(), clock());
     let mut doc = seed_session();
-    doc.session_id = id.to_owned();
+    id.clone_into(&mut doc.session_id);
     vec![
         (
             "registry register",
@@ -379,7 +379,7 @@ fn every_hostile_case_gives_its_typed_error_and_keeps_the_original() {
             Ok(Ok(())) => {
                 *by_target
                     .entry(case["target"].as_str().unwrap().to_owned())
-                    .or_default() += 1
+                    .or_default() += 1;
             }
             Ok(Err(why)) => failures.push(format!("{name}: {why}")),
             Err(_) => failures.push(format!("{name}: panicked")),

@@ -75,7 +75,7 @@ fn registry_files_cut_at_every_byte_are_corrupt_and_untouched_by_load() {
             assert!(err.to_string().contains(key_text), "{ctx}: {err}");
             assert_eq!(
                 reg.store().list(&Key::new(".moai").unwrap()).unwrap(),
-                [key.clone()],
+                std::slice::from_ref(&key),
                 "{ctx}"
             );
             assert_eq!(

@@ -51,7 +51,7 @@ for i in range(count):
 print(json.dumps({"registered": count}))
 "#;
 
-const NODE_WORKER: &str = r#"
+const NODE_WORKER: &str = r"
 const [pkg, root, prefix, count, go] = process.argv.slice(1);
 const fs = require('fs');
 const { AgentRegistry, FileStore } = require(pkg);
@@ -62,7 +62,7 @@ for (let i = 0; i < Number(count); i++) {
   reg.registerAgentResult('node-agent', `${prefix}-${String(i).padStart(4, '0')}`, { n: i }, 'race');
 }
 console.log(JSON.stringify({ registered: Number(count) }));
-"#;
+";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -111,7 +111,7 @@ fn move_worker(args: &[String]) -> Result<()> {
     wait_for(Path::new(&args[3]));
     let mut tally: BTreeMap<String, u64> = BTreeMap::new();
     for _ in 0..moves {
-        let (name, outcome) = if rng.next_u64() % 2 == 0 {
+        let (name, outcome) = if rng.next_u64().is_multiple_of(2) {
             ("pause", sessions.pause())
         } else {
             ("continue", sessions.continue_session())
@@ -180,12 +180,12 @@ fn spawn(cmd: &mut Command) -> std::result::Result<Child, String> {
         .map_err(|e| format!("cannot start {cmd:?}: {e}"))
 }
 
-/// Registration race; returns (per-language counts, lost, torn, messages).
-fn registration_race(
+/// Starts the registration workers of every available language (they wait for `go`).
+fn spawn_workers(
     root: &Path,
     go: &Path,
     per_worker: u64,
-) -> std::result::Result<(BTreeMap<&'static str, u64>, u64, u64), String> {
+) -> std::result::Result<Vec<Worker>, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let mut workers = Vec::new();
     let root_s = root.to_str().ok_or("root path not UTF-8")?.to_owned();
@@ -249,6 +249,16 @@ fn registration_race(
         }
         None => println!("node: skipped (the Node package is not built)"),
     }
+    Ok(workers)
+}
+
+/// Registration race; returns (per-language counts, lost, torn, messages).
+fn registration_race(
+    root: &Path,
+    go: &Path,
+    per_worker: u64,
+) -> std::result::Result<(BTreeMap<&'static str, u64>, u64, u64), String> {
+    let workers = spawn_workers(root, go, per_worker)?;
     // Give the interpreters time to import before the start signal.
     std::thread::sleep(Duration::from_millis(1500));
     std::fs::write(go, b"go").map_err(|e| e.to_string())?;

@@ -83,7 +83,7 @@ fn read_progress(store: &FsStore) -> Result<u64> {
         .read(&progress_key())?
         .unwrap_or_else(|| b"{\"last\":0}".to_vec());
     let value: Value = serde_json::from_slice(&bytes)
-        .map_err(|e| Error::corrupt(&progress_key(), e.to_string()))?;
+        .map_err(|e| Error::corrupt(progress_key(), e.to_string()))?;
     Ok(value["last"].as_u64().unwrap_or(0))
 }
 
@@ -170,8 +170,10 @@ fn verify(root: &Path, tally: &mut Tally) -> std::result::Result<(), (&'static s
             FileKind::Lock => {}
             FileKind::Temp => tally.temps_seen += 1,
             FileKind::Data => {
-                let key = key_of(root, &path).map_err(|e| torn(format!("{path:?}: {e}")))?;
-                let bytes = std::fs::read(&path).map_err(|e| torn(format!("{path:?}: {e}")))?;
+                let key =
+                    key_of(root, &path).map_err(|e| torn(format!("{}: {e}", path.display())))?;
+                let bytes =
+                    std::fs::read(&path).map_err(|e| torn(format!("{}: {e}", path.display())))?;
                 match parse_file(&key, &bytes) {
                     Ok(cut) => tally.torn_journal_lines += u64::from(cut),
                     Err(e) => return Err(torn(format!("`{key}` does not parse: {e}"))),
@@ -299,9 +301,9 @@ fn parent(args: &[String]) -> std::result::Result<bool, String> {
             Err((what, why)) => {
                 eprintln!("kill {k} ({mode}): {what}: {why}");
                 if what == "torn" {
-                    t.torn += 1
+                    t.torn += 1;
                 } else {
-                    t.lost += 1
+                    t.lost += 1;
                 }
             }
         }
