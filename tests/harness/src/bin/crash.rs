@@ -8,8 +8,9 @@
 //! registry files, the progress file, journal lines), no `.corrupt-` copy appeared, no
 //! temporary file is listed by the store, the counter is the last completed step or the next
 //! one, and every registration up to the last completed step is present (at most the next one
-//! beyond). Odd-numbered runs use the registry journal (`JournalMode::On`, 4 KiB compaction
-//! trigger), even-numbered runs the plain file. After the last kill one more child runs a few
+//! beyond). The children rotate through four modes: the registry's plain file or its journal
+//! (`JournalMode::On`, 4 KiB compaction trigger), each with `Durability::Atomic` and with
+//! `Durability::Sync` (whose fsyncs make writes last long enough to be cut more often). After the last kill one more child runs a few
 //! steps to completion over the leftovers (temporary files included) and the checks run again.
 //!
 //! ```text
@@ -32,20 +33,23 @@ use serde_json::{Value, json};
 use session_state::orchestrator::{OrchestratorStore, Project};
 use session_state::registry::{AgentRegistry, JournalMode};
 use session_state::{Error, Key, Result, Store};
-use session_state_fs::{FsStore, SystemClock};
+use session_state_fs::{Durability, FsStore, SystemClock};
 use session_state_harness::{FileKind, Rng, file_kind, files_under, key_of, parse_file};
 
 const PROGRESS: &str = "harness/progress.json";
 const CHAIN: &str = "crash-chain";
 const FOLDERS: [&str; 3] = [".claude", ".moai/memory", "harness"];
+/// Registry mode and store durability of the child, by kill number modulo 4.
+const MODES: [&str; 4] = ["plain", "journal", "plain+sync", "journal+sync"];
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("child") {
         let root = PathBuf::from(&args[1]);
-        let journal = args[2] == "journal";
+        let journal = args[2].starts_with("journal");
+        let sync = args[2].ends_with("+sync");
         let steps = args.get(3).map(|s| s.parse::<u64>().expect("a step count"));
-        return match child(&root, journal, steps) {
+        return match child(&root, journal, sync, steps) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprintln!("child: error[{}]: {e}", e.code());
@@ -88,8 +92,13 @@ fn read_progress(store: &FsStore) -> Result<u64> {
 }
 
 /// The child: steps from the last completed one on, forever (or `steps` of them).
-fn child(root: &Path, journal: bool, steps: Option<u64>) -> Result<()> {
-    let store = FsStore::new(root)?;
+fn child(root: &Path, journal: bool, sync: bool, steps: Option<u64>) -> Result<()> {
+    let durability = if sync {
+        Durability::Sync
+    } else {
+        Durability::Atomic
+    };
+    let store = FsStore::new(root)?.with_durability(durability);
     let sessions = OrchestratorStore::new(store.clone(), SystemClock);
     let reg = registry(store.clone(), journal);
     let fault = std::env::var("CRASH_FAULT").is_ok_and(|v| v == "direct");
@@ -155,8 +164,12 @@ struct Tally {
     consistent: u64,
     torn: u64,
     lost: u64,
-    after_step: [u64; 2],
-    temps_seen: u64,
+    /// Kills that left: no part of the next step, its save only, its save and registration.
+    landed: [u64; 3],
+    /// Temporary files on disk after the last check.
+    temps_now: u64,
+    /// Kills that left a new temporary file: a write interrupted before its rename.
+    interrupted_writes: u64,
     torn_journal_lines: u64,
 }
 
@@ -165,10 +178,11 @@ struct Tally {
 fn verify(root: &Path, tally: &mut Tally) -> std::result::Result<(), (&'static str, String)> {
     let torn = |m: String| ("torn", m);
     let store = FsStore::new(root).map_err(|e| torn(e.to_string()))?;
+    let mut temps = 0;
     for path in files_under(root) {
         match file_kind(&path) {
             FileKind::Lock => {}
-            FileKind::Temp => tally.temps_seen += 1,
+            FileKind::Temp => temps += 1,
             FileKind::Data => {
                 let key =
                     key_of(root, &path).map_err(|e| torn(format!("{}: {e}", path.display())))?;
@@ -181,6 +195,10 @@ fn verify(root: &Path, tally: &mut Tally) -> std::result::Result<(), (&'static s
             }
         }
     }
+    if temps > tally.temps_now {
+        tally.interrupted_writes += 1;
+    }
+    tally.temps_now = temps;
     for folder in FOLDERS {
         let listed = store
             .list(&Key::new(folder).expect("valid"))
@@ -228,7 +246,8 @@ fn verify(root: &Path, tally: &mut Tally) -> std::result::Result<(), (&'static s
             "progress {last} but counter {counter} and {registered} registrations"
         )));
     }
-    tally.after_step[usize::from(counter > last)] += 1;
+    let landed = usize::try_from(counter + registered - 2 * last).unwrap_or(0);
+    tally.landed[landed] += 1;
     Ok(())
 }
 
@@ -280,7 +299,7 @@ fn parent(args: &[String]) -> std::result::Result<bool, String> {
     let mut t = Tally::default();
     let started = Instant::now();
     for k in 0..o.kills {
-        let mode = if k % 2 == 1 { "journal" } else { "plain" };
+        let mode = MODES[usize::try_from(k % 4).unwrap_or(0)];
         let mut child = Command::new(&exe)
             .arg("child")
             .arg(&root)
@@ -332,14 +351,15 @@ fn parent(args: &[String]) -> std::result::Result<bool, String> {
     let after = read_progress(&store).map_err(|e| e.to_string())?;
     let final_ok = final_ok.is_ok() && after == before_final + 10;
     println!(
-        "steps completed: {before_final} in {:.1} s; kills inside a step (after its save): {}, between steps: {}",
+        "steps completed: {before_final} in {:.1} s; state found after a kill: before the next step {}, after its save {}, after its registration {}",
         started.elapsed().as_secs_f64(),
-        t.after_step[1],
-        t.after_step[0]
+        t.landed[0],
+        t.landed[1],
+        t.landed[2]
     );
     println!(
-        "temporary files seen after kills: {} (never listed); left on disk at the end: {leftover_temps}; journal lines cut short (skipped by design): {}",
-        t.temps_seen, t.torn_journal_lines
+        "kills that interrupted a write (left a new temporary file): {}; temporary files on disk at the end: {leftover_temps} (never listed, never read); journal lines cut short (skipped by design): {}",
+        t.interrupted_writes, t.torn_journal_lines
     );
     println!(
         "run over the leftovers: {} (progress {before_final} -> {after})",
