@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Reliability harnesses (issue 8) with CI counts; each prints its count line at the end.
+# - crash-harness: 200 SIGKILLs (CRASH_KILLS=1000 for the bench run), seed CRASH_SEED (1).
+# - concurrency-harness: Rust register workers (+ Python from .venv and Node from
+#   bindings-node when those are built; otherwise printed as skipped) and a lifecycle race.
+# The hostile table, torn-at-every-byte and fuzz-corpus replay are Rust tests (30-rust-tests.sh).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+cargo build --locked -p session-state-harness --bins
+./target/debug/crash-harness --kills "${CRASH_KILLS:-200}"
+./target/debug/concurrency-harness
