@@ -9,7 +9,8 @@ use std::time::{Duration, Instant};
 use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
 
 use crate::paths::{
-    TMP_INFIX, check_confined, check_not_reserved, io_error, is_reserved, path_of, sibling,
+    TMP_INFIX, check_confined, check_not_reserved, io_error, is_reserved, path_of,
+    remove_stale_temps, sibling,
 };
 
 /// How hard a write tries to reach the disk before it returns.
@@ -143,6 +144,8 @@ impl FsStore {
         let lock =
             private_file(&lock_path, true).map_err(|e| io_error(key, &lock_path, "lock", e))?;
         self.acquire(key, &lock_path, &lock)?;
+        // Under the lock no other writer of this key is mid-update: clear what dead ones left.
+        remove_stale_temps(path);
         let out = f();
         let _ = lock.unlock();
         out

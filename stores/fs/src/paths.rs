@@ -60,6 +60,41 @@ pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
     path.with_file_name(format!(".{}{suffix}", &name[..end]))
 }
 
+/// Removes the temporary files beside `path` (`.NAME.tmp-PID-N`) left by writers that died
+/// mid-write: only those whose PID is not a running process (checked in `/proc`; where there
+/// is no `/proc`, nothing is removed) and is not this process. Best effort: errors are ignored,
+/// since a leftover temporary file is never read or listed anyway.
+pub fn remove_stale_temps(path: &Path) {
+    let (Some(parent), Some(prefix)) = (
+        path.parent(),
+        sibling(path, TMP_INFIX)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned()),
+    ) else {
+        return;
+    };
+    let proc_root = Path::new("/proc");
+    if !proc_root.join("self").exists() {
+        return;
+    }
+    let Ok(entries) = std::fs::read_dir(parent) else {
+        return;
+    };
+    let own = std::process::id();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(prefix.as_str())) else {
+            continue;
+        };
+        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+            continue;
+        };
+        if pid != own && !proc_root.join(pid.to_string()).exists() {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
 /// A storage error about `key` at `path` caused by `err`.
 pub fn io_error(key: &Key, path: &Path, action: &str, err: io::Error) -> Error {
     Error::storage(key, action, err).with_context("path", path.display().to_string())

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use common::{assert_os_storage, k, temp_files};
-use session_state::Store;
+use session_state::{Key, Store};
 use session_state_fs::{Durability, FsStore};
 
 fn mode(path: &Path) -> u32 {
@@ -168,4 +168,32 @@ fn a_root_that_is_a_file_is_a_storage_error() {
     std::fs::write(&file, b"x").unwrap();
     let err = FsStore::new(&file).unwrap_err();
     assert_os_storage(&err, "plain-file");
+}
+
+#[test]
+fn update_removes_temp_files_of_dead_writers_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = FsStore::new(dir.path()).unwrap();
+    let key = Key::new(".moai/memory/agent-sessions.json").unwrap();
+    store.write(&key, b"1").unwrap();
+    let folder = dir.path().join(".moai/memory");
+    // PID 4194304 is above Linux's pid_max limit, so no process has it; PID 1 always runs.
+    let dead = folder.join(".agent-sessions.json.tmp-4194304-0");
+    let alive = folder.join(".agent-sessions.json.tmp-1-0");
+    let other_key = folder.join(".workflow-chains.json.tmp-4194304-0");
+    for path in [&dead, &alive, &other_key] {
+        std::fs::write(path, b"half a wri").unwrap();
+    }
+    store
+        .update(&key, &mut |_| Ok(Some(b"2".to_vec())))
+        .unwrap();
+    if std::path::Path::new("/proc/self").exists() {
+        assert!(!dead.exists(), "a dead writer's temp file is removed");
+    }
+    assert!(alive.exists(), "a running process's temp file is kept");
+    assert!(
+        other_key.exists(),
+        "another key's temp file is left to that key"
+    );
+    assert_eq!(store.read(&key).unwrap().as_deref(), Some(&b"2"[..]));
 }
