@@ -5,7 +5,7 @@
 #![allow(dead_code)] // each target uses one function
 
 use serde_json::Value;
-use session_state::orchestrator::{ParseOptions, parse_document, salvage};
+use session_state::orchestrator::{ParseOptions, history_key, parse_document, salvage};
 use session_state::registry::document::{parse_chains, parse_sessions, to_python_json};
 use session_state::team::SessionState;
 use session_state::{ErrorKind, Key};
@@ -65,7 +65,8 @@ pub fn orchestrator_parse(data: &[u8]) {
 }
 
 /// `salvage`: never panics; the document is an object; when its `schema_version` is "1.0"
-/// and its `session_id` a safe segment (salvage leaves those as read), it parses.
+/// and its `session_id` is a valid id (a safe segment whose `{id}.json` archive name fits in
+/// 255 bytes; salvage leaves those as read), it parses.
 pub fn orchestrator_salvage(data: &[u8]) {
     let out = salvage(data);
     let Value::Object(doc) = &out.document else {
@@ -75,7 +76,7 @@ pub fn orchestrator_salvage(data: &[u8]) {
     let id_ok = doc
         .get("session_id")
         .and_then(Value::as_str)
-        .is_some_and(|id| Key::segment("session id", id).is_ok());
+        .is_some_and(|id| history_key(id).is_ok());
     if version_ok && id_ok {
         let bytes = serde_json::to_vec(&out.document).expect("a value serialises");
         let key = key(".claude/orchestrator-session.json");
