@@ -19,7 +19,10 @@
 pub mod clock;
 pub mod convert;
 pub mod errors;
+pub mod orchestrator;
+pub mod registry;
 pub mod stores;
+pub mod team;
 
 pub use clock::JsClock;
 pub use errors::{ERROR_CODES, IntoJsResult, JsResult, to_js_error};
