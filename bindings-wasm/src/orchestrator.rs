@@ -217,7 +217,7 @@ impl OrchestratorStore {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "OrchestratorOptions")] options: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "OrchestratorOptions")] options: &JsValue,
     ) -> JsResult<OrchestratorStore> {
         let options: Options = options_arg(options, "options")?;
         let mut inner = core::OrchestratorStore::new(AnyStore::from_js(store)?, JsClock);
@@ -266,7 +266,7 @@ impl OrchestratorStore {
     pub fn archive(
         &self,
         #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "{ replace?: boolean }")] options: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ replace?: boolean }")] options: &JsValue,
     ) -> JsResult<String> {
         let doc = document_arg(&self.inner, doc)?;
         let flags: FlagOptions = options_arg(options, "options")?;
@@ -277,7 +277,7 @@ impl OrchestratorStore {
     #[wasm_bindgen(js_name = listHistory, unchecked_return_type = "HistoryPage")]
     pub fn list_history(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "HistoryQuery")] query: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "HistoryQuery")] query: &JsValue,
     ) -> JsResult<JsValue> {
         let options: HistoryOptions = options_arg(query, "query")?;
         let defaults = HistoryQuery::default();
@@ -328,7 +328,7 @@ impl OrchestratorStore {
         #[wasm_bindgen(unchecked_param_type = "string")] goal: &JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] mode: &JsValue,
         #[wasm_bindgen(unchecked_param_type = "Project")] project: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] suffix: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] suffix: &JsValue,
     ) -> JsResult<JsValue> {
         let goal = string_arg(goal, "goal")?;
         let mode = string_arg(mode, "mode")?;
@@ -369,7 +369,7 @@ impl OrchestratorStore {
     pub fn agent_completed(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] result_summary: &JsValue,
+        #[wasm_bindgen(js_name = "resultSummary", unchecked_param_type = "string")] result_summary: &JsValue,
     ) -> JsResult<JsValue> {
         let id = string_arg(id, "id")?;
         let summary = string_arg(result_summary, "resultSummary")?;
@@ -417,7 +417,7 @@ impl OrchestratorStore {
     #[wasm_bindgen(unchecked_return_type = "DoctorReport")]
     pub fn doctor(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "{ fix?: boolean }")] options: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ fix?: boolean }")] options: &JsValue,
     ) -> JsResult<JsValue> {
         let flags: FlagOptions = options_arg(options, "options")?;
         to_js(&self.inner.doctor(flags.fix).js()?)
@@ -428,7 +428,7 @@ impl OrchestratorStore {
     #[wasm_bindgen(unchecked_return_type = "Repair | null")]
     pub fn recover(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] key: &JsValue,
     ) -> JsResult<JsValue> {
         let key: Key = if key.is_undefined() || key.is_null() {
             current_key()
@@ -456,7 +456,7 @@ impl OrchestratorStore {
 #[wasm_bindgen(js_name = resumeSummary, unchecked_return_type = "ResumeSummary")]
 pub fn resume_summary(
     #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
-    #[wasm_bindgen(unchecked_param_type = "string | Date")] now: &JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string | Date")] now: &JsValue,
 ) -> JsResult<JsValue> {
     let bytes = document_bytes(doc, "doc")?;
     let doc = core::parse_document(&current_key(), &bytes, &core::ParseOptions::default()).js()?;

@@ -149,10 +149,12 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = registerAgentResult)]
     pub fn register_agent_result(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent_name: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent_id: &JsValue,
+        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
+        agent_name: &JsValue,
+        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
         #[wasm_bindgen(unchecked_param_type = "JsonValue")] result: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] chain_id: &JsValue,
+        #[wasm_bindgen(js_name = "chainId", unchecked_optional_param_type = "string | null")]
+        chain_id: &JsValue,
     ) -> JsResult<()> {
         let name = string_arg(agent_name, "agentName")?;
         let id = string_arg(agent_id, "agentId")?;
@@ -167,8 +169,10 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = getResumeId, unchecked_return_type = "string | null")]
     pub fn get_resume_id(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent_name: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] chain_id: &JsValue,
+        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
+        agent_name: &JsValue,
+        #[wasm_bindgen(js_name = "chainId", unchecked_optional_param_type = "string | null")]
+        chain_id: &JsValue,
     ) -> JsResult<JsValue> {
         let name = string_arg(agent_name, "agentName")?;
         let chain = opt_string_arg(chain_id, "chainId")?;
@@ -183,9 +187,15 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = shouldResume)]
     pub fn should_resume(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent_name: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] current_task: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] previous_task: &JsValue,
+        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
+        agent_name: &JsValue,
+        #[wasm_bindgen(js_name = "currentTask", unchecked_param_type = "string")]
+        current_task: &JsValue,
+        #[wasm_bindgen(
+            js_name = "previousTask",
+            unchecked_optional_param_type = "string | null"
+        )]
+        previous_task: &JsValue,
     ) -> JsResult<bool> {
         let name = string_arg(agent_name, "agentName")?;
         let current = string_arg(current_task, "currentTask")?;
@@ -199,10 +209,16 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = decideResume, unchecked_return_type = "ResumeDecision")]
     pub fn decide_resume(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent_name: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] current_task: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] previous_task: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "ResumePolicyOptions")] options: &JsValue,
+        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
+        agent_name: &JsValue,
+        #[wasm_bindgen(js_name = "currentTask", unchecked_param_type = "string")]
+        current_task: &JsValue,
+        #[wasm_bindgen(
+            js_name = "previousTask",
+            unchecked_optional_param_type = "string | null"
+        )]
+        previous_task: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ResumePolicyOptions")] options: &JsValue,
     ) -> JsResult<JsValue> {
         let name = string_arg(agent_name, "agentName")?;
         let current = string_arg(current_task, "currentTask")?;
@@ -220,7 +236,7 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = incrementResumeCount)]
     pub fn increment_resume_count(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent_id: &JsValue,
+        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
     ) -> JsResult<bool> {
         let id = string_arg(agent_id, "agentId")?;
         self.inner.increment_resume_count(&id).js()
@@ -230,7 +246,7 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = getAgentResult, unchecked_return_type = "JsonValue")]
     pub fn get_agent_result(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent_id: &JsValue,
+        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
     ) -> JsResult<JsValue> {
         let id = string_arg(agent_id, "agentId")?;
         to_js(&self.inner.agent_result(&id).js()?)
@@ -240,7 +256,7 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = getChainResults, unchecked_return_type = "AgentResult[]")]
     pub fn get_chain_results(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] chain_id: &JsValue,
+        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
     ) -> JsResult<JsValue> {
         let chain = string_arg(chain_id, "chainId")?;
         to_js(&self.inner.chain_results(&chain).js()?)
@@ -250,7 +266,7 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = getChainSummary, unchecked_return_type = "ChainSummary")]
     pub fn get_chain_summary(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] chain_id: &JsValue,
+        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
     ) -> JsResult<JsValue> {
         let chain = string_arg(chain_id, "chainId")?;
         to_js(&self.inner.chain_summary(&chain).js()?)
@@ -260,7 +276,7 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = chainStatus, unchecked_return_type = "ChainStatus")]
     pub fn chain_status(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] chain_id: &JsValue,
+        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
     ) -> JsResult<JsValue> {
         let chain = string_arg(chain_id, "chainId")?;
         to_js(&self.inner.chain_status(&chain).js()?)
@@ -270,7 +286,8 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = clearAgentSession)]
     pub fn clear_agent_session(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent_name: &JsValue,
+        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
+        agent_name: &JsValue,
     ) -> JsResult<bool> {
         let name = string_arg(agent_name, "agentName")?;
         self.inner.clear_agent(&name).js()
@@ -280,7 +297,7 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = clearChain)]
     pub fn clear_chain(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] chain_id: &JsValue,
+        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
     ) -> JsResult<bool> {
         let chain = string_arg(chain_id, "chainId")?;
         self.inner.clear_chain(&chain).js()
@@ -296,9 +313,10 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = createChain)]
     pub fn create_chain(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] chain_id: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string[]")] agent_sequence: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "JsonValue")] metadata: &JsValue,
+        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
+        #[wasm_bindgen(js_name = "agentSequence", unchecked_param_type = "string[]")]
+        agent_sequence: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "JsonValue")] metadata: &JsValue,
     ) -> JsResult<()> {
         let chain = string_arg(chain_id, "chainId")?;
         let sequence: Vec<String> = from_js(agent_sequence, "agentSequence")?;
@@ -314,7 +332,8 @@ impl AgentRegistry {
     #[wasm_bindgen(unchecked_return_type = "AgentEntry[]")]
     pub fn agents(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string | null")] chain_id: &JsValue,
+        #[wasm_bindgen(js_name = "chainId", unchecked_optional_param_type = "string | null")]
+        chain_id: &JsValue,
     ) -> JsResult<JsValue> {
         let chain = opt_string_arg(chain_id, "chainId")?;
         to_js(&self.inner.agents(chain.as_deref()).js()?)
