@@ -131,6 +131,7 @@ function showProblem(err) {
   text("problem-message", err.message);
   const salvaged = err.salvaged;
   $("salvage").hidden = !salvaged;
+  $("no-salvage").hidden = Boolean(salvaged);
   if (!salvaged) return;
   const bytes = store.read(CURRENT);
   const found = bytes ? salvage(bytes) : { partial: [], missing: [], replaced: [] };

@@ -2,7 +2,7 @@
 // headless /usr/bin/chromium through playwright-core. Screenshots of each step go to
 // <repo>/target/e2e/*.png (kept as CI artifacts). Needs `npm run build` first.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { dirname, extname, join, normalize, sep } from "node:path";
 import { after, before, test } from "node:test";
@@ -183,4 +183,18 @@ test("the viewer shows the seed example, moves it, keeps it across reloads, and 
   assert.equal(await page.isVisible("#empty"), true);
   assert.equal(await page.$$eval("#history-list li time", (t) => t.length), 4);
   await shot("09-archived");
+
+  // An incompatible file: the error kind and message, nothing salvaged, never a blank page.
+  const future = join(shots, "orchestrator-session.json");
+  const seed = JSON.parse(readFileSync(join(vectors, "seed-example.json"), "utf8"));
+  writeFileSync(future, JSON.stringify({ ...seed, schema_version: "2.0" }));
+  await page.setInputFiles("#file", future);
+  await page.waitForSelector("#problem:not([hidden])");
+  assert.equal(await textOf("#problem-code"), "incompatible_schema");
+  assert.match(await textOf("#problem-message"), /2\.0/);
+  assert.equal(await page.isVisible("#salvage"), false);
+  assert.equal(await page.isVisible("#no-salvage"), true);
+  assert.equal(await page.isVisible("#session"), false);
+  assert.equal(await page.$$eval("#history-list li time", (t) => t.length), 4);
+  await shot("10-incompatible");
 });
