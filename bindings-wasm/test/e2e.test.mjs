@@ -197,4 +197,17 @@ test("the viewer shows the seed example, moves it, keeps it across reloads, and 
   assert.equal(await page.isVisible("#session"), false);
   assert.equal(await page.$$eval("#history-list li time", (t) => t.length), 4);
   await shot("10-incompatible");
+
+  // Dropping a file on the drop zone opens it like the file input.
+  const seedText = readFileSync(join(vectors, "seed-example.json"), "utf8");
+  const transfer = await page.evaluateHandle((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], "orchestrator-session.json", { type: "application/json" }));
+    return dt;
+  }, seedText);
+  await page.dispatchEvent("#drop", "drop", { dataTransfer: transfer });
+  await page.waitForSelector("#problem", { state: "hidden" });
+  assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
+  assert.equal(await textOf("#message"), "Opened orchestrator-session.json.");
+  await shot("11-dropped");
 });
