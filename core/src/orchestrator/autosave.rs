@@ -35,7 +35,7 @@ fn agent_mut<'a>(doc: &'a mut OrchestratorSession, id: &str) -> Result<&'a mut A
 /// # Errors
 /// [`ErrorKind::InvalidKey`] when the result is not a safe key segment.
 pub fn session_id_for(now: Timestamp, suffix: &str) -> Result<String> {
-    let id = format!("{}-{suffix}", now.utc().format("%Y-%m-%d"));
+    let id = format!("{}-{suffix}", crate::time::format_date(now.utc()));
     Key::segment("session id", &id)?;
     Ok(id)
 }

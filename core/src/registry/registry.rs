@@ -166,7 +166,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
 
     /// Copies corrupt `bytes` of `key` aside and returns the error to fail with.
     fn keep_aside(&self, key: &Key, bytes: &[u8], err: Error) -> Error {
-        let stamp = self.clock.now().format("%Y%m%dT%H%M%SZ");
+        let stamp = crate::time::format_compact_stamp(self.clock.now());
         let aside = match Key::new(format!("{key}.corrupt-{stamp}")) {
             Ok(k) => k,
             Err(e) => return e,

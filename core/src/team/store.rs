@@ -297,7 +297,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
 
     /// Copies corrupt bytes to `{key}.corrupt-{UTC timestamp}` (with `-N` if taken).
     fn copy_aside(&self, key: &Key, bytes: &[u8]) -> Result<()> {
-        let stamp = self.clock.now().format("%Y%m%dT%H%M%SZ");
+        let stamp = crate::time::format_compact_stamp(self.clock.now());
         let base = format!("{}.corrupt-{stamp}", key.file_name());
         let parent = key.parent().expect("session keys have a folder");
         for n in 0..100 {
