@@ -37,7 +37,10 @@ pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value>
     let text = text
         .as_string()
         .ok_or_else(|| invalid_input(format!("`{what}` is not JSON: got {}", type_name(value))))?;
-    serde_json::from_str(&text).map_err(|e| invalid_input(format!("`{what}` is not JSON: {e}")))
+    // `from_slice` (not `from_str`): the same reader instance as the core's parsers, so the
+    // wasm holds one JSON reader for `Value` instead of two. The text is UTF-8 already.
+    serde_json::from_slice(text.as_bytes())
+        .map_err(|e| invalid_input(format!("`{what}` is not JSON: {e}")))
 }
 
 /// A document (a JSON object) from the JS argument `what`, with every member kept in order.
@@ -109,4 +112,42 @@ pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
             type_name(value)
         )))
     }
+}
+
+/// An optional `string` argument `what`: `undefined` and `null` are `None`.
+///
+/// # Errors
+/// `invalid_input` naming `what` for anything but a string, `undefined` or `null`.
+pub fn opt_string_arg(value: &JsValue, what: &str) -> JsResult<Option<String>> {
+    if value.is_undefined() || value.is_null() {
+        Ok(None)
+    } else {
+        string_arg(value, what).map(Some)
+    }
+}
+
+/// An optional options object `what` read as `T`: `undefined` and `null` give `T::default()`.
+///
+/// # Errors
+/// `invalid_input` naming `what` when it is not an object of `T`'s shape.
+pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -> JsResult<T> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    if !value.is_object() || js_sys::Array::is_array(value) {
+        return Err(invalid_input(format!(
+            "`{what}` must be an object, got {}",
+            type_name(value)
+        )));
+    }
+    from_js(value, what)
+}
+
+/// The JSON bytes of the document argument `what` (a plain object), for the core's parsers.
+///
+/// # Errors
+/// As [`document_from_js`].
+pub fn document_bytes(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
+    let map = document_from_js(value, what)?;
+    serde_json::to_vec(&map).map_err(|e| invalid_input(format!("`{what}` is not JSON: {e}")))
 }

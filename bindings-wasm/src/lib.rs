@@ -4,7 +4,9 @@
 //! and method names as the Node package, plain JS objects in and out, and every failure a JS
 //! `Error` with a stable `code` (see [`errors`]).
 //!
-//! This crate holds no logic of its own: each exported class is a thin handle over a core type.
+//! This crate holds no logic of its own: each exported class is a thin handle over a core type:
+//! [`orchestrator::OrchestratorStore`] (with the free functions `resumeSummary`, `renderResume`
+//! and `salvage`), [`registry::AgentRegistry`] and [`team::TeamStore`], one file per core module.
 //! The pieces every wrapper uses:
 //! - [`stores::AnyStore::from_js`] resolves the `store` argument (a [`stores::MemoryStore`], a
 //!   [`stores::LocalStorageStore`] or any JS object with `read`/`write`/`delete`/`list`) into a
@@ -19,7 +21,10 @@
 pub mod clock;
 pub mod convert;
 pub mod errors;
+pub mod orchestrator;
+pub mod registry;
 pub mod stores;
+pub mod team;
 
 pub use clock::JsClock;
 pub use errors::{ERROR_CODES, IntoJsResult, JsResult, to_js_error};

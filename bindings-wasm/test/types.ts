@@ -1,7 +1,22 @@
 // Checked by `tsc --noEmit -p tsconfig.json` (npm run test:types): the generated declarations
 // name real types, and misuse is a type error (each `@ts-expect-error` must catch one).
 import init, {
+  AgentRegistry,
   ERROR_CODES,
+  OrchestratorStore,
+  TeamStore,
+  renderResume,
+  resumeSummary,
+  salvage,
+  type AgentEntry,
+  type DoctorReport,
+  type HistoryPage,
+  type OrchestratorSession,
+  type ResumeDecision,
+  type ResumePlan,
+  type ResumeSummary,
+  type Salvaged,
+  type TeamSessionState,
   LocalStorageStore,
   MemoryStore,
   copyStore,
@@ -78,4 +93,49 @@ export function nodeUsage(node: typeof NodeBuild): ErrorCode[] {
   const store: NodeBuild.MemoryStore = new node.MemoryStore();
   store.write("k", "v");
   return node.errorCodes();
+}
+
+// The orchestrator, registry and team classes name their shapes.
+export function classes(store: Store): void {
+  const sessions = new OrchestratorStore(store);
+  const tuned = new OrchestratorStore(store, { maxDocumentBytes: 1 << 20, naiveOffsetMinutes: 60 });
+  const doc: OrchestratorSession | null = sessions.load();
+  const made: OrchestratorSession = sessions.createSession("goal", "default", { name: "p", path: "/p" });
+  const saved: OrchestratorSession = sessions.save(made);
+  const progress: number | undefined = saved.agents[0]?.progress;
+  const key: string = sessions.archive(saved, { replace: true });
+  const page: HistoryPage = sessions.listHistory({ limit: 5, status: "complete" });
+  const report: DoctorReport = tuned.doctor({ fix: true });
+  const summary: ResumeSummary = resumeSummary(saved, new Date());
+  const percent: number = resumeSummary(saved).progress_percent;
+  const markdown: string = renderResume(summary);
+  const rescued: Salvaged = salvage("{");
+  sessions.recover();
+  void [doc, progress, key, page, report, percent, markdown, rescued];
+
+  const registry = new AgentRegistry(store);
+  registry.registerAgentResult("spec", "id-1", { ok: true });
+  const resume: boolean = registry.shouldResume("spec", "task");
+  const decision: ResumeDecision = registry.decideResume("spec", "a", "b", { policy: "explained", threshold: 0.5 });
+  const id: string | null = registry.getResumeId("spec");
+  const rows: AgentEntry[] = registry.agents();
+  void [resume, decision, id, rows];
+
+  const teams = new TeamStore(store);
+  const state: TeamSessionState = teams.recordSpawn("t", { name: "coder", prompt: "p" }, "codex");
+  const plan: ResumePlan = teams.resumePlan("t");
+  const first = plan.members[0];
+  if (first?.action === "respawn") void first.config.name;
+  void [state, teams.save("t", state)];
+
+  // @ts-expect-error: an unknown status is not a SessionStatus
+  sessions.listHistory({ status: "sleeping" });
+  // @ts-expect-error: unknown options are refused
+  new OrchestratorStore(store, { maxBytes: 1 });
+  // @ts-expect-error: the policy is compat or explained
+  registry.decideResume("a", "b", "c", { policy: "magic" });
+  // @ts-expect-error: an unknown backend is not a BackendType
+  teams.recordSpawn("t", { name: "x", prompt: "p" }, "cobol");
+  // @ts-expect-error: a summary needs a document
+  resumeSummary(42);
 }

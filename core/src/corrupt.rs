@@ -23,7 +23,7 @@ pub fn corrupt_copy_key(key: &Key, now: DateTime<Utc>) -> Result<Key> {
     let name = format!(
         "{}.corrupt-{}",
         key.file_name(),
-        now.format("%Y%m%dT%H%M%SZ")
+        crate::time::format_compact_stamp(now)
     );
     match key.parent() {
         Some(parent) => parent.join(&name),

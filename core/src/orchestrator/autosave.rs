@@ -35,7 +35,7 @@ fn agent_mut<'a>(doc: &'a mut OrchestratorSession, id: &str) -> Result<&'a mut A
 /// [`ErrorKind::InvalidKey`] when the result is not a safe key segment or too long to be
 /// archived (see [`history_key`](super::history_key)).
 pub fn session_id_for(now: Timestamp, suffix: &str) -> Result<String> {
-    let id = format!("{}-{suffix}", now.utc().format("%Y-%m-%d"));
+    let id = format!("{}-{suffix}", crate::time::format_date(now.utc()));
     super::keys::history_key(&id)?;
     Ok(id)
 }

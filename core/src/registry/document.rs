@@ -128,9 +128,9 @@ fn empty_object() -> Value {
 pub fn python_isoformat(now: DateTime<Utc>) -> String {
     let micros = now.timestamp_subsec_micros() % 1_000_000;
     if micros == 0 {
-        now.format("%Y-%m-%dT%H:%M:%S").to_string()
+        crate::time::format_naive_seconds(now)
     } else {
-        format!("{}.{micros:06}", now.format("%Y-%m-%dT%H:%M:%S"))
+        format!("{}.{micros:06}", crate::time::format_naive_seconds(now))
     }
 }
 

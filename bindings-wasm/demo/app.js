@@ -1,0 +1,273 @@
+// The session viewer: every decision (parsing, summary, salvage, lifecycle) is made by the
+// wasm package; this module only moves files into the store and shows what the package returns.
+import init, {
+  LocalStorageStore,
+  OrchestratorStore,
+  renderResume,
+  resumeSummary,
+  salvage,
+} from "../pkg-web/session_state_wasm.js";
+
+const CURRENT = ".claude/orchestrator-session.json";
+const HISTORY = ".claude/orchestrator-history";
+
+const $ = (id) => document.getElementById(id);
+let store;
+let sessions;
+
+function text(id, value) {
+  $(id).textContent = value;
+}
+
+function say(message, isError = false) {
+  const el = $("message");
+  el.textContent = message;
+  el.classList.toggle("error", isError);
+}
+
+function describeError(err) {
+  return err && err.code ? `${err.code}: ${err.message}` : String(err);
+}
+
+function bar(progress, value, label) {
+  progress.value = value;
+  progress.setAttribute("aria-valuemin", "0");
+  progress.setAttribute("aria-valuemax", "100");
+  progress.setAttribute("aria-valuenow", String(value));
+  if (label) progress.setAttribute("aria-label", label);
+  progress.textContent = `${value}%`;
+}
+
+function list(id, items, render) {
+  const el = $(id);
+  el.replaceChildren(
+    ...items.map((item) => {
+      const li = document.createElement("li");
+      render(li, item);
+      return li;
+    }),
+  );
+  if (items.length === 0) {
+    const li = document.createElement("li");
+    li.className = "muted";
+    li.textContent = "None";
+    el.append(li);
+  }
+}
+
+// An agent's own progress by the package's rule (a complete agent counts 100): the summary of
+// the session with that agent alone.
+function agentProgress(doc, agent) {
+  return resumeSummary({ ...doc, agents: [agent] }).progress_percent;
+}
+
+function showSession(doc) {
+  const summary = resumeSummary(doc);
+  $("session").hidden = false;
+  text("s-id", summary.session_id);
+  text("s-goal", summary.goal);
+  const status = $("s-status");
+  status.textContent = summary.status;
+  status.className = `badge ${summary.status}`;
+  text("s-started", `${summary.started_relative} (${summary.started})`);
+  bar($("s-progress"), summary.progress_percent, "Session progress");
+  text("s-progress-label", `${summary.progress_percent}% complete`);
+  text("s-resume-from", summary.resume_from ?? "nothing in progress");
+  text("s-markdown", renderResume(summary));
+
+  const rows = doc.agents.map((agent) => {
+    const tr = document.createElement("tr");
+    const cells = [agent.id + (agent.type ? ` (${agent.type})` : ""), agent.task];
+    for (const value of cells) {
+      const td = document.createElement("td");
+      td.textContent = value;
+      tr.append(td);
+    }
+    const st = document.createElement("td");
+    const badge = document.createElement("span");
+    badge.className = `badge ${agent.status}`;
+    badge.textContent = agent.status;
+    st.append(badge);
+    const pr = document.createElement("td");
+    const progress = document.createElement("progress");
+    progress.max = 100;
+    const value = agentProgress(doc, agent);
+    bar(progress, value, `Progress of ${agent.id}`);
+    progress.dataset.agent = agent.id;
+    const label = document.createElement("span");
+    label.textContent = ` ${value}%`;
+    pr.append(progress, label);
+    tr.append(st, pr);
+    return tr;
+  });
+  $("agent-rows").replaceChildren(...rows);
+
+  list("pending-list", summary.pending, (li, task) => {
+    li.textContent = task;
+  });
+  list("decision-list", doc.decisions_made, (li, d) => {
+    const strong = document.createElement("strong");
+    strong.textContent = d.decision;
+    li.append(strong, ` (${d.rationale}) `);
+    const time = document.createElement("time");
+    time.dateTime = d.timestamp;
+    time.textContent = d.timestamp;
+    li.append(time);
+  });
+
+  const ctx = summary.context;
+  const pct = Math.max(0, Math.min(100, Number(ctx.percentage)));
+  bar($("c-progress"), pct, "Context used");
+  text("c-label", `~${ctx.estimated_tokens.toLocaleString("en-US")} tokens (${ctx.percentage}%)`);
+  text(
+    "c-compression",
+    `Last compression: ${ctx.last_compression ? `${ctx.last_compression_relative} (${ctx.last_compression})` : "never"}`,
+  );
+}
+
+function showProblem(err) {
+  $("problem").hidden = false;
+  text("problem-code", err.code ?? "error");
+  text("problem-message", err.message);
+  const salvaged = err.salvaged;
+  $("salvage").hidden = !salvaged;
+  $("no-salvage").hidden = Boolean(salvaged);
+  if (!salvaged) return;
+  const bytes = store.read(CURRENT);
+  const found = bytes ? salvage(bytes) : { partial: [], missing: [], replaced: [] };
+  const names = (paths) => (paths.length ? paths.map((p) => p || "(top level)").join(", ") : "none");
+  text("salvage-partial", names(found.partial));
+  text("salvage-missing", names(found.missing));
+  text("salvage-replaced", names(found.replaced));
+  try {
+    showSession(salvaged);
+  } catch (e) {
+    text("problem-message", `${err.message}; the salvage cannot be shown either: ${describeError(e)}`);
+  }
+}
+
+function showHistory() {
+  let page;
+  try {
+    page = sessions.listHistory({ limit: 100 });
+  } catch (err) {
+    text("history-skipped", `The history cannot be listed: ${describeError(err)}`);
+    return;
+  }
+  list("history-list", page.entries, (li, entry) => {
+    const badge = document.createElement("span");
+    badge.className = `badge ${entry.status}`;
+    badge.textContent = entry.status;
+    const time = document.createElement("time");
+    time.dateTime = entry.created;
+    time.textContent = entry.created;
+    li.append(time, " ", badge, ` ${entry.id}: ${entry.goal}`);
+  });
+  text(
+    "history-skipped",
+    page.skipped.length
+      ? `Skipped: ${page.skipped.map((s) => `${s.key} (${s.code})`).join(", ")}`
+      : "",
+  );
+}
+
+function render() {
+  $("problem").hidden = true;
+  $("session").hidden = true;
+  $("empty").hidden = true;
+  try {
+    const doc = sessions.load();
+    if (doc) showSession(doc);
+    else $("empty").hidden = false;
+  } catch (err) {
+    showProblem(err);
+  }
+  showHistory();
+}
+
+async function openFiles(files) {
+  const jsonFiles = [...files].filter((f) => f.name.endsWith(".json"));
+  if (jsonFiles.length === 0) {
+    say("No .json file was chosen.", true);
+    return;
+  }
+  const single = jsonFiles.length === 1;
+  const written = [];
+  for (const file of jsonFiles) {
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    // One file, or the file named orchestrator-session.json, is the current session; the
+    // others are archives of the history folder.
+    const key = single || file.name === "orchestrator-session.json" ? CURRENT : `${HISTORY}/${file.name}`;
+    try {
+      store.write(key, bytes);
+      written.push(file.name);
+    } catch (err) {
+      say(`${file.name} was not stored: ${describeError(err)}`, true);
+      render();
+      return;
+    }
+  }
+  if (jsonFiles.some((f) => !single && f.name !== "orchestrator-session.json")) {
+    sessions.rebuildIndex();
+  }
+  say(`Opened ${written.join(", ")}.`);
+  render();
+}
+
+function move(name) {
+  try {
+    if (name === "archive") {
+      const doc = sessions.load();
+      if (!doc) throw Object.assign(new Error("there is no current session"), { code: "not_found" });
+      const key = sessions.archive(doc, { replace: false });
+      say(`Archived to ${key}.`);
+    } else {
+      const doc = sessions[name]();
+      say(`Session ${doc.session_id} is now ${doc.status}.`);
+    }
+  } catch (err) {
+    say(describeError(err), true);
+  }
+  render();
+}
+
+function repair() {
+  try {
+    const done = sessions.recover();
+    say(done ? `Repaired; the damaged file was kept as ${done.kept_copy}.` : "Nothing to repair.");
+  } catch (err) {
+    say(`Cannot repair: ${describeError(err)}`, true);
+  }
+  render();
+}
+
+async function main() {
+  await init();
+  store = new LocalStorageStore("session-state:");
+  sessions = new OrchestratorStore(store);
+  for (const id of ["file", "folder"]) {
+    $(id).addEventListener("change", (e) => openFiles(e.target.files).finally(() => (e.target.value = "")));
+  }
+  const drop = $("drop");
+  drop.addEventListener("dragover", (e) => {
+    e.preventDefault();
+    drop.classList.add("over");
+  });
+  drop.addEventListener("dragleave", () => drop.classList.remove("over"));
+  drop.addEventListener("drop", (e) => {
+    e.preventDefault();
+    drop.classList.remove("over");
+    openFiles(e.dataTransfer.files);
+  });
+  for (const button of document.querySelectorAll("[data-move]")) {
+    button.addEventListener("click", () => move(button.dataset.move));
+  }
+  $("repair").addEventListener("click", repair);
+  render();
+  document.body.dataset.ready = "true";
+}
+
+main().catch((err) => {
+  say(`The viewer cannot start: ${describeError(err)}`, true);
+  document.body.dataset.ready = "error";
+});

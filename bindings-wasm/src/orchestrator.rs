@@ -1,0 +1,487 @@
+//! `OrchestratorStore` and the free functions `resumeSummary`, `renderResume`, `salvage`: the
+//! core's [`session_state::orchestrator`] as JS (SPEC section 1).
+//!
+//! Documents cross in their file format (snake_case JSON keys, as `JSON.parse` of the file
+//! gives them); method names are camelCase. Every method converts its arguments, calls the core
+//! and converts the result: no logic lives here.
+
+use serde::Deserialize;
+use session_state::Key;
+use session_state::orchestrator::{
+    self as core, Agent, HistoryQuery, OrchestratorSession, Project, ResumeSummary, SessionStatus,
+    current_key,
+};
+use session_state::time::Timestamp;
+use wasm_bindgen::prelude::*;
+
+use crate::clock::JsClock;
+use crate::convert::{
+    bytes_arg, document_bytes, from_js, key_arg, opt_string_arg, options_arg, string_arg, to_js,
+};
+use crate::errors::{IntoJsResult, JsResult, invalid_input};
+use crate::stores::AnyStore;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_ORCHESTRATOR: &'static str = r#"
+/** An RFC 3339 timestamp, e.g. `2025-12-27T10:30:00Z` (naive ISO 8601 is read too). */
+export type Timestamp = string;
+/** Session lifecycle status. */
+export type SessionStatus = "created" | "in_progress" | "paused" | "complete" | "aborted";
+/** Agent status (unknown strings are kept as written). */
+export type AgentStatus = "pending" | "in_progress" | "complete" | "failed" | (string & {});
+
+/** The project a session belongs to. */
+export interface Project {
+  name: string;
+  path: string;
+  git_branch?: string | null;
+  [extra: string]: unknown;
+}
+
+/** One sub-agent of the session. */
+export interface Agent {
+  id: string;
+  type: string;
+  task: string;
+  status: AgentStatus;
+  started: Timestamp;
+  completed?: Timestamp;
+  result_summary?: string;
+  /** Percent, 0 to 100. */
+  progress?: number;
+  context_tokens?: number;
+  [extra: string]: unknown;
+}
+
+/** One `completed_work` item. */
+export interface CompletedWork {
+  task: string;
+  outcome?: string;
+  files?: string[];
+  [extra: string]: unknown;
+}
+
+/** One `decisions_made` item. */
+export interface Decision {
+  decision: string;
+  rationale: string;
+  timestamp: Timestamp;
+  [extra: string]: unknown;
+}
+
+/** `context_usage`. */
+export interface ContextUsage {
+  estimated_tokens: number;
+  percentage: number;
+  last_compression: Timestamp | null;
+  [extra: string]: unknown;
+}
+
+/** The orchestrator session document, schema "1.0" (`orchestrator-session.json`). */
+export interface OrchestratorSession {
+  schema_version: "1.0";
+  session_id: string;
+  created: Timestamp;
+  updated: Timestamp;
+  project: Project;
+  goal: string;
+  mode: string;
+  status: SessionStatus;
+  agents: Agent[];
+  completed_work: CompletedWork[];
+  pending_tasks: string[];
+  decisions_made: Decision[];
+  context_usage: ContextUsage;
+  errors: unknown[];
+  [extra: string]: unknown;
+}
+
+/** What the "RESUMING SESSION" block shows (`resumeSummary`). */
+export interface ResumeSummary {
+  session_id: string;
+  goal: string;
+  status: SessionStatus;
+  started: Timestamp;
+  /** e.g. "2 hours ago". */
+  started_relative: string;
+  /** Mean progress over agents, 0 to 100. */
+  progress_percent: number;
+  completed_work: { task: string; outcome: string }[];
+  in_progress: { id: string; task: string; progress: number }[];
+  pending: string[];
+  context: {
+    estimated_tokens: number;
+    percentage: number;
+    last_compression: Timestamp | null;
+    last_compression_relative: string | null;
+  };
+  /** The agent to resume from (the first in-progress agent). */
+  resume_from: string | null;
+}
+
+/** What `salvage` recovered from a torn or damaged document. */
+export interface Salvaged {
+  /** The recovered document (a valid "1.0" document unless its version or id was unusable). */
+  document: OrchestratorSession;
+  /** Paths of required fields that were absent and got their default. */
+  missing: string[];
+  /** Paths of values of the wrong type replaced by a default or dropped. */
+  replaced: string[];
+  /** Paths of containers cut short (`""` is the top level). */
+  partial: string[];
+  /** Whether the bytes started with a JSON object at all. */
+  top_level_object: boolean;
+}
+
+/** One archived session in a listing. */
+export interface HistoryEntry { id: string; goal: string; status: SessionStatus; created: Timestamp }
+/** A history file that could not be read. */
+export interface SkippedHistoryFile { key: string; code: ErrorCode; message: string }
+/** One page of history, newest first. */
+export interface HistoryPage { entries: HistoryEntry[]; skipped: SkippedHistoryFile[]; total: number }
+/** `listHistory` options. */
+export interface HistoryQuery { limit?: number; offset?: number; status?: SessionStatus | null }
+
+/** One problem `doctor` found. */
+export interface Problem { key: string; code: ErrorCode; message: string; fixable: boolean }
+/** One file `doctor({ fix: true })` or `recover` repaired. */
+export interface Repair { key: string; kept_copy: string; missing: string[]; replaced: string[]; partial: string[] }
+/** What `doctor` found and did. */
+export interface DoctorReport { checked: number; problems: Problem[]; repaired: Repair[] }
+
+/** `new OrchestratorStore(store, options)`. */
+export interface OrchestratorOptions {
+  /** Largest document accepted, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number;
+  /** Read naive timestamps as local time at this offset from UTC, in minutes (default: UTC). */
+  naiveOffsetMinutes?: number;
+}
+"#;
+
+/// The options object of the constructor.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct Options {
+    max_document_bytes: Option<usize>,
+    naive_offset_minutes: Option<i32>,
+}
+
+/// The options of `listHistory`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HistoryOptions {
+    limit: Option<usize>,
+    offset: Option<usize>,
+    status: Option<SessionStatus>,
+}
+
+/// The options of `archive` and `doctor`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FlagOptions {
+    #[serde(default)]
+    replace: bool,
+    #[serde(default)]
+    fix: bool,
+}
+
+/// Save, load, archive, list and move an orchestrator session in a store.
+///
+/// Keys: `.claude/orchestrator-session.json` (current) and
+/// `.claude/orchestrator-history/{session_id}.json` (archives). Time from `Date.now()`.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct OrchestratorStore {
+    inner: core::OrchestratorStore<AnyStore, JsClock>,
+}
+
+/// A document argument parsed as a "1.0" document (typed errors as when loading a file).
+fn document_arg(
+    inner: &core::OrchestratorStore<AnyStore, JsClock>,
+    doc: &JsValue,
+) -> JsResult<OrchestratorSession> {
+    inner
+        .parse(&current_key(), &document_bytes(doc, "doc")?)
+        .js()
+}
+
+fn session(doc: &OrchestratorSession) -> JsResult<JsValue> {
+    to_js(doc)
+}
+
+#[wasm_bindgen]
+impl OrchestratorStore {
+    /// Operations over `store` (a `MemoryStore`, `LocalStorageStore` or host store).
+    ///
+    /// Throws `invalid_input` for a value that is not a store or for bad options.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "OrchestratorOptions")] options: &JsValue,
+    ) -> JsResult<OrchestratorStore> {
+        let options: Options = options_arg(options, "options")?;
+        let mut inner = core::OrchestratorStore::new(AnyStore::from_js(store)?, JsClock);
+        if let Some(bytes) = options.max_document_bytes {
+            inner = inner.with_max_document_bytes(bytes);
+        }
+        if let Some(minutes) = options.naive_offset_minutes {
+            let offset =
+                chrono::FixedOffset::east_opt(minutes.saturating_mul(60)).ok_or_else(|| {
+                    invalid_input(format!("`naiveOffsetMinutes` {minutes} is out of range"))
+                })?;
+            inner = inner.with_naive_offset(offset);
+        }
+        Ok(OrchestratorStore { inner })
+    }
+
+    /// The current session, or `null` when there is none.
+    ///
+    /// Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
+    /// `invalid_input` (too large), `storage`.
+    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession | null")]
+    pub fn load(&self) -> JsResult<JsValue> {
+        match self.inner.load().js()? {
+            Some(doc) => session(&doc),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Saves `doc` as the current session with `updated` set to now, and returns the saved
+    /// document (the caller's object is not changed). A current file that does not parse is
+    /// kept aside first.
+    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
+    pub fn save(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
+    ) -> JsResult<JsValue> {
+        let mut doc = document_arg(&self.inner, doc)?;
+        self.inner.save(&mut doc).js()?;
+        session(&doc)
+    }
+
+    /// Archives `doc` under `.claude/orchestrator-history/{session_id}.json` (removing the
+    /// current file when it holds the same session) and returns the archive key.
+    ///
+    /// Throws `already_exists` when that archive exists and `replace` is not `true`.
+    pub fn archive(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ replace?: boolean }")] options: &JsValue,
+    ) -> JsResult<String> {
+        let doc = document_arg(&self.inner, doc)?;
+        let flags: FlagOptions = options_arg(options, "options")?;
+        Ok(self.inner.archive(&doc, flags.replace).js()?.to_string())
+    }
+
+    /// One page of archived sessions, newest first (`limit` 10 and `offset` 0 by default).
+    #[wasm_bindgen(js_name = listHistory, unchecked_return_type = "HistoryPage")]
+    pub fn list_history(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "HistoryQuery")] query: &JsValue,
+    ) -> JsResult<JsValue> {
+        let options: HistoryOptions = options_arg(query, "query")?;
+        let defaults = HistoryQuery::default();
+        let query = HistoryQuery {
+            limit: options.limit.unwrap_or(defaults.limit),
+            offset: options.offset.unwrap_or(defaults.offset),
+            status: options.status,
+        };
+        to_js(&self.inner.list_history(&query).js()?)
+    }
+
+    /// `created → in_progress`; returns the saved document.
+    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
+    pub fn start(&self) -> JsResult<JsValue> {
+        session(&self.inner.start().js()?)
+    }
+
+    /// `in_progress → paused`; returns the saved document.
+    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
+    pub fn pause(&self) -> JsResult<JsValue> {
+        session(&self.inner.pause().js()?)
+    }
+
+    /// `paused → in_progress` (the seed's `continue`); returns the saved document.
+    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
+    pub fn resume(&self) -> JsResult<JsValue> {
+        session(&self.inner.resume().js()?)
+    }
+
+    /// `in_progress → complete`, then archive; returns the final document.
+    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
+    pub fn complete(&self) -> JsResult<JsValue> {
+        session(&self.inner.complete().js()?)
+    }
+
+    /// `created | paused | in_progress → aborted`, then archive; returns the final document.
+    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
+    pub fn abort(&self) -> JsResult<JsValue> {
+        session(&self.inner.abort().js()?)
+    }
+
+    /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`).
+    ///
+    /// Throws `already_exists` when a current session exists.
+    #[wasm_bindgen(js_name = createSession, unchecked_return_type = "OrchestratorSession")]
+    pub fn create_session(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] goal: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] mode: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Project")] project: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] suffix: &JsValue,
+    ) -> JsResult<JsValue> {
+        let goal = string_arg(goal, "goal")?;
+        let mode = string_arg(mode, "mode")?;
+        let project: Project = from_js(project, "project")?;
+        let suffix = opt_string_arg(suffix, "suffix")?;
+        session(
+            &self
+                .inner
+                .create_session(&goal, &mode, project, suffix.as_deref())
+                .js()?,
+        )
+    }
+
+    /// Adds (or, same id, replaces) `agent` and saves.
+    #[wasm_bindgen(js_name = agentStarted, unchecked_return_type = "OrchestratorSession")]
+    pub fn agent_started(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "Agent")] agent: &JsValue,
+    ) -> JsResult<JsValue> {
+        let agent: Agent = from_js(agent, "agent")?;
+        session(&self.inner.agent_started(&agent).js()?)
+    }
+
+    /// Sets agent `id`'s progress (percent, 0 to 100) and saves.
+    #[wasm_bindgen(js_name = agentProgress, unchecked_return_type = "OrchestratorSession")]
+    pub fn agent_progress(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "number")] percent: &JsValue,
+    ) -> JsResult<JsValue> {
+        let id = string_arg(id, "id")?;
+        let percent: u8 = from_js(percent, "percent")?;
+        session(&self.inner.agent_progress(&id, percent).js()?)
+    }
+
+    /// Marks agent `id` complete with its one-line result and saves.
+    #[wasm_bindgen(js_name = agentCompleted, unchecked_return_type = "OrchestratorSession")]
+    pub fn agent_completed(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: &JsValue,
+        #[wasm_bindgen(js_name = "resultSummary", unchecked_param_type = "string")] result_summary: &JsValue,
+    ) -> JsResult<JsValue> {
+        let id = string_arg(id, "id")?;
+        let summary = string_arg(result_summary, "resultSummary")?;
+        session(&self.inner.agent_completed(&id, &summary).js()?)
+    }
+
+    /// Marks agent `id` failed, records the error and saves.
+    #[wasm_bindgen(js_name = agentFailed, unchecked_return_type = "OrchestratorSession")]
+    pub fn agent_failed(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] error: &JsValue,
+    ) -> JsResult<JsValue> {
+        let id = string_arg(id, "id")?;
+        let error = string_arg(error, "error")?;
+        session(&self.inner.agent_failed(&id, &error).js()?)
+    }
+
+    /// Records a decision with its rationale and saves.
+    #[wasm_bindgen(js_name = decisionMade, unchecked_return_type = "OrchestratorSession")]
+    pub fn decision_made(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] decision: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] rationale: &JsValue,
+    ) -> JsResult<JsValue> {
+        let decision = string_arg(decision, "decision")?;
+        let rationale = string_arg(rationale, "rationale")?;
+        session(&self.inner.decision_made(&decision, &rationale).js()?)
+    }
+
+    /// The save before a context compression.
+    #[wasm_bindgen(js_name = beforeCompression, unchecked_return_type = "OrchestratorSession")]
+    pub fn before_compression(&self) -> JsResult<JsValue> {
+        session(&self.inner.before_compression().js()?)
+    }
+
+    /// The save at the end of a session.
+    #[wasm_bindgen(js_name = sessionEnd, unchecked_return_type = "OrchestratorSession")]
+    pub fn session_end(&self) -> JsResult<JsValue> {
+        session(&self.inner.session_end().js()?)
+    }
+
+    /// Checks the current file and every archive; with `fix: true` repairs corrupt ones
+    /// (keeping a copy) and rebuilds the history index.
+    #[wasm_bindgen(unchecked_return_type = "DoctorReport")]
+    pub fn doctor(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ fix?: boolean }")] options: &JsValue,
+    ) -> JsResult<JsValue> {
+        let flags: FlagOptions = options_arg(options, "options")?;
+        to_js(&self.inner.doctor(flags.fix).js()?)
+    }
+
+    /// Repairs the corrupt document under `key` (default: the current session) from its
+    /// salvage, keeping a copy of the bytes; `null` when it is absent or already readable.
+    #[wasm_bindgen(unchecked_return_type = "Repair | null")]
+    pub fn recover(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "string")] key: &JsValue,
+    ) -> JsResult<JsValue> {
+        let key: Key = if key.is_undefined() || key.is_null() {
+            current_key()
+        } else {
+            key_arg(key)?
+        };
+        match self.inner.recover(&key).js()? {
+            Some(repair) => to_js(&repair),
+            None => Ok(JsValue::NULL),
+        }
+    }
+
+    /// Rebuilds the history listing index from the archive files.
+    #[wasm_bindgen(js_name = rebuildIndex)]
+    pub fn rebuild_index(&self) -> JsResult<()> {
+        self.inner.rebuild_index().js()
+    }
+}
+
+/// The "RESUMING SESSION" summary of `doc` at `now` (an RFC 3339 string or a `Date`;
+/// default: `Date.now()`).
+///
+/// Throws the errors of loading a document (`corrupt_state`, `incompatible_schema`, ...) for
+/// a `doc` that is not a "1.0" document, `invalid_input` for a bad `now`.
+#[wasm_bindgen(js_name = resumeSummary, unchecked_return_type = "ResumeSummary")]
+pub fn resume_summary(
+    #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string | Date")] now: &JsValue,
+) -> JsResult<JsValue> {
+    let bytes = document_bytes(doc, "doc")?;
+    let doc = core::parse_document(&current_key(), &bytes, &core::ParseOptions::default()).js()?;
+    let now = if now.is_undefined() || now.is_null() {
+        session_state::Clock::now(&JsClock)
+    } else {
+        from_js::<Timestamp>(now, "now")?.utc()
+    };
+    to_js(&core::resume_summary(&doc, now))
+}
+
+/// The markdown "RESUMING SESSION" block of a summary (from `resumeSummary`).
+#[wasm_bindgen(js_name = renderResume)]
+pub fn render_resume(
+    #[wasm_bindgen(unchecked_param_type = "ResumeSummary")] summary: &JsValue,
+) -> JsResult<String> {
+    let summary: ResumeSummary = from_js(summary, "summary")?;
+    Ok(core::render_markdown(&summary))
+}
+
+/// Every complete field of a torn or damaged document (`string` or `Uint8Array`), made into a
+/// valid "1.0" document with the defaults named. Never throws for any bytes.
+#[wasm_bindgen(unchecked_return_type = "Salvaged")]
+pub fn salvage(
+    #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] bytes: &JsValue,
+) -> JsResult<JsValue> {
+    to_js(&core::salvage(&bytes_arg(bytes, "bytes")?))
+}

@@ -1,0 +1,341 @@
+//! `AgentRegistry`: the core's [`session_state::registry`] (MoAI-ADK's sub-agent
+//! `SessionManager` files, SPEC section 2) as JS. Conversions only.
+
+use serde::Deserialize;
+use session_state::registry::{self as core, CompatPolicy, ExplainedPolicy, ResumePolicy};
+use wasm_bindgen::prelude::*;
+
+use crate::clock::JsClock;
+use crate::convert::{from_js, opt_string_arg, options_arg, string_arg, to_js, value_from_js};
+use crate::errors::{IntoJsResult, JsResult, invalid_input};
+use crate::stores::AnyStore;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_REGISTRY: &'static str = r#"
+/** Any JSON value (what an agent returned). */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+/** One stored result, as the seed's `get_chain_results` gives it. */
+export interface AgentResult {
+  agent_name: string;
+  result: JsonValue;
+  /** Naive ISO 8601 (UTC). */
+  timestamp: string | null;
+  chain_id: string | null;
+  [extra: string]: unknown;
+}
+
+/** The seed's `get_chain_summary`. */
+export interface ChainSummary {
+  chain_id: string;
+  agent_count?: number;
+  agents?: string[];
+  started_at?: string | null;
+  completed_at?: string | null;
+  status: "not_found" | "completed";
+}
+
+/** Which expected agents of a chain have run. */
+export interface ChainStatus {
+  chain_id: string;
+  defined: boolean;
+  expected: string[];
+  done: string[];
+  missing: string[];
+  out_of_order: string[];
+  unexpected: string[];
+  complete: boolean;
+}
+
+/** The seed's `get_all_sessions`. */
+export interface AllSessions {
+  /** Agent name to its latest id, in registration order. */
+  sessions: Record<string, string>;
+  chains: string[];
+  total_results: number;
+}
+
+/** One row of `agents()`. */
+export interface AgentEntry {
+  agent_name: string;
+  agent_id: string;
+  chain_id: string | null;
+  resume_count: number;
+  has_result: boolean;
+}
+
+/** Why a resume policy decided as it did. */
+export type ResumeReason = "unknown_agent" | "no_previous_task" | "resume_cap_reached" | "related" | "unrelated";
+
+/** A resume policy's answer. */
+export interface ResumeDecision {
+  resume: boolean;
+  /** How related the tasks are, 0 to 1. */
+  score: number;
+  matched: string[];
+  reason: ResumeReason;
+}
+
+/** `decideResume` options: the seed's rule (`compat`, default) or the word-based `explained` one. */
+export interface ResumePolicyOptions {
+  policy?: "compat" | "explained";
+  /** Resume cap (default 5). */
+  cap?: number;
+  /** Minimum score to resume, `explained` only (default 0.3). */
+  threshold?: number;
+}
+"#;
+
+/// The options of `decideResume`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PolicyOptions {
+    policy: Option<String>,
+    cap: Option<u64>,
+    threshold: Option<f64>,
+}
+
+impl PolicyOptions {
+    fn policy(&self) -> JsResult<Box<dyn ResumePolicy>> {
+        match self.policy.as_deref().unwrap_or("compat") {
+            "compat" => {
+                if self.threshold.is_some() {
+                    return Err(invalid_input(
+                        "`threshold` applies to the `explained` policy only",
+                    ));
+                }
+                let mut policy = CompatPolicy::default();
+                policy.cap = self.cap.unwrap_or(policy.cap);
+                Ok(Box::new(policy))
+            }
+            "explained" => {
+                let mut policy = ExplainedPolicy::default();
+                policy.cap = self.cap.unwrap_or(policy.cap);
+                policy.threshold = self.threshold.unwrap_or(policy.threshold);
+                if !(0.0..=1.0).contains(&policy.threshold) {
+                    return Err(invalid_input("`threshold` must be between 0 and 1"));
+                }
+                Ok(Box::new(policy))
+            }
+            other => Err(invalid_input(format!(
+                "`policy` must be `compat` or `explained`, not `{other}`"
+            ))),
+        }
+    }
+}
+
+/// The sub-agent registry: `.moai/memory/agent-sessions.json` and `workflow-chains.json` in a
+/// store, in the seed's format. Time from `Date.now()`.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct AgentRegistry {
+    inner: core::AgentRegistry<AnyStore, JsClock>,
+}
+
+#[wasm_bindgen]
+impl AgentRegistry {
+    /// A registry over `store`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
+    ) -> JsResult<AgentRegistry> {
+        Ok(AgentRegistry {
+            inner: core::AgentRegistry::new(AnyStore::from_js(store)?, JsClock),
+        })
+    }
+
+    /// The seed's `register_agent_result`. Throws `invalid_key` for an unsafe `agentId`,
+    /// `corrupt_state` for a corrupt file (kept aside).
+    #[wasm_bindgen(js_name = registerAgentResult)]
+    pub fn register_agent_result(
+        &self,
+        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
+        agent_name: &JsValue,
+        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "JsonValue")] result: &JsValue,
+        #[wasm_bindgen(js_name = "chainId", unchecked_optional_param_type = "string | null")]
+        chain_id: &JsValue,
+    ) -> JsResult<()> {
+        let name = string_arg(agent_name, "agentName")?;
+        let id = string_arg(agent_id, "agentId")?;
+        let result = value_from_js(result, "result")?;
+        let chain = opt_string_arg(chain_id, "chainId")?;
+        self.inner
+            .register(&name, &id, result, chain.as_deref())
+            .js()
+    }
+
+    /// The seed's `get_resume_id`: the name's latest id, or `null`.
+    #[wasm_bindgen(js_name = getResumeId, unchecked_return_type = "string | null")]
+    pub fn get_resume_id(
+        &self,
+        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
+        agent_name: &JsValue,
+        #[wasm_bindgen(js_name = "chainId", unchecked_optional_param_type = "string | null")]
+        chain_id: &JsValue,
+    ) -> JsResult<JsValue> {
+        let name = string_arg(agent_name, "agentName")?;
+        let chain = opt_string_arg(chain_id, "chainId")?;
+        Ok(self
+            .inner
+            .resume_id(&name, chain.as_deref())
+            .js()?
+            .map_or(JsValue::NULL, |id| JsValue::from_str(&id)))
+    }
+
+    /// The seed's `should_resume` (its exact rule).
+    #[wasm_bindgen(js_name = shouldResume)]
+    pub fn should_resume(
+        &self,
+        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
+        agent_name: &JsValue,
+        #[wasm_bindgen(js_name = "currentTask", unchecked_param_type = "string")]
+        current_task: &JsValue,
+        #[wasm_bindgen(
+            js_name = "previousTask",
+            unchecked_optional_param_type = "string | null"
+        )]
+        previous_task: &JsValue,
+    ) -> JsResult<bool> {
+        let name = string_arg(agent_name, "agentName")?;
+        let current = string_arg(current_task, "currentTask")?;
+        let previous = opt_string_arg(previous_task, "previousTask")?;
+        self.inner
+            .should_resume(&name, &current, previous.as_deref())
+            .js()
+    }
+
+    /// Whether to resume, with the score, matched terms and reason, by the chosen policy.
+    #[wasm_bindgen(js_name = decideResume, unchecked_return_type = "ResumeDecision")]
+    pub fn decide_resume(
+        &self,
+        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
+        agent_name: &JsValue,
+        #[wasm_bindgen(js_name = "currentTask", unchecked_param_type = "string")]
+        current_task: &JsValue,
+        #[wasm_bindgen(
+            js_name = "previousTask",
+            unchecked_optional_param_type = "string | null"
+        )]
+        previous_task: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "ResumePolicyOptions")] options: &JsValue,
+    ) -> JsResult<JsValue> {
+        let name = string_arg(agent_name, "agentName")?;
+        let current = string_arg(current_task, "currentTask")?;
+        let previous = opt_string_arg(previous_task, "previousTask")?;
+        let policy = options_arg::<PolicyOptions>(options, "options")?.policy()?;
+        to_js(
+            &self
+                .inner
+                .decide_resume(&name, &current, previous.as_deref(), policy.as_ref())
+                .js()?,
+        )
+    }
+
+    /// The seed's `increment_resume_count`; `false` for an unknown id.
+    #[wasm_bindgen(js_name = incrementResumeCount)]
+    pub fn increment_resume_count(
+        &self,
+        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
+    ) -> JsResult<bool> {
+        let id = string_arg(agent_id, "agentId")?;
+        self.inner.increment_resume_count(&id).js()
+    }
+
+    /// The seed's `get_agent_result`: the stored result, or `null`.
+    #[wasm_bindgen(js_name = getAgentResult, unchecked_return_type = "JsonValue")]
+    pub fn get_agent_result(
+        &self,
+        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
+    ) -> JsResult<JsValue> {
+        let id = string_arg(agent_id, "agentId")?;
+        to_js(&self.inner.agent_result(&id).js()?)
+    }
+
+    /// The seed's `get_chain_results`.
+    #[wasm_bindgen(js_name = getChainResults, unchecked_return_type = "AgentResult[]")]
+    pub fn get_chain_results(
+        &self,
+        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
+    ) -> JsResult<JsValue> {
+        let chain = string_arg(chain_id, "chainId")?;
+        to_js(&self.inner.chain_results(&chain).js()?)
+    }
+
+    /// The seed's `get_chain_summary`.
+    #[wasm_bindgen(js_name = getChainSummary, unchecked_return_type = "ChainSummary")]
+    pub fn get_chain_summary(
+        &self,
+        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
+    ) -> JsResult<JsValue> {
+        let chain = string_arg(chain_id, "chainId")?;
+        to_js(&self.inner.chain_summary(&chain).js()?)
+    }
+
+    /// Expected-vs-done status of a chain.
+    #[wasm_bindgen(js_name = chainStatus, unchecked_return_type = "ChainStatus")]
+    pub fn chain_status(
+        &self,
+        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
+    ) -> JsResult<JsValue> {
+        let chain = string_arg(chain_id, "chainId")?;
+        to_js(&self.inner.chain_status(&chain).js()?)
+    }
+
+    /// The seed's `clear_agent_session`; `false` for an unknown name.
+    #[wasm_bindgen(js_name = clearAgentSession)]
+    pub fn clear_agent_session(
+        &self,
+        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
+        agent_name: &JsValue,
+    ) -> JsResult<bool> {
+        let name = string_arg(agent_name, "agentName")?;
+        self.inner.clear_agent(&name).js()
+    }
+
+    /// The seed's `clear_chain`; `false` for an unknown chain.
+    #[wasm_bindgen(js_name = clearChain)]
+    pub fn clear_chain(
+        &self,
+        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
+    ) -> JsResult<bool> {
+        let chain = string_arg(chain_id, "chainId")?;
+        self.inner.clear_chain(&chain).js()
+    }
+
+    /// The seed's `get_all_sessions`.
+    #[wasm_bindgen(js_name = getAllSessions, unchecked_return_type = "AllSessions")]
+    pub fn get_all_sessions(&self) -> JsResult<JsValue> {
+        to_js(&self.inner.all_sessions().js()?)
+    }
+
+    /// The seed's `create_chain`.
+    #[wasm_bindgen(js_name = createChain)]
+    pub fn create_chain(
+        &self,
+        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
+        #[wasm_bindgen(js_name = "agentSequence", unchecked_param_type = "string[]")]
+        agent_sequence: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "JsonValue")] metadata: &JsValue,
+    ) -> JsResult<()> {
+        let chain = string_arg(chain_id, "chainId")?;
+        let sequence: Vec<String> = from_js(agent_sequence, "agentSequence")?;
+        let metadata = if metadata.is_undefined() {
+            None
+        } else {
+            Some(value_from_js(metadata, "metadata")?)
+        };
+        self.inner.create_chain(&chain, &sequence, metadata).js()
+    }
+
+    /// One row per agent name, in registration order (only `chainId`'s when given).
+    #[wasm_bindgen(unchecked_return_type = "AgentEntry[]")]
+    pub fn agents(
+        &self,
+        #[wasm_bindgen(js_name = "chainId", unchecked_optional_param_type = "string | null")]
+        chain_id: &JsValue,
+    ) -> JsResult<JsValue> {
+        let chain = opt_string_arg(chain_id, "chainId")?;
+        to_js(&self.inner.agents(chain.as_deref()).js()?)
+    }
+}

@@ -1,0 +1,171 @@
+//! `TeamStore`: the core's [`session_state::team`] (the `agent-teams` crate's per-agent
+//! `SessionState` files, SPEC section 3) as JS. Conversions only.
+
+use session_state::team::{self as core, BackendType, SessionState, SpawnConfig};
+use wasm_bindgen::prelude::*;
+
+use crate::clock::JsClock;
+use crate::convert::{document_bytes, from_js, string_arg, to_js};
+use crate::errors::{IntoJsResult, JsResult};
+use crate::stores::AnyStore;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TEAM: &'static str = r#"
+/** The backends the `agent-teams` crate knows. */
+export type BackendType = "claude-code" | "codex" | "gemini-cli";
+
+/** `memoryConfig` of a team session. */
+export interface MemoryConfig { max_turns: number; budget_chars: number; [extra: string]: unknown }
+
+/** One team member's session file (`teams/{team}/sessions/{agent}.json`), camelCase as the crate writes it. */
+export interface TeamSessionState {
+  name: string;
+  /** A `BackendType`, or another string kept as written. */
+  backendType: BackendType | (string & {});
+  prompt: string;
+  model?: string;
+  cwd?: string;
+  maxTurns?: number;
+  allowedTools?: string[];
+  permissionMode?: string;
+  reasoningEffort?: string;
+  env?: Record<string, string>;
+  memoryConfig?: MemoryConfig;
+  metadata?: Record<string, string>;
+  /** RFC 3339 with an offset. */
+  createdAt: string;
+  [extra: string]: unknown;
+}
+
+/** A CLI tool an agent delegates to. */
+export type CliTool = "codex" | "gemini" | { custom: { name: string; binary: string } };
+
+/** What a member is spawned with. */
+export interface SpawnConfig {
+  name: string;
+  prompt: string;
+  model?: string;
+  cwd?: string;
+  maxTurns?: number;
+  allowedTools?: string[];
+  permissionMode?: string;
+  reasoningEffort?: string;
+  env?: Record<string, string>;
+  memoryConfig?: MemoryConfig;
+  delegations?: { tool: CliTool; model?: string; description: string; usage_hint?: string }[];
+}
+
+/** A team member read from its file. */
+export interface TeamMember { agent: string; key: string; state: TeamSessionState }
+/** A team session file that was skipped. */
+export interface SkippedTeamFile { key: string; code: ErrorCode; message: string }
+/** The members of one team, and the files skipped. */
+export interface TeamListing { team: string; members: TeamMember[]; skipped: SkippedTeamFile[] }
+/** One team found under `teams/`. */
+export interface TeamSummary { name: string; sessions: number }
+
+/** For each saved member: re-spawn it, or why it cannot be. */
+export type PlannedMember = { agent: string; key: string } & (
+  | { action: "respawn"; backend: BackendType; config: SpawnConfig; warning?: string }
+  | { action: "skip"; reason: "unknown_backend" | "unparsable" | "unreadable" | "invalid_name"; message: string }
+);
+/** What re-spawning a team would do. */
+export interface ResumePlan { team: string; members: PlannedMember[] }
+"#;
+
+/// Team agent spawn state under `teams/{team}/sessions/` of a store. Time from `Date.now()`.
+#[wasm_bindgen]
+#[derive(Debug)]
+pub struct TeamStore {
+    inner: core::TeamStore<AnyStore, JsClock>,
+}
+
+#[wasm_bindgen]
+impl TeamStore {
+    /// Team session files in `store`.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
+    ) -> JsResult<TeamStore> {
+        Ok(TeamStore {
+            inner: core::TeamStore::new(AnyStore::from_js(store)?, JsClock),
+        })
+    }
+
+    /// Saves `state` as `teams/{team}/sessions/{state.name}.json` and returns the key.
+    ///
+    /// Throws `invalid_key` for a bad team or agent name, `invalid_input` for a state that is
+    /// not a team session document.
+    pub fn save(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TeamSessionState")] state: &JsValue,
+    ) -> JsResult<String> {
+        let team = string_arg(team, "team")?;
+        let state = SessionState::from_json(&document_bytes(state, "state")?).js()?;
+        Ok(self.inner.save(&team, &state).js()?.to_string())
+    }
+
+    /// Loads one member. Throws `not_found`, `corrupt_state`, `invalid_key`.
+    #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
+    pub fn load(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] agent: &JsValue,
+    ) -> JsResult<JsValue> {
+        let team = string_arg(team, "team")?;
+        let agent = string_arg(agent, "agent")?;
+        to_js(&self.inner.load(&team, &agent).js()?)
+    }
+
+    /// Deletes one member's file; `true` if it existed.
+    pub fn delete(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] agent: &JsValue,
+    ) -> JsResult<bool> {
+        let team = string_arg(team, "team")?;
+        let agent = string_arg(agent, "agent")?;
+        self.inner.delete(&team, &agent).js()
+    }
+
+    /// Every member of `team`, sorted by agent name, with the files skipped.
+    #[wasm_bindgen(unchecked_return_type = "TeamListing")]
+    pub fn list(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
+    ) -> JsResult<JsValue> {
+        let team = string_arg(team, "team")?;
+        to_js(&self.inner.list(&team).js()?)
+    }
+
+    /// Every team under `teams/`.
+    #[wasm_bindgen(js_name = listTeams, unchecked_return_type = "TeamSummary[]")]
+    pub fn list_teams(&self) -> JsResult<JsValue> {
+        to_js(&self.inner.list_teams().js()?)
+    }
+
+    /// Records that `config` was spawned on `backend` now; returns the state written.
+    #[wasm_bindgen(js_name = recordSpawn, unchecked_return_type = "TeamSessionState")]
+    pub fn record_spawn(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "SpawnConfig")] config: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "BackendType")] backend: &JsValue,
+    ) -> JsResult<JsValue> {
+        let team = string_arg(team, "team")?;
+        let config: SpawnConfig = from_js(config, "config")?;
+        let backend: BackendType = string_arg(backend, "backend")?.parse().js()?;
+        to_js(&self.inner.record_spawn(&team, &config, backend).js()?)
+    }
+
+    /// What re-spawning `team` would do, member by member; reads only.
+    #[wasm_bindgen(js_name = resumePlan, unchecked_return_type = "ResumePlan")]
+    pub fn resume_plan(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
+    ) -> JsResult<JsValue> {
+        let team = string_arg(team, "team")?;
+        to_js(&self.inner.resume_plan(&team).js()?)
+    }
+}

@@ -1,0 +1,152 @@
+// OrchestratorStore, AgentRegistry and TeamStore through the Node build: the JS shapes
+// (camelCase methods, plain objects, `Error` with `code`) over the core behaviours.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { fakeWebStorage, mapStore, thrown, wasm } from "./helpers.mjs";
+
+const { AgentRegistry, LocalStorageStore, MemoryStore, OrchestratorStore, TeamStore, resumeSummary, salvage } = wasm;
+const CURRENT = ".claude/orchestrator-session.json";
+const project = { name: "p", path: "/work/p", git_branch: "main" };
+
+test("a session goes through its lifecycle, each move saved and archived at the end", () => {
+  const store = new MemoryStore();
+  const sessions = new OrchestratorStore(store);
+  assert.equal(sessions.load(), null);
+  const created = sessions.createSession("ship it", "default", project, "abc123");
+  assert.match(created.session_id, /^\d{4}-\d{2}-\d{2}-abc123$/);
+  assert.equal(created.status, "created");
+  assert.equal(thrown(() => sessions.createSession("again", "default", project, "x")).code, "already_exists");
+  assert.equal(sessions.start().status, "in_progress");
+  sessions.agentStarted({ id: "code-1", type: "code", task: "write", status: "in_progress", started: "2026-01-01T00:00:00Z" });
+  assert.equal(sessions.agentProgress("code-1", 40).agents[0].progress, 40);
+  assert.equal(sessions.decisionMade("use wasm", "one core").decisions_made.length, 1);
+  assert.equal(sessions.pause().status, "paused");
+  assert.equal(JSON.parse(store.readText(CURRENT)).status, "paused");
+  const err = thrown(() => sessions.pause());
+  assert.equal(err.code, "invalid_transition");
+  assert.ok(err instanceof Error);
+  assert.equal(sessions.resume().status, "in_progress");
+  assert.equal(sessions.agentCompleted("code-1", "done").agents[0].status, "complete");
+  assert.equal(sessions.beforeCompression().status, "in_progress");
+  const done = sessions.complete();
+  assert.equal(done.status, "complete");
+  assert.equal(sessions.load(), null, "the current file is gone after the final move");
+  const page = sessions.listHistory({ limit: 5 });
+  assert.deepEqual(page.entries.map((e) => [e.id, e.status]), [[done.session_id, "complete"]]);
+  assert.equal(page.total, 1);
+});
+
+test("save returns the saved document and leaves the caller's object alone", () => {
+  const sessions = new OrchestratorStore(new MemoryStore());
+  const doc = sessions.createSession("g", "default", project, "s1");
+  const before = structuredClone(doc);
+  const saved = sessions.save(doc);
+  assert.deepEqual(doc, before);
+  assert.notEqual(saved, doc);
+  assert.equal(saved.session_id, doc.session_id);
+  doc.extra_field = { kept: [1, 2] };
+  assert.deepEqual(sessions.save(doc).extra_field, { kept: [1, 2] }, "unknown fields round-trip");
+  assert.equal(thrown(() => sessions.save({ ...doc, session_id: "../x" })).code, "invalid_key");
+  assert.equal(thrown(() => sessions.save({ ...doc, schema_version: "2.0" })).code, "incompatible_schema");
+  assert.equal(thrown(() => sessions.save([])).code, "invalid_input");
+  const key = sessions.archive(doc);
+  assert.equal(key, `.claude/orchestrator-history/${doc.session_id}.json`);
+  assert.equal(thrown(() => sessions.archive(doc)).code, "already_exists");
+  assert.equal(sessions.archive(doc, { replace: true }), key);
+});
+
+test("a corrupt current file: load throws corrupt_state with the salvage, recover and doctor repair it", () => {
+  const store = new MemoryStore();
+  const sessions = new OrchestratorStore(store);
+  const doc = sessions.createSession("g", "default", project, "s2");
+  const text = store.readText(CURRENT);
+  store.write(CURRENT, text.slice(0, text.indexOf('"agents"') + 5));
+  const err = thrown(() => sessions.load());
+  assert.equal(err.code, "corrupt_state");
+  assert.equal(err.context.key, CURRENT);
+  assert.equal(err.salvaged.session_id, doc.session_id);
+  assert.deepEqual(salvage(store.read(CURRENT)).document, err.salvaged);
+  const report = sessions.doctor();
+  assert.deepEqual(report.problems.map((p) => [p.key, p.code, p.fixable]), [[CURRENT, "corrupt_state", true]]);
+  const repair = sessions.recover();
+  assert.match(repair.kept_copy, /^\.claude\/orchestrator-session\.json\.corrupt-\d{8}T\d{6}Z/);
+  assert.equal(sessions.load().session_id, doc.session_id);
+  assert.equal(sessions.recover(), null);
+  assert.deepEqual(sessions.doctor({ fix: true }).problems, []);
+});
+
+test("options and arguments are checked, not coerced", () => {
+  assert.equal(thrown(() => new OrchestratorStore(42)).code, "invalid_input");
+  assert.equal(thrown(() => new OrchestratorStore(new MemoryStore(), { nope: 1 })).code, "invalid_input");
+  const small = new OrchestratorStore(new MemoryStore(), { maxDocumentBytes: 10 });
+  assert.equal(thrown(() => small.createSession("g", "default", project, "s") && small.load()).code, "invalid_input");
+  const sessions = new OrchestratorStore(new MemoryStore());
+  assert.equal(thrown(() => sessions.listHistory({ status: "sleeping" })).code, "invalid_input");
+  assert.equal(thrown(() => sessions.agentProgress("a", 50)).code, "not_found");
+  for (const bad of [101, 256, -1, 1.5, "50"]) {
+    assert.equal(thrown(() => sessions.agentProgress("a", bad)).code, "invalid_input", String(bad));
+  }
+  assert.equal(thrown(() => resumeSummary({}, "2025-01-01T00:00:00Z")).code, "corrupt_state");
+  assert.equal(thrown(() => salvage(12)).code, "invalid_input");
+});
+
+test("the orchestrator works over localStorage-like and host stores", () => {
+  const web = fakeWebStorage();
+  const sessions = new OrchestratorStore(new LocalStorageStore("app:", web));
+  sessions.createSession("g", "default", project, "s3");
+  assert.equal(JSON.parse(web.getItem(`app:${CURRENT}`)).goal, "g");
+  const host = mapStore();
+  new OrchestratorStore(host).createSession("h", "default", project, "s4");
+  assert.ok(host.map.has(CURRENT));
+  const boom = new Error("disk on fire");
+  const failing = { ...mapStore(), read() { throw boom; } };
+  assert.equal(thrown(() => new OrchestratorStore(failing).load()), boom);
+});
+
+test("AgentRegistry: the seed's operations with camelCase names", () => {
+  const reg = new AgentRegistry(new MemoryStore());
+  reg.createChain("SPEC-1", ["spec-builder", "planner"], { feature: "auth" });
+  reg.registerAgentResult("spec-builder", "spec-abc123", { status: "success" }, "SPEC-1");
+  assert.equal(reg.getResumeId("spec-builder"), "spec-abc123");
+  assert.equal(reg.getResumeId("spec-builder", "OTHER"), null);
+  assert.equal(reg.getResumeId("nobody"), null);
+  assert.deepEqual(reg.getAgentResult("spec-abc123"), { status: "success" });
+  assert.equal(reg.getAgentResult("nope"), null);
+  assert.equal(reg.shouldResume("spec-builder", "update profiles", "rename files"), true);
+  const decision = reg.decideResume("spec-builder", "update profiles", "rename files", { policy: "explained" });
+  assert.deepEqual([decision.resume, decision.reason], [false, "unrelated"]);
+  assert.equal(reg.decideResume("spec-builder", "a b", "a b", { cap: 0 }).reason, "resume_cap_reached");
+  assert.equal(thrown(() => reg.decideResume("x", "a", "b", { policy: "magic" })).code, "invalid_input");
+  assert.equal(reg.incrementResumeCount("spec-abc123"), true);
+  assert.equal(reg.agents()[0].resume_count, 1);
+  const status = reg.chainStatus("SPEC-1");
+  assert.deepEqual([status.done, status.missing, status.complete], [["spec-builder"], ["planner"], false]);
+  assert.equal(reg.getChainSummary("SPEC-1").agent_count, 1);
+  assert.deepEqual(reg.getChainResults("SPEC-1").map((r) => r.agent_name), ["spec-builder"]);
+  assert.deepEqual(reg.getAllSessions(), { sessions: { "spec-builder": "spec-abc123" }, chains: ["SPEC-1"], total_results: 1 });
+  assert.equal(thrown(() => reg.registerAgentResult("a", "../x", {})).code, "invalid_key");
+  assert.equal(reg.clearAgentSession("spec-builder"), true);
+  assert.equal(reg.clearChain("SPEC-1"), true);
+  assert.equal(reg.clearChain("SPEC-1"), false);
+});
+
+test("TeamStore: record a spawn, list, plan the resume, delete", () => {
+  const store = new MemoryStore();
+  const teams = new TeamStore(store);
+  const state = teams.recordSpawn("my-team", { name: "coder", prompt: "You write Rust.", model: "gpt-5-codex" }, "codex");
+  assert.equal(state.backendType, "codex");
+  assert.match(state.createdAt, /Z$/);
+  assert.deepEqual(teams.load("my-team", "coder"), state);
+  assert.deepEqual(teams.listTeams(), [{ name: "my-team", sessions: 1 }]);
+  assert.deepEqual(teams.list("my-team").members.map((m) => m.key), ["teams/my-team/sessions/coder.json"]);
+  const plan = teams.resumePlan("my-team");
+  assert.deepEqual(plan.members.map((m) => [m.agent, m.action, m.backend]), [["coder", "respawn", "codex"]]);
+  assert.equal(thrown(() => teams.recordSpawn("my-team", { name: "x", prompt: "p" }, "cobol")).code, "invalid_input");
+  assert.equal(thrown(() => teams.load("../t", "coder")).code, "invalid_key");
+  assert.equal(thrown(() => teams.load("my-team", "ghost")).code, "not_found");
+  assert.equal(teams.save("my-team", { ...state, model: "o3" }), "teams/my-team/sessions/coder.json");
+  assert.equal(teams.load("my-team", "coder").model, "o3");
+  assert.equal(teams.delete("my-team", "coder"), true);
+  assert.equal(teams.delete("my-team", "coder"), false);
+});

@@ -1,0 +1,213 @@
+// End to end: the viewer page (demo/) served on 127.0.0.1 by a tiny static server, driven in
+// headless /usr/bin/chromium through playwright-core. Screenshots of each step go to
+// <repo>/target/e2e/*.png (kept as CI artifacts). Needs `npm run build` first.
+import assert from "node:assert/strict";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import { dirname, extname, join, normalize, sep } from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+import { chromium } from "playwright-core";
+
+const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
+const repo = dirname(pkgDir);
+const vectors = join(repo, "tests", "vectors", "orchestrator");
+const shots = join(repo, "target", "e2e");
+const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+
+const types = {
+  ".html": "text/html; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".wasm": "application/wasm",
+  ".json": "application/json",
+};
+
+/** Serves `root` read-only on 127.0.0.1 at a free port; resolves to the server. */
+function serve(root) {
+  const server = createServer((req, res) => {
+    const path = decodeURIComponent(new URL(req.url, "http://x").pathname);
+    let file = normalize(join(root, path));
+    if (!file.startsWith(root + sep)) {
+      res.writeHead(403).end();
+      return;
+    }
+    if (path.endsWith("/")) file = join(file, "index.html");
+    try {
+      const body = readFileSync(file);
+      res.writeHead(200, { "content-type": types[extname(file)] ?? "application/octet-stream" });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end();
+    }
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+let server;
+let browser;
+let page;
+let base;
+
+before(async () => {
+  assert.ok(existsSync(chromiumPath), `no chromium at ${chromiumPath}`);
+  assert.ok(existsSync(join(pkgDir, "pkg-web", "session_state_wasm.js")), "run `npm run build` first");
+  mkdirSync(shots, { recursive: true });
+  server = await serve(pkgDir);
+  base = `http://127.0.0.1:${server.address().port}`;
+  browser = await chromium.launch({
+    executablePath: chromiumPath,
+    args: [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
+  });
+  const context = await browser.newContext({ viewport: { width: 1100, height: 1300 } });
+  page = await context.newPage();
+  page.on("pageerror", (err) => console.error("page error:", err));
+});
+
+after(async () => {
+  await browser?.close();
+  server?.close();
+});
+
+async function ready() {
+  await page.waitForSelector("body[data-ready]");
+  assert.equal(await page.getAttribute("body", "data-ready"), "true");
+}
+
+const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
+const textOf = (selector) => page.textContent(selector);
+const status = () => textOf("#s-status");
+
+test("the viewer shows the seed example, moves it, keeps it across reloads, and salvages a torn file", async () => {
+  await page.goto(`${base}/demo/`);
+  await ready();
+  assert.equal(await page.isVisible("#empty"), true);
+  await shot("01-empty");
+
+  // Load the seed example through the file input.
+  await page.setInputFiles("#file", join(vectors, "seed-example.json"));
+  await page.waitForSelector("#session:not([hidden])");
+  assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
+  assert.equal(await textOf("#s-goal"), "Add sensitivity analysis to RMediation::medci()");
+  assert.equal(await status(), "in_progress");
+  assert.equal(await textOf("#s-progress-label"), "80% complete");
+  assert.equal(await page.getAttribute("#s-progress", "aria-valuenow"), "80");
+  assert.equal(await page.$eval("#s-progress", (p) => p.value), 80);
+  assert.equal(await textOf("#s-resume-from"), "code-1");
+  const bars = await page.$$eval("#agent-rows progress", (ps) =>
+    ps.map((p) => [p.dataset.agent, p.value, p.getAttribute("aria-valuenow"), p.getAttribute("aria-label")]),
+  );
+  assert.deepEqual(bars, [
+    ["arch-1", 100, "100", "Progress of arch-1"],
+    ["code-1", 60, "60", "Progress of code-1"],
+  ]);
+  assert.deepEqual(await page.$$eval("#pending-list li", (li) => li.map((l) => l.textContent)), [
+    "Complete code-1 implementation",
+    "Add unit tests",
+    "Update documentation",
+  ]);
+  assert.match(await textOf("#decision-list"), /Use bootstrap for confidence intervals/);
+  assert.equal(await textOf("#c-label"), "~25,000 tokens (20%)");
+  assert.equal(await page.getAttribute("#c-progress", "aria-valuenow"), "20");
+  assert.equal(await textOf("#c-compression"), "Last compression: never");
+  assert.match(await page.$eval("#s-markdown", (p) => p.textContent), /^## 🔄 RESUMING SESSION/);
+  await shot("02-seed-loaded");
+
+  // Pause, then continue: each move is saved into localStorage.
+  await page.click("button[data-move=pause]");
+  assert.equal(await status(), "paused");
+  assert.match(await textOf("#message"), /is now paused/);
+  await shot("03-paused");
+  await page.click("button[data-move=resume]");
+  assert.equal(await status(), "in_progress");
+  await shot("04-continued");
+  // An invalid move shows the error kind and changes nothing.
+  await page.click("button[data-move=resume]");
+  assert.match(await textOf("#message"), /^invalid_transition: /);
+  assert.equal(await status(), "in_progress");
+
+  // Reload: the state comes back from localStorage (the save stamped `updated`).
+  const stored = await page.evaluate(() => localStorage.getItem("session-state:.claude/orchestrator-session.json"));
+  const saved = JSON.parse(stored);
+  assert.equal(saved.status, "in_progress");
+  assert.notEqual(saved.updated, "2025-12-27T11:45:00Z");
+  await page.click("button[data-move=pause]");
+  await page.reload();
+  await ready();
+  assert.equal(await status(), "paused");
+  assert.equal(await textOf("#s-progress-label"), "80% complete");
+  await shot("05-reloaded");
+
+  // A torn file: the salvage view, never a blank page.
+  await page.setInputFiles("#file", join(vectors, "seed-example.torn.json"));
+  await page.waitForSelector("#problem:not([hidden])");
+  assert.equal(await textOf("#problem-code"), "corrupt_state");
+  assert.match(await textOf("#salvage-partial"), /agents\[1\]/);
+  assert.equal(await page.isVisible("#session"), true);
+  assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
+  await shot("06-torn-salvage");
+
+  // Repair keeps a copy and makes the salvage the current session.
+  await page.click("#repair");
+  assert.match(await textOf("#message"), /kept as \.claude\/orchestrator-session\.json\.corrupt-/);
+  assert.equal(await page.isVisible("#problem"), false);
+  assert.equal(await status(), "in_progress");
+  await shot("07-repaired");
+
+  // A history folder's files: listed newest first by instant (the golden order).
+  const dir = join(vectors, "project", ".claude", "orchestrator-history");
+  const names = ["2025-12-20-aa11f0.json", "2025-12-22-0be7c2.json", "2025-12-24-ff0913.json"];
+  await page.setInputFiles("#file", names.map((n) => join(dir, n)));
+  await page.waitForFunction(() => document.querySelectorAll("#history-list li time").length === 3);
+  const golden = JSON.parse(readFileSync(join(vectors, "project.history.json"), "utf8"));
+  const listed = await page.$$eval("#history-list li", (li) => li.map((l) => l.textContent));
+  assert.deepEqual(
+    listed.map((t) => golden.findIndex((g) => t.includes(g.id))),
+    [0, 1, 2],
+  );
+  await shot("08-history");
+
+  // Archive moves the current session into the history list.
+  await page.click("button[data-move=archive]");
+  assert.match(await textOf("#message"), /^Archived to \.claude\/orchestrator-history\/2025-12-27-abc123\.json/);
+  assert.equal(await page.isVisible("#empty"), true);
+  assert.equal(await page.$$eval("#history-list li time", (t) => t.length), 4);
+  await shot("09-archived");
+
+  // An incompatible file: the error kind and message, nothing salvaged, never a blank page.
+  const future = join(shots, "orchestrator-session.json");
+  const seed = JSON.parse(readFileSync(join(vectors, "seed-example.json"), "utf8"));
+  writeFileSync(future, JSON.stringify({ ...seed, schema_version: "2.0" }));
+  await page.setInputFiles("#file", future);
+  await page.waitForSelector("#problem:not([hidden])");
+  assert.equal(await textOf("#problem-code"), "incompatible_schema");
+  assert.match(await textOf("#problem-message"), /2\.0/);
+  assert.equal(await page.isVisible("#salvage"), false);
+  assert.equal(await page.isVisible("#no-salvage"), true);
+  assert.equal(await page.isVisible("#session"), false);
+  assert.equal(await page.$$eval("#history-list li time", (t) => t.length), 4);
+  await shot("10-incompatible");
+
+  // Dropping a file on the drop zone opens it like the file input.
+  const seedText = readFileSync(join(vectors, "seed-example.json"), "utf8");
+  const transfer = await page.evaluateHandle((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], "orchestrator-session.json", { type: "application/json" }));
+    return dt;
+  }, seedText);
+  await page.dispatchEvent("#drop", "drop", { dataTransfer: transfer });
+  await page.waitForSelector("#problem", { state: "hidden" });
+  assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
+  assert.equal(await textOf("#message"), "Opened orchestrator-session.json.");
+  await shot("11-dropped");
+});
