@@ -141,6 +141,8 @@ export interface ResumeSummary {
 export interface Repair {
   key: string
   kept_copy: string
+  /** `rewritten`: the salvage was written back; `moved_aside`: nothing could be salvaged, the file was removed (its copy kept). */
+  action: 'rewritten' | 'moved_aside'
   missing: string[]
   replaced: string[]
   partial: string[]
@@ -230,6 +232,7 @@ export interface AgentEntry {
   agent_id: string
   chain_id: string | null
   resume_count: number
+  /** True only for a non-null result (a `null` result is still stored, as in the seed). */
   has_result: boolean
 }
 
@@ -528,10 +531,13 @@ export declare class OrchestratorStore {
   pause(): OrchestratorSession
   /** `paused → in_progress` (the seed's `continue`). */
   resume(): OrchestratorSession
-  /** `in_progress → complete`, then archive. */
-  complete(): OrchestratorSession
-  /** `created | paused | in_progress → aborted`, then archive. */
-  abort(): OrchestratorSession
+  /**
+   * `in_progress → complete`, then archive; all or nothing. Throws `already_exists` (and
+   * changes nothing) when the archive exists, unless `{ replace: true }`.
+   */
+  complete(options?: { replace?: boolean }): OrchestratorSession
+  /** `created | paused | in_progress → aborted`, then archive; all or nothing, as `complete`. */
+  abort(options?: { replace?: boolean }): OrchestratorSession
   /**
    * Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`,
    * suffix derived from the clock when not given, mode `default` when not given). Throws

@@ -141,6 +141,8 @@ export interface ResumeSummary {
 export interface Repair {
   key: string
   kept_copy: string
+  /** `rewritten`: the salvage was written back; `moved_aside`: nothing could be salvaged, the file was removed (its copy kept). */
+  action: 'rewritten' | 'moved_aside'
   missing: string[]
   replaced: string[]
   partial: string[]
@@ -230,6 +232,7 @@ export interface AgentEntry {
   agent_id: string
   chain_id: string | null
   resume_count: number
+  /** True only for a non-null result (a `null` result is still stored, as in the seed). */
   has_result: boolean
 }
 

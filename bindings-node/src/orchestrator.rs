@@ -14,7 +14,7 @@ use napi_derive::napi;
 use serde::Deserialize;
 use session_state::orchestrator::{
     self as core, Agent, AgentStatus, HistoryQuery, OrchestratorSession, Project, ResumeSummary,
-    current_key, parse_document,
+    SessionStatus, current_key, parse_document,
 };
 use session_state::{Clock, Error, ErrorKind, Key};
 use session_state_fs::SystemClock;
@@ -197,16 +197,31 @@ impl OrchestratorStore {
         to_js(env, &self.inner.resume().js(env)?)
     }
 
-    /// `in_progress → complete`, then archive.
-    #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn complete<'env>(&self, env: &'env Env) -> napi::Result<Unknown<'env>> {
-        to_js(env, &self.inner.complete().js(env)?)
+    /// `in_progress → complete`, then archive; all or nothing. Throws `already_exists` (and
+    /// changes nothing) when the archive exists, unless `{ replace: true }`.
+    #[napi(
+        ts_args_type = "options?: { replace?: boolean }",
+        ts_return_type = "OrchestratorSession"
+    )]
+    pub fn complete<'env>(
+        &self,
+        env: &'env Env,
+        options: Option<Unknown<'_>>,
+    ) -> napi::Result<Unknown<'env>> {
+        self.final_move(env, SessionStatus::Complete, options)
     }
 
-    /// `created | paused | in_progress → aborted`, then archive.
-    #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn abort<'env>(&self, env: &'env Env) -> napi::Result<Unknown<'env>> {
-        to_js(env, &self.inner.abort().js(env)?)
+    /// `created | paused | in_progress → aborted`, then archive; all or nothing, as `complete`.
+    #[napi(
+        ts_args_type = "options?: { replace?: boolean }",
+        ts_return_type = "OrchestratorSession"
+    )]
+    pub fn abort<'env>(
+        &self,
+        env: &'env Env,
+        options: Option<Unknown<'_>>,
+    ) -> napi::Result<Unknown<'env>> {
+        self.final_move(env, SessionStatus::Aborted, options)
     }
 
     /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`,
@@ -481,4 +496,20 @@ pub fn salvage<'env>(
 #[napi(ts_return_type = "Record<string, unknown>")]
 pub fn json_schema(env: &Env) -> napi::Result<Unknown<'_>> {
     to_js(env, &core::json_schema())
+}
+
+impl OrchestratorStore {
+    fn final_move<'env>(
+        &self,
+        env: &'env Env,
+        to: SessionStatus,
+        options: Option<Unknown<'_>>,
+    ) -> napi::Result<Unknown<'env>> {
+        let options: ArchiveOptions = options_from_js(env, options, "options")?;
+        let doc = self
+            .inner
+            .move_to_with(to, options.replace.unwrap_or(false))
+            .js(env)?;
+        to_js(env, &doc)
+    }
 }

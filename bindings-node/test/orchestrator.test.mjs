@@ -143,3 +143,18 @@ test('naive timestamps follow naiveOffsetMinutes', () => {
   assert.equal(new OrchestratorStore(store, { naiveOffsetMinutes: 60 }).load().created, '2025-12-27T09:30:00Z')
   throwsCode(() => new OrchestratorStore(store, { maxDocumentBytes: 10 }).load(), 'invalid_input')
 })
+
+test('complete and abort are all or nothing; { replace: true } overwrites the archive', () => {
+  const store = new MemoryStore()
+  const sessions = new OrchestratorStore(store)
+  const created = sessions.createSession({ goal: 'g', project: { name: 'p', path: '/p' }, suffix: 'abc123' })
+  sessions.start()
+  const archiveKey = `.claude/orchestrator-history/${created.session_id}.json`
+  store.write(archiveKey, Buffer.from('{"an": "older archive"}'))
+  throwsCode(() => sessions.complete(), 'already_exists')
+  throwsCode(() => sessions.abort(), 'already_exists')
+  assert.equal(sessions.load().status, 'in_progress')
+  assert.equal(sessions.complete({ replace: true }).status, 'complete')
+  assert.equal(sessions.load(), null)
+  assert.equal(JSON.parse(store.read(archiveKey).toString()).status, 'complete')
+})

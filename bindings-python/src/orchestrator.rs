@@ -152,12 +152,19 @@ impl PyOrchestrator {
         doc_result!(py, self.inner.resume())
     }
 
-    fn complete<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        doc_result!(py, self.inner.complete())
+    /// `complete(*, replace=False)`: all or nothing; `replace` overwrites an existing archive.
+    #[pyo3(signature = (*, replace = false))]
+    fn complete<'py>(&self, py: Python<'py>, replace: bool) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(
+            py,
+            self.inner.move_to_with(SessionStatus::Complete, replace)
+        )
     }
 
-    fn abort<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        doc_result!(py, self.inner.abort())
+    /// `abort(*, replace=False)`: all or nothing; `replace` overwrites an existing archive.
+    #[pyo3(signature = (*, replace = false))]
+    fn abort<'py>(&self, py: Python<'py>, replace: bool) -> PyResult<Bound<'py, PyAny>> {
+        doc_result!(py, self.inner.move_to_with(SessionStatus::Aborted, replace))
     }
 
     /// `create_session(goal, mode, project, suffix=None) -> dict`; `project` is

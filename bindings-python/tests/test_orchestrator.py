@@ -183,3 +183,22 @@ def test_root_folder_store(tmp_path):
     s.save(seed_example())
     assert (tmp_path / ".claude" / "orchestrator-session.json").exists()
     assert s.archive(seed_example()) == ".claude/orchestrator-history/2025-12-27-abc123.json"
+
+
+def test_final_moves_are_all_or_nothing_and_replace_overwrites():
+    store = MemoryStore()
+    sessions = OrchestratorStore(store=store)
+    created = sessions.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    sessions.start()
+    archive_key = f".claude/orchestrator-history/{created['session_id']}.json"
+    store.write(archive_key, b'{"an": "older archive"}')
+    with pytest.raises(AlreadyExistsError):
+        sessions.complete()
+    with pytest.raises(AlreadyExistsError):
+        sessions.abort()
+    current = sessions.load()
+    assert current is not None and current["status"] == "in_progress"
+    done = sessions.complete(replace=True)
+    assert done["status"] == "complete"
+    assert sessions.load() is None
+    assert json.loads(store.read(archive_key) or b"")["status"] == "complete"

@@ -267,7 +267,8 @@ class SessionManager:
         return self._registry.chain_status(chain_id)
 
     def list_agents(self, chain_id: Optional[str] = None) -> List[Dict[str, Any]]:
-        """``[{agent_name, agent_id, chain_id, resume_count, has_result}]``."""
+        """``[{agent_name, agent_id, chain_id, resume_count, has_result}]``; ``has_result`` is
+        True only for a non-null result (a ``None`` result is still stored, as in the seed)."""
         return self._registry.agents(chain_id)
 
     def read_transcript(self, agent_id: str) -> Optional[List[Dict[str, Any]]]:

@@ -133,6 +133,7 @@ class Repair(TypedDict):
 
     key: str
     kept_copy: str
+    action: str  # "rewritten" (salvage written back) or "moved_aside" (nothing to salvage)
     missing: List[str]
     replaced: List[str]
     partial: List[str]
@@ -286,11 +287,15 @@ class OrchestratorStore:
         """The seed's ``continue``: same as :meth:`resume`."""
         return self._native.resume()
 
-    def complete(self) -> Dict[str, Any]:
-        return self._native.complete()
+    def complete(self, *, replace: bool = False) -> Dict[str, Any]:
+        """``in_progress -> complete``, then archive; all or nothing. Raises
+        ``AlreadyExistsError`` (and changes nothing) when the archive exists, unless ``replace``."""
+        return self._native.complete(replace=replace)
 
-    def abort(self) -> Dict[str, Any]:
-        return self._native.abort()
+    def abort(self, *, replace: bool = False) -> Dict[str, Any]:
+        """``created | paused | in_progress -> aborted``, then archive; all or nothing, as
+        :meth:`complete`."""
+        return self._native.abort(replace=replace)
 
     # ---------------------------------------------------------------------- auto-save points
 
