@@ -2,6 +2,7 @@
 
 import json
 import logging
+import time
 from pathlib import Path
 
 import pytest
@@ -191,3 +192,22 @@ def test_journal_is_folded_at_interpreter_exit(tmp_path):
     )
     subprocess.run([sys.executable, "-c", code], check=True)
     assert len(json.loads((tmp_path / "s.json").read_text())["sessions"]) == 10
+
+
+def test_a_corrupt_chains_file_is_kept_aside_once_however_often_it_fails(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    memory = tmp_path / ".moai" / "memory"
+    memory.mkdir(parents=True)
+    (memory / "workflow-chains.json").write_bytes(b"[1,2")
+    from session_state.errors import CorruptStateError
+    from session_state.moai import SessionManager
+
+    for attempt in range(3):
+        if attempt:
+            time.sleep(1.1)  # copies are stamped to the second: make each attempt a new stamp
+        with pytest.raises(CorruptStateError):
+            SessionManager().create_chain("CH", ["x"])
+    copies = sorted(p.name for p in memory.glob("workflow-chains.json.corrupt-*"))
+    assert len(copies) == 1, copies
+    assert (memory / copies[0]).read_bytes() == b"[1,2"
+    assert (memory / "workflow-chains.json").read_bytes() == b"[1,2"

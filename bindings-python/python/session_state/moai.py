@@ -95,13 +95,16 @@ class SessionManager:
         if policy not in ("compat", "explained"):
             raise ValueError(f"policy must be 'compat' or 'explained', not {policy!r}")
         self._policy = policy
-        self._store = FileStore(self._session_file.parent, durable=durable)
-        name = self._session_file.name
+        # The store is rooted one folder above the sessions file, so that its files have a
+        # folder key (`memory/agent-sessions.json`): corrupt copies are found and reused there.
+        folder = self._session_file.parent
+        root, prefix = (folder.parent, f"{folder.name}/") if folder.name else (folder, "")
+        self._store = FileStore(root, durable=durable)
         self._registry = _native.Registry(
             self._store,
-            name,
-            "workflow-chains.json",
-            f"{self._session_file.stem}.journal.jsonl",
+            prefix + self._session_file.name,
+            prefix + "workflow-chains.json",
+            f"{prefix}{self._session_file.stem}.journal.jsonl",
             journal=journal,
         )
         if journal:
