@@ -2,7 +2,9 @@
 //! object with `read`/`write`/`delete`/`list` methods (a host store).
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, TryLockError};
+use std::thread::ThreadId;
+use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
@@ -122,6 +124,8 @@ fn list_py(store: &dyn Store, prefix: &str) -> PyResult<Vec<String>> {
 pub struct HostStore {
     object: Py<PyAny>,
     updates: Mutex<()>,
+    /// The thread inside `update`, to refuse a re-entrant update instead of deadlocking.
+    owner: Mutex<Option<ThreadId>>,
 }
 
 impl HostStore {
@@ -182,17 +186,42 @@ impl Store for HostStore {
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
-        let _exclusive = self.updates.lock().map_err(|_| {
+        let me = std::thread::current().id();
+        let poisoned = || {
             Error::new(
                 ErrorKind::Storage,
                 "host store lock poisoned by an earlier panic",
             )
-        })?;
-        let current = self.read(key)?;
-        if let Some(bytes) = apply(current.as_deref())? {
-            self.write(key, &bytes)?;
-        }
-        Ok(())
+        };
+        let _exclusive = loop {
+            match self.updates.try_lock() {
+                Ok(guard) => break guard,
+                Err(TryLockError::WouldBlock) => {
+                    if *self.owner.lock().map_err(|_| poisoned())? == Some(me) {
+                        return Err(Error::new(
+                            ErrorKind::Conflict,
+                            format!(
+                                "host store re-entered: an update of `{key}` was started from inside another update of the same store"
+                            ),
+                        )
+                        .with_context("key", key.as_str()));
+                    }
+                    // Another thread holds it, maybe waiting for the GIL: wait without it.
+                    Python::attach(|py| py.detach(|| std::thread::sleep(Duration::from_millis(1))));
+                }
+                Err(TryLockError::Poisoned(_)) => return Err(poisoned()),
+            }
+        };
+        *self.owner.lock().map_err(|_| poisoned())? = Some(me);
+        let result = (|| {
+            let current = self.read(key)?;
+            if let Some(bytes) = apply(current.as_deref())? {
+                self.write(key, &bytes)?;
+            }
+            Ok(())
+        })();
+        *self.owner.lock().map_err(|_| poisoned())? = None;
+        result
     }
 }
 
@@ -228,6 +257,7 @@ impl AnyStore {
         Ok(AnyStore::Host(Arc::new(HostStore {
             object: object.clone().unbind(),
             updates: Mutex::new(()),
+            owner: Mutex::new(None),
         })))
     }
 }

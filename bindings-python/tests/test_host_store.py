@@ -89,3 +89,46 @@ def test_four_processes_lose_no_update(tmp_path):
         p.join(120)
         assert p.exitcode == 0
     assert FileStore(tmp_path).read("counter") == b"1000"
+
+
+REENTRANT = r"""
+from session_state import MemoryStore
+from session_state.errors import ConflictError
+from session_state.orchestrator import OrchestratorStore
+
+class Host:
+    def __init__(self):
+        self.m = MemoryStore(); self.o = None; self.busy = False
+    def read(self, k): return self.m.read(k)
+    def write(self, k, d):
+        if self.o is not None and not self.busy:
+            self.busy = True
+            try:
+                self.o.save(self.o.load())   # an update from inside an update of the same store
+            finally:
+                self.busy = False
+        self.m.write(k, d)
+    def delete(self, k): return self.m.delete(k)
+    def list(self, p): return self.m.list(p)
+
+h = Host(); o = OrchestratorStore(store=h)
+o.create_session("g", "default", {"name": "p", "path": "/p"}); h.o = o
+try:
+    o.start()
+except ConflictError as e:
+    print("conflict:", e)
+print("status:", o.load()["status"])
+"""
+
+
+def test_a_host_store_reentering_an_update_gets_conflict_not_a_hang():
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", REENTRANT], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert "conflict: host store re-entered" in out.stdout, out.stdout
+    assert "status: created" in out.stdout, out.stdout  # the outer move wrote nothing
+
