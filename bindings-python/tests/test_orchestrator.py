@@ -202,3 +202,14 @@ def test_final_moves_are_all_or_nothing_and_replace_overwrites():
     assert done["status"] == "complete"
     assert sessions.load() is None
     assert json.loads(store.read(archive_key) or b"")["status"] == "complete"
+
+
+@pytest.mark.parametrize("bad", [None, "hello", 3, ["a"]])
+def test_a_wrong_argument_is_a_type_error_not_a_corrupt_file(bad, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    for call in (save_session, archive_session, resume_summary, render_resume):
+        with pytest.raises(TypeError, match="must be a dict"):
+            call(bad)
+    with pytest.raises(TypeError, match="must be a dict"):
+        OrchestratorStore(store=MemoryStore()).save(bad)
+    assert not (tmp_path / ".claude").exists()

@@ -149,10 +149,18 @@ def _here() -> "_native.Orchestrator":
     return _native.Orchestrator(FileStore(Path.cwd()))
 
 
+def _document(state: Any, name: str = "state") -> Dict[str, Any]:
+    """The argument as a session dict; anything else is a ``TypeError`` naming the argument
+    (not a "corrupt file" error about a file that is fine)."""
+    if not isinstance(state, dict):
+        raise TypeError(f"{name} must be a dict (a session document), not {type(state).__name__}")
+    return state
+
+
 def save_session(state: Dict[str, Any]) -> Path:
     """Saves ``state`` as ``.claude/orchestrator-session.json`` (atomically) and returns that
     relative path; sets ``state["updated"]`` to now, as the seed does."""
-    key, updated = _here().save_stamp(state)
+    key, updated = _here().save_stamp(_document(state))
     state["updated"] = updated
     return Path(key)
 
@@ -177,7 +185,7 @@ def archive_session(state: Dict[str, Any], *, replace: bool = False) -> Path:
     """Writes ``.claude/orchestrator-history/{session_id}.json``, removes the current file if it
     holds that session, returns the archive's relative path. ``AlreadyExistsError`` when that
     archive exists, unless ``replace``."""
-    return Path(_here().archive(state, replace))
+    return Path(_here().archive(_document(state), replace))
 
 
 def list_history(limit: int = 10) -> List[HistoryEntry]:
@@ -193,12 +201,12 @@ def resume_summary(state: Dict[str, Any], now: Optional[str] = None) -> ResumeSu
     """The "RESUMING SESSION" content as data: ``session_id, goal, status, started,
     started_relative, progress_percent, completed_work, in_progress, pending, context,
     resume_from``. ``now`` (RFC 3339) defaults to the system clock."""
-    return cast(ResumeSummary, _native.resume_summary(state, now))
+    return cast(ResumeSummary, _native.resume_summary(_document(state), now))
 
 
 def render_resume(state: Dict[str, Any], now: Optional[str] = None) -> str:
     """The "RESUMING SESSION" markdown block of the seed."""
-    return _native.render_resume(state, now)
+    return _native.render_resume(_document(state), now)
 
 
 class OrchestratorStore:
@@ -231,11 +239,11 @@ class OrchestratorStore:
     def save(self, state: Dict[str, Any]) -> Dict[str, Any]:
         """Saves ``state`` (not mutated) with ``updated`` set to now; returns the saved
         document. A current file that does not parse is kept aside first."""
-        return self._native.save(state)[1]
+        return self._native.save(_document(state))[1]
 
     def archive(self, state: Dict[str, Any], *, replace: bool = False) -> str:
         """Archives ``state``; returns the archive key."""
-        return self._native.archive(state, replace)
+        return self._native.archive(_document(state), replace)
 
     def list_history(
         self,
