@@ -5,8 +5,9 @@
 //! `BigInt` (e.g. epoch milliseconds) and saturates large JS numbers into `i64`. With JSON
 //! text, a document reaches JavaScript as `JSON.parse(file)` would give it, and a JS value
 //! reaches the core as `JSON.stringify(value)` would write it (`undefined` members dropped,
-//! `Date` as its ISO string, `NaN` as `null`). Values JSON cannot hold (`BigInt`, cycles,
-//! functions) are `invalid_input`.
+//! `Date` as its ISO string), except that values JSON cannot hold are `invalid_input` instead
+//! of being changed silently: `NaN` and `±Infinity` (which `JSON.stringify` writes as `null`),
+//! `Map` and `Set` (written as `{}`), functions and symbols, `BigInt` and cycles.
 
 use napi::bindgen_prelude::{Env, Function, JsObjectValue, JsValue, Object, Unknown, ValueType};
 use serde::Serialize;
@@ -27,11 +28,22 @@ where
     json.get_named_property(method)
 }
 
-/// Any JSON value from JS (`JSON.stringify` semantics); `invalid_input` naming `name` when
+/// `JSON.stringify` that throws instead of silently changing what JSON cannot hold.
+const STRICT_STRINGIFY: &str = r#"(function (value) {
+  return JSON.stringify(value, function (key, v) {
+    const at = key === '' ? 'the value' : `member \`${key}\``;
+    if (typeof v === 'number' && !Number.isFinite(v)) throw new TypeError(`${at} is ${v}, which JSON cannot hold`);
+    if (typeof v === 'function' || typeof v === 'symbol') throw new TypeError(`${at} is a ${typeof v}, which JSON cannot hold`);
+    if (v instanceof Map || v instanceof Set) throw new TypeError(`${at} is a ${v.constructor.name}, which JSON cannot hold (use a plain object or array)`);
+    return v;
+  });
+})"#;
+
+/// Any JSON value from JS (`JSON.stringify` semantics, strict: see the module docs); `invalid_input` naming `name` when
 /// the value has no JSON form.
 pub fn value_from_js(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<serde_json::Value> {
     let kind = type_name(&value);
-    let stringify: Function<'_, Unknown<'_>, Option<String>> = json_function(env, "stringify")?;
+    let stringify: Function<'_, Unknown<'_>, Option<String>> = env.run_script(STRICT_STRINGIFY)?;
     let text = stringify
         .call(value)
         .map_err(|e| invalid_input(env, format!("`{name}` is not JSON: {}", e.reason)))?

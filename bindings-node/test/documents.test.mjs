@@ -40,9 +40,27 @@ test('large integers stay numbers, never BigInt', () => {
   }
 })
 
-test('JSON semantics: undefined members dropped, Date as ISO text, NaN as null', () => {
-  const back = roundTrip({ a: undefined, d: new Date('2026-11-29T17:56:00Z'), n: NaN, keep: 1 })
-  assert.deepEqual(back, { d: '2026-11-29T17:56:00.000Z', n: null, keep: 1 })
+test('JSON semantics: undefined members dropped, Date as ISO text', () => {
+  const back = roundTrip({ a: undefined, d: new Date('2026-11-29T17:56:00Z'), keep: 1 })
+  assert.deepEqual(back, { d: '2026-11-29T17:56:00.000Z', keep: 1 })
+})
+
+test('what JSON.stringify would change silently is invalid_input instead', () => {
+  const registry = new AgentRegistry(new MemoryStore())
+  for (const [value, says] of [
+    [{ n: NaN }, 'member `n` is NaN'],
+    [{ n: -Infinity }, 'member `n` is -Infinity'],
+    [new Map([[1, 2]]), 'is a Map'],
+    [{ s: new Set([1]) }, 'member `s` is a Set'],
+    [{ f: () => 1 }, 'member `f` is a function'],
+  ]) {
+    assert.throws(() => registry.registerAgentResult('a', 'id-1', value), (e) => {
+      assert.equal(e.code, 'invalid_input')
+      assert.match(e.message, new RegExp(says.replace(/[`-]/g, '.')))
+      return true
+    })
+  }
+  assert.deepEqual(registry.getAllSessions().sessions, {})
 })
 
 test('what is not a JSON object is invalid_input', () => {
