@@ -29,7 +29,7 @@ where
 }
 
 /// `JSON.stringify` that throws instead of silently changing what JSON cannot hold.
-const STRICT_STRINGIFY: &str = r#"(function (value) {
+const STRICT_STRINGIFY: &str = r"(function (value) {
   return JSON.stringify(value, function (key, v) {
     const at = key === '' ? 'the value' : `member \`${key}\``;
     if (typeof v === 'number' && !Number.isFinite(v)) throw new TypeError(`${at} is ${v}, which JSON cannot hold`);
@@ -37,7 +37,7 @@ const STRICT_STRINGIFY: &str = r#"(function (value) {
     if (v instanceof Map || v instanceof Set) throw new TypeError(`${at} is a ${v.constructor.name}, which JSON cannot hold (use a plain object or array)`);
     return v;
   });
-})"#;
+})";
 
 /// Any JSON value from JS (`JSON.stringify` semantics, strict: see the module docs); `invalid_input` naming `name` when
 /// the value has no JSON form.
