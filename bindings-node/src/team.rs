@@ -8,7 +8,6 @@
 
 use napi::bindgen_prelude::{Env, Unknown};
 use napi_derive::napi;
-use session_state::Error;
 use session_state::team::{self as core, BackendType, SessionState, SpawnConfig};
 use session_state_fs::SystemClock;
 
@@ -130,20 +129,7 @@ impl TeamStore {
         let changes = documents::document_from_js(env, changes, "changes")?;
         let state = self
             .inner
-            .update(&team, &agent, |state| {
-                let serde_json::Value::Object(mut doc) = serde_json::to_value(&*state)
-                    .map_err(|e| Error::invalid_input(format!("cannot serialise state: {e}")))?
-                else {
-                    return Err(Error::invalid_input("a session state is an object"));
-                };
-                for (key, value) in &changes {
-                    doc.insert(key.clone(), value.clone());
-                }
-                *state = serde_json::from_value(doc.into()).map_err(|e| {
-                    Error::invalid_input(format!("`changes` make an invalid session state: {e}"))
-                })?;
-                Ok(())
-            })
+            .update(&team, &agent, |state| state.merge(&changes))
             .js(env)?;
         to_js(env, &state)
     }

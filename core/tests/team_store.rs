@@ -479,3 +479,33 @@ fn list_teams_counts_only_folders_with_session_files() {
         }]
     );
 }
+
+#[test]
+fn merge_sets_the_given_members_and_refuses_an_invalid_result() {
+    use session_state::team::{BackendType, SessionState, SpawnConfig};
+    let now = chrono::DateTime::parse_from_rfc3339("2026-03-01T12:34:56Z")
+        .unwrap()
+        .with_timezone(&chrono::Utc);
+    let mut state =
+        SessionState::from_config(&SpawnConfig::new("coder", "p"), BackendType::Codex, now);
+    let changes = serde_json::json!({"model": "gpt-5-codex", "metadata": {"thread_id": "abc"}});
+    state.merge(changes.as_object().unwrap()).unwrap();
+    assert_eq!(state.model.as_deref(), Some("gpt-5-codex"));
+    assert_eq!(
+        state.metadata.get("thread_id").map(String::as_str),
+        Some("abc")
+    );
+    assert_eq!(state.prompt, "p");
+    assert_eq!(state.created_at, now);
+
+    let before = state.clone();
+    for bad in [
+        serde_json::json!({"maxTurns": "ten"}),
+        serde_json::json!({"createdAt": "2026-03-01T12:34:56"}),
+        serde_json::json!({"env": null}),
+    ] {
+        let err = state.merge(bad.as_object().unwrap()).unwrap_err();
+        assert_eq!(err.kind(), session_state::ErrorKind::InvalidInput, "{bad}");
+        assert_eq!(state, before, "unchanged after a refused merge");
+    }
+}

@@ -174,6 +174,30 @@ impl SessionState {
         })
     }
 
+    /// Sets the members of `changes` (document keys, camelCase, as in the file) over this
+    /// state, like `Object.assign` on the document: keys not in `changes` stay as they are.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the reason when the
+    /// result is not a valid session state (a wrong type, a timestamp without offset, ...);
+    /// `self` is then unchanged.
+    pub fn merge(&mut self, changes: &Map<String, Value>) -> Result<()> {
+        let Value::Object(mut doc) = serde_json::to_value(&*self)
+            .map_err(|e| Error::invalid_input(format!("cannot serialise session state: {e}")))?
+        else {
+            return Err(Error::invalid_input(
+                "a session state serialises as an object",
+            ));
+        };
+        for (key, value) in changes {
+            doc.insert(key.clone(), value.clone());
+        }
+        *self = serde_json::from_value(Value::Object(doc)).map_err(|e| {
+            Error::invalid_input(format!("the changes make an invalid session state: {e}"))
+        })?;
+        Ok(())
+    }
+
     /// The document as the crate writes it: pretty JSON, two-space indent, no trailing newline.
     ///
     /// # Errors
