@@ -1,4 +1,5 @@
-//! 4 processes x 250 registrations into one folder: all 1,000 are present afterwards.
+//! 4 processes x 250 registrations into one folder: all 1,000 are present afterwards, with
+//! every process in plain mode, in journal mode, or two in each.
 //!
 //! The test binary runs itself as the child processes: `child_registers` does the work only
 //! when `REGISTRY_CHILD_DIR` is set (by the parent), and returns at once otherwise.
@@ -40,7 +41,8 @@ fn child_registers() {
     reg.close().unwrap();
 }
 
-fn run_processes(journal: bool) {
+/// Runs the children, worker `w` in journal mode when `journal(w)`.
+fn run_processes(journal: fn(usize) -> bool) {
     let dir = tempfile::tempdir().unwrap();
     let exe = std::env::current_exe().unwrap();
     let children: Vec<_> = (0..PROCESSES)
@@ -49,7 +51,7 @@ fn run_processes(journal: bool) {
             cmd.args(["child_registers", "--exact", "--test-threads=1", "--quiet"])
                 .env("REGISTRY_CHILD_DIR", dir.path())
                 .env("REGISTRY_CHILD_WORKER", worker.to_string());
-            if journal {
+            if journal(worker) {
                 cmd.env("REGISTRY_CHILD_JOURNAL", "1");
             }
             cmd.stdout(std::process::Stdio::null()).spawn().unwrap()
@@ -81,7 +83,7 @@ fn four_processes_plain_mode() {
     if std::env::var("REGISTRY_CHILD_DIR").is_ok() {
         return;
     }
-    run_processes(false);
+    run_processes(|_| false);
 }
 
 #[test]
@@ -89,5 +91,14 @@ fn four_processes_journal_mode() {
     if std::env::var("REGISTRY_CHILD_DIR").is_ok() {
         return;
     }
-    run_processes(true);
+    run_processes(|_| true);
+}
+
+/// Handles in different modes share the registry's lock: none loses another's update.
+#[test]
+fn four_processes_in_mixed_modes() {
+    if std::env::var("REGISTRY_CHILD_DIR").is_ok() {
+        return;
+    }
+    run_processes(|worker| worker % 2 == 1);
 }

@@ -177,8 +177,19 @@ fn parse_typed<T: serde::de::DeserializeOwned>(key: &Key, bytes: &[u8]) -> Resul
 /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) if `value` cannot be serialised
 /// (it always can for the types of this module).
 pub fn to_python_json<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>> {
-    serde_json::to_vec_pretty(value)
-        .map_err(|e| Error::invalid_input(format!("cannot serialise the registry: {e}")))
+    to_python_json_sized(value, 128)
+}
+
+/// [`to_python_json`] into a buffer of `capacity` bytes reserved up front (the size of the
+/// previous version of the file saves the buffer's regrowth copies).
+///
+/// # Errors
+/// As [`to_python_json`].
+pub fn to_python_json_sized<T: Serialize + ?Sized>(value: &T, capacity: usize) -> Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(capacity);
+    serde_json::to_writer_pretty(&mut out, value)
+        .map_err(|e| Error::invalid_input(format!("cannot serialise the registry: {e}")))?;
+    Ok(out)
 }
 
 #[cfg(test)]

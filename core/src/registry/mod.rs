@@ -26,9 +26,12 @@
 //! ## Persistence modes and durability
 //! - [`JournalMode::Off`] (default): every change rewrites `agent-sessions.json` atomically
 //!   (temporary file + rename, through [`Store::update`](crate::Store::update) under the key's
-//!   lock). A change that returned is in the seed's file; a crash leaves the old or the new
-//!   file, never a torn one. With the filesystem store's `Durability::Sync` it also survives a
-//!   power loss. A registration costs a read, parse and rewrite of the whole file: O(N).
+//!   registry's lock, below). A change that returned is in the seed's file; a crash leaves the
+//!   old or the new file, never a torn one. With the filesystem store's `Durability::Sync` it
+//!   also survives a power loss. A registration costs a read and a rewrite of the whole file:
+//!   O(N) bytes. The parse is skipped when the file is still the one the handle last wrote
+//!   (compared byte for byte), and a registration copies the unchanged entries of that file
+//!   instead of serialising them again.
 //! - [`JournalMode::On`]: a registration appends one line to
 //!   `.moai/memory/agent-sessions.journal.jsonl` (under the journal's lock) and returns: O(1)
 //!   amortised. Other changes, [`AgentRegistry::compact`], [`AgentRegistry::close`], and the
@@ -41,10 +44,13 @@
 //!   is fsynced and survives a power loss. Readers of this library (either mode) see base +
 //!   journal; a reader that only knows the seed's file sees the registrations once the journal
 //!   was compacted or the handle closed. A handle's first registration folds the journal once
-//!   (O(N), so that the journal has a header). Handles writing one folder at the same time
-//!   must all use the same mode; a plain-mode writer that finds journal entries folds them
-//!   first.
+//!   (O(N), so that the journal has a header).
+//!
+//! Every write of `agent-sessions.json`, in either mode, is made under the journal key's lock
+//! (the registry's lock), so handles and processes in different modes can share a folder
+//! without losing an update; a plain-mode writer that finds journal entries folds them first.
 
+mod cache;
 pub mod chain;
 pub mod doctor;
 pub mod document;
@@ -55,6 +61,7 @@ mod queries;
 #[allow(clippy::module_inception)]
 mod registry;
 pub mod transcript;
+mod writer;
 
 pub use chain::{ChainStatus, ChainSummary};
 pub use doctor::{RegistryDoctorReport, RegistryProblem, RegistryRepair};

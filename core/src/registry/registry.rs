@@ -10,12 +10,14 @@ use crate::key::Key;
 use crate::store::{Store, update_with};
 use crate::time::Clock;
 
+use super::cache::DocumentCache;
 use super::document::{
     ChainDefinition, ChainsDocument, SessionsDocument, parse_chains, parse_sessions,
-    python_isoformat, to_python_json,
+    python_isoformat, to_python_json, to_python_json_sized,
 };
 use super::journal::{JournalEntry, JournalHeader, JournalMark, JournalMode, has_entries, replay};
 use super::ops;
+use super::writer::{Previous, write_sessions};
 
 /// `agent-sessions.json`, relative to the project root.
 pub const SESSIONS_KEY: &str = ".moai/memory/agent-sessions.json";
@@ -76,6 +78,12 @@ pub struct AgentRegistry<S, C> {
     pending: AtomicU64,
     base_len: AtomicU64,
     journal_ready: AtomicBool,
+    cache: DocumentCache,
+}
+
+/// A capacity for the next version of a file of `previous_len` bytes: that and some room.
+fn size_hint(previous_len: usize) -> usize {
+    previous_len + previous_len / 8 + 4096
 }
 
 fn fixed_key(text: &str) -> Key {
@@ -95,11 +103,12 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             pending: AtomicU64::new(0),
             base_len: AtomicU64::new(UNKNOWN_LEN),
             journal_ready: AtomicBool::new(false),
+            cache: DocumentCache::default(),
         }
     }
 
-    /// The same registry persisting registrations in `mode`. All handles writing one folder
-    /// at the same time must use the same mode.
+    /// The same registry persisting registrations in `mode`. Handles in different modes may
+    /// share a folder (see the [module docs](super#persistence-modes-and-durability)).
     #[must_use]
     pub fn with_journal(mut self, mode: JournalMode) -> Self {
         self.mode = mode;
@@ -159,7 +168,14 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
 
     fn read_base(&self) -> Result<SessionsDocument> {
         match self.store.read(&self.sessions_key)? {
-            Some(bytes) => parse_sessions(&self.sessions_key, &bytes),
+            Some(bytes) => {
+                if let Some(doc) = self.cache.clone_if_same(&bytes) {
+                    return Ok(doc);
+                }
+                let doc = parse_sessions(&self.sessions_key, &bytes)?;
+                self.cache.put(bytes, doc.clone());
+                Ok(doc)
+            }
             None => Ok(SessionsDocument::default()),
         }
     }
@@ -194,40 +210,78 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         }
     }
 
-    fn serialise(&self, doc: &mut SessionsDocument) -> Result<Vec<u8>> {
+    fn serialise(&self, doc: &mut SessionsDocument, previous_len: usize) -> Result<Vec<u8>> {
         doc.last_updated = Some(self.now());
-        to_python_json(doc)
+        to_python_json_sized(doc, size_hint(previous_len))
     }
 
     /// One exclusive read-modify-write of the state. `apply` returns whether it changed the
-    /// document, and a value.
+    /// document, and a value. `registered`: the one id whose `metadata` and `results` entries
+    /// `apply` may change, when it changes no other entry of those maps (a registration): the
+    /// other entries are then copied from the file as it was (see [`super::writer`]).
+    ///
+    /// Every write of `agent-sessions.json`, in either mode, happens under the journal key's
+    /// lock (the registry's lock), so handles in different modes never lose each other's
+    /// updates; a plain-mode change folds the entries a journal-mode handle left first.
     fn mutate<T>(
         &self,
+        registered: Option<&str>,
         mut apply: impl FnMut(&mut SessionsDocument, &str) -> (bool, T),
     ) -> Result<T> {
         match self.mode {
-            JournalMode::Off => {
-                if self
-                    .store
-                    .read(&self.journal_key)?
-                    .is_some_and(|j| has_entries(&j))
-                {
-                    self.fold_journal(&mut |_, _| (false, ()))?;
-                }
-                update_with(&self.store, &self.sessions_key, |current| {
-                    let mut doc = self.parse_or_keep_aside(current)?;
-                    let now = self.now();
-                    let (changed, out) = apply(&mut doc, &now);
-                    let bytes = if changed {
-                        Some(self.serialise(&mut doc)?)
-                    } else {
-                        None
-                    };
-                    Ok((bytes, out))
-                })
-            }
+            JournalMode::Off => update_with(&self.store, &self.journal_key, |journal| {
+                let header = if journal.is_some_and(has_entries) {
+                    self.fold_locked(journal, &mut |_, _| (false, ()))?.0
+                } else {
+                    None
+                };
+                let out = self.rewrite_base(registered, &mut apply)?;
+                Ok((header, out))
+            }),
             JournalMode::On { .. } => self.fold_journal(&mut apply),
         }
+    }
+
+    /// Plain mode, under the registry's lock: `agent-sessions.json` read (or taken from the
+    /// cache when it is the file this handle last wrote), changed by `apply` and written back.
+    fn rewrite_base<T>(
+        &self,
+        registered: Option<&str>,
+        apply: &mut impl FnMut(&mut SessionsDocument, &str) -> (bool, T),
+    ) -> Result<T> {
+        let current = self.store.read(&self.sessions_key)?;
+        let current = current.as_deref();
+        let cached = current.and_then(|bytes| self.cache.take_if_same(bytes));
+        let (mut doc, layout) = match cached {
+            Some(found) => found,
+            None => (self.parse_or_keep_aside(current)?, None),
+        };
+        let now = self.now();
+        let (changed, out) = apply(&mut doc, &now);
+        if !changed {
+            // Not put back: the file is unchanged, but `apply` may have touched `doc` before
+            // deciding so.
+            return Ok(out);
+        }
+        let previous_len = current.map_or(0, <[u8]>::len);
+        let (bytes, layout) = match registered {
+            Some(changed_id) => {
+                doc.last_updated = Some(self.now());
+                let previous = current
+                    .zip(layout.as_ref())
+                    .map(|(bytes, layout)| Previous {
+                        bytes,
+                        layout,
+                        changed_id,
+                    });
+                let (bytes, layout) = write_sessions(&doc, previous, size_hint(previous_len))?;
+                (bytes, Some(layout))
+            }
+            None => (self.serialise(&mut doc, previous_len)?, None),
+        };
+        self.store.write(&self.sessions_key, &bytes)?;
+        self.cache.put_written(&bytes, doc, layout);
+        Ok(out)
     }
 
     /// Under the journal's lock: base + journal replay + `apply`, written to the base file
@@ -239,49 +293,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     ) -> Result<T> {
         // `emptied`: the journal holds no entry any more; `len`: the new size of the base file.
         let (out, emptied, len) = update_with(&self.store, &self.journal_key, |journal| {
-            let base = self.store.read(&self.sessions_key)?;
-            let mut doc = self.parse_or_keep_aside(base.as_deref())?;
-            let journal = journal.unwrap_or_default();
-            let folded_before = doc.journal_folded.map(|m| m.generation);
-            let replayed = replay(&mut doc, journal);
-            // Whatever is dropped (bad lines, a cut-short or all-garbage last line) is kept.
-            if replayed.invalid > 0 || replayed.torn {
-                let err = Error::corrupt(&self.journal_key, "lines that do not parse");
-                let kept = self.keep_aside(&self.journal_key, journal, err);
-                if kept.context_value("kept_aside").is_none() {
-                    return Err(kept);
-                }
-            }
-            let now = self.now();
-            let (changed, out) = apply(&mut doc, &now);
-            // The journal is rewritten as the next generation's header when it has no header
-            // or holds entries (folded now, or before a crash that came after the base write).
-            let reset = replayed.header.is_none() || has_entries(journal);
-            if !changed && !reset {
-                return Ok((None, (out, true, None)));
-            }
-            let mut len = None;
-            if changed || replayed.pending {
-                if reset {
-                    doc.journal_folded = replayed.header.map(|h| JournalMark {
-                        generation: h.generation,
-                        bytes: journal.len() as u64,
-                    });
-                }
-                let bytes = self.serialise(&mut doc)?;
-                self.store.write(&self.sessions_key, &bytes)?;
-                len = Some(bytes.len() as u64);
-            }
-            if !reset {
-                return Ok((None, (out, true, len)));
-            }
-            let next = replayed
-                .header
-                .map_or(0, |h| h.generation)
-                .max(folded_before.unwrap_or(0))
-                + 1;
-            let header = JournalHeader { generation: next }.to_line();
-            Ok((Some(header), (out, true, len)))
+            self.fold_locked(journal, apply)
         })?;
         if let Some(len) = len {
             self.base_len.store(len, Ordering::Relaxed);
@@ -292,6 +304,60 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         // The journal has a header now.
         self.journal_ready.store(true, Ordering::Relaxed);
         Ok(out)
+    }
+
+    /// The body of [`fold_journal`](Self::fold_journal), run under the journal's lock with the
+    /// journal's bytes: returns the journal's new bytes (if it is to be rewritten) and
+    /// `(apply's value, emptied, new size of the base file if written)`.
+    #[allow(clippy::type_complexity)]
+    fn fold_locked<T>(
+        &self,
+        journal: Option<&[u8]>,
+        apply: &mut dyn FnMut(&mut SessionsDocument, &str) -> (bool, T),
+    ) -> Result<(Option<Vec<u8>>, (T, bool, Option<u64>))> {
+        let base = self.store.read(&self.sessions_key)?;
+        let mut doc = self.parse_or_keep_aside(base.as_deref())?;
+        let journal = journal.unwrap_or_default();
+        let folded_before = doc.journal_folded.map(|m| m.generation);
+        let replayed = replay(&mut doc, journal);
+        // Whatever is dropped (bad lines, a cut-short or all-garbage last line) is kept.
+        if replayed.invalid > 0 || replayed.torn {
+            let err = Error::corrupt(&self.journal_key, "lines that do not parse");
+            let kept = self.keep_aside(&self.journal_key, journal, err);
+            if kept.context_value("kept_aside").is_none() {
+                return Err(kept);
+            }
+        }
+        let now = self.now();
+        let (changed, out) = apply(&mut doc, &now);
+        // The journal is rewritten as the next generation's header when it has no header or
+        // holds entries (folded now, or before a crash that came after the base write).
+        let reset = replayed.header.is_none() || has_entries(journal);
+        if !changed && !reset {
+            return Ok((None, (out, true, None)));
+        }
+        let mut len = None;
+        if changed || replayed.pending {
+            if reset {
+                doc.journal_folded = replayed.header.map(|h| JournalMark {
+                    generation: h.generation,
+                    bytes: journal.len() as u64,
+                });
+            }
+            let bytes = self.serialise(&mut doc, base.as_ref().map_or(0, Vec::len))?;
+            self.store.write(&self.sessions_key, &bytes)?;
+            len = Some(bytes.len() as u64);
+        }
+        if !reset {
+            return Ok((None, (out, true, len)));
+        }
+        let next = replayed
+            .header
+            .map_or(0, |h| h.generation)
+            .max(folded_before.unwrap_or(0))
+            + 1;
+        let header = JournalHeader { generation: next }.to_line();
+        Ok((Some(header), (out, true, len)))
     }
 
     /// Registers `result` for `agent_id` under `agent_name` (the seed's
@@ -312,7 +378,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     ) -> Result<()> {
         Key::segment("agent id", agent_id)?;
         match self.mode {
-            JournalMode::Off => self.mutate(|doc, now| {
+            JournalMode::Off => self.mutate(Some(agent_id), |doc, now| {
                 ops::register(doc, agent_name, agent_id, result.clone(), chain_id, now);
                 (true, ())
             }),
@@ -384,24 +450,26 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// # Errors
     /// [`ErrorKind::Storage`](crate::ErrorKind::Storage).
     pub fn recover(&self) -> Result<Option<Key>> {
-        update_with(&self.store, &self.sessions_key, |current| {
-            let Some(bytes) = current else {
+        // Under the registry's lock, as every write of the sessions file (see `mutate`).
+        update_with(&self.store, &self.journal_key, |_journal| {
+            let Some(bytes) = self.store.read(&self.sessions_key)? else {
                 return Ok((None, None));
             };
-            if parse_sessions(&self.sessions_key, bytes).is_ok() {
+            if parse_sessions(&self.sessions_key, &bytes).is_ok() {
                 return Ok((None, None));
             }
             let err = self.keep_aside(
                 &self.sessions_key,
-                bytes,
+                &bytes,
                 Error::corrupt(&self.sessions_key, "replaced"),
             );
             let Some(aside) = err.context_value("kept_aside") else {
                 return Err(err);
             };
             let aside = Key::new(aside)?;
-            let fresh = self.serialise(&mut SessionsDocument::default())?;
-            Ok((Some(fresh), Some(aside)))
+            let fresh = self.serialise(&mut SessionsDocument::default(), 0)?;
+            self.store.write(&self.sessions_key, &fresh)?;
+            Ok((None, Some(aside)))
         })
     }
 
@@ -411,7 +479,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// # Errors
     /// As [`register`](Self::register).
     pub fn increment_resume_count(&self, agent_id: &str) -> Result<bool> {
-        self.mutate(|doc, now| {
+        self.mutate(None, |doc, now| {
             let changed = ops::increment_resume_count(doc, agent_id, now);
             (changed, changed)
         })
@@ -422,7 +490,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// # Errors
     /// As [`register`](Self::register).
     pub fn clear_agent(&self, agent_name: &str) -> Result<bool> {
-        self.mutate(|doc, _| {
+        self.mutate(None, |doc, _| {
             let changed = ops::clear_agent(doc, agent_name);
             (changed, changed)
         })
@@ -434,7 +502,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// # Errors
     /// As [`register`](Self::register).
     pub fn clear_chain(&self, chain_id: &str) -> Result<bool> {
-        self.mutate(|doc, _| {
+        self.mutate(None, |doc, _| {
             let changed = ops::clear_chain(doc, chain_id);
             (changed, changed)
         })
@@ -474,7 +542,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             );
             to_python_json(&chains).map(Some)
         })?;
-        self.mutate(|doc, _| (ops::ensure_chain(doc, chain_id), ()))
+        self.mutate(None, |doc, _| (ops::ensure_chain(doc, chain_id), ()))
     }
 }
 
