@@ -57,17 +57,35 @@ pub fn parse_document(
         ))
         .with_context("key", key.as_str()));
     }
-    let value = parse_object(key, bytes)?;
-    check_schema_version(key, &value)?;
-    let mut doc: OrchestratorSession = serde_path_to_error::deserialize(&value).map_err(|e| {
-        let path = e.path().to_string();
-        Error::corrupt(key, format!("field `{path}`: {}", e.inner())).with_context("field", path)
-    })?;
+    let mut doc = match parse_typed_fast(bytes) {
+        Some(doc) if doc.schema_version == SCHEMA_VERSION => doc,
+        _ => parse_typed_explained(key, bytes)?,
+    };
     validate(key, &doc)?;
     if let Some(offset) = options.naive_offset {
         resolve_naive(&mut doc, offset);
     }
     Ok(doc)
+}
+
+/// One pass from the bytes straight into the typed document, for the common case of a
+/// well-formed file: `None` on any failure (including a duplicate field, which the careful path
+/// accepts, last one winning), and [`parse_typed_explained`] then gives the result and the
+/// precise error. Both give the same document when this one succeeds.
+fn parse_typed_fast(bytes: &[u8]) -> Option<OrchestratorSession> {
+    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+    serde_json::from_slice(bytes).ok()
+}
+
+/// The careful path: a JSON object first (what it is when it is not one), then the schema
+/// version, then the typed document with the path of the first field that does not fit.
+fn parse_typed_explained(key: &Key, bytes: &[u8]) -> Result<OrchestratorSession> {
+    let value = parse_object(key, bytes)?;
+    check_schema_version(key, &value)?;
+    serde_path_to_error::deserialize(&value).map_err(|e| {
+        let path = e.path().to_string();
+        Error::corrupt(key, format!("field `{path}`: {}", e.inner())).with_context("field", path)
+    })
 }
 
 /// The bytes as a JSON object (BOM skipped), or a [`ErrorKind::CorruptState`] error.

@@ -28,6 +28,9 @@ pub struct OrchestratorStore<S: Store, C: Clock> {
     pub(crate) store: S,
     pub(crate) clock: C,
     pub(crate) options: ParseOptions,
+    /// The bytes this handle last saved as the current session: a file still holding exactly
+    /// these needs no parse to know it is readable (see [`save`](Self::save)).
+    last_saved: std::sync::Mutex<Vec<u8>>,
 }
 
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
@@ -38,6 +41,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             store,
             clock,
             options: ParseOptions::default(),
+            last_saved: std::sync::Mutex::default(),
         }
     }
 
@@ -119,12 +123,19 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         doc.updated = self.now();
         let key = current_key();
         let bytes = self.encode(&key, doc)?;
+        let mut last_saved = self
+            .last_saved
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         self.store.update(&key, &mut |old| {
-            if let Some(old) = old {
+            // The file this handle saved last was readable; anything else is checked.
+            let known = |old: &&[u8]| !last_saved.is_empty() && *old == last_saved.as_slice();
+            if let Some(old) = old.filter(|old| !known(old)) {
                 self.keep_if_unreadable(&key, old)?;
             }
             Ok(Some(bytes.clone()))
         })?;
+        *last_saved = bytes;
         Ok(key)
     }
 
