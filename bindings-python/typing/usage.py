@@ -121,6 +121,8 @@ def orchestrator_usage(tmp: Path) -> None:
     print(total)
 
     save_session("not a dict")  # type: ignore[arg-type]
+    mem.agent_progress("a", "50")  # type: ignore[arg-type]
+    mem.list_history(offset=None)  # type: ignore[arg-type]
     list_history(limit="10")  # type: ignore[arg-type]
     archive_session(state, True)  # type: ignore[call-arg]
     OrchestratorStore(store=42)  # type: ignore[arg-type]
@@ -159,3 +161,5 @@ def teams_usage(tmp: Path) -> None:
     print(key, again)
 
     store.save("t", config)  # type: ignore[arg-type]
+    SessionState.from_config(None, BackendType.CODEX)  # type: ignore[arg-type]
+    store.record_spawn("t", config, 3)  # type: ignore[arg-type]

@@ -35,6 +35,19 @@ __all__ = [
 _T = TypeVar("_T", bound="_Document")
 
 
+def _require(value: Any, cls: Type[Any], name: str) -> None:
+    """``TypeError`` naming the argument ``name`` when ``value`` is not a ``cls``."""
+    if not isinstance(value, cls):
+        raise TypeError(f"{name} must be a {cls.__name__}, not {type(value).__name__}")
+
+
+def _backend(value: Union["BackendType", str]) -> str:
+    """The backend name of ``backend_type`` (a ``BackendType`` or its string)."""
+    if not isinstance(value, str):  # BackendType is a str too
+        raise TypeError(f"backend_type must be a BackendType or str, not {type(value).__name__}")
+    return str(value)
+
+
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.capitalize() for part in rest)
@@ -165,8 +178,10 @@ class SessionState(_Document):
         now: Optional[str] = None,
     ) -> "SessionState":
         """A new state from ``config``: ``createdAt`` = ``now`` (RFC 3339) or the system clock,
-        empty ``metadata``, no delegations."""
-        doc = _native.team_from_config(config.to_dict(), str(backend_type), now)
+        empty ``metadata``, no delegations. ``TypeError`` when ``config`` is not a
+        ``SpawnConfig``."""
+        _require(config, SpawnConfig, "config")
+        doc = _native.team_from_config(config.to_dict(), _backend(backend_type), now)
         return cls._from_checked(doc)
 
     def to_spawn_config(self) -> SpawnConfig:
@@ -200,6 +215,7 @@ class TeamStore:
 
     def save(self, team: str, state: SessionState) -> str:
         """Writes ``state`` as ``teams/{team}/sessions/{state.name}.json``; returns the key."""
+        _require(state, SessionState, "state")
         return self._native.save(team, state.to_dict())
 
     def load(self, team: str, agent: str) -> SessionState:
@@ -225,12 +241,14 @@ class TeamStore:
         self, team: str, config: SpawnConfig, backend_type: Union[BackendType, str]
     ) -> SessionState:
         """Saves the state of a (re-)spawn, keeping an existing ``createdAt`` and ``metadata``."""
+        _require(config, SpawnConfig, "config")
         return SessionState._from_checked(
-            self._native.record_spawn(team, config.to_dict(), str(backend_type))
+            self._native.record_spawn(team, config.to_dict(), _backend(backend_type))
         )
 
     def replace(self, team: str, state: SessionState) -> SessionState:
         """Replaces an existing member's whole document (``createdAt`` and ``metadata`` as given)."""
+        _require(state, SessionState, "state")
         return SessionState._from_checked(self._native.replace(team, state.name, state.to_dict()))
 
     def resume_plan(self, team: str) -> Dict[str, Any]:
