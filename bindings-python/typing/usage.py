@@ -148,6 +148,24 @@ def stores_and_errors(tmp: Path) -> None:
     except SessionStateError as e:
         print(e.context)
     print(session_state.__version__, session_state.ERROR_CODES)
+    # Every error class is importable from the package itself.
+    package_errors: List[type] = [
+        session_state.AlreadyExistsError,
+        session_state.ConflictError,
+        session_state.CorruptStateError,
+        session_state.IncompatibleSchemaError,
+        session_state.InvalidInputError,
+        session_state.InvalidKeyError,
+        session_state.InvalidTransitionError,
+        session_state.NotFoundError,
+        session_state.StorageError,
+    ]
+    try:
+        OrchestratorStore(store=MemoryStore()).agent_progress("a", 50)
+    except session_state.NotFoundError as e:
+        ctx: Dict[str, str] = e.context
+        print(ctx, package_errors)
+    session_state.NoSuchError  # type: ignore[attr-defined]
 
     MemoryStore().write("k", "text")  # type: ignore[arg-type]
 
