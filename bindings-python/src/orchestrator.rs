@@ -4,9 +4,10 @@
 use chrono::FixedOffset;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use serde_json::{Map, Value};
 use session_state::orchestrator::{
-    self, Agent, HistoryQuery, OrchestratorSession, OrchestratorStore, ParseOptions, Project,
-    SessionStatus, current_key, parse_document,
+    self, Agent, AgentStatus, HistoryQuery, OrchestratorSession, OrchestratorStore, ParseOptions,
+    Project, SessionStatus, current_key, parse_document,
 };
 use session_state::{Clock, Error, Key, Store, Timestamp};
 use session_state_fs::SystemClock;
@@ -194,12 +195,20 @@ impl PyOrchestrator {
         doc_result!(py, self.inner.create_session(goal, mode, project, suffix))
     }
 
+    /// `agent_started(agent) -> dict`: adds `agent` (one with the same id is replaced);
+    /// `status` defaults to `in_progress` and `started` to now, as in the Node package.
     fn agent_started<'py>(
         &self,
         py: Python<'py>,
         agent: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let agent: Agent = from_py("agent", agent)?;
+        let mut map: Map<String, Value> = from_py("agent", agent)?;
+        map.entry("status")
+            .or_insert_with(|| AgentStatus::InProgress.as_str().into());
+        map.entry("started")
+            .or_insert_with(|| self.inner.now().to_rfc3339().into());
+        let agent: Agent = serde_json::from_value(map.into())
+            .map_err(|e| to_py_err(Error::invalid_input(format!("agent does not fit: {e}"))))?;
         doc_result!(py, self.inner.agent_started(&agent))
     }
 

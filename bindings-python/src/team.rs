@@ -1,6 +1,7 @@
 //! `session_state.teams`, native half: the team spawn state as plain dicts.
 
 use pyo3::prelude::*;
+use serde_json::{Map, Value};
 use session_state::Result;
 use session_state::team::{self, BackendType, SessionState, SpawnConfig};
 use session_state_fs::SystemClock;
@@ -135,6 +136,25 @@ impl PyTeamStore {
                 *state = new.clone();
                 Ok(())
             })
+            .py()?;
+        to_py(py, &written)
+    }
+
+    /// `update(team, agent, changes) -> dict`: the keys of `changes` (document keys,
+    /// camelCase) replace those of the saved document ([`SessionState::merge`], as the Node
+    /// package's `TeamStore.update`; `None` clears an optional field), written in one
+    /// exclusive read-modify-write. Returns the document written.
+    fn update<'py>(
+        &self,
+        py: Python<'py>,
+        team: &str,
+        agent: &str,
+        changes: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let changes: Map<String, Value> = from_py("changes", changes)?;
+        let written = self
+            .inner
+            .update(team, agent, |state| state.merge(&changes))
             .py()?;
         to_py(py, &written)
     }

@@ -102,6 +102,7 @@ def orchestrator_usage(tmp: Path) -> None:
     doc = mem.start()
     doc = mem.agent_started({"id": "a", "type": "code", "task": "t", "status": "in_progress",
                              "started": "2025-12-27T10:30:00Z"})
+    doc = mem.agent_started({"id": "b", "type": "code", "task": "t"})  # status/started default
     doc = mem.agent_progress("a", 50)
     doc = mem.agent_completed("a", "done")
     doc = mem.agent_failed("a", "boom")
@@ -176,7 +177,11 @@ def teams_usage(tmp: Path) -> None:
     store = TeamStore(tmp)
     key: str = store.save("t", state)
     again: SessionState = store.load("t", "coder")
-    print(key, again)
+    changed: SessionState = store.update("t", "coder", {"metadata": {"k": "v"}, "model": None})
+    print(key, again, changed)
+    store.update("t", "coder", None)  # type: ignore[arg-type]
+    wrong_update: Dict[str, Any] = store.update("t", "coder", {})  # type: ignore[assignment]
+    print(wrong_update)
 
     store.save("t", config)  # type: ignore[arg-type]
     SessionState.from_config(None, BackendType.CODEX)  # type: ignore[arg-type]

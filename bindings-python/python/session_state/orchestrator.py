@@ -318,8 +318,10 @@ class OrchestratorStore:
     # ---------------------------------------------------------------------- auto-save points
 
     def agent_started(self, agent: Dict[str, Any]) -> Dict[str, Any]:
-        """``agent``: ``{id, type, task, status, started, ...}``."""
-        return self._native.agent_started(agent)
+        """Adds ``agent`` (``{id, type, task, status?, started?, ...}``; one with the same id
+        is replaced): ``status`` defaults to ``"in_progress"`` and ``started`` to now, as in the
+        Node package."""
+        return self._native.agent_started(_document(agent, "agent"))
 
     def agent_progress(self, agent_id: str, percent: int) -> Dict[str, Any]:
         """Sets the agent's ``progress``: an int from 0 to 100 (``InvalidInputError``

@@ -251,6 +251,18 @@ class TeamStore:
         _require(state, SessionState, "state")
         return SessionState._from_checked(self._native.replace(team, state.name, state.to_dict()))
 
+    def update(self, team: str, agent: str, changes: Mapping[str, Any]) -> SessionState:
+        """Changes a saved member in one exclusive read-modify-write, as the Node package's
+        ``TeamStore.update``: the keys of ``changes`` are document keys (camelCase, as in the
+        file, e.g. ``{"metadata": {...}, "maxTurns": 7}``) and replace those of the stored
+        document; other keys stay; ``None`` clears an optional field. Returns the state
+        written. ``NotFoundError`` when there is no file, ``CorruptStateError`` when it does not
+        parse, ``InvalidInputError`` when the result is not a valid state or renames the agent
+        (nothing is written then), ``TypeError`` when ``changes`` is not a mapping."""
+        if not isinstance(changes, Mapping):
+            raise TypeError(f"changes must be a dict, not {type(changes).__name__}")
+        return SessionState._from_checked(self._native.update(team, agent, dict(changes)))
+
     def resume_plan(self, team: str) -> Dict[str, Any]:
         """For each saved member: ``{"agent", "key", "action": "respawn", "backend", "config"}``
         or ``{"agent", "key", "action": "skip", "reason", "message"}``."""
