@@ -58,7 +58,14 @@ pub fn json_bytes(what: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         })?;
     let text: String = text.extract()?;
     let bytes = text.into_bytes();
-    json_check::check(&bytes).map_err(|refusal| {
+    check_text(what, &bytes)?;
+    Ok(bytes)
+}
+
+/// [`json_check::check`] on JSON text (from `json.dumps`, or bytes a caller passed in), as an
+/// `InvalidInputError` naming `what`. Invalid JSON is left for the parser to report.
+pub fn check_text(what: &str, bytes: &[u8]) -> PyResult<()> {
+    json_check::check(bytes).map_err(|refusal| {
         to_py_err(match refusal {
             Refusal::TooDeep => too_deep(what),
             Refusal::BigInteger { text, path } if path.is_empty() => Error::invalid_input(format!(
@@ -69,8 +76,7 @@ pub fn json_bytes(what: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
             ))
             .with_context("field", path),
         })
-    })?;
-    Ok(bytes)
+    })
 }
 
 /// The integers kept exactly (an `i64` or a `u64` in serde_json).

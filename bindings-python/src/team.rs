@@ -6,7 +6,7 @@ use session_state::Result;
 use session_state::team::{self, BackendType, SessionState, SpawnConfig};
 use session_state_fs::SystemClock;
 
-use crate::convert::{from_py, to_py};
+use crate::convert::{check_text, from_py, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::AnyStore;
 
@@ -60,9 +60,11 @@ pub fn team_to_json(doc: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     state.to_json().py()
 }
 
-/// `team_from_json(data) -> dict`: parses the bytes of a session file.
+/// `team_from_json(data) -> dict`: parses the bytes of a session file (checked as documents
+/// from Python are: no integer outside 64 bits, no nesting over the limit).
 #[pyfunction]
 pub fn team_from_json<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    check_text("session state", data)?;
     to_py(py, &SessionState::from_json(data).py()?)
 }
 

@@ -119,3 +119,13 @@ def test_deeper_nesting_is_invalid_input_naming_the_limit(manager, sessions, lev
     doc["x"] = nested(levels)
     with pytest.raises(InvalidInputError, match="nested deeper than the limit of 100 levels"):
         sessions.save(doc)
+
+
+def test_team_from_json_bytes_are_checked_the_same_way():
+    state = SessionState.from_config(SpawnConfig(name="coder", prompt="p"), "codex", now=NOW)
+    head = state.to_json()[:-1]
+    with pytest.raises(InvalidInputError, match="nested deeper than the limit of 100 levels"):
+        SessionState.from_json(head + b', "x": ' + b"[" * 130 + b"]" * 130 + b"}")
+    with pytest.raises(InvalidInputError, match=r'18446744073709551617` at `\["x"\]`'):
+        SessionState.from_json(head + b', "x": 18446744073709551617}')
+    assert SessionState.from_json(head + b', "x": [18446744073709551615]}').extra == {"x": [2**64 - 1]}

@@ -163,7 +163,8 @@ class SessionState(_Document):
 
     @classmethod
     def from_json(cls, data: bytes) -> "SessionState":
-        """Parses the bytes of a session file."""
+        """Parses the bytes of a session file. ``InvalidInputError`` when they are not a session
+        document, hold an integer outside the 64-bit range, or nest deeper than 100 levels."""
         return cls._from_checked(_native.team_from_json(data))
 
     def to_json(self) -> bytes:
