@@ -125,3 +125,9 @@ def test_team_store_wrong_types_name_the_argument():
         teams.record_spawn("t", config, None)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="backend_type"):
         SessionState.from_config(config, 3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", ["p", ["p"], 3])
+def test_create_session_project_of_wrong_type_is_type_error(bad):
+    with pytest.raises(TypeError, match="project must be a dict"):
+        OrchestratorStore(store=MemoryStore()).create_session("g", "default", bad)

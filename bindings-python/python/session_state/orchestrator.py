@@ -151,10 +151,10 @@ def _here() -> "_native.Orchestrator":
 
 
 def _document(state: Any, name: str = "state") -> Dict[str, Any]:
-    """The argument as a session dict; anything else is a ``TypeError`` naming the argument
-    (not a "corrupt file" error about a file that is fine)."""
+    """The argument ``name`` as a dict (a session, an agent, a project); anything else is a
+    ``TypeError`` naming the argument (not a "corrupt file" error about a file that is fine)."""
     if not isinstance(state, dict):
-        raise TypeError(f"{name} must be a dict (a session document), not {type(state).__name__}")
+        raise TypeError(f"{name} must be a dict, not {type(state).__name__}")
     return state
 
 
@@ -285,7 +285,7 @@ class OrchestratorStore:
         if project is None:
             here = Path.cwd()
             project = {"name": here.name, "path": str(here)}
-        return self._native.create_session(goal, mode, project, suffix)
+        return self._native.create_session(goal, mode, _document(project, "project"), suffix)
 
     def move_to(self, status: str) -> Dict[str, Any]:
         """Moves the current session to ``status`` (``InvalidTransitionError``); ``complete``
