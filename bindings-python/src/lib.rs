@@ -3,9 +3,11 @@
 //! Thin by design: each file converts types and maps errors for one core module; the logic is
 //! in the `session-state` crate.
 
+mod args;
 mod conformance;
 mod convert;
 mod errors;
+mod json_check;
 mod orchestrator;
 mod registry;
 mod stores;

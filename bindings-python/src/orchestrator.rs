@@ -4,13 +4,15 @@
 use chrono::FixedOffset;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
+use serde_json::{Map, Value};
 use session_state::orchestrator::{
-    self, Agent, HistoryQuery, OrchestratorSession, OrchestratorStore, ParseOptions, Project,
-    SessionStatus, current_key, parse_document,
+    self, Agent, AgentStatus, HistoryQuery, OrchestratorSession, OrchestratorStore, ParseOptions,
+    Project, SessionStatus, current_key, parse_document,
 };
 use session_state::{Clock, Error, Key, Store, Timestamp};
 use session_state_fs::SystemClock;
 
+use crate::args;
 use crate::convert::{from_py, json_bytes, to_py};
 use crate::errors::{IntoPyResult, to_py_err};
 use crate::stores::AnyStore;
@@ -54,14 +56,22 @@ impl PyOrchestrator {
     /// offset from UTC (default UTC).
     #[new]
     #[pyo3(signature = (store, *, naive_offset_minutes = None))]
-    fn new(store: &Bound<'_, PyAny>, naive_offset_minutes: Option<i32>) -> PyResult<Self> {
+    fn new(
+        store: &Bound<'_, PyAny>,
+        naive_offset_minutes: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
         let mut inner = OrchestratorStore::new(AnyStore::from_py(store)?, SystemClock);
-        if let Some(minutes) = naive_offset_minutes {
-            let offset = FixedOffset::east_opt(minutes * 60).ok_or_else(|| {
-                to_py_err(Error::invalid_input(format!(
-                    "naive offset `{minutes}` minutes is out of range"
-                )))
-            })?;
+        if let Some(minutes) = naive_offset_minutes.filter(|m| !m.is_none()) {
+            // FixedOffset takes less than a day either way.
+            let minutes = args::bounded(minutes, "naive_offset_minutes", -1439, 1439)?;
+            let offset = i32::try_from(minutes * 60)
+                .ok()
+                .and_then(FixedOffset::east_opt)
+                .ok_or_else(|| {
+                    to_py_err(Error::invalid_input(format!(
+                        "naive offset `{minutes}` minutes is out of range"
+                    )))
+                })?;
             inner = inner.with_naive_offset(offset);
         }
         Ok(PyOrchestrator { inner })
@@ -109,15 +119,18 @@ impl PyOrchestrator {
     }
 
     /// `list_history(limit=10, offset=0, status=None, full_scan=False) -> dict` (a page).
-    #[pyo3(signature = (limit = 10, offset = 0, status = None, full_scan = false))]
+    /// `limit` and `offset` are ints from 0 up (`InvalidInputError` otherwise).
+    #[pyo3(signature = (limit = None, offset = None, status = None, full_scan = false))]
     fn list_history<'py>(
         &self,
         py: Python<'py>,
-        limit: usize,
-        offset: usize,
+        limit: Option<&Bound<'py, PyAny>>,
+        offset: Option<&Bound<'py, PyAny>>,
         status: Option<&str>,
         full_scan: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let limit = limit.map_or(Ok(10), |l| args::count(l, "limit"))?;
+        let offset = offset.map_or(Ok(0), |o| args::count(o, "offset"))?;
         let status = status.map(SessionStatus::parse).transpose().py()?;
         let query = HistoryQuery {
             limit,
@@ -182,12 +195,20 @@ impl PyOrchestrator {
         doc_result!(py, self.inner.create_session(goal, mode, project, suffix))
     }
 
+    /// `agent_started(agent) -> dict`: adds `agent` (one with the same id is replaced);
+    /// `status` defaults to `in_progress` and `started` to now, as in the Node package.
     fn agent_started<'py>(
         &self,
         py: Python<'py>,
         agent: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let agent: Agent = from_py("agent", agent)?;
+        let mut map: Map<String, Value> = from_py("agent", agent)?;
+        map.entry("status")
+            .or_insert_with(|| AgentStatus::InProgress.as_str().into());
+        map.entry("started")
+            .or_insert_with(|| self.inner.now().to_rfc3339().into());
+        let agent: Agent = serde_json::from_value(map.into())
+            .map_err(|e| to_py_err(Error::invalid_input(format!("agent does not fit: {e}"))))?;
         doc_result!(py, self.inner.agent_started(&agent))
     }
 
@@ -195,8 +216,10 @@ impl PyOrchestrator {
         &self,
         py: Python<'py>,
         agent_id: &str,
-        percent: u8,
+        percent: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let percent = args::bounded(percent, "percent", 0, 100)?;
+        let percent = u8::try_from(percent).unwrap_or(u8::MAX);
         doc_result!(py, self.inner.agent_progress(agent_id, percent))
     }
 

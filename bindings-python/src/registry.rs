@@ -172,6 +172,15 @@ impl PyRegistry {
         Ok(self.inner.recover().py()?.map(|k| k.as_str().to_owned()))
     }
 
+    /// `recover_chains() -> str | None`: the same for `workflow-chains.json` (started as `{}`).
+    fn recover_chains(&self) -> PyResult<Option<String>> {
+        Ok(self
+            .inner
+            .recover_chains()
+            .py()?
+            .map(|k| k.as_str().to_owned()))
+    }
+
     /// The sessions document (base + journal) as a dict.
     fn load<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_py(py, &self.inner.load().py()?)

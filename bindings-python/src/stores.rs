@@ -1,8 +1,9 @@
 //! The stores Python code can hand to session_state: `FileStore`, `MemoryStore`, and any
 //! object with `read`/`write`/`delete`/`list` methods (a host store).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, TryLockError};
+use std::sync::{Arc, Mutex, TryLockError, Weak};
 use std::thread::ThreadId;
 use std::time::Duration;
 
@@ -123,9 +124,42 @@ fn list_py(store: &dyn Store, prefix: &str) -> PyResult<Vec<String>> {
 #[derive(Debug)]
 pub struct HostStore {
     object: Py<PyAny>,
+    /// Shared by every `HostStore` over the same Python object ([`HostLock::of`]).
+    lock: Arc<HostLock>,
+}
+
+/// The update lock of one host object, shared by every wrapper over it (two
+/// `OrchestratorStore`s, an `OrchestratorStore` and a `TeamStore`, ...), so that their
+/// read-modify-writes are serialised against each other.
+#[derive(Debug, Default)]
+struct HostLock {
     updates: Mutex<()>,
     /// The thread inside `update`, to refuse a re-entrant update instead of deadlocking.
     owner: Mutex<Option<ThreadId>>,
+}
+
+/// The lock of each live host object, by the object's address. Every `HostStore` holds a
+/// strong reference to its object, so while an entry's lock is alive its object is alive and
+/// the address names it alone; once the last wrapper is dropped the `Weak` is dead, and the
+/// entry is dropped at the next lookup (a new object at a reused address gets a new lock).
+static HOST_LOCKS: Mutex<BTreeMap<usize, Weak<HostLock>>> = Mutex::new(BTreeMap::new());
+
+impl HostLock {
+    /// The lock of `object`, created on first use.
+    fn of(object: &Bound<'_, PyAny>) -> Arc<HostLock> {
+        let address = object.as_ptr() as usize;
+        // A poisoned map is still a valid map: each step below leaves it consistent.
+        let mut locks = HOST_LOCKS
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(lock) = locks.get(&address).and_then(Weak::upgrade) {
+            return lock;
+        }
+        locks.retain(|_, lock| lock.strong_count() > 0);
+        let lock = Arc::new(HostLock::default());
+        locks.insert(address, Arc::downgrade(&lock));
+        lock
+    }
 }
 
 impl HostStore {
@@ -193,15 +227,16 @@ impl Store for HostStore {
                 "host store lock poisoned by an earlier panic",
             )
         };
+        let lock = &*self.lock;
         let _exclusive = loop {
-            match self.updates.try_lock() {
+            match lock.updates.try_lock() {
                 Ok(guard) => break guard,
                 Err(TryLockError::WouldBlock) => {
-                    if *self.owner.lock().map_err(|_| poisoned())? == Some(me) {
+                    if *lock.owner.lock().map_err(|_| poisoned())? == Some(me) {
                         return Err(Error::new(
                             ErrorKind::Conflict,
                             format!(
-                                "host store re-entered: an update of `{key}` was started from inside another update of the same store"
+                                "host store re-entered: an update of `{key}` was started from inside another update of the same store object"
                             ),
                         )
                         .with_context("key", key.as_str()));
@@ -212,7 +247,7 @@ impl Store for HostStore {
                 Err(TryLockError::Poisoned(_)) => return Err(poisoned()),
             }
         };
-        *self.owner.lock().map_err(|_| poisoned())? = Some(me);
+        *lock.owner.lock().map_err(|_| poisoned())? = Some(me);
         let result = (|| {
             let current = self.read(key)?;
             if let Some(bytes) = apply(current.as_deref())? {
@@ -220,7 +255,7 @@ impl Store for HostStore {
             }
             Ok(())
         })();
-        *self.owner.lock().map_err(|_| poisoned())? = None;
+        *lock.owner.lock().map_err(|_| poisoned())? = None;
         result
     }
 }
@@ -256,8 +291,7 @@ impl AnyStore {
         }
         Ok(AnyStore::Host(Arc::new(HostStore {
             object: object.clone().unbind(),
-            updates: Mutex::new(()),
-            owner: Mutex::new(None),
+            lock: HostLock::of(object),
         })))
     }
 }

@@ -1,11 +1,12 @@
 //! `session_state.teams`, native half: the team spawn state as plain dicts.
 
 use pyo3::prelude::*;
+use serde_json::{Map, Value};
 use session_state::Result;
 use session_state::team::{self, BackendType, SessionState, SpawnConfig};
 use session_state_fs::SystemClock;
 
-use crate::convert::{from_py, to_py};
+use crate::convert::{check_text, from_py, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::AnyStore;
 
@@ -59,9 +60,11 @@ pub fn team_to_json(doc: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     state.to_json().py()
 }
 
-/// `team_from_json(data) -> dict`: parses the bytes of a session file.
+/// `team_from_json(data) -> dict`: parses the bytes of a session file (checked as documents
+/// from Python are: no integer outside 64 bits, no nesting over the limit).
 #[pyfunction]
 pub fn team_from_json<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+    check_text("session state", data)?;
     to_py(py, &SessionState::from_json(data).py()?)
 }
 
@@ -135,6 +138,25 @@ impl PyTeamStore {
                 *state = new.clone();
                 Ok(())
             })
+            .py()?;
+        to_py(py, &written)
+    }
+
+    /// `update(team, agent, changes) -> dict`: the keys of `changes` (document keys,
+    /// camelCase) replace those of the saved document ([`SessionState::merge`], as the Node
+    /// package's `TeamStore.update`; `None` clears an optional field), written in one
+    /// exclusive read-modify-write. Returns the document written.
+    fn update<'py>(
+        &self,
+        py: Python<'py>,
+        team: &str,
+        agent: &str,
+        changes: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let changes: Map<String, Value> = from_py("changes", changes)?;
+        let written = self
+            .inner
+            .update(team, agent, |state| state.merge(&changes))
             .py()?;
         to_py(py, &written)
     }

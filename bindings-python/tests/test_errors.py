@@ -27,3 +27,10 @@ def test_builtin_bases_users_expect():
     assert issubclass(errors.NotFoundError, LookupError)
     assert issubclass(errors.StorageError, OSError)
     assert issubclass(errors.CorruptStateError, ValueError)
+
+
+def test_every_error_class_is_exported_from_the_package():
+    for name in ["SessionStateError"] + [cls.__name__ for cls in errors.ERRORS_BY_CODE.values()]:
+        assert getattr(session_state, name) is getattr(errors, name), name
+        assert name in session_state.__all__, name
+    from session_state import InvalidInputError, NotFoundError  # noqa: F401  (import works)

@@ -194,20 +194,47 @@ def test_journal_is_folded_at_interpreter_exit(tmp_path):
     assert len(json.loads((tmp_path / "s.json").read_text())["sessions"]) == 10
 
 
-def test_a_corrupt_chains_file_is_kept_aside_once_however_often_it_fails(tmp_path, monkeypatch):
+def test_a_chains_file_corrupted_after_construction_is_kept_aside_once_however_often_it_fails(
+    tmp_path, monkeypatch
+):
     monkeypatch.chdir(tmp_path)
     memory = tmp_path / ".moai" / "memory"
     memory.mkdir(parents=True)
-    (memory / "workflow-chains.json").write_bytes(b"[1,2")
     from session_state.errors import CorruptStateError
     from session_state.moai import SessionManager
 
+    m = SessionManager()
+    (memory / "workflow-chains.json").write_bytes(b"[1,2")
     for attempt in range(3):
         if attempt:
             time.sleep(1.1)  # copies are stamped to the second: make each attempt a new stamp
         with pytest.raises(CorruptStateError):
-            SessionManager().create_chain("CH", ["x"])
+            m.create_chain("CH", ["x"])
     copies = sorted(p.name for p in memory.glob("workflow-chains.json.corrupt-*"))
     assert len(copies) == 1, copies
     assert (memory / copies[0]).read_bytes() == b"[1,2"
     assert (memory / "workflow-chains.json").read_bytes() == b"[1,2"
+
+
+@pytest.mark.parametrize("corrupt", [b"[1,2", b'{"CH": {"expected_sequence": 3}}', b"\xff\xfe"])
+def test_a_corrupt_chains_file_is_kept_aside_then_empty_like_the_sessions_file(
+    tmp_path, caplog, corrupt
+):
+    from session_state.moai import SessionManager
+
+    f = tmp_path / "agent-sessions.json"
+    chains = tmp_path / "workflow-chains.json"
+    chains.write_bytes(corrupt)
+    with caplog.at_level(logging.WARNING, logger="session_state.moai"):
+        m = SessionManager(session_file=f, transcript_dir=tmp_path / "t")
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "Failed to load chains" in warnings[0], warnings
+    kept = list(tmp_path.glob("workflow-chains.json.corrupt-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == corrupt
+    assert kept[0].name in warnings[0]
+    m.create_chain("CH", ["a", "b"])  # used to raise CorruptStateError until a doctor --fix
+    assert json.loads(chains.read_text())["CH"]["expected_sequence"] == ["a", "b"]
+    assert m.get_chain_status("CH")["expected"] == ["a", "b"]
+    SessionManager(session_file=f, transcript_dir=tmp_path / "t")  # a good file: left alone
+    assert len(list(tmp_path.glob("workflow-chains.json.corrupt-*"))) == 1
+    assert json.loads(chains.read_text())["CH"]["expected_sequence"] == ["a", "b"]

@@ -102,6 +102,7 @@ def orchestrator_usage(tmp: Path) -> None:
     doc = mem.start()
     doc = mem.agent_started({"id": "a", "type": "code", "task": "t", "status": "in_progress",
                              "started": "2025-12-27T10:30:00Z"})
+    doc = mem.agent_started({"id": "b", "type": "code", "task": "t"})  # status/started default
     doc = mem.agent_progress("a", 50)
     doc = mem.agent_completed("a", "done")
     doc = mem.agent_failed("a", "boom")
@@ -121,6 +122,8 @@ def orchestrator_usage(tmp: Path) -> None:
     print(total)
 
     save_session("not a dict")  # type: ignore[arg-type]
+    mem.agent_progress("a", "50")  # type: ignore[arg-type]
+    mem.list_history(offset=None)  # type: ignore[arg-type]
     list_history(limit="10")  # type: ignore[arg-type]
     archive_session(state, True)  # type: ignore[call-arg]
     OrchestratorStore(store=42)  # type: ignore[arg-type]
@@ -146,6 +149,24 @@ def stores_and_errors(tmp: Path) -> None:
     except SessionStateError as e:
         print(e.context)
     print(session_state.__version__, session_state.ERROR_CODES)
+    # Every error class is importable from the package itself.
+    package_errors: List[type] = [
+        session_state.AlreadyExistsError,
+        session_state.ConflictError,
+        session_state.CorruptStateError,
+        session_state.IncompatibleSchemaError,
+        session_state.InvalidInputError,
+        session_state.InvalidKeyError,
+        session_state.InvalidTransitionError,
+        session_state.NotFoundError,
+        session_state.StorageError,
+    ]
+    try:
+        OrchestratorStore(store=MemoryStore()).agent_progress("a", 50)
+    except session_state.NotFoundError as e:
+        ctx: Dict[str, str] = e.context
+        print(ctx, package_errors)
+    session_state.NoSuchError  # type: ignore[attr-defined]
 
     MemoryStore().write("k", "text")  # type: ignore[arg-type]
 
@@ -156,6 +177,12 @@ def teams_usage(tmp: Path) -> None:
     store = TeamStore(tmp)
     key: str = store.save("t", state)
     again: SessionState = store.load("t", "coder")
-    print(key, again)
+    changed: SessionState = store.update("t", "coder", {"metadata": {"k": "v"}, "model": None})
+    print(key, again, changed)
+    store.update("t", "coder", None)  # type: ignore[arg-type]
+    wrong_update: Dict[str, Any] = store.update("t", "coder", {})  # type: ignore[assignment]
+    print(wrong_update)
 
     store.save("t", config)  # type: ignore[arg-type]
+    SessionState.from_config(None, BackendType.CODEX)  # type: ignore[arg-type]
+    store.record_spawn("t", config, 3)  # type: ignore[arg-type]

@@ -5,19 +5,40 @@ Submodules:
 - :mod:`session_state.orchestrator`: the Session State skill's functions and ``OrchestratorStore``;
 - :mod:`session_state.teams`: the agent-teams spawn state (``SessionState``, ``TeamStore``);
 - :mod:`session_state.stores`: ``FileStore``, ``MemoryStore`` and the ``Store`` protocol;
-- :mod:`session_state.errors`: ``SessionStateError`` and one subclass per error code.
+- :mod:`session_state.errors`: ``SessionStateError`` and one subclass per error code (all of
+  them also importable from ``session_state`` itself).
 """
 
 from . import errors, moai, orchestrator, stores, teams
 from ._native import ERROR_CODES, __version__
-from .errors import SessionStateError
+from .errors import (
+    AlreadyExistsError,
+    ConflictError,
+    CorruptStateError,
+    IncompatibleSchemaError,
+    InvalidInputError,
+    InvalidKeyError,
+    InvalidTransitionError,
+    NotFoundError,
+    SessionStateError,
+    StorageError,
+)
 from .stores import FileStore, MemoryStore, Store
 
 __all__ = [
     "ERROR_CODES",
+    "AlreadyExistsError",
+    "ConflictError",
+    "CorruptStateError",
     "FileStore",
+    "IncompatibleSchemaError",
+    "InvalidInputError",
+    "InvalidKeyError",
+    "InvalidTransitionError",
     "MemoryStore",
+    "NotFoundError",
     "SessionStateError",
+    "StorageError",
     "Store",
     "__version__",
     "errors",

@@ -11,7 +11,8 @@ what the seed loses (SPEC section 5):
 - every change is one atomic, locked read-modify-write of the file: concurrent processes lose
   no registration, a crash never leaves a torn file;
 - a corrupt file is copied aside (``agent-sessions.json.corrupt-<UTC stamp>``) before starting
-  empty, with the seed's warning;
+  empty, with the seed's warning; so is a corrupt ``workflow-chains.json`` (the seed's
+  ``create_chain`` failed on it until it was repaired by hand);
 - re-registering an id keeps its resume count; ``create_chain`` keeps the chain's members and
   saves both files; ``clear_chain`` also forgets the names pointing at the cleared ids;
 - an unsafe ``agent_id`` (``../x``) raises ``InvalidKeyError`` in ``export_transcript`` and
@@ -124,8 +125,17 @@ class SessionManager:
         return self._transcript_dir
 
     def _load_sessions(self) -> None:
-        """Checks the file as the seed's loader does: a corrupt file is kept aside, a warning
-        logged, and the registry starts empty."""
+        """Checks the files as the seed's loader does for the sessions file: a corrupt file
+        (``agent-sessions.json`` or ``workflow-chains.json``) is kept aside, a warning logged,
+        and that file starts empty."""
+        chains_file = self._session_file.parent / "workflow-chains.json"
+        if chains_file.exists():
+            aside = self._registry.recover_chains()
+            if aside is not None:
+                logger.warning(
+                    f"Failed to load chains: {chains_file} is not a valid chains file; "
+                    f"kept aside as {chains_file.parent / Path(aside).name}, starting empty"
+                )
         if not self._session_file.exists():
             return
         aside = self._registry.recover()

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import sys
 from pathlib import Path
 from typing import Any, Dict, List, Optional, TypedDict, Union, cast
 
@@ -150,10 +151,10 @@ def _here() -> "_native.Orchestrator":
 
 
 def _document(state: Any, name: str = "state") -> Dict[str, Any]:
-    """The argument as a session dict; anything else is a ``TypeError`` naming the argument
-    (not a "corrupt file" error about a file that is fine)."""
+    """The argument ``name`` as a dict (a session, an agent, a project); anything else is a
+    ``TypeError`` naming the argument (not a "corrupt file" error about a file that is fine)."""
     if not isinstance(state, dict):
-        raise TypeError(f"{name} must be a dict (a session document), not {type(state).__name__}")
+        raise TypeError(f"{name} must be a dict, not {type(state).__name__}")
     return state
 
 
@@ -191,10 +192,18 @@ def archive_session(state: Dict[str, Any], *, replace: bool = False) -> Path:
 def list_history(limit: int = 10) -> List[HistoryEntry]:
     """``[{"id", "goal", "status", "created"}]``, newest first, at most ``limit``. Without a
     history folder it is ``[]`` and nothing is written (as the seed); otherwise the listing
-    index beside the folder is brought up to date."""
+    index beside the folder is brought up to date. A negative ``limit`` drops that many of the
+    oldest, as the seed's ``sorted(...)[:limit]`` does; a ``limit`` that is not an int is a
+    ``TypeError``."""
+    if not isinstance(limit, int):
+        raise TypeError(f"limit must be an int, not {type(limit).__name__}")
     if not Path(".claude/orchestrator-history").is_dir():
         return []
-    return cast(HistoryPage, _here().list_history(limit))["entries"]
+    if limit < 0:
+        # The seed slices `sorted(...)[:limit]`: a negative limit drops that many from the end.
+        everything = cast(HistoryPage, _here().list_history(sys.maxsize))["entries"]
+        return everything[:limit]
+    return cast(HistoryPage, _here().list_history(min(limit, sys.maxsize)))["entries"]
 
 
 def resume_summary(state: Dict[str, Any], now: Optional[str] = None) -> ResumeSummary:
@@ -254,7 +263,8 @@ class OrchestratorStore:
         full_scan: bool = False,
     ) -> HistoryPage:
         """A page ``{"entries": [{id, goal, status, created}], "skipped": [{key, code,
-        message}], "total": int}``, newest first."""
+        message}], "total": int}``, newest first. ``limit`` and ``offset`` are ints from 0 up
+        (``InvalidInputError`` otherwise, ``TypeError`` when not an int)."""
         return cast(HistoryPage, self._native.list_history(limit, offset, status, full_scan))
 
     def rebuild_index(self) -> None:
@@ -275,7 +285,7 @@ class OrchestratorStore:
         if project is None:
             here = Path.cwd()
             project = {"name": here.name, "path": str(here)}
-        return self._native.create_session(goal, mode, project, suffix)
+        return self._native.create_session(goal, mode, _document(project, "project"), suffix)
 
     def move_to(self, status: str) -> Dict[str, Any]:
         """Moves the current session to ``status`` (``InvalidTransitionError``); ``complete``
@@ -308,10 +318,14 @@ class OrchestratorStore:
     # ---------------------------------------------------------------------- auto-save points
 
     def agent_started(self, agent: Dict[str, Any]) -> Dict[str, Any]:
-        """``agent``: ``{id, type, task, status, started, ...}``."""
-        return self._native.agent_started(agent)
+        """Adds ``agent`` (``{id, type, task, status?, started?, ...}``; one with the same id
+        is replaced): ``status`` defaults to ``"in_progress"`` and ``started`` to now, as in the
+        Node package."""
+        return self._native.agent_started(_document(agent, "agent"))
 
     def agent_progress(self, agent_id: str, percent: int) -> Dict[str, Any]:
+        """Sets the agent's ``progress``: an int from 0 to 100 (``InvalidInputError``
+        otherwise, ``TypeError`` when not an int)."""
         return self._native.agent_progress(agent_id, percent)
 
     def agent_completed(self, agent_id: str, result_summary: str) -> Dict[str, Any]:

@@ -4,7 +4,9 @@
 private files); ``MemoryStore()`` in memory. Any object with the four methods of the
 :class:`Store` protocol works as well; an exception it raises reaches the caller unchanged.
 A host store is used from one process: session_state serialises its read-modify-writes with
-a lock of its own, but cannot lock across processes for it.
+one lock per host object (shared by every ``OrchestratorStore``, ``TeamStore``, ... over that
+object), but cannot lock across processes for it. An update started from inside the host's
+own methods on the same object raises ``ConflictError`` instead of deadlocking.
 """
 
 from __future__ import annotations

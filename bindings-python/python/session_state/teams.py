@@ -35,6 +35,19 @@ __all__ = [
 _T = TypeVar("_T", bound="_Document")
 
 
+def _require(value: Any, cls: Type[Any], name: str) -> None:
+    """``TypeError`` naming the argument ``name`` when ``value`` is not a ``cls``."""
+    if not isinstance(value, cls):
+        raise TypeError(f"{name} must be a {cls.__name__}, not {type(value).__name__}")
+
+
+def _backend(value: Union["BackendType", str]) -> str:
+    """The backend name of ``backend_type`` (a ``BackendType`` or its string)."""
+    if not isinstance(value, str):  # BackendType is a str too
+        raise TypeError(f"backend_type must be a BackendType or str, not {type(value).__name__}")
+    return str(value)
+
+
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(part.capitalize() for part in rest)
@@ -150,7 +163,8 @@ class SessionState(_Document):
 
     @classmethod
     def from_json(cls, data: bytes) -> "SessionState":
-        """Parses the bytes of a session file."""
+        """Parses the bytes of a session file. ``InvalidInputError`` when they are not a session
+        document, hold an integer outside the 64-bit range, or nest deeper than 100 levels."""
         return cls._from_checked(_native.team_from_json(data))
 
     def to_json(self) -> bytes:
@@ -165,8 +179,10 @@ class SessionState(_Document):
         now: Optional[str] = None,
     ) -> "SessionState":
         """A new state from ``config``: ``createdAt`` = ``now`` (RFC 3339) or the system clock,
-        empty ``metadata``, no delegations."""
-        doc = _native.team_from_config(config.to_dict(), str(backend_type), now)
+        empty ``metadata``, no delegations. ``TypeError`` when ``config`` is not a
+        ``SpawnConfig``."""
+        _require(config, SpawnConfig, "config")
+        doc = _native.team_from_config(config.to_dict(), _backend(backend_type), now)
         return cls._from_checked(doc)
 
     def to_spawn_config(self) -> SpawnConfig:
@@ -200,6 +216,7 @@ class TeamStore:
 
     def save(self, team: str, state: SessionState) -> str:
         """Writes ``state`` as ``teams/{team}/sessions/{state.name}.json``; returns the key."""
+        _require(state, SessionState, "state")
         return self._native.save(team, state.to_dict())
 
     def load(self, team: str, agent: str) -> SessionState:
@@ -225,13 +242,27 @@ class TeamStore:
         self, team: str, config: SpawnConfig, backend_type: Union[BackendType, str]
     ) -> SessionState:
         """Saves the state of a (re-)spawn, keeping an existing ``createdAt`` and ``metadata``."""
+        _require(config, SpawnConfig, "config")
         return SessionState._from_checked(
-            self._native.record_spawn(team, config.to_dict(), str(backend_type))
+            self._native.record_spawn(team, config.to_dict(), _backend(backend_type))
         )
 
     def replace(self, team: str, state: SessionState) -> SessionState:
         """Replaces an existing member's whole document (``createdAt`` and ``metadata`` as given)."""
+        _require(state, SessionState, "state")
         return SessionState._from_checked(self._native.replace(team, state.name, state.to_dict()))
+
+    def update(self, team: str, agent: str, changes: Mapping[str, Any]) -> SessionState:
+        """Changes a saved member in one exclusive read-modify-write, as the Node package's
+        ``TeamStore.update``: the keys of ``changes`` are document keys (camelCase, as in the
+        file, e.g. ``{"metadata": {...}, "maxTurns": 7}``) and replace those of the stored
+        document; other keys stay; ``None`` clears an optional field. Returns the state
+        written. ``NotFoundError`` when there is no file, ``CorruptStateError`` when it does not
+        parse, ``InvalidInputError`` when the result is not a valid state or renames the agent
+        (nothing is written then), ``TypeError`` when ``changes`` is not a mapping."""
+        if not isinstance(changes, Mapping):
+            raise TypeError(f"changes must be a dict, not {type(changes).__name__}")
+        return SessionState._from_checked(self._native.update(team, agent, dict(changes)))
 
     def resume_plan(self, team: str) -> Dict[str, Any]:
         """For each saved member: ``{"agent", "key", "action": "respawn", "backend", "config"}``

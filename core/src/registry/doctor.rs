@@ -109,8 +109,13 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     }
 
     /// Starts `workflow-chains.json` afresh (`{}`) after keeping a copy; `None` when the file
-    /// is absent or parses (nothing changed).
-    fn recover_chains(&self) -> Result<Option<Key>> {
+    /// is absent or parses (nothing changed). The chains file's counterpart of
+    /// [`recover`](Self::recover), for the Python drop-in, which logs a warning and starts
+    /// empty like the seed's loader.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`], and the errors of [`keep_corrupt_copy`].
+    pub fn recover_chains(&self) -> Result<Option<Key>> {
         update_with(&self.store, &self.chains_key, |current| {
             let Some(bytes) = current else {
                 return Ok((None, None));
