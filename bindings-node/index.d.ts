@@ -86,6 +86,19 @@ export interface OrchestratorSession {
   [unknown: string]: unknown
 }
 
+/**
+ * Options of `new FileStore(root, options)`. Like every options object of the package, an
+ * unknown member (a misspelt option) or a value of the wrong type throws `invalid_input`
+ * naming it.
+ */
+export interface FileStoreOptions {
+  /**
+   * Also fsync each written file and its folder before returning, so a write survives a
+   * power loss (default `false`: atomic rename only).
+   */
+  durable?: boolean
+}
+
 /** Options of `new OrchestratorStore(store, options)`. */
 export interface OrchestratorStoreOptions {
   /** Offset east of UTC, in minutes, of timestamps written without `Z` or offset (default: UTC). */
@@ -445,8 +458,10 @@ export declare class FileStore {
   /**
    * A store over the folder `root`, created (0700) if missing.
    *
-   * Throws `invalid_input` for a non-string, empty or NUL-holding `root` or bad options,
-   * `storage` when the folder cannot be created or is not a folder.
+   * Throws `invalid_input` for a non-string, empty or NUL-holding `root`, or for options that
+   * are not an object, hold an unknown member (`{ durabilty: true }`) or a value of the
+   * wrong type (the message and `context.field` name it); `storage` when the folder cannot
+   * be created or is not a folder.
    */
   constructor(root: string, options?: FileStoreOptions)
   /** The root folder, as given. */
@@ -636,15 +651,6 @@ export declare class TeamStore {
  * when it and the core's `ErrorKind::ALL` differ.
  */
 export type ErrorCode = 'not_found' | 'invalid_key' | 'corrupt_state' | 'incompatible_schema' | 'invalid_transition' | 'conflict' | 'already_exists' | 'invalid_input' | 'storage'
-
-/** Options of `new FileStore(root, options)`. */
-export interface FileStoreOptions {
-  /**
-   * Also fsync each written file and its folder before returning, so a write survives a
-   * power loss (default `false`: atomic rename only).
-   */
-  durable?: boolean
-}
 
 /** The JSON Schema of the schema "1.0" document. */
 export declare function jsonSchema(): Record<string, unknown>

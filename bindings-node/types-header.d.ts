@@ -86,6 +86,19 @@ export interface OrchestratorSession {
   [unknown: string]: unknown
 }
 
+/**
+ * Options of `new FileStore(root, options)`. Like every options object of the package, an
+ * unknown member (a misspelt option) or a value of the wrong type throws `invalid_input`
+ * naming it.
+ */
+export interface FileStoreOptions {
+  /**
+   * Also fsync each written file and its folder before returning, so a write survives a
+   * power loss (default `false`: atomic rename only).
+   */
+  durable?: boolean
+}
+
 /** Options of `new OrchestratorStore(store, options)`. */
 export interface OrchestratorStoreOptions {
   /** Offset east of UTC, in minutes, of timestamps written without `Z` or offset (default: UTC). */

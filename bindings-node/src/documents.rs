@@ -13,8 +13,10 @@ use napi::bindgen_prelude::{Env, Function, JsObjectValue, JsValue, Object, Unkno
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use session_state::Error;
+
 use crate::args::type_name;
-use crate::errors::invalid_input;
+use crate::errors::{ToJs, invalid_input};
 
 /// The global `JSON` object's `method`.
 fn json_function<'env, Args, Ret>(
@@ -87,8 +89,29 @@ pub fn document_from_js(
 /// reason, e.g. the missing field) when the value has no JSON form or not the shape of `T`.
 pub fn from_js<T: DeserializeOwned>(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<T> {
     let json = value_from_js(env, value, name)?;
-    serde_json::from_value(json)
-        .map_err(|e| invalid_input(env, format!("`{name}` is invalid: {e}")))
+    from_value(json, name).js(env)
+}
+
+/// A typed value from JSON, with serde's rules for `T`: on a mismatch an `invalid_input`
+/// error naming the member at fault below `name` (`` `options.limit` is invalid: invalid
+/// type: floating point `1.5`, expected usize ``, context `field` = `options.limit`; an
+/// unknown member is named by serde's own reason: `` unknown field `durabilty` ``).
+pub fn from_value<T: DeserializeOwned>(json: serde_json::Value, name: &str) -> Result<T, Error> {
+    serde_path_to_error::deserialize(json).map_err(|e| {
+        let field = field_path(name, &e.path().to_string());
+        Error::invalid_input(format!("`{field}` is invalid: {}", e.inner()))
+            .with_context("field", field)
+    })
+}
+
+/// `name` and a serde path below it (`.` is the value itself): `options` + `limit` gives
+/// `options.limit`, `state` + `memoryConfig.max_turns` gives `state.memoryConfig.max_turns`.
+pub fn field_path(name: &str, path: &str) -> String {
+    match path {
+        "" | "." => name.to_owned(),
+        path if path.starts_with('[') => format!("{name}{path}"),
+        path => format!("{name}.{path}"),
+    }
 }
 
 /// An optional options object: `undefined`, `null` or absent give `T::default()`; anything
@@ -105,10 +128,12 @@ pub fn options_from_js<T: DeserializeOwned + Default>(
     match value.get_type()? {
         ValueType::Undefined | ValueType::Null => Ok(T::default()),
         ValueType::Object if !value.is_array()? => from_js(env, value, name),
-        _ => Err(invalid_input(
-            env,
-            format!("`{name}` must be an object, got {}", type_name(&value)),
-        )),
+        _ => Err(Error::invalid_input(format!(
+            "`{name}` must be an object, got {}",
+            type_name(&value)
+        ))
+        .with_context("field", name))
+        .js(env),
     }
 }
 

@@ -169,6 +169,18 @@ const notADecision: ResumeDecision = registry.shouldResume('a', 'b')
 registry.decideResume('a', 'b', 'c', { policy: 'psychic' })
 // @ts-expect-error journal is a boolean or settings
 new AgentRegistry(memory, { journal: 'on' })
+// @ts-expect-error misspelt option
+new AgentRegistry(memory, { jurnal: true })
+// @ts-expect-error misspelt journal setting
+new AgentRegistry(memory, { journal: { minCompact: 1 } })
+// @ts-expect-error misspelt query member
+sessions.listHistory({ limt: 1 })
+// @ts-expect-error misspelt option
+sessions.doctor({ fixx: true })
+// @ts-expect-error misspelt option
+sessions.complete({ replce: true })
+// @ts-expect-error durable is a boolean
+new FileStore('/tmp/x', { durable: 'yes' })
 // @ts-expect-error createChain takes an array of names
 registry.createChain('c', 'a,b')
 // @ts-expect-error not a backend
