@@ -285,7 +285,10 @@ export interface MemoryConfig {
 /** A team agent's session state, `teams/{team}/sessions/{agent}.json` (the `agent-teams` crate's `SessionState`). */
 export interface TeamSessionState {
   name: string
-  /** `claude-code`, `codex`, `gemini-cli`, or another string (kept). */
+  /**
+   * `claude-code`, `codex`, `gemini-cli`, or another string (kept when read and re-saved;
+   * `TeamStore.update` / `replace` refuse to change it to a backend the core does not know).
+   */
   backendType: string
   prompt: string
   model?: string | null
@@ -625,14 +628,20 @@ export declare class TeamStore {
    * replace those of the stored document (as `Object.assign` would; `null` clears an
    * optional field), and the result is written. Returns the state written. Throws
    * `not_found` when there is no file, `corrupt_state` when it does not parse,
-   * `invalid_input` when the result is not a valid state or renames the agent.
+   * `invalid_input` when the result is not a valid state (the core's `SessionState` rules:
+   * a member of the wrong type, `createdAt` without an offset, ...; the message and
+   * `context.field` name the member, e.g. `changes.memoryConfig.max_turns`), when
+   * `backendType` is changed to a backend the core does not know (`recordSpawn`'s rule;
+   * an unknown one already stored is kept) or when the agent is renamed. Nothing is
+   * written then.
    */
   update(team: string, agent: string, changes: Partial<TeamSessionState>): TeamSessionState
   /**
    * Replaces a saved member with `state` in one exclusive read-modify-write (unlike
    * `save`, the file must exist and `state.name` must be `agent`). Returns the state
    * written. Throws `not_found`, `corrupt_state` (the file does not parse; nothing
-   * written), `invalid_input` (wrong shape, or a rename).
+   * written), `invalid_input` (wrong shape, naming the member; a rename; a `backendType`
+   * changed to an unknown backend, as `update`).
    */
   replace(team: string, agent: string, state: TeamSessionState): TeamSessionState
   /**

@@ -285,7 +285,10 @@ export interface MemoryConfig {
 /** A team agent's session state, `teams/{team}/sessions/{agent}.json` (the `agent-teams` crate's `SessionState`). */
 export interface TeamSessionState {
   name: string
-  /** `claude-code`, `codex`, `gemini-cli`, or another string (kept). */
+  /**
+   * `claude-code`, `codex`, `gemini-cli`, or another string (kept when read and re-saved;
+   * `TeamStore.update` / `replace` refuse to change it to a backend the core does not know).
+   */
   backendType: string
   prompt: string
   model?: string | null

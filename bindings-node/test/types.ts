@@ -185,6 +185,10 @@ new FileStore('/tmp/x', { durable: 'yes' })
 registry.createChain('c', 'a,b')
 // @ts-expect-error not a backend
 teams.recordSpawn('team', { name: 'a', prompt: 'p' }, 'gpt')
+// @ts-expect-error maxTurns is a number
+teams.update('team', 'coder', { maxTurns: 'ten' })
+// @ts-expect-error misspelt spawn config member
+teams.recordSpawn('team', { name: 'a', prompt: 'p', modl: 'm' }, 'codex')
 // @ts-expect-error a spawn config needs a prompt
 teams.recordSpawn('team', { name: 'a' }, 'codex')
 // @ts-expect-error team state keys are camelCase
