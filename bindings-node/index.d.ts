@@ -446,10 +446,13 @@ export declare class AgentRegistry {
   /** Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it). */
   close(): void
   /**
-   * Starts fresh after a corrupt `agent-sessions.json`: keeps a copy aside and writes an
-   * empty registry. Returns the key of the copy, or `null` when the file was fine.
+   * Starts fresh after a corrupt `agent-sessions.json` and a corrupt
+   * `workflow-chains.json`: for each, keeps a copy aside (`<key>.corrupt-<UTC stamp>`) and
+   * writes it empty (the core's `recover` and `recover_chains`). Returns the keys of the
+   * copies (the sessions file's first); empty when both files were fine or absent. After
+   * it, `registerAgentResult` and `createChain` work again.
    */
-  recover(): string | null
+  recover(): Array<string>
 }
 
 /**

@@ -395,10 +395,19 @@ impl AgentRegistry {
         self.inner.compact().js(env)
     }
 
-    /// Starts fresh after a corrupt `agent-sessions.json`: keeps a copy aside and writes an
-    /// empty registry. Returns the key of the copy, or `null` when the file was fine.
+    /// Starts fresh after a corrupt `agent-sessions.json` and a corrupt
+    /// `workflow-chains.json`: for each, keeps a copy aside (`<key>.corrupt-<UTC stamp>`) and
+    /// writes it empty (the core's `recover` and `recover_chains`). Returns the keys of the
+    /// copies (the sessions file's first); empty when both files were fine or absent. After
+    /// it, `registerAgentResult` and `createChain` work again.
     #[napi]
-    pub fn recover(&self, env: &Env) -> napi::Result<Option<String>> {
-        Ok(self.inner.recover().js(env)?.map(|k| k.to_string()))
+    pub fn recover(&self, env: &Env) -> napi::Result<Vec<String>> {
+        let sessions = self.inner.recover().js(env)?;
+        let chains = self.inner.recover_chains().js(env)?;
+        Ok(sessions
+            .into_iter()
+            .chain(chains)
+            .map(|k| k.to_string())
+            .collect())
     }
 }

@@ -130,6 +130,7 @@ const chainDone: string[] = registry.chainStatus('SPEC-1').done
 registry.createChain('SPEC-2', ['a', 'b'], { any: 'metadata' })
 const incremented: boolean = registry.incrementResumeCount('spec-1')
 registry.close()
+const keptCopies: string[] = registry.recover()
 
 const teams = new TeamStore(host)
 const spawned: TeamSessionState = teams.recordSpawn('team', { name: 'coder', prompt: 'p', memoryConfig: { max_turns: 5, budget_chars: 4000 } }, 'codex')
@@ -181,6 +182,8 @@ sessions.doctor({ fixx: true })
 sessions.complete({ replce: true })
 // @ts-expect-error durable is a boolean
 new FileStore('/tmp/x', { durable: 'yes' })
+// @ts-expect-error recover gives the keys of the copies, not one key
+const oneCopy: string | null = registry.recover()
 // @ts-expect-error createChain takes an array of names
 registry.createChain('c', 'a,b')
 // @ts-expect-error not a backend
@@ -199,4 +202,4 @@ runStoreConformance('memory')
 export { sameCodes, exported, root, durable, size, bytes, existed, keys, stores, doc, codeOf, text, badCode, partial,
   current, archivedKey, page, moved, problems, repaired, markdown, salvagedDoc, schema,
   resumeId, resume, reason, rows, transcriptKey, chainDone, incremented, teamKey, updated,
-  firstAction, replacedState, backend, model, report, savedKey, notADecision, snake }
+  firstAction, replacedState, backend, model, report, savedKey, notADecision, snake, keptCopies, oneCopy }
