@@ -3,7 +3,9 @@
 
 /**
  * A store object of your own: any object with these synchronous methods. Values thrown by
- * them reach the caller of the package unchanged.
+ * them reach the caller of the package unchanged. Updates are serialised per host object
+ * (across every wrapper over it): one started from inside these methods while another update
+ * of the same object runs throws `conflict`.
  */
 export interface HostStore {
   /** The bytes under `key` (a `Buffer` is a `Uint8Array`; a string is stored as UTF-8), or `null`/`undefined` when absent. */
