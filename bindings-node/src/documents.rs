@@ -7,7 +7,10 @@
 //! reaches the core as `JSON.stringify(value)` would write it (`undefined` members dropped,
 //! `Date` as its ISO string), except that values JSON cannot hold are `invalid_input` instead
 //! of being changed silently: `NaN` and `±Infinity` (which `JSON.stringify` writes as `null`),
-//! `Map` and `Set` (written as `{}`), functions and symbols, `BigInt` and cycles.
+//! `Map` and `Set` (written as `{}`), functions and symbols, `BigInt` and cycles; and so are
+//! numbers beyond `Number.MAX_SAFE_INTEGER` (2^53 - 1) either way, whose JSON text names an
+//! integer other than the one a file held or the caller meant (`2 ** 60` is written
+//! `1152921504606847000`). This covers every document, options object and value argument.
 
 use napi::bindgen_prelude::{Env, Function, JsObjectValue, JsValue, Object, Unknown, ValueType};
 use serde::Serialize;
@@ -35,6 +38,7 @@ const STRICT_STRINGIFY: &str = r"(function (value) {
   return JSON.stringify(value, function (key, v) {
     const at = key === '' ? 'the value' : `member \`${key}\``;
     if (typeof v === 'number' && !Number.isFinite(v)) throw new TypeError(`${at} is ${v}, which JSON cannot hold`);
+    if (typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER) throw new RangeError(`${at} is ${v}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no longer holds the integer meant exactly`);
     if (typeof v === 'function' || typeof v === 'symbol') throw new TypeError(`${at} is a ${typeof v}, which JSON cannot hold`);
     if (v instanceof Map || v instanceof Set) throw new TypeError(`${at} is a ${v.constructor.name}, which JSON cannot hold (use a plain object or array)`);
     return v;
