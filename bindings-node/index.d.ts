@@ -3,7 +3,9 @@
 
 /**
  * A store object of your own: any object with these synchronous methods. Values thrown by
- * them reach the caller of the package unchanged.
+ * them reach the caller of the package unchanged. Updates are serialised per host object
+ * (across every wrapper over it): one started from inside these methods while another update
+ * of the same object runs throws `conflict`.
  */
 export interface HostStore {
   /** The bytes under `key` (a `Buffer` is a `Uint8Array`; a string is stored as UTF-8), or `null`/`undefined` when absent. */
@@ -84,6 +86,19 @@ export interface OrchestratorSession {
   context_usage: { estimated_tokens: number; percentage: number; last_compression: string | null; [unknown: string]: unknown }
   errors: unknown[]
   [unknown: string]: unknown
+}
+
+/**
+ * Options of `new FileStore(root, options)`. Like every options object of the package, an
+ * unknown member (a misspelt option) or a value of the wrong type throws `invalid_input`
+ * naming it.
+ */
+export interface FileStoreOptions {
+  /**
+   * Also fsync each written file and its folder before returning, so a write survives a
+   * power loss (default `false`: atomic rename only).
+   */
+  durable?: boolean
 }
 
 /** Options of `new OrchestratorStore(store, options)`. */
@@ -272,7 +287,10 @@ export interface MemoryConfig {
 /** A team agent's session state, `teams/{team}/sessions/{agent}.json` (the `agent-teams` crate's `SessionState`). */
 export interface TeamSessionState {
   name: string
-  /** `claude-code`, `codex`, `gemini-cli`, or another string (kept). */
+  /**
+   * `claude-code`, `codex`, `gemini-cli`, or another string (kept when read and re-saved;
+   * `TeamStore.update` / `replace` refuse to change it to a backend the core does not know).
+   */
   backendType: string
   prompt: string
   model?: string | null
@@ -430,10 +448,13 @@ export declare class AgentRegistry {
   /** Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it). */
   close(): void
   /**
-   * Starts fresh after a corrupt `agent-sessions.json`: keeps a copy aside and writes an
-   * empty registry. Returns the key of the copy, or `null` when the file was fine.
+   * Starts fresh after a corrupt `agent-sessions.json` and a corrupt
+   * `workflow-chains.json`: for each, keeps a copy aside (`<key>.corrupt-<UTC stamp>`) and
+   * writes it empty (the core's `recover` and `recover_chains`). Returns the keys of the
+   * copies (the sessions file's first); empty when both files were fine or absent. After
+   * it, `registerAgentResult` and `createChain` work again.
    */
-  recover(): string | null
+  recover(): Array<string>
 }
 
 /**
@@ -445,8 +466,10 @@ export declare class FileStore {
   /**
    * A store over the folder `root`, created (0700) if missing.
    *
-   * Throws `invalid_input` for a non-string, empty or NUL-holding `root` or bad options,
-   * `storage` when the folder cannot be created or is not a folder.
+   * Throws `invalid_input` for a non-string, empty or NUL-holding `root`, or for options that
+   * are not an object, hold an unknown member (`{ durabilty: true }`) or a value of the
+   * wrong type (the message and `context.field` name it); `storage` when the folder cannot
+   * be created or is not a folder.
    */
   constructor(root: string, options?: FileStoreOptions)
   /** The root folder, as given. */
@@ -610,14 +633,20 @@ export declare class TeamStore {
    * replace those of the stored document (as `Object.assign` would; `null` clears an
    * optional field), and the result is written. Returns the state written. Throws
    * `not_found` when there is no file, `corrupt_state` when it does not parse,
-   * `invalid_input` when the result is not a valid state or renames the agent.
+   * `invalid_input` when the result is not a valid state (the core's `SessionState` rules:
+   * a member of the wrong type, `createdAt` without an offset, ...; the message and
+   * `context.field` name the member, e.g. `changes.memoryConfig.max_turns`), when
+   * `backendType` is changed to a backend the core does not know (`recordSpawn`'s rule;
+   * an unknown one already stored is kept) or when the agent is renamed. Nothing is
+   * written then.
    */
   update(team: string, agent: string, changes: Partial<TeamSessionState>): TeamSessionState
   /**
    * Replaces a saved member with `state` in one exclusive read-modify-write (unlike
    * `save`, the file must exist and `state.name` must be `agent`). Returns the state
    * written. Throws `not_found`, `corrupt_state` (the file does not parse; nothing
-   * written), `invalid_input` (wrong shape, or a rename).
+   * written), `invalid_input` (wrong shape, naming the member; a rename; a `backendType`
+   * changed to an unknown backend, as `update`).
    */
   replace(team: string, agent: string, state: TeamSessionState): TeamSessionState
   /**
@@ -636,15 +665,6 @@ export declare class TeamStore {
  * when it and the core's `ErrorKind::ALL` differ.
  */
 export type ErrorCode = 'not_found' | 'invalid_key' | 'corrupt_state' | 'incompatible_schema' | 'invalid_transition' | 'conflict' | 'already_exists' | 'invalid_input' | 'storage'
-
-/** Options of `new FileStore(root, options)`. */
-export interface FileStoreOptions {
-  /**
-   * Also fsync each written file and its folder before returning, so a write survives a
-   * power loss (default `false`: atomic rename only).
-   */
-  durable?: boolean
-}
 
 /** The JSON Schema of the schema "1.0" document. */
 export declare function jsonSchema(): Record<string, unknown>

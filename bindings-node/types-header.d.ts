@@ -3,7 +3,9 @@
 
 /**
  * A store object of your own: any object with these synchronous methods. Values thrown by
- * them reach the caller of the package unchanged.
+ * them reach the caller of the package unchanged. Updates are serialised per host object
+ * (across every wrapper over it): one started from inside these methods while another update
+ * of the same object runs throws `conflict`.
  */
 export interface HostStore {
   /** The bytes under `key` (a `Buffer` is a `Uint8Array`; a string is stored as UTF-8), or `null`/`undefined` when absent. */
@@ -84,6 +86,19 @@ export interface OrchestratorSession {
   context_usage: { estimated_tokens: number; percentage: number; last_compression: string | null; [unknown: string]: unknown }
   errors: unknown[]
   [unknown: string]: unknown
+}
+
+/**
+ * Options of `new FileStore(root, options)`. Like every options object of the package, an
+ * unknown member (a misspelt option) or a value of the wrong type throws `invalid_input`
+ * naming it.
+ */
+export interface FileStoreOptions {
+  /**
+   * Also fsync each written file and its folder before returning, so a write survives a
+   * power loss (default `false`: atomic rename only).
+   */
+  durable?: boolean
 }
 
 /** Options of `new OrchestratorStore(store, options)`. */
@@ -272,7 +287,10 @@ export interface MemoryConfig {
 /** A team agent's session state, `teams/{team}/sessions/{agent}.json` (the `agent-teams` crate's `SessionState`). */
 export interface TeamSessionState {
   name: string
-  /** `claude-code`, `codex`, `gemini-cli`, or another string (kept). */
+  /**
+   * `claude-code`, `codex`, `gemini-cli`, or another string (kept when read and re-saved;
+   * `TeamStore.update` / `replace` refuse to change it to a backend the core does not know).
+   */
   backendType: string
   prompt: string
   model?: string | null

@@ -7,14 +7,19 @@
 //! reaches the core as `JSON.stringify(value)` would write it (`undefined` members dropped,
 //! `Date` as its ISO string), except that values JSON cannot hold are `invalid_input` instead
 //! of being changed silently: `NaN` and `±Infinity` (which `JSON.stringify` writes as `null`),
-//! `Map` and `Set` (written as `{}`), functions and symbols, `BigInt` and cycles.
+//! `Map` and `Set` (written as `{}`), functions and symbols, `BigInt` and cycles; and so are
+//! numbers beyond `Number.MAX_SAFE_INTEGER` (2^53 - 1) either way, whose JSON text names an
+//! integer other than the one a file held or the caller meant (`2 ** 60` is written
+//! `1152921504606847000`). This covers every document, options object and value argument.
 
 use napi::bindgen_prelude::{Env, Function, JsObjectValue, JsValue, Object, Unknown, ValueType};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use session_state::Error;
+
 use crate::args::type_name;
-use crate::errors::invalid_input;
+use crate::errors::{ToJs, invalid_input};
 
 /// The global `JSON` object's `method`.
 fn json_function<'env, Args, Ret>(
@@ -33,6 +38,7 @@ const STRICT_STRINGIFY: &str = r"(function (value) {
   return JSON.stringify(value, function (key, v) {
     const at = key === '' ? 'the value' : `member \`${key}\``;
     if (typeof v === 'number' && !Number.isFinite(v)) throw new TypeError(`${at} is ${v}, which JSON cannot hold`);
+    if (typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER) throw new RangeError(`${at} is ${v}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no longer holds the integer meant exactly`);
     if (typeof v === 'function' || typeof v === 'symbol') throw new TypeError(`${at} is a ${typeof v}, which JSON cannot hold`);
     if (v instanceof Map || v instanceof Set) throw new TypeError(`${at} is a ${v.constructor.name}, which JSON cannot hold (use a plain object or array)`);
     return v;
@@ -87,8 +93,29 @@ pub fn document_from_js(
 /// reason, e.g. the missing field) when the value has no JSON form or not the shape of `T`.
 pub fn from_js<T: DeserializeOwned>(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<T> {
     let json = value_from_js(env, value, name)?;
-    serde_json::from_value(json)
-        .map_err(|e| invalid_input(env, format!("`{name}` is invalid: {e}")))
+    from_value(json, name).js(env)
+}
+
+/// A typed value from JSON, with serde's rules for `T`: on a mismatch an `invalid_input`
+/// error naming the member at fault below `name` (`` `options.limit` is invalid: invalid
+/// type: floating point `1.5`, expected usize ``, context `field` = `options.limit`; an
+/// unknown member is named by serde's own reason: `` unknown field `durabilty` ``).
+pub fn from_value<T: DeserializeOwned>(json: serde_json::Value, name: &str) -> Result<T, Error> {
+    serde_path_to_error::deserialize(json).map_err(|e| {
+        let field = field_path(name, &e.path().to_string());
+        Error::invalid_input(format!("`{field}` is invalid: {}", e.inner()))
+            .with_context("field", field)
+    })
+}
+
+/// `name` and a serde path below it (`.` is the value itself): `options` + `limit` gives
+/// `options.limit`, `state` + `memoryConfig.max_turns` gives `state.memoryConfig.max_turns`.
+pub fn field_path(name: &str, path: &str) -> String {
+    match path {
+        "" | "." => name.to_owned(),
+        path if path.starts_with('[') => format!("{name}{path}"),
+        path => format!("{name}.{path}"),
+    }
 }
 
 /// An optional options object: `undefined`, `null` or absent give `T::default()`; anything
@@ -105,10 +132,12 @@ pub fn options_from_js<T: DeserializeOwned + Default>(
     match value.get_type()? {
         ValueType::Undefined | ValueType::Null => Ok(T::default()),
         ValueType::Object if !value.is_array()? => from_js(env, value, name),
-        _ => Err(invalid_input(
-            env,
-            format!("`{name}` must be an object, got {}", type_name(&value)),
-        )),
+        _ => Err(Error::invalid_input(format!(
+            "`{name}` must be an object, got {}",
+            type_name(&value)
+        ))
+        .with_context("field", name))
+        .js(env),
     }
 }
 

@@ -14,8 +14,13 @@
 //!   [`HostException`]; [`crate::errors::to_js_error`] re-throws that very value to the caller.
 //! - A method returning the wrong type is a `storage` error naming the method.
 //! - `update` is `read`, then the closure, then `write`: JavaScript is single-threaded, so
-//!   nothing runs between them unless the host methods themselves yield (they cannot: they
-//!   are synchronous). Two processes sharing one host store get no lock from this adapter.
+//!   nothing runs between them except the host's own methods, which are synchronous. They
+//!   can still re-enter the package (a `write` that calls another class over the same host
+//!   object), so the host object is marked busy for the whole `update` and a second `update`
+//!   on it meanwhile is a `conflict` error instead of a lost update. The mark belongs to the
+//!   JS object, not to this adapter: every wrapper (`OrchestratorStore`, `AgentRegistry`,
+//!   `TeamStore`, ...) over the same object shares it (see [`HostStore::id`]). Two processes
+//!   sharing one host store get no lock from this adapter.
 //! - `list` results are checked: keys that are not valid or not below the prefix are
 //!   dropped, and the rest sorted and deduplicated, as the [`Store`] contract requires.
 //!
@@ -26,6 +31,10 @@ use napi::bindgen_prelude::{
     Buffer, Either, Env, FnArgs, FromNapiValue, Function, FunctionRef, JsObjectValue, JsValue,
     Object, ObjectRef, TypeName, Uint8Array, Unknown, ValidateNapiValue, ValueType,
 };
+use std::collections::BTreeSet;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, PoisonError};
+
 use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
 
 use crate::args::type_name;
@@ -39,6 +48,62 @@ pub struct HostStore {
     env: Env,
     object: Option<ObjectRef<false>>,
     trampoline: Option<FunctionRef<TrampolineArgs<'static>, Object<'static>>>,
+    id: u64,
+}
+
+/// The next host object id; ids are never reused, in any thread of the process.
+static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+
+/// The ids of the host objects inside an `update` right now, process-wide.
+static BUSY: Mutex<BTreeSet<u64>> = Mutex::new(BTreeSet::new());
+
+/// Gives each JS object one id for its lifetime, whichever wrapper asks: a `WeakMap` from
+/// object to id, kept on `globalThis` under a registered symbol as a non-enumerable,
+/// non-writable property (so every wrapper of this realm finds the same map; the host object
+/// itself is not touched, so frozen objects and proxies work too). `fresh` is the id given
+/// to an object seen for the first time.
+const OBJECT_ID: &str = "(function (object, fresh) {
+  const slot = Symbol.for('session-state.host-store-ids')
+  let ids = globalThis[slot]
+  if (!(ids instanceof WeakMap)) {
+    ids = new WeakMap()
+    Object.defineProperty(globalThis, slot, { value: ids })
+  }
+  if (!ids.has(object)) ids.set(object, fresh)
+  return ids.get(object)
+})";
+
+/// The mark that a host object is inside an `update`; removed when dropped.
+struct Busy(u64);
+
+impl Busy {
+    /// Marks host object `id` busy for an update of `key`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Conflict`] when it already is (an update re-entered from a host method).
+    fn enter(id: u64, key: &Key) -> Result<Busy> {
+        let mut busy = BUSY.lock().unwrap_or_else(PoisonError::into_inner);
+        if !busy.insert(id) {
+            return Err(Error::new(
+                ErrorKind::Conflict,
+                format!(
+                    "host store re-entered: an update of `{key}` was started while another \
+                     update of the same host store object was running (from inside one of its \
+                     methods)"
+                ),
+            )
+            .with_context("key", key.as_str()));
+        }
+        Ok(Busy(id))
+    }
+}
+
+impl Drop for Busy {
+    fn drop(&mut self) {
+        BUSY.lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.0);
+    }
 }
 
 impl std::fmt::Debug for HostStore {
@@ -67,11 +132,24 @@ impl HostStore {
         }
         let trampoline: Function<'_, TrampolineArgs<'static>, Object<'static>> =
             env.run_script(TRAMPOLINE)?;
+        let object_id: Function<'_, FnArgs<(Object<'_>, f64)>, f64> = env.run_script(OBJECT_ID)?;
+        #[allow(clippy::cast_precision_loss)] // ids stay far below 2^53
+        let fresh = NEXT_ID.fetch_add(1, Ordering::Relaxed) as f64;
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let id = object_id.call(FnArgs::from((*object, fresh)))? as u64;
         Ok(HostStore {
             env: *env,
             object: Some(object.create_ref::<false>()?),
             trampoline: Some(trampoline.create_ref()?),
+            id,
         })
+    }
+
+    /// The id of the host object: the same for every `HostStore` over the same JS object (so
+    /// for every wrapper class over it), different for different objects. `update` marks it
+    /// busy process-wide while it runs.
+    pub fn id(&self) -> u64 {
+        self.id
     }
 
     /// Calls `object[method](key)` or `object[method](key, data)` through [`TRAMPOLINE`].
@@ -193,6 +271,7 @@ impl Store for HostStore {
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+        let _busy = Busy::enter(self.id, key)?;
         let current = self.read(key)?;
         if let Some(bytes) = apply(current.as_deref())? {
             self.write(key, &bytes)?;

@@ -17,7 +17,7 @@ use session_state_fs::SystemClock;
 
 use crate::any_store::{AnyStore, StoreArg};
 use crate::args::{self, StrArg};
-use crate::documents::{from_js, options_from_js, to_js, value_from_js};
+use crate::documents::{from_js, from_value, options_from_js, to_js, value_from_js};
 use crate::errors::{ToJs, invalid_input};
 
 type Core = core::AgentRegistry<AnyStore, SystemClock>;
@@ -26,21 +26,36 @@ type Core = core::AgentRegistry<AnyStore, SystemClock>;
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct RegistryOptions {
-    /// `true` (64 KiB trigger), `false`, or `{ minCompactBytes }`.
-    journal: Option<Journal>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(untagged)]
-enum Journal {
-    Flag(bool),
-    Settings(JournalSettings),
+    /// `true` (64 KiB trigger), `false`, or `{ minCompactBytes }`: read by [`journal_mode`]
+    /// so that a bad value is named.
+    journal: Option<serde_json::Value>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct JournalSettings {
     min_compact_bytes: u64,
+}
+
+/// The journal mode of the `journal` option: `invalid_input` naming `options.journal` (or the
+/// member inside it) for anything but a boolean, `null` or `{ minCompactBytes }`.
+fn journal_mode(journal: Option<serde_json::Value>) -> session_state::Result<JournalMode> {
+    match journal {
+        None | Some(serde_json::Value::Null | serde_json::Value::Bool(false)) => {
+            Ok(JournalMode::Off)
+        }
+        Some(serde_json::Value::Bool(true)) => Ok(JournalMode::DEFAULT_ON),
+        Some(settings @ serde_json::Value::Object(_)) => {
+            let settings: JournalSettings = from_value(settings, "options.journal")?;
+            Ok(JournalMode::On {
+                min_compact_bytes: settings.min_compact_bytes,
+            })
+        }
+        Some(other) => Err(session_state::Error::invalid_input(format!(
+            "`options.journal` is invalid: expected a boolean or {{ minCompactBytes }}, got `{other}`"
+        ))
+        .with_context("field", "options.journal")),
+    }
 }
 
 /// Options of `decideResume`.
@@ -82,13 +97,7 @@ impl AgentRegistry {
     pub fn new(env: Env, store: StoreArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
         let store = AnyStore::from_js(&env, store)?;
         let options: RegistryOptions = options_from_js(&env, options, "options")?;
-        let mode = match options.journal {
-            None | Some(Journal::Flag(false)) => JournalMode::Off,
-            Some(Journal::Flag(true)) => JournalMode::DEFAULT_ON,
-            Some(Journal::Settings(s)) => JournalMode::On {
-                min_compact_bytes: s.min_compact_bytes,
-            },
-        };
+        let mode = journal_mode(options.journal).js(&env)?;
         Ok(AgentRegistry {
             inner: Core::new(store, SystemClock).with_journal(mode),
         })
@@ -386,10 +395,19 @@ impl AgentRegistry {
         self.inner.compact().js(env)
     }
 
-    /// Starts fresh after a corrupt `agent-sessions.json`: keeps a copy aside and writes an
-    /// empty registry. Returns the key of the copy, or `null` when the file was fine.
+    /// Starts fresh after a corrupt `agent-sessions.json` and a corrupt
+    /// `workflow-chains.json`: for each, keeps a copy aside (`<key>.corrupt-<UTC stamp>`) and
+    /// writes it empty (the core's `recover` and `recover_chains`). Returns the keys of the
+    /// copies (the sessions file's first); empty when both files were fine or absent. After
+    /// it, `registerAgentResult` and `createChain` work again.
     #[napi]
-    pub fn recover(&self, env: &Env) -> napi::Result<Option<String>> {
-        Ok(self.inner.recover().js(env)?.map(|k| k.to_string()))
+    pub fn recover(&self, env: &Env) -> napi::Result<Vec<String>> {
+        let sessions = self.inner.recover().js(env)?;
+        let chains = self.inner.recover_chains().js(env)?;
+        Ok(sessions
+            .into_iter()
+            .chain(chains)
+            .map(|k| k.to_string())
+            .collect())
     }
 }

@@ -5,21 +5,24 @@
 //! `Uint8Array`/`Buffer`, `delete(key)` says whether the key existed, `list(prefix)` gives the
 //! sorted keys below the folder `prefix`.
 
-use napi::bindgen_prelude::{Buffer, Either, Env, Unknown};
+use napi::bindgen_prelude::{Buffer, Env, Unknown};
 use napi_derive::napi;
+use serde::Deserialize;
 use session_state::Store;
 use session_state_fs::{Durability, FsStore};
 
 use crate::args::{self, BytesArg, StrArg};
+use crate::documents::options_from_js;
 use crate::errors::{ToJs, invalid_input};
 
-/// Options of `new FileStore(root, options)`.
-#[napi(object)]
-#[derive(Debug, Clone, Default)]
-pub struct FileStoreOptions {
+/// Options of `new FileStore(root, options)` (declared as `FileStoreOptions` in
+/// `types-header.d.ts`). Unknown members are refused, so a misspelt option is an error.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct FileStoreOptions {
     /// Also fsync each written file and its folder before returning, so a write survives a
     /// power loss (default `false`: atomic rename only).
-    pub durable: Option<bool>,
+    durable: Option<bool>,
 }
 
 /// A store over a folder: key `a/b.json` is the file `<root>/a/b.json`. Writes are atomic
@@ -35,14 +38,12 @@ pub struct FileStore {
 impl FileStore {
     /// A store over the folder `root`, created (0700) if missing.
     ///
-    /// Throws `invalid_input` for a non-string, empty or NUL-holding `root` or bad options,
-    /// `storage` when the folder cannot be created or is not a folder.
+    /// Throws `invalid_input` for a non-string, empty or NUL-holding `root`, or for options that
+    /// are not an object, hold an unknown member (`{ durabilty: true }`) or a value of the
+    /// wrong type (the message and `context.field` name it); `storage` when the folder cannot
+    /// be created or is not a folder.
     #[napi(constructor, ts_args_type = "root: string, options?: FileStoreOptions")]
-    pub fn new(
-        env: Env,
-        root: StrArg<'_>,
-        options: Option<Either<FileStoreOptions, Unknown<'_>>>,
-    ) -> napi::Result<Self> {
+    pub fn new(env: Env, root: StrArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
         let root = args::string(&env, root, "root")?;
         if root.is_empty() || root.contains('\0') {
             return Err(invalid_input(
@@ -53,22 +54,7 @@ impl FileStore {
                 ),
             ));
         }
-        let options = match options {
-            None => FileStoreOptions::default(),
-            Some(Either::A(options)) => options,
-            Some(Either::B(other)) if args::type_name(&other) == "undefined" => {
-                FileStoreOptions::default()
-            }
-            Some(Either::B(other)) => {
-                return Err(invalid_input(
-                    &env,
-                    format!(
-                        "`options` must be an object like {{ durable: true }}, got {}",
-                        args::type_name(&other)
-                    ),
-                ));
-            }
-        };
+        let options: FileStoreOptions = options_from_js(&env, options, "options")?;
         let durability = if options.durable.unwrap_or(false) {
             Durability::Sync
         } else {

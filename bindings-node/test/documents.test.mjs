@@ -32,7 +32,7 @@ test('a document comes back equal, in key order, with unknown fields kept', () =
 })
 
 test('large integers stay numbers, never BigInt', () => {
-  const doc = { ms: 1764438960000, max_safe: Number.MAX_SAFE_INTEGER, big: 1e300, neg: -4294967297 }
+  const doc = { ms: 1764438960000, max_safe: Number.MAX_SAFE_INTEGER, min_safe: Number.MIN_SAFE_INTEGER, neg: -4294967297, small: 1e-300 }
   const back = roundTrip(doc)
   for (const [k, v] of Object.entries(doc)) {
     assert.equal(typeof back[k], 'number', k)
@@ -49,6 +49,10 @@ test('what JSON.stringify would change silently is invalid_input instead', () =>
   const registry = new AgentRegistry(new MemoryStore())
   for (const [value, says] of [
     [{ n: NaN }, 'member `n` is NaN'],
+    [{ n: 2 ** 53 }, 'member `n` is 9007199254740992, beyond 2^53 - 1'],
+    [{ n: -(2 ** 60) }, 'member `n` is -1152921504606847000, beyond 2^53 - 1'],
+    [{ n: 1e300 }, 'member `n` is 1e+300, beyond 2^53 - 1'],
+    [[1, 2 ** 64], 'member `1` is 18446744073709552000'],
     [{ n: -Infinity }, 'member `n` is -Infinity'],
     [new Map([[1, 2]]), 'is a Map'],
     [{ s: new Set([1]) }, 'member `s` is a Set'],
@@ -56,7 +60,7 @@ test('what JSON.stringify would change silently is invalid_input instead', () =>
   ]) {
     assert.throws(() => registry.registerAgentResult('a', 'id-1', value), (e) => {
       assert.equal(e.code, 'invalid_input')
-      assert.match(e.message, new RegExp(says.replace(/[`-]/g, '.')))
+      assert.match(e.message, new RegExp(says.replace(/[`^+-]/g, '.')))
       return true
     })
   }

@@ -109,3 +109,72 @@ test('free functions: sessionFromConfig, toSpawnConfig, parseBackendType', () =>
   throwsCode(() => parseBackendType('Codex'), 'invalid_input')
   throwsCode(() => sessionFromConfig({ prompt: 'no name' }, 'codex'), 'invalid_input')
 })
+
+/** Asserts `call` throws `invalid_input` whose message and `context.field` name `field`. */
+function refusesField(call, field, what) {
+  assert.throws(call, (err) => {
+    assert.equal(err.code, 'invalid_input', `${what}: ${err.message}`)
+    assert.equal(err.context?.field, field, `${what}: ${err.message}`)
+    assert.ok(err.message.includes(`\`${field}\``), `${what}: ${err.message}`)
+    return true
+  }, what)
+}
+
+test('update refuses an unknown backendType, naming it, and writes nothing', () => {
+  const store = new MemoryStore()
+  const teams = new TeamStore(store)
+  teams.recordSpawn('t', { name: 'a', prompt: 'p' }, 'codex')
+  const key = 'teams/t/sessions/a.json'
+  const before = store.read(key)
+  for (const backendType of ['bogus', 'Codex', '', 5, null, ['codex']]) {
+    refusesField(() => teams.update('t', 'a', { backendType }), 'changes.backendType', JSON.stringify(backendType))
+  }
+  assert.deepEqual(store.read(key), before, 'file unchanged')
+  assert.equal(teams.update('t', 'a', { backendType: 'gemini-cli' }).backendType, 'gemini-cli')
+})
+
+test('update and replace name the badly typed member, through the core rules', () => {
+  const store = new MemoryStore()
+  const teams = new TeamStore(store)
+  const state = teams.recordSpawn('t', { name: 'a', prompt: 'p' }, 'codex')
+  const key = 'teams/t/sessions/a.json'
+  const before = store.read(key)
+  for (const [changes, field] of [
+    [{ maxTurns: 'ten' }, 'maxTurns'],
+    [{ maxTurns: 2 ** 31 }, 'maxTurns'],
+    [{ model: 5 }, 'model'],
+    [{ prompt: null }, 'prompt'],
+    [{ allowedTools: ['Bash', 1] }, 'allowedTools[1]'],
+    [{ env: { HOME: 1 } }, 'env.HOME'],
+    [{ metadata: { thread: true } }, 'metadata.thread'],
+    [{ memoryConfig: { max_turns: 'x', budget_chars: 1 } }, 'memoryConfig.max_turns'],
+    [{ memoryConfig: { max_turns: 1 } }, 'memoryConfig'],
+    [{ createdAt: '2026-01-01T00:00:00' }, 'createdAt'],
+  ]) {
+    refusesField(() => teams.update('t', 'a', changes), `changes.${field}`, JSON.stringify(changes))
+    refusesField(() => teams.replace('t', 'a', { ...state, ...changes }), `state.${field}`, JSON.stringify(changes))
+  }
+  refusesField(() => teams.replace('t', 'a', { ...state, backendType: 'bogus' }), 'state.backendType', 'replace backendType')
+  assert.deepEqual(store.read(key), before, 'file unchanged')
+})
+
+test('a stored unknown backendType is kept by update and replace', () => {
+  const store = new MemoryStore()
+  const key = 'teams/t/sessions/a.json'
+  store.write(key, Buffer.from(JSON.stringify({ name: 'a', backendType: 'cursor', prompt: 'p', createdAt: '2026-01-01T00:00:00Z' })))
+  const teams = new TeamStore(store)
+  const state = teams.update('t', 'a', { model: 'm' })
+  assert.equal(state.backendType, 'cursor')
+  assert.equal(teams.update('t', 'a', { ...state, prompt: 'q' }).backendType, 'cursor')
+  assert.equal(teams.replace('t', 'a', { ...state, prompt: 'r' }).prompt, 'r')
+})
+
+test('recordSpawn and sessionFromConfig refuse a misspelt or badly typed config member', () => {
+  const store = new MemoryStore()
+  const teams = new TeamStore(store)
+  refusesField(() => teams.recordSpawn('t', { name: 'a', prompt: 'p', modl: 'x' }, 'codex'), 'config.modl', 'modl')
+  refusesField(() => teams.recordSpawn('t', { name: 'a', prompt: 'p', maxTurns: 'ten' }, 'codex'), 'config.maxTurns', 'maxTurns')
+  refusesField(() => sessionFromConfig({ name: 'a', prompt: 'p', backendType: 'codex' }, 'codex'), 'config.backendType', 'backendType')
+  refusesField(() => sessionFromConfig({ name: 'a', prompt: 'p', memoryConfig: { max_turns: -1, budget_chars: 1 } }, 'codex'), 'config.memoryConfig.max_turns', 'negative')
+  assert.deepEqual(store.list('teams'), [], 'nothing written')
+})

@@ -130,6 +130,7 @@ const chainDone: string[] = registry.chainStatus('SPEC-1').done
 registry.createChain('SPEC-2', ['a', 'b'], { any: 'metadata' })
 const incremented: boolean = registry.incrementResumeCount('spec-1')
 registry.close()
+const keptCopies: string[] = registry.recover()
 
 const teams = new TeamStore(host)
 const spawned: TeamSessionState = teams.recordSpawn('team', { name: 'coder', prompt: 'p', memoryConfig: { max_turns: 5, budget_chars: 4000 } }, 'codex')
@@ -169,10 +170,28 @@ const notADecision: ResumeDecision = registry.shouldResume('a', 'b')
 registry.decideResume('a', 'b', 'c', { policy: 'psychic' })
 // @ts-expect-error journal is a boolean or settings
 new AgentRegistry(memory, { journal: 'on' })
+// @ts-expect-error misspelt option
+new AgentRegistry(memory, { jurnal: true })
+// @ts-expect-error misspelt journal setting
+new AgentRegistry(memory, { journal: { minCompact: 1 } })
+// @ts-expect-error misspelt query member
+sessions.listHistory({ limt: 1 })
+// @ts-expect-error misspelt option
+sessions.doctor({ fixx: true })
+// @ts-expect-error misspelt option
+sessions.complete({ replce: true })
+// @ts-expect-error durable is a boolean
+new FileStore('/tmp/x', { durable: 'yes' })
+// @ts-expect-error recover gives the keys of the copies, not one key
+const oneCopy: string | null = registry.recover()
 // @ts-expect-error createChain takes an array of names
 registry.createChain('c', 'a,b')
 // @ts-expect-error not a backend
 teams.recordSpawn('team', { name: 'a', prompt: 'p' }, 'gpt')
+// @ts-expect-error maxTurns is a number
+teams.update('team', 'coder', { maxTurns: 'ten' })
+// @ts-expect-error misspelt spawn config member
+teams.recordSpawn('team', { name: 'a', prompt: 'p', modl: 'm' }, 'codex')
 // @ts-expect-error a spawn config needs a prompt
 teams.recordSpawn('team', { name: 'a' }, 'codex')
 // @ts-expect-error team state keys are camelCase
@@ -183,4 +202,4 @@ runStoreConformance('memory')
 export { sameCodes, exported, root, durable, size, bytes, existed, keys, stores, doc, codeOf, text, badCode, partial,
   current, archivedKey, page, moved, problems, repaired, markdown, salvagedDoc, schema,
   resumeId, resume, reason, rows, transcriptKey, chainDone, incremented, teamKey, updated,
-  firstAction, replacedState, backend, model, report, savedKey, notADecision, snake }
+  firstAction, replacedState, backend, model, report, savedKey, notADecision, snake, keptCopies, oneCopy }

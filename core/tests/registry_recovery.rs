@@ -194,3 +194,32 @@ fn doctor_on_a_missing_registry_checks_nothing() {
         session_state::registry::RegistryDoctorReport::default()
     );
 }
+
+#[test]
+fn recover_chains_keeps_a_corrupt_chains_file_aside_and_lets_create_chain_work() {
+    let store = MemoryStore::new();
+    store.write(&key(CHAINS_KEY), b"{not json").unwrap();
+    let reg = AgentRegistry::new(&store, at("2026-11-29T17:56:00Z"));
+    let err = reg.create_chain("SPEC-1", &["a".into()], None).unwrap_err();
+    assert_eq!(err.code(), "corrupt_state");
+    let aside = reg.recover_chains().unwrap().expect("a copy");
+    assert!(
+        aside
+            .as_str()
+            .starts_with(&format!("{CHAINS_KEY}.corrupt-")),
+        "{aside}"
+    );
+    assert_eq!(store.read(&aside).unwrap().unwrap(), b"{not json");
+    assert_eq!(
+        copies(&store).len(),
+        1,
+        "the copy create_chain kept is reused"
+    );
+    assert_eq!(
+        reg.recover_chains().unwrap(),
+        None,
+        "nothing left to recover"
+    );
+    reg.create_chain("SPEC-1", &["a".into()], None).unwrap();
+    assert!(reg.load_chains().unwrap().contains_key("SPEC-1"));
+}

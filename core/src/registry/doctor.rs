@@ -108,13 +108,16 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         Ok(report)
     }
 
-    /// Starts `workflow-chains.json` afresh (`{}`) after keeping a copy; `None` when the file
-    /// is absent or parses (nothing changed). The chains file's counterpart of
-    /// [`recover`](Self::recover), for the Python drop-in, which logs a warning and starts
-    /// empty like the seed's loader.
+    /// Starts fresh after a corrupt `workflow-chains.json`, as [`recover`](Self::recover) does
+    /// for `agent-sessions.json`: keeps a copy aside (`<key>.corrupt-<UTC stamp>`, reusing an
+    /// identical copy), then writes an empty chains document (`{}`), in one exclusive
+    /// read-modify-write. Returns the key of the copy, or `None` when the file is absent or
+    /// parses (nothing is changed then). What [`doctor`](Self::doctor) runs with `fix` for
+    /// this file; bindings call it to let `create_chain` work again.
     ///
     /// # Errors
-    /// [`ErrorKind::Storage`], and the errors of [`keep_corrupt_copy`].
+    /// [`ErrorKind::Storage`], and the errors of
+    /// [`keep_corrupt_copy`](crate::corrupt::keep_corrupt_copy).
     pub fn recover_chains(&self) -> Result<Option<Key>> {
         update_with(&self.store, &self.chains_key, |current| {
             let Some(bytes) = current else {
