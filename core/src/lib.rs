@@ -29,6 +29,7 @@ pub mod conformance;
 pub mod corrupt;
 pub mod error;
 mod json;
+pub use json::MAX_VALUE_NESTING;
 pub mod key;
 pub mod orchestrator;
 pub mod registry;

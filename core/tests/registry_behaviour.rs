@@ -474,3 +474,28 @@ fn has_result_is_false_for_a_stored_null_result() {
         .collect();
     assert_eq!(flags, [("a1".into(), false), ("b1".into(), true)]);
 }
+
+/// A result nested deeper than the limit is refused before anything is written: stored 3
+/// levels down, a result of 126 levels made a file the parser's 128-level limit refuses.
+#[test]
+fn a_result_too_deep_to_read_back_is_refused_and_nothing_is_written() {
+    let nested = |levels: usize| (0..levels).fold(json!(1), |inner, _| json!([inner]));
+    for mode in [JournalMode::Off, JournalMode::DEFAULT_ON] {
+        let reg = mem().with_journal(mode);
+        reg.register("a", "a1", json!(1), None).unwrap();
+        let before = reg.load().unwrap();
+        let e = reg.register("a", "a2", nested(126), None).unwrap_err();
+        assert_eq!(e.kind(), session_state::ErrorKind::InvalidInput, "{e}");
+        assert!(e.message().contains("limit of 100 levels"), "{e}");
+        assert_eq!(reg.load().unwrap(), before);
+        let e = reg
+            .create_chain("c", &seq(&["a"]), Some(json!({"m": nested(126)})))
+            .unwrap_err();
+        assert_eq!(e.kind(), session_state::ErrorKind::InvalidInput, "{e}");
+        // At the limit, the result is stored and reads back.
+        let deepest = nested(session_state::MAX_VALUE_NESTING);
+        reg.register("a", "a3", deepest.clone(), None).unwrap();
+        reg.compact().unwrap();
+        assert_eq!(reg.load().unwrap().results["a3"].result, deepest);
+    }
+}

@@ -146,8 +146,22 @@ class DoctorReport(TypedDict):
     repaired: List[Repair]
 
 
+# The handles of the skill functions, by current folder: a handle remembers the file it saved
+# last, so the next save need not parse that file again to know it is readable. A few folders
+# are kept; the oldest is dropped first.
+_HANDLES: Dict[str, "_native.Orchestrator"] = {}
+_MAX_HANDLES = 8
+
+
 def _here() -> "_native.Orchestrator":
-    return _native.Orchestrator(FileStore(Path.cwd()))
+    cwd = os.getcwd()
+    handle = _HANDLES.pop(cwd, None)
+    if handle is None:
+        handle = _native.Orchestrator(FileStore(Path(cwd)))
+    _HANDLES[cwd] = handle  # newest last
+    while len(_HANDLES) > _MAX_HANDLES:
+        del _HANDLES[next(iter(_HANDLES))]
+    return handle
 
 
 def _document(state: Any, name: str = "state") -> Dict[str, Any]:

@@ -368,7 +368,10 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     ///
     /// # Errors
     /// [`ErrorKind::InvalidKey`](crate::ErrorKind::InvalidKey) when `agent_id` is not a safe key segment (it names transcript
-    /// files), [`ErrorKind::CorruptState`](crate::ErrorKind::CorruptState) (file kept aside, unchanged), [`ErrorKind::Storage`](crate::ErrorKind::Storage).
+    /// files), [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) when `result` nests
+    /// deeper than [`MAX_VALUE_NESTING`](crate::MAX_VALUE_NESTING) levels (its file would not
+    /// read back), [`ErrorKind::CorruptState`](crate::ErrorKind::CorruptState) (file kept aside,
+    /// unchanged), [`ErrorKind::Storage`](crate::ErrorKind::Storage).
     pub fn register(
         &self,
         agent_name: &str,
@@ -377,6 +380,8 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         chain_id: Option<&str>,
     ) -> Result<()> {
         Key::segment("agent id", agent_id)?;
+        // The file holds the result 3 levels down; deeper would not read back.
+        crate::json::check_nesting("the result", &result)?;
         match self.mode {
             JournalMode::Off => self.mutate(Some(agent_id), |doc, now| {
                 ops::register(doc, agent_name, agent_id, result.clone(), chain_id, now);
@@ -525,6 +530,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         let metadata = metadata
             .filter(is_truthy)
             .unwrap_or_else(|| Value::Object(Map::new()));
+        crate::json::check_nesting("the chain metadata", &metadata)?;
         self.store.update(&self.chains_key, &mut |current| {
             let mut chains = match current {
                 None => ChainsDocument::default(),
