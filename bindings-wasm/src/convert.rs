@@ -21,7 +21,7 @@ use crate::errors::{IntoJsResult, JsResult, describe, invalid_input, type_name};
 /// # Errors
 /// `invalid_input` when `value` has no JSON form (it never happens for the core's types).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
-    let text = serde_json::to_string(value)
+    let text = serde_json::to_string_pretty(value)
         .map_err(|e| invalid_input(format!("cannot convert a value to JS: {e}")))?;
     JSON::parse(&text)
         .map_err(|e| invalid_input(format!("cannot convert a value to JS: {}", describe(&e))))

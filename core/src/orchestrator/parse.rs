@@ -59,15 +59,36 @@ pub fn parse_document(
     }
     let value = parse_object(key, bytes)?;
     check_schema_version(key, &value)?;
-    let mut doc: OrchestratorSession = serde_path_to_error::deserialize(&value).map_err(|e| {
-        let path = e.path().to_string();
-        Error::corrupt(key, format!("field `{path}`: {}", e.inner())).with_context("field", path)
-    })?;
+    let mut doc = typed(key, &value)?;
     validate(key, &doc)?;
     if let Some(offset) = options.naive_offset {
         resolve_naive(&mut doc, offset);
     }
     Ok(doc)
+}
+
+/// The typed document of a "1.0" object; a missing field or a wrong type is
+/// [`ErrorKind::CorruptState`] naming the field path.
+#[cfg(feature = "path-errors")]
+fn typed(key: &Key, value: &serde_json::Map<String, Value>) -> Result<OrchestratorSession> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let path = e.path().to_string();
+        Error::corrupt(key, format!("field `{path}`: {}", e.inner())).with_context("field", path)
+    })
+}
+
+/// The typed document of a "1.0" object, without `serde_path_to_error` (smaller code, e.g.
+/// for wasm): the field path of an error is the first one salvage would have to fix, which is
+/// the one `serde_path_to_error` names for a missing field or a wrong type of a required field.
+#[cfg(not(feature = "path-errors"))]
+fn typed(key: &Key, value: &serde_json::Map<String, Value>) -> Result<OrchestratorSession> {
+    use serde::Deserialize;
+    OrchestratorSession::deserialize(value).map_err(|e| match super::salvage::first_fix(value) {
+        Some(path) => {
+            Error::corrupt(key, format!("field `{path}`: {e}")).with_context("field", path)
+        }
+        None => Error::corrupt(key, format!("invalid document: {e}")),
+    })
 }
 
 /// The bytes as a JSON object (BOM skipped), or a [`ErrorKind::CorruptState`] error.

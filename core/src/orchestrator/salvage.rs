@@ -101,6 +101,15 @@ pub fn salvage(bytes: &[u8]) -> Salvaged {
     }
 }
 
+/// The path of the first field [`salvage`] would fill or replace in `doc` (a document read
+/// whole), if any.
+#[cfg(not(feature = "path-errors"))]
+pub(crate) fn first_fix(doc: &Map<String, Value>) -> Option<String> {
+    let mut fix = Fixer::default();
+    fix.document(&mut doc.clone());
+    fix.replaced.into_iter().chain(fix.missing).next()
+}
+
 #[derive(Default)]
 struct Fixer {
     missing: Vec<String>,
