@@ -71,7 +71,9 @@ pub fn document_from_js(
 /// # Errors
 /// `invalid_input` naming `what` when the value has no JSON form or not `T`'s shape.
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
-    serde_json::from_value(value_from_js(value, what)?)
+    // Through `&Value` (not `from_value`): the deserialiser the core reads documents with, so
+    // shared types (agents, projects) are not compiled twice.
+    T::deserialize(&value_from_js(value, what)?)
         .map_err(|e| invalid_input(format!("`{what}` {e}")))
 }
 
