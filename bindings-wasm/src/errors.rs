@@ -73,8 +73,8 @@ error_codes!(
 /// Every error code (the values of the TS union `ErrorCode`), in the core's order. The built
 /// package also exports the same list as the frozen constant `ERROR_CODES`.
 #[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
-pub fn error_codes() -> Vec<String> {
-    ERROR_CODES.iter().map(|c| (*c).to_owned()).collect()
+pub fn error_codes() -> js_sys::Array {
+    ERROR_CODES.iter().map(|c| JsValue::from_str(c)).collect()
 }
 
 thread_local! {
