@@ -157,10 +157,14 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 .then_with(|| records[b.2].id.cmp(&records[a.2].id))
         };
         let wanted = q.offset.saturating_add(q.limit);
-        // Only the page is sorted in full (the rest is just partitioned off); the `small-code`
-        // feature sorts everything instead, which gives the same page with less code.
-        if cfg!(not(feature = "small-code")) && wanted < keys.len() {
-            keys.select_nth_unstable_by(wanted, order);
+        if wanted < keys.len() {
+            // Only the page is sorted in full (the rest is just partitioned off); the
+            // `small-code` feature sorts everything instead: the same page, less code.
+            if cfg!(feature = "small-code") {
+                keys.sort_unstable_by(order);
+            } else {
+                keys.select_nth_unstable_by(wanted, order);
+            }
             keys.truncate(wanted);
         }
         keys.sort_unstable_by(order);
