@@ -73,8 +73,7 @@ pub fn document_from_js(
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
     // Through `&Value` (not `from_value`): the deserialiser the core reads documents with, so
     // shared types (agents, projects) are not compiled twice.
-    T::deserialize(&value_from_js(value, what)?)
-        .map_err(|e| invalid_input(format!("`{what}` {e}")))
+    T::deserialize(&value_from_js(value, what)?).map_err(|e| invalid_input(format!("`{what}` {e}")))
 }
 
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).

@@ -77,17 +77,15 @@ fn typed(key: &Key, value: &serde_json::Map<String, Value>) -> Result<Orchestrat
     })
 }
 
-/// The typed document of a "1.0" object, without `serde_path_to_error` (smaller code, e.g.
-/// for wasm): the field path of an error is the first one salvage would have to fix, which is
-/// the one `serde_path_to_error` names for a missing field or a wrong type of a required field.
+/// The typed document of a "1.0" object, without `serde_path_to_error` (smaller code, for
+/// the wasm package): the path named is [`super::salvage::error_path`]'s, the same as with
+/// the feature for a document with one bad field.
 #[cfg(not(feature = "path-errors"))]
 fn typed(key: &Key, value: &serde_json::Map<String, Value>) -> Result<OrchestratorSession> {
     use serde::Deserialize;
-    OrchestratorSession::deserialize(value).map_err(|e| match super::salvage::first_fix(value) {
-        Some(path) => {
-            Error::corrupt(key, format!("field `{path}`: {e}")).with_context("field", path)
-        }
-        None => Error::corrupt(key, format!("invalid document: {e}")),
+    OrchestratorSession::deserialize(value).map_err(|e| {
+        let path = super::salvage::error_path(value);
+        Error::corrupt(key, format!("field `{path}`: {e}")).with_context("field", path)
     })
 }
 
@@ -165,4 +163,86 @@ pub fn resolve_naive(doc: &mut OrchestratorSession, offset: FixedOffset) {
     }
     let usage = &mut doc.context_usage;
     usage.last_compression = usage.last_compression.map(|t| t.assume_offset(offset));
+}
+
+#[cfg(all(test, feature = "path-errors"))]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    fn valid() -> Value {
+        json!({
+            "schema_version": "1.0", "session_id": "2025-12-27-abc",
+            "created": "2025-12-27T10:00:00Z", "updated": "2025-12-27T11:00:00Z",
+            "project": {"name": "p", "path": "/p"}, "goal": "g", "mode": "default",
+            "status": "in_progress",
+            "agents": [
+                {"id": "a", "type": "code", "task": "t", "status": "complete",
+                 "started": "2025-12-27T10:00:00Z"},
+                {"id": "b", "type": "code", "task": "t", "status": "in_progress",
+                 "started": "2025-12-27T10:00:00Z", "progress": 10}
+            ],
+            "completed_work": [{"task": "w"}], "pending_tasks": ["p"],
+            "decisions_made": [{"decision": "d", "rationale": "r",
+                                "timestamp": "2025-12-27T10:00:00Z"}],
+            "errors": [],
+            "context_usage": {"estimated_tokens": 0, "percentage": 0, "last_compression": null}
+        })
+    }
+
+    /// The wasm package's path (`error_path`, no serde_path_to_error) equals
+    /// serde_path_to_error's for a document with one bad field.
+    #[test]
+    fn error_path_matches_serde_path_to_error() {
+        let key = Key::new(".claude/orchestrator-session.json").unwrap();
+        let spoilers: [fn(&mut Value); 23] = [
+            |d| drop(d.as_object_mut().unwrap().remove("goal")),
+            |d| d["goal"] = json!(5),
+            |d| d["status"] = json!("sleeping"),
+            |d| d["created"] = json!("yesterday"),
+            |d| d["project"]["name"] = json!([1]),
+            |d| drop(d["project"].as_object_mut().unwrap().remove("path")),
+            |d| d["project"] = json!("p"),
+            |d| drop(d["agents"][1].as_object_mut().unwrap().remove("started")),
+            |d| d["agents"][0]["task"] = json!(null),
+            |d| d["agents"][1]["status"] = json!(3),
+            |d| d["agents"] = json!({}),
+            |d| d["pending_tasks"][0] = json!(1),
+            |d| {
+                drop(
+                    d["decisions_made"][0]
+                        .as_object_mut()
+                        .unwrap()
+                        .remove("rationale"),
+                )
+            },
+            |d| d["context_usage"]["estimated_tokens"] = json!("many"),
+            |d| {
+                drop(
+                    d["context_usage"]
+                        .as_object_mut()
+                        .unwrap()
+                        .remove("percentage"),
+                )
+            },
+            |d| d["completed_work"][0]["outcome"] = json!(null),
+            |d| d["completed_work"][0]["files"] = json!(["a", 1]),
+            |d| d["completed_work"][0]["files"] = json!("a"),
+            |d| d["agents"][0]["progress"] = json!(300),
+            |d| d["agents"][0]["completed"] = json!("soon"),
+            |d| d["agents"][1] = json!("b"),
+            |d| d["project"]["git_branch"] = json!(1),
+            |d| d["errors"] = json!(1),
+        ];
+        assert!(typed(&key, valid().as_object().unwrap()).is_ok());
+        for spoil in spoilers {
+            let mut doc = valid();
+            spoil(&mut doc);
+            let map = doc.as_object().unwrap();
+            let err = typed(&key, map).unwrap_err();
+            let expected = err.context_value("field").unwrap();
+            assert_eq!(super::super::salvage::error_path(map), expected, "{err}");
+        }
+    }
 }
