@@ -191,41 +191,31 @@ mod tests {
         })
     }
 
+    fn del(value: &mut Value, name: &str) {
+        value.as_object_mut().unwrap().remove(name);
+    }
+
     /// The wasm package's path (`error_path`, no serde_path_to_error) equals
     /// serde_path_to_error's for a document with one bad field.
     #[test]
     fn error_path_matches_serde_path_to_error() {
         let key = Key::new(".claude/orchestrator-session.json").unwrap();
         let spoilers: [fn(&mut Value); 23] = [
-            |d| drop(d.as_object_mut().unwrap().remove("goal")),
+            |d| del(d, "goal"),
             |d| d["goal"] = json!(5),
             |d| d["status"] = json!("sleeping"),
             |d| d["created"] = json!("yesterday"),
             |d| d["project"]["name"] = json!([1]),
-            |d| drop(d["project"].as_object_mut().unwrap().remove("path")),
+            |d| del(&mut d["project"], "path"),
             |d| d["project"] = json!("p"),
-            |d| drop(d["agents"][1].as_object_mut().unwrap().remove("started")),
+            |d| del(&mut d["agents"][1], "started"),
             |d| d["agents"][0]["task"] = json!(null),
             |d| d["agents"][1]["status"] = json!(3),
             |d| d["agents"] = json!({}),
             |d| d["pending_tasks"][0] = json!(1),
-            |d| {
-                drop(
-                    d["decisions_made"][0]
-                        .as_object_mut()
-                        .unwrap()
-                        .remove("rationale"),
-                )
-            },
+            |d| del(&mut d["decisions_made"][0], "rationale"),
             |d| d["context_usage"]["estimated_tokens"] = json!("many"),
-            |d| {
-                drop(
-                    d["context_usage"]
-                        .as_object_mut()
-                        .unwrap()
-                        .remove("percentage"),
-                )
-            },
+            |d| del(&mut d["context_usage"], "percentage"),
             |d| d["completed_work"][0]["outcome"] = json!(null),
             |d| d["completed_work"][0]["files"] = json!(["a", 1]),
             |d| d["completed_work"][0]["files"] = json!("a"),
