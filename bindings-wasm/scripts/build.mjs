@@ -99,8 +99,9 @@ const wasmOpt = join(pkgDir, "node_modules", ".bin", "wasm-opt");
 const [webWasm, nodeWasm] = outputs.map(({ dir }) => join(pkgDir, dir, `${artifact}_bg.wasm`));
 const same = readFileSync(webWasm).equals(readFileSync(nodeWasm));
 for (const file of same ? [webWasm] : [webWasm, nodeWasm]) {
+  // The producers and target-features custom sections are metadata no engine needs.
   step(`wasm-opt -Oz ${file.slice(pkgDir.length + 1)}`, () =>
-    run(wasmOpt, ["-Oz", ...wasmFeatures, file, "-o", file]),
+    run(wasmOpt, ["-Oz", "--strip-producers", "--strip-target-features", ...wasmFeatures, file, "-o", file]),
   );
 }
 if (same) copyFileSync(webWasm, nodeWasm);
