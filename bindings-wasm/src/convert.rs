@@ -21,7 +21,7 @@ use crate::errors::{IntoJsResult, JsResult, describe, invalid_input, type_name};
 /// # Errors
 /// `invalid_input` when `value` has no JSON form (it never happens for the core's types).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
-    let text = serde_json::to_string(value)
+    let text = serde_json::to_string_pretty(value)
         .map_err(|e| invalid_input(format!("cannot convert a value to JS: {e}")))?;
     JSON::parse(&text)
         .map_err(|e| invalid_input(format!("cannot convert a value to JS: {}", describe(&e))))
@@ -71,8 +71,9 @@ pub fn document_from_js(
 /// # Errors
 /// `invalid_input` naming `what` when the value has no JSON form or not `T`'s shape.
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
-    serde_json::from_value(value_from_js(value, what)?)
-        .map_err(|e| invalid_input(format!("`{what}` {e}")))
+    // Through `&Value` (not `from_value`): the deserialiser the core reads documents with, so
+    // shared types (agents, projects) are not compiled twice.
+    T::deserialize(&value_from_js(value, what)?).map_err(|e| invalid_input(format!("`{what}` {e}")))
 }
 
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).

@@ -14,7 +14,6 @@
 //! `cause` is the browser's `DOMException`.
 
 use std::cell::{Cell, RefCell};
-use std::collections::BTreeMap;
 use std::fmt;
 
 use js_sys::{Object, Reflect};
@@ -74,12 +73,14 @@ error_codes!(
 /// Every error code (the values of the TS union `ErrorCode`), in the core's order. The built
 /// package also exports the same list as the frozen constant `ERROR_CODES`.
 #[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
-pub fn error_codes() -> Vec<String> {
-    ERROR_CODES.iter().map(|c| (*c).to_owned()).collect()
+pub fn error_codes() -> js_sys::Array {
+    ERROR_CODES.iter().map(|c| JsValue::from_str(c)).collect()
 }
 
 thread_local! {
-    static PENDING: RefCell<BTreeMap<u64, JsValue>> = const { RefCell::new(BTreeMap::new()) };
+    // Exceptions waiting by id. A list, not a map: it holds one or two at a time, and a
+    // `BTreeMap` would add its node code to the wasm.
+    static PENDING: RefCell<Vec<(u64, JsValue)>> = const { RefCell::new(Vec::new()) };
     static NEXT_ID: Cell<u64> = const { Cell::new(0) };
 }
 
@@ -105,7 +106,7 @@ impl JsException {
             next.set(id.wrapping_add(1));
             id
         });
-        PENDING.with(|p| p.borrow_mut().insert(id, exception));
+        PENDING.with(|p| p.borrow_mut().push((id, exception)));
         JsException {
             id,
             description,
@@ -114,14 +115,20 @@ impl JsException {
     }
 
     fn take(&self) -> Option<JsValue> {
-        PENDING.with(|p| p.borrow_mut().remove(&self.id))
+        PENDING.with(|p| take_pending(&mut p.borrow_mut(), self.id))
     }
+}
+
+/// Removes and returns the exception stashed under `id`.
+fn take_pending(pending: &mut Vec<(u64, JsValue)>, id: u64) -> Option<JsValue> {
+    let at = pending.iter().position(|(i, _)| *i == id)?;
+    Some(pending.swap_remove(at).1)
 }
 
 impl Drop for JsException {
     fn drop(&mut self) {
         // `try_with`: the table may already be gone at thread exit.
-        let _ = PENDING.try_with(|p| p.borrow_mut().remove(&self.id));
+        let _ = PENDING.try_with(|p| take_pending(&mut p.borrow_mut(), self.id));
     }
 }
 

@@ -248,12 +248,12 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
                 Some(_) => {}
             }
         }
-        // Agents are unique (one per listed key), so an unstable sort gives the same order
-        // with less code in wasm.
+        // Agents and keys are unique (one per listed key), so unstable sorts give the same
+        // order with less code in wasm.
         listing
             .members
             .sort_unstable_by(|a, b| a.agent.cmp(&b.agent));
-        listing.skipped.sort_by(|a, b| a.key.cmp(&b.key));
+        listing.skipped.sort_unstable_by(|a, b| a.key.cmp(&b.key));
         Ok(listing)
     }
 
