@@ -25,14 +25,13 @@ pub(crate) fn nesting_depth(value: &Value) -> usize {
     let mut deepest = 0;
     let mut pending = vec![(value, 0_usize)];
     while let Some((value, above)) = pending.pop() {
-        let children: Box<dyn Iterator<Item = &Value>> = match value {
-            Value::Array(items) => Box::new(items.iter()),
-            Value::Object(map) => Box::new(map.values()),
-            _ => continue,
-        };
         let depth = above + 1;
+        match value {
+            Value::Array(items) => pending.extend(items.iter().map(|child| (child, depth))),
+            Value::Object(map) => pending.extend(map.values().map(|child| (child, depth))),
+            _ => continue,
+        }
         deepest = deepest.max(depth);
-        pending.extend(children.map(|child| (child, depth)));
     }
     deepest
 }
