@@ -93,7 +93,11 @@ pub fn code_for(kind: ErrorKind) -> u8 {
 
 /// Prints `error[<code>]: <message>` to stderr and returns the matching exit code.
 pub fn report(err: &Error) -> ExitCode {
-    eprintln!("error[{}]: {}", err.code(), err);
+    eprintln!(
+        "error[{}]: {}",
+        err.code(),
+        crate::terminal::safe(&err.to_string())
+    );
     ExitCode::from(code_for(err.kind()))
 }
 

@@ -4,6 +4,7 @@
 mod commands;
 mod context;
 mod exit;
+mod terminal;
 
 use std::process::ExitCode;
 

@@ -317,3 +317,69 @@ fn chain_text_shows_the_verdict_first_and_labels_the_seed_status() {
         "no agents in chain `NOPE`\n"
     );
 }
+
+/// From a fresh user's test: the tables panicked (`format!` width over 65,535) on long names,
+/// integers beyond 64 bits became floats, and control characters reached the terminal raw.
+#[test]
+fn long_names_big_integers_and_control_characters() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let long = "n".repeat(70_000);
+    for args in [
+        vec!["register", long.as_str(), "id-1"],
+        vec!["register", "a", "id-2", "--chain", long.as_str()],
+    ] {
+        let out = run(root, &args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    for cmd in ["agents", "chains"] {
+        let out = run(root, &[cmd]);
+        assert!(
+            out.status.success(),
+            "{cmd}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(
+            String::from_utf8_lossy(&out.stdout).contains(&long),
+            "{cmd}"
+        );
+    }
+
+    let out = run(
+        root,
+        &[
+            "register",
+            "b",
+            "id-3",
+            "--result",
+            r#"{"v": [1, 18446744073709551616]}"#,
+        ],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.starts_with("error[invalid_input]"), "{err}");
+    assert!(
+        err.contains("18446744073709551616") && err.contains(r#"["v"][1]"#),
+        "{err}"
+    );
+    let deep = format!("{}1{}", "[".repeat(101), "]".repeat(101));
+    let out = run(root, &["register", "b", "id-3", "--result", &deep]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("limit of 100 levels"));
+    let listed = ok_json(root, &["agents", "--json"]);
+    assert!(
+        !listed.to_string().contains("id-3"),
+        "nothing registered: {listed}"
+    );
+
+    let out = run(root, &["register", "evil\u{1b}[2J", "id-4"]);
+    assert!(out.status.success());
+    let out = run(root, &["agents"]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(!text.contains('\u{1b}'), "{text:?}");
+    assert!(text.contains("evil\\u{1b}[2J"), "{text:?}");
+}

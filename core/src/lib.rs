@@ -30,6 +30,7 @@ pub mod corrupt;
 pub mod error;
 mod json;
 pub use json::MAX_VALUE_NESTING;
+pub mod json_text;
 pub mod key;
 pub mod orchestrator;
 pub mod registry;

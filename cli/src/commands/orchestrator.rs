@@ -12,6 +12,8 @@ use session_state_fs::{FsStore, SystemClock};
 
 use crate::context::Context;
 
+use crate::terminal::out;
+
 /// The orchestrator commands.
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
@@ -98,7 +100,7 @@ fn sessions(ctx: &Context, create: bool) -> Result<Sessions> {
 }
 
 fn print_json(value: &impl serde::Serialize) {
-    println!(
+    out!(
         "{}",
         serde_json::to_string_pretty(value).unwrap_or_default()
     );
@@ -130,7 +132,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Resume { json } => {
             let sessions = sessions(ctx, false)?;
             let Some(doc) = current(&sessions)? else {
-                println!("{}", if json { "null" } else { "No session to resume" });
+                out!("{}", if json { "null" } else { "No session to resume" });
                 return Ok(ExitCode::from(1));
             };
             let summary = resume_summary(&doc, ctx.clock.now());
@@ -143,7 +145,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Show { json } => {
             let sessions = sessions(ctx, false)?;
             let Some(doc) = current(&sessions)? else {
-                println!("{}", if json { "null" } else { "No current session" });
+                out!("{}", if json { "null" } else { "No current session" });
                 return Ok(ExitCode::from(1));
             };
             if json {
@@ -173,14 +175,14 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             if json {
                 print_json(&page.entries);
             } else if page.entries.is_empty() && page.total == 0 {
-                println!("No archived sessions");
+                out!("No archived sessions");
             } else if page.entries.is_empty() {
                 let filter = status.map_or(String::new(), |s| format!(" with status {s}"));
-                println!("no sessions in this page ({} archived{filter})", page.total);
+                out!("no sessions in this page ({} archived{filter})", page.total);
             } else {
                 for e in &page.entries {
                     let created = e.created.to_string();
-                    println!(
+                    out!(
                         "{created:<24}  {:<11}  {}  {}",
                         e.status.as_str(),
                         e.id,
@@ -193,7 +195,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             let sessions = sessions(ctx, false)?;
             let doc = current(&sessions)?.ok_or_else(no_current)?;
             let key = sessions.archive(&doc, replace)?;
-            println!("archived session `{}` to {key}", doc.session_id);
+            out!("archived session `{}` to {key}", doc.session_id);
         }
         Command::Start => moved(&sessions(ctx, false)?.start()?),
         Command::Pause => moved(&sessions(ctx, false)?.pause()?),
@@ -223,32 +225,33 @@ fn moved(doc: &OrchestratorSession) {
     } else {
         ""
     };
-    println!(
+    out!(
         "session `{}` is now {}{archived}",
-        doc.session_id, doc.status
+        doc.session_id,
+        doc.status
     );
 }
 
 fn show(doc: &OrchestratorSession) {
-    println!("session:  {}", doc.session_id);
-    println!("goal:     {}", doc.goal);
-    println!("status:   {}", doc.status);
-    println!("mode:     {}", doc.mode);
-    println!("created:  {}", doc.created);
-    println!("updated:  {}", doc.updated);
-    println!("project:  {} ({})", doc.project.name, doc.project.path);
-    println!("agents:");
+    out!("session:  {}", doc.session_id);
+    out!("goal:     {}", doc.goal);
+    out!("status:   {}", doc.status);
+    out!("mode:     {}", doc.mode);
+    out!("created:  {}", doc.created);
+    out!("updated:  {}", doc.updated);
+    out!("project:  {} ({})", doc.project.name, doc.project.path);
+    out!("agents:");
     for a in &doc.agents {
         let progress = a.progress.map(|p| format!(" {p}%")).unwrap_or_default();
-        println!(
+        out!(
             "  {:<12} {:<12} {}{progress}",
             a.id,
             a.status.as_str(),
             a.task
         );
     }
-    println!("pending:  {}", doc.pending_tasks.len());
-    println!("errors:   {}", doc.errors.len());
+    out!("pending:  {}", doc.pending_tasks.len());
+    out!("errors:   {}", doc.errors.len());
 }
 
 fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<ExitCode> {
@@ -262,15 +265,16 @@ fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<E
     } else {
         for r in &report.repaired {
             if r.action == RepairAction::MovedAside {
-                println!(
+                out!(
                     "moved {} aside: nothing could be salvaged (corrupt copy kept at {})",
-                    r.key, r.kept_copy
+                    r.key,
+                    r.kept_copy
                 );
                 continue;
             }
-            println!("repaired {} (corrupt copy kept at {})", r.key, r.kept_copy);
+            out!("repaired {} (corrupt copy kept at {})", r.key, r.kept_copy);
             if !r.missing.is_empty() {
-                println!("  filled with defaults: {}", r.missing.join(", "));
+                out!("  filled with defaults: {}", r.missing.join(", "));
             }
         }
         for p in &report.problems {
@@ -279,11 +283,11 @@ fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<E
             } else {
                 ""
             };
-            println!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
+            out!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
         }
         super::registry::doctor::print(&registry);
         if problems == 0 {
-            println!("ok: {} file(s) checked", report.checked + registry.checked);
+            out!("ok: {} file(s) checked", report.checked + registry.checked);
         }
     }
     Ok(if problems == 0 {

@@ -14,6 +14,8 @@ use session_state_fs::{FsStore, SystemClock};
 
 use crate::context::Context;
 
+use crate::terminal::out;
+
 /// Which resume rule `should-resume` applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum PolicyArg {
@@ -111,7 +113,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         } => {
             let result = read_result(result.as_deref(), result_file.as_deref())?;
             reg.register(&agent_name, &agent_id, result, chain.as_deref())?;
-            println!("registered `{agent_name}` as `{agent_id}`");
+            out!("registered `{agent_name}` as `{agent_id}`");
         }
         Command::Agents { chain, json } => {
             output::agents(&reg.agents(chain.as_deref())?, chain.as_deref(), json)?;
@@ -178,6 +180,10 @@ fn read_result(inline: Option<&str>, file: Option<&std::path::Path>) -> Result<V
         }
         (None, None) => return Ok(Value::Null),
     };
-    serde_json::from_str(&text)
-        .map_err(|e| Error::invalid_input(format!("the result in {origin} is not JSON: {e}")))
+    let value = serde_json::from_str(&text)
+        .map_err(|e| Error::invalid_input(format!("the result in {origin} is not JSON: {e}")))?;
+    // Valid JSON now: refuse what serde_json would have changed (integers beyond 64 bits
+    // become floats) or what would not read back (nesting).
+    session_state::json_text::check_input(&format!("the result in {origin}"), text.as_bytes())?;
+    Ok(value)
 }

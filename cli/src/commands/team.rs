@@ -13,6 +13,8 @@ use session_state_fs::{FsStore, SystemClock};
 
 use crate::context::Context;
 
+use crate::terminal::out;
+
 #[derive(Debug, clap::Subcommand)]
 pub enum Command {
     /// List the teams under `<root>/teams` with their number of session files.
@@ -92,7 +94,7 @@ fn to_json(value: &impl serde::Serialize) -> Result<String> {
 
 fn print_teams(teams: &[TeamSummary], json: bool) -> Result<()> {
     if json {
-        println!("{}", to_json(&teams)?);
+        out!("{}", to_json(&teams)?);
         return Ok(());
     }
     let rows: Vec<Vec<String>> = teams
@@ -115,7 +117,7 @@ fn warn_skipped(listing: &TeamListing) {
 fn print_members(listing: &TeamListing, json: bool) -> Result<()> {
     if json {
         let documents: Vec<_> = listing.members.iter().map(|m| &m.state).collect();
-        println!("{}", to_json(&documents)?);
+        out!("{}", to_json(&documents)?);
         return Ok(());
     }
     let rows: Vec<Vec<String>> = listing
@@ -137,7 +139,7 @@ fn print_members(listing: &TeamListing, json: bool) -> Result<()> {
 fn print_plan(store: &TeamStore<FsStore, SystemClock>, team: &str, json: bool) -> Result<()> {
     let plan = store.resume_plan(team)?;
     if json {
-        println!("{}", to_json(&plan)?);
+        out!("{}", to_json(&plan)?);
         return Ok(());
     }
     let rows: Vec<Vec<String>> = plan
@@ -188,7 +190,7 @@ fn print_table(header: &[&str], rows: &[Vec<String>]) {
             out.push_str(cell);
             out.push_str(&" ".repeat(w - cell.chars().count() + 2));
         }
-        println!("{}", out.trim_end());
+        out!("{}", out.trim_end());
     };
     line(header.to_vec());
     for row in rows {

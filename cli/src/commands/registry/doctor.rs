@@ -8,6 +8,8 @@ use session_state::registry::RegistryDoctorReport;
 
 use crate::context::Context;
 
+use crate::terminal::out;
+
 /// Runs the registry's doctor over `--root`.
 pub fn check(ctx: &Context, fix: bool) -> Result<RegistryDoctorReport> {
     super::registry(ctx)?.doctor(fix)
@@ -16,9 +18,11 @@ pub fn check(ctx: &Context, fix: bool) -> Result<RegistryDoctorReport> {
 /// Prints the report's lines in the orchestrator doctor's format (nothing when all is well).
 pub fn print(report: &RegistryDoctorReport) {
     for r in &report.repaired {
-        println!(
+        out!(
             "repaired {} ({}; corrupt copy kept at {})",
-            r.key, r.action, r.kept_copy
+            r.key,
+            r.action,
+            r.kept_copy
         );
     }
     for p in &report.problems {
@@ -27,6 +31,6 @@ pub fn print(report: &RegistryDoctorReport) {
         } else {
             ""
         };
-        println!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
+        out!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
     }
 }

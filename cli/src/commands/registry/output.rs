@@ -1,16 +1,16 @@
 //! How the registry commands print: aligned text tables, or JSON with `--json`.
 
-use std::fmt::Write as _;
-
 use serde::Serialize;
 use serde_json::json;
 use session_state::registry::{AgentEntry, ChainStatus, ChainSummary, ResumeDecision};
 use session_state::{Error, Result};
 
+use crate::terminal::out;
+
 fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| Error::invalid_input(format!("cannot print JSON: {e}")))?;
-    println!("{text}");
+    out!("{text}");
     Ok(())
 }
 
@@ -27,10 +27,13 @@ fn table(header: &[&str], rows: &[Vec<String>]) {
             if i + 1 == cells.len() {
                 out.push_str(cell);
             } else {
-                let _ = write!(out, "{cell:<w$}  ");
+                // Padded by hand: a `{:<w$}` width above 65,535 panics in `format!`.
+                out.push_str(cell);
+                let pad = w.saturating_sub(cell.chars().count()) + 2;
+                out.extend(std::iter::repeat_n(' ', pad));
             }
         }
-        println!("{}", out.trim_end());
+        out!("{}", out.trim_end());
     };
     line(header.to_vec());
     for row in rows {
@@ -44,8 +47,8 @@ pub fn agents(entries: &[AgentEntry], chain_id: Option<&str>, as_json: bool) -> 
     }
     if entries.is_empty() {
         match chain_id {
-            Some(id) => println!("no agents in chain `{id}`"),
-            None => println!("no registered agents"),
+            Some(id) => out!("no agents in chain `{id}`"),
+            None => out!("no registered agents"),
         }
         return Ok(());
     }
@@ -74,7 +77,7 @@ pub fn chains(views: &[(ChainSummary, ChainStatus)], as_json: bool) -> Result<()
         return print_json(&list);
     }
     if views.is_empty() {
-        println!("no chains");
+        out!("no chains");
         return Ok(());
     }
     let rows: Vec<Vec<String>> = views
@@ -112,36 +115,36 @@ pub fn chain(summary: &ChainSummary, status: &ChainStatus, as_json: bool) -> Res
     };
     // The expected-vs-done verdict first; the seed's summary `status` only says whether the
     // chain has results, so it is labelled as the seed's.
-    println!("chain:                 {}", summary.chain_id);
+    out!("chain:                 {}", summary.chain_id);
     if status.defined {
         let verdict = if status.complete {
             "yes, every expected agent is done".to_owned()
         } else {
             format!("no, missing: {}", list(&status.missing))
         };
-        println!("complete:              {verdict}");
-        println!("expected:              {}", list(&status.expected));
-        println!("done:                  {}", list(&status.done));
-        println!("missing:               {}", list(&status.missing));
-        println!("out of order:          {}", list(&status.out_of_order));
-        println!("unexpected:            {}", list(&status.unexpected));
+        out!("complete:              {verdict}");
+        out!("expected:              {}", list(&status.expected));
+        out!("done:                  {}", list(&status.done));
+        out!("missing:               {}", list(&status.missing));
+        out!("out of order:          {}", list(&status.out_of_order));
+        out!("unexpected:            {}", list(&status.unexpected));
     } else {
-        println!("complete:              unknown (expected agents not defined with create_chain)");
+        out!("complete:              unknown (expected agents not defined with create_chain)");
     }
-    println!("summary status (seed): {}", summary.status);
-    println!(
+    out!("summary status (seed): {}", summary.status);
+    out!(
         "results:               {}",
         summary.agent_count.unwrap_or(0)
     );
-    println!(
+    out!(
         "agents:                {}",
         list(summary.agents.as_deref().unwrap_or(&[]))
     );
     if let Some(Some(t)) = &summary.started_at {
-        println!("started at:            {t}");
+        out!("started at:            {t}");
     }
     if let Some(Some(t)) = &summary.completed_at {
-        println!("completed at:          {t}");
+        out!("completed at:          {t}");
     }
     Ok(())
 }
@@ -165,12 +168,12 @@ pub fn decision(decision: &ResumeDecision, explained: bool, as_json: bool) -> Re
         } else {
             decision.matched.join(", ")
         };
-        println!(
+        out!(
             "{verdict} ({reason}; score {:.2}; matched: {matched})",
             decision.score
         );
     } else {
-        println!("{verdict}");
+        out!("{verdict}");
     }
     Ok(())
 }

@@ -1,0 +1,212 @@
+//! Checks a JSON text before serde_json reads it, so that nothing the user gave is silently
+//! changed or refused with an obscure message:
+//!
+//! - an integer outside the 64-bit range (below `-2**63` or above `2**64 - 1`) would become a
+//!   float in serde_json (`18446744073709551617` read back as `1.8446744073709552e19`):
+//!   refused, naming where it is;
+//! - a value nested deeper than [`MAX_DEPTH`] levels is refused with a message that says so.
+//!   serde_json stops at 128 levels to protect the stack, and a value is stored inside a
+//!   document (a registry result three levels down), so a lower limit keeps every file this
+//!   library writes readable again.
+//!
+//! The text must be valid JSON (check it after serde_json parsed it, or use it on what a JSON
+//! writer such as Python's `json.dumps` wrote): an integer is a token of digits only, a float
+//! has a `.` or an exponent. One pass over the bytes, no allocation unless something is
+//! refused. Used by the CLI (`register --result`) and the Python package.
+
+use std::fmt::Write as _;
+
+/// The deepest nesting of arrays and objects accepted in a value or document, in levels:
+/// [`MAX_VALUE_NESTING`](crate::MAX_VALUE_NESTING).
+pub const MAX_DEPTH: usize = crate::json::MAX_VALUE_NESTING;
+
+/// Why a JSON text is refused.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// An integer serde_json cannot keep exactly: its text and where it is (`["a"][0]`).
+    BigInteger {
+        /// The integer as written.
+        text: String,
+        /// Its location below the value, as subscripts (empty for the value itself).
+        path: String,
+    },
+    /// Arrays and objects nested deeper than [`MAX_DEPTH`].
+    TooDeep,
+}
+
+/// One open list or dict: where its current key is in the text, or its current index.
+#[derive(Clone, Copy)]
+enum Frame {
+    Object { key: (usize, usize) },
+    Array { index: usize },
+}
+
+/// Checks `text` (valid JSON); see the module docs.
+///
+/// # Errors
+/// The first [`Refusal`] found.
+pub fn check(text: &[u8]) -> Result<(), Refusal> {
+    let mut stack: Vec<Frame> = Vec::new();
+    // In a dict, whether the next string is a key.
+    let mut expect_key = false;
+    let mut i = 0;
+    while i < text.len() {
+        match text[i] {
+            b'"' => {
+                let start = i + 1;
+                i = start;
+                while i < text.len() && text[i] != b'"' {
+                    i += if text[i] == b'\\' { 2 } else { 1 };
+                }
+                if expect_key {
+                    if let Some(Frame::Object { key }) = stack.last_mut() {
+                        *key = (start, i.min(text.len()));
+                    }
+                    expect_key = false;
+                }
+            }
+            open @ (b'[' | b'{') => {
+                if stack.len() == MAX_DEPTH {
+                    return Err(Refusal::TooDeep);
+                }
+                stack.push(if open == b'{' {
+                    Frame::Object { key: (0, 0) }
+                } else {
+                    Frame::Array { index: 0 }
+                });
+                expect_key = open == b'{';
+            }
+            b']' | b'}' => {
+                stack.pop();
+            }
+            b',' => match stack.last_mut() {
+                Some(Frame::Array { index }) => *index += 1,
+                Some(Frame::Object { .. }) => expect_key = true,
+                None => {}
+            },
+            b'-' | b'0'..=b'9' => {
+                let start = i;
+                let mut integer = true;
+                while i < text.len()
+                    && matches!(text[i], b'-' | b'+' | b'0'..=b'9' | b'.' | b'e' | b'E')
+                {
+                    integer &= matches!(text[i], b'-' | b'0'..=b'9');
+                    i += 1;
+                }
+                let token = &text[start..i];
+                if integer && !fits_64_bits(token) {
+                    return Err(Refusal::BigInteger {
+                        text: String::from_utf8_lossy(token).into_owned(),
+                        path: path(text, &stack),
+                    });
+                }
+                continue;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    Ok(())
+}
+
+/// [`check`] as a core [`Error`](crate::Error): [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)
+/// naming `what` (e.g. "the result in --result") and where the refused integer is
+/// (context `field`), or the nesting limit (context `max_depth`).
+///
+/// # Errors
+/// As described.
+pub fn check_input(what: &str, text: &[u8]) -> crate::Result<()> {
+    match check(text) {
+        Ok(()) => Ok(()),
+        Err(Refusal::BigInteger { text, path }) => {
+            let at = if path.is_empty() {
+                String::new()
+            } else {
+                format!(" at `{path}`")
+            };
+            Err(crate::Error::invalid_input(format!(
+                "{what} holds the integer {text}{at}, outside the 64-bit range this library keeps exactly"
+            ))
+            .with_context("field", path))
+        }
+        Err(Refusal::TooDeep) => Err(crate::Error::invalid_input(format!(
+            "{what} is nested deeper than the limit of {MAX_DEPTH} levels"
+        ))
+        .with_context("max_depth", MAX_DEPTH.to_string())),
+    }
+}
+
+/// Whether an integer token is one serde_json keeps exactly (an `i64` or a `u64`).
+fn fits_64_bits(token: &[u8]) -> bool {
+    let Ok(text) = std::str::from_utf8(token) else {
+        return false;
+    };
+    text.parse::<i64>().is_ok() || text.parse::<u64>().is_ok()
+}
+
+/// The subscripts leading to the current position: `["key"][3]` (keys as JSON writes them).
+fn path(text: &[u8], stack: &[Frame]) -> String {
+    let mut out = String::new();
+    for frame in stack {
+        match *frame {
+            Frame::Object { key: (start, end) } => {
+                let _ = write!(out, "[\"{}\"]", String::from_utf8_lossy(&text[start..end]));
+            }
+            Frame::Array { index } => {
+                let _ = write!(out, "[{index}]");
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn big(text: &str, path: &str) -> Result<(), Refusal> {
+        Err(Refusal::BigInteger {
+            text: text.to_owned(),
+            path: path.to_owned(),
+        })
+    }
+
+    #[test]
+    fn integers_in_range_pass_and_others_are_located() {
+        assert_eq!(
+            check(b"[18446744073709551615, -9223372036854775808, 1.5e300]"),
+            Ok(())
+        );
+        assert_eq!(
+            check(b"18446744073709551616"),
+            big("18446744073709551616", "")
+        );
+        assert_eq!(
+            check(br#"{"a": 1, "b\"c": [0, {"d": -9223372036854775809}]}"#),
+            big("-9223372036854775809", r#"["b\"c"][1]["d"]"#)
+        );
+        assert_eq!(
+            check(br#"{"x": "18446744073709551616", "y": [1, 2, 18446744073709551617]}"#),
+            big("18446744073709551617", r#"["y"][2]"#)
+        );
+    }
+
+    #[test]
+    fn floats_and_numbers_in_strings_are_not_integers() {
+        assert_eq!(
+            check(br#"[1e+30, 1.8446744073709552e+19, "99999999999999999999999"]"#),
+            Ok(())
+        );
+        assert_eq!(check(br#"{"99999999999999999999999": 1}"#), Ok(()));
+    }
+
+    #[test]
+    fn nesting_is_limited() {
+        let ok = "[".repeat(MAX_DEPTH) + &"]".repeat(MAX_DEPTH);
+        assert_eq!(check(ok.as_bytes()), Ok(()));
+        let deep = "[".repeat(MAX_DEPTH + 1) + &"]".repeat(MAX_DEPTH + 1);
+        assert_eq!(check(deep.as_bytes()), Err(Refusal::TooDeep));
+        let brackets_in_strings = format!("[\"{}\"]", "[".repeat(500));
+        assert_eq!(check(brackets_in_strings.as_bytes()), Ok(()));
+    }
+}
