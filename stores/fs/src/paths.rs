@@ -60,17 +60,15 @@ pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
     path.with_file_name(format!(".{}{suffix}", &name[..end]))
 }
 
-/// Removes the temporary files beside `path` (`.NAME.tmp-PID-N`) left by writers that died
-/// mid-write: only those whose PID is not a running process (checked in `/proc`; where there
-/// is no `/proc`, nothing is removed) and is not this process. Best effort: errors are ignored,
-/// since a leftover temporary file is never read or listed anyway.
+/// Removes the temporary files in the folder of `path` (`.NAME.tmp-PID-N`, for any `NAME`) left
+/// by writers that died mid-write: only those whose PID is not a running process (checked in
+/// `/proc`; where there is no `/proc`, nothing is removed) and is not this process. Any key's
+/// leftovers go, not only `path`'s: a key may be written under another key's lock (the
+/// registry writes its sessions file under its journal's lock), and a dead writer's file is
+/// garbage whichever lock is held. Best effort: errors are ignored, since a leftover temporary
+/// file is never read or listed anyway.
 pub fn remove_stale_temps(path: &Path) {
-    let (Some(parent), Some(prefix)) = (
-        path.parent(),
-        sibling(path, TMP_INFIX)
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned()),
-    ) else {
+    let Some(parent) = path.parent() else {
         return;
     };
     let proc_root = Path::new("/proc");
@@ -83,7 +81,12 @@ pub fn remove_stale_temps(path: &Path) {
     let own = std::process::id();
     for entry in entries.flatten() {
         let name = entry.file_name();
-        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(prefix.as_str())) else {
+        let Some(rest) = name
+            .to_str()
+            .filter(|n| n.starts_with('.'))
+            .and_then(|n| n.rsplit_once(TMP_INFIX))
+            .map(|(_, rest)| rest)
+        else {
             continue;
         };
         let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {

@@ -171,7 +171,7 @@ fn a_root_that_is_a_file_is_a_storage_error() {
 }
 
 #[test]
-fn update_removes_temp_files_of_dead_writers_only() {
+fn update_removes_temp_files_of_dead_writers_only_in_its_folder() {
     let dir = tempfile::tempdir().unwrap();
     let store = FsStore::new(dir.path()).unwrap();
     let key = Key::new(".moai/memory/agent-sessions.json").unwrap();
@@ -191,9 +191,13 @@ fn update_removes_temp_files_of_dead_writers_only() {
         assert!(!dead.exists(), "a dead writer's temp file is removed");
     }
     assert!(alive.exists(), "a running process's temp file is kept");
-    assert!(
-        other_key.exists(),
-        "another key's temp file is left to that key"
-    );
+    if std::path::Path::new("/proc/self").exists() {
+        // The registry writes its sessions file under its journal's lock: leftovers of any key
+        // in the folder go (a fresh user found 12 MB ones surviving every registration).
+        assert!(
+            !other_key.exists(),
+            "another key's dead temp file is removed too"
+        );
+    }
     assert_eq!(store.read(&key).unwrap().as_deref(), Some(&b"2"[..]));
 }
