@@ -73,3 +73,61 @@ fn doctor_sees_a_corrupt_registry_and_fix_gets_it_working_again() {
     assert_eq!(stdout(&out), "ok: 3 file(s) checked\n");
     assert!(run(root, &["register", "a", "b"]).status.success());
 }
+
+/// A torn `agent-sessions.json` (a fresh user's case: cut at 300 bytes, complete `sessions`
+/// and `chains` inside): `doctor --fix` keeps the copy and writes back what is complete,
+/// instead of an empty registry.
+#[test]
+fn fix_salvages_the_complete_entries_of_a_torn_sessions_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for i in 0..5 {
+        let (name, id) = (format!("agent-{i}"), format!("id-{i}"));
+        let out = run(
+            root,
+            &[
+                "register",
+                &name,
+                &id,
+                "--chain",
+                "C",
+                "--result",
+                "{\"ok\": 1}",
+            ],
+        );
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let file = root.join(".moai/memory/agent-sessions.json");
+    let whole = std::fs::read(&file).unwrap();
+    let text = String::from_utf8(whole.clone()).unwrap();
+    // Cut inside the metadata of `id-3`.
+    let cut = text.find("\"id-3\": {").unwrap() + 20;
+    std::fs::write(&file, &whole[..cut]).unwrap();
+
+    let out = run(root, &["doctor", "--fix"]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(
+        stdout(&out).contains("salvaged 5 sessions, 1 chains, 3 metadata entries, 0 results"),
+        "{}",
+        stdout(&out)
+    );
+    assert_eq!(copies(root).len(), 1);
+    let agents: Value = serde_json::from_slice(&run(root, &["agents", "--json"]).stdout).unwrap();
+    let names: Vec<&str> = agents
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["agent_name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["agent-0", "agent-1", "agent-2", "agent-3", "agent-4"]
+    );
+    let doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
+    assert_eq!(doc["chains"]["C"].as_array().unwrap().len(), 5);
+    assert_eq!(doc["metadata"].as_object().unwrap().len(), 3);
+}

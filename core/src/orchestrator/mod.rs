@@ -32,7 +32,7 @@ mod document;
 mod history;
 mod history_index;
 mod keys;
-mod lenient;
+pub(crate) mod lenient;
 mod parse;
 mod recovery;
 mod salvage;

@@ -42,7 +42,9 @@ pub struct RegistryRepair {
     pub key: String,
     /// Where the bytes it had were kept (`<key>.corrupt-<UTC stamp>`).
     pub kept_copy: String,
-    /// What was done: `"started empty"` or `"folded the lines that parse"`.
+    /// What was done: `"started empty"`, `"salvaged 5 sessions, 2 chains, 4 metadata
+    /// entries, 3 results"`, `"nothing readable: started empty"` or `"folded the lines that
+    /// parse"`.
     pub action: String,
 }
 
@@ -93,14 +95,17 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         if let Some(bytes) = self.store.read(&self.sessions_key)? {
             report.checked += 1;
             if let Err(err) = parse_sessions(&self.sessions_key, &bytes) {
-                let repaired = fix.then(|| self.recover());
+                let repaired = fix.then(|| self.recover_salvaging());
                 settle(&mut report, &self.sessions_key, &err, repaired);
             }
         }
         if let Some(bytes) = self.store.read(&self.chains_key)? {
             report.checked += 1;
             if let Err(err) = parse_chains(&self.chains_key, &bytes) {
-                let repaired = fix.then(|| self.recover_chains());
+                let repaired = fix.then(|| {
+                    let copy = self.recover_chains()?;
+                    Ok(copy.map(|copy| (copy, STARTED_EMPTY.to_owned())))
+                });
                 settle(&mut report, &self.chains_key, &err, repaired);
             }
         }
@@ -193,15 +198,15 @@ fn settle(
     report: &mut RegistryDoctorReport,
     key: &Key,
     err: &Error,
-    repaired: Option<Result<Option<Key>>>,
+    repaired: Option<Result<Option<(Key, String)>>>,
 ) {
     let fixable = err.kind() == ErrorKind::CorruptState;
     match repaired {
         None => report.problems.push(problem(key, err, fixable)),
-        Some(Ok(Some(copy))) => report.repaired.push(RegistryRepair {
+        Some(Ok(Some((copy, action)))) => report.repaired.push(RegistryRepair {
             key: key.to_string(),
             kept_copy: copy.to_string(),
-            action: STARTED_EMPTY.to_owned(),
+            action,
         }),
         Some(Ok(None)) => {}
         Some(Err(e)) => report.problems.push(problem(key, &e, false)),

@@ -60,6 +60,7 @@ pub mod policy;
 mod queries;
 #[allow(clippy::module_inception)]
 mod registry;
+pub mod salvage;
 pub mod transcript;
 mod writer;
 

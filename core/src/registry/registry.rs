@@ -457,11 +457,27 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
 
     /// Starts fresh after a corrupt `agent-sessions.json`: keeps a copy aside, then writes an
     /// empty registry. Returns the key of the copy, or `None` when the file was fine (nothing is
-    /// changed then). For the Python drop-in, which must log a warning and go on like the seed.
+    /// changed then). For the Python drop-in, which must log a warning and start empty like the
+    /// seed; [`recover_salvaging`](Self::recover_salvaging) keeps what can still be read.
     ///
     /// # Errors
     /// [`ErrorKind::Storage`](crate::ErrorKind::Storage).
     pub fn recover(&self) -> Result<Option<Key>> {
+        Ok(self.replace_corrupt(false)?.map(|(aside, _)| aside))
+    }
+
+    /// As [`recover`](Self::recover), but writes back the complete entries of the corrupt file
+    /// ([`salvage_sessions`](super::salvage::salvage_sessions)) instead of an empty registry.
+    /// Returns the key of the copy and what was salvaged ("salvaged 5 sessions, ..."). What
+    /// `doctor --fix` runs.
+    ///
+    /// # Errors
+    /// As [`recover`](Self::recover).
+    pub fn recover_salvaging(&self) -> Result<Option<(Key, String)>> {
+        self.replace_corrupt(true)
+    }
+
+    fn replace_corrupt(&self, salvage: bool) -> Result<Option<(Key, String)>> {
         // Under the registry's lock, as every write of the sessions file (see `mutate`).
         update_with(&self.store, &self.journal_key, |_journal| {
             let Some(bytes) = self.store.read(&self.sessions_key)? else {
@@ -479,9 +495,16 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 return Err(err);
             };
             let aside = Key::new(aside)?;
-            let fresh = self.serialise(&mut SessionsDocument::default(), 0)?;
+            let (mut doc, action) = if salvage {
+                let salvaged = super::salvage::salvage_sessions(&bytes);
+                let action = salvaged.summary();
+                (salvaged.doc, action)
+            } else {
+                (SessionsDocument::default(), "started empty".to_owned())
+            };
+            let fresh = self.serialise(&mut doc, bytes.len())?;
             self.store.write(&self.sessions_key, &fresh)?;
-            Ok((None, Some(aside)))
+            Ok((None, Some((aside, action))))
         })
     }
 
