@@ -185,6 +185,25 @@ function render() {
   showHistory();
 }
 
+// Before a file replaces the stored current session, that session is kept: archived when it is
+// another session (by id, read from the incoming bytes even when they are torn), or copied to
+// `<current>.replaced-<ms>` when it cannot be archived (unreadable, or its archive exists).
+// Returns what was done, or "" when nothing needed keeping.
+function keepCurrent(incoming) {
+  const old = store.read(CURRENT);
+  if (!old) return "";
+  const incomingId = salvage(incoming).document.session_id;
+  try {
+    const doc = sessions.load();
+    if (!doc || doc.session_id === incomingId) return "";
+    return ` The session it replaces was archived to ${sessions.archive(doc, { replace: false })}.`;
+  } catch {
+    const aside = `${CURRENT}.replaced-${Date.now()}`;
+    store.write(aside, old);
+    return ` The file it replaces was kept as ${aside}.`;
+  }
+}
+
 async function openFiles(files) {
   const jsonFiles = [...files].filter((f) => f.name.endsWith(".json"));
   if (jsonFiles.length === 0) {
@@ -193,12 +212,14 @@ async function openFiles(files) {
   }
   const single = jsonFiles.length === 1;
   const written = [];
+  let kept = "";
   for (const file of jsonFiles) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     // One file, or the file named orchestrator-session.json, is the current session; the
     // others are archives of the history folder.
     const key = single || file.name === "orchestrator-session.json" ? CURRENT : `${HISTORY}/${file.name}`;
     try {
+      if (key === CURRENT) kept += keepCurrent(bytes);
       store.write(key, bytes);
       written.push(file.name);
     } catch (err) {
@@ -210,7 +231,7 @@ async function openFiles(files) {
   if (jsonFiles.some((f) => !single && f.name !== "orchestrator-session.json")) {
     sessions.rebuildIndex();
   }
-  say(`Opened ${written.join(", ")}.`);
+  say(`Opened ${written.join(", ")}.${kept}`);
   render();
 }
 

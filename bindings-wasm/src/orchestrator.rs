@@ -185,6 +185,14 @@ struct FlagOptions {
     fix: bool,
 }
 
+/// The options of `complete` and `abort`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReplaceOptions {
+    #[serde(default)]
+    replace: bool,
+}
+
 /// Save, load, archive, list and move an orchestrator session in a store.
 ///
 /// Keys: `.claude/orchestrator-session.json` (current) and
@@ -307,16 +315,24 @@ impl OrchestratorStore {
         session(&self.inner.resume().js()?)
     }
 
-    /// `in_progress → complete`, then archive; returns the final document.
+    /// `in_progress → complete`, then archive; all or nothing; returns the final document.
+    /// Throws `already_exists` (and changes nothing) when the archive exists, unless
+    /// `{ replace: true }`.
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
-    pub fn complete(&self) -> JsResult<JsValue> {
-        session(&self.inner.complete().js()?)
+    pub fn complete(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ replace?: boolean }")] options: &JsValue,
+    ) -> JsResult<JsValue> {
+        self.final_move(SessionStatus::Complete, options)
     }
 
-    /// `created | paused | in_progress → aborted`, then archive; returns the final document.
+    /// `created | paused | in_progress → aborted`, then archive; all or nothing, as `complete`.
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
-    pub fn abort(&self) -> JsResult<JsValue> {
-        session(&self.inner.abort().js()?)
+    pub fn abort(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "{ replace?: boolean }")] options: &JsValue,
+    ) -> JsResult<JsValue> {
+        self.final_move(SessionStatus::Aborted, options)
     }
 
     /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`).
@@ -445,6 +461,14 @@ impl OrchestratorStore {
     #[wasm_bindgen(js_name = rebuildIndex)]
     pub fn rebuild_index(&self) -> JsResult<()> {
         self.inner.rebuild_index().js()
+    }
+}
+
+impl OrchestratorStore {
+    /// `complete`/`abort`: the final move and the archive, with the `replace` option.
+    fn final_move(&self, to: SessionStatus, options: &JsValue) -> JsResult<JsValue> {
+        let flags: ReplaceOptions = options_arg(options, "options")?;
+        session(&self.inner.move_to_with(to, flags.replace).js()?)
     }
 }
 

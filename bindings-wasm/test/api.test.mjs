@@ -150,3 +150,21 @@ test("TeamStore: record a spawn, list, plan the resume, delete", () => {
   assert.equal(teams.delete("my-team", "coder"), true);
   assert.equal(teams.delete("my-team", "coder"), false);
 });
+
+test("complete and abort are all or nothing over an existing archive, unless { replace: true }", () => {
+  const store = new MemoryStore();
+  const sessions = new OrchestratorStore(store);
+  const first = sessions.createSession("g", "default", project, "same");
+  sessions.start();
+  sessions.complete();
+  sessions.save({ ...first, status: "in_progress" });
+  for (const move of ["complete", "abort"]) {
+    const err = thrown(() => sessions[move]());
+    assert.equal(err.code, "already_exists", move);
+    assert.equal(sessions.load().status, "in_progress", `${move}: nothing changed`);
+  }
+  assert.equal(thrown(() => sessions.abort({ replace: true, fix: true })).code, "invalid_input");
+  assert.equal(sessions.abort({ replace: true }).status, "aborted");
+  assert.equal(sessions.load(), null);
+  assert.deepEqual(sessions.listHistory().entries.map((e) => e.status), ["aborted"]);
+});

@@ -208,6 +208,27 @@ test("the viewer shows the seed example, moves it, keeps it across reloads, and 
   await page.dispatchEvent("#drop", "drop", { dataTransfer: transfer });
   await page.waitForSelector("#problem", { state: "hidden" });
   assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
-  assert.equal(await textOf("#message"), "Opened orchestrator-session.json.");
+  // The incompatible file it replaced is kept, not overwritten.
+  const message = await textOf("#message");
+  const aside = message.match(/^Opened orchestrator-session\.json\. The file it replaces was kept as (\.claude\/orchestrator-session\.json\.replaced-\d+)\.$/);
+  assert.ok(aside, message);
+  const keptText = await page.evaluate((k) => localStorage.getItem(`session-state:${k}`), aside[1]);
+  assert.equal(JSON.parse(keptText).schema_version, "2.0");
   await shot("11-dropped");
+
+  // Opening another session: the stored one is archived first, or kept aside when its archive
+  // already exists (2025-12-27-abc123 was archived above).
+  const other = join(shots, "other-session.json");
+  writeFileSync(other, JSON.stringify({ ...seed, session_id: "2026-01-01-other1" }));
+  await page.setInputFiles("#file", other);
+  await page.waitForFunction(() => document.querySelector("#s-id").textContent === "2026-01-01-other1");
+  assert.match(await textOf("#message"), /The file it replaces was kept as \.claude\/orchestrator-session\.json\.replaced-\d+\.$/);
+  await page.setInputFiles("#file", join(vectors, "seed-example.json"));
+  await page.waitForFunction(() => document.querySelectorAll("#history-list li time").length === 5);
+  assert.match(
+    await textOf("#message"),
+    /The session it replaces was archived to \.claude\/orchestrator-history\/2026-01-01-other1\.json\.$/,
+  );
+  assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
+  await shot("12-replaced-archived");
 });

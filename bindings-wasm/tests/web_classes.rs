@@ -92,7 +92,7 @@ fn lifecycle_moves_are_saved_in_local_storage() {
     // A second handle over the same prefix sees the saved state (a reload).
     let again = OrchestratorStore::new(&local_keep(prefix), &JsValue::UNDEFINED).unwrap();
     assert_eq!(text(&again.load().unwrap(), "status"), "in_progress");
-    let done = again.abort().unwrap();
+    let done = again.abort(&JsValue::UNDEFINED).unwrap();
     assert_eq!(text(&done, "status"), "aborted");
     assert!(again.load().unwrap().is_null());
     let page = again.list_history(&JsValue::UNDEFINED).unwrap();
