@@ -3,16 +3,21 @@
 
 /**
  * A store object of your own: any object with these synchronous methods. Values thrown by
- * them reach the caller of the package unchanged. Updates are serialised per host object
- * (across every wrapper over it): one started from inside these methods while another update
- * of the same object runs throws `conflict`.
+ * them reach the caller of the package unchanged. A method returning a Promise or another
+ * thenable (an `async` method) throws `storage` ("host store methods must be synchronous"),
+ * and so does a method returning another type than the one below. Updates are serialised per
+ * host object (across every wrapper over it): one started from inside these methods while
+ * another update of the same object runs throws `conflict`.
  */
 export interface HostStore {
   /** The bytes under `key` (a `Buffer` is a `Uint8Array`; a string is stored as UTF-8), or `null`/`undefined` when absent. */
   read(key: string): Uint8Array | string | null | undefined
-  /** Replaces the bytes under `key`. */
+  /**
+   * Replaces the bytes under `key`, before returning; returns nothing (`undefined` or `null`:
+   * any other value, a Promise included, is a `storage` error).
+   */
   write(key: string, data: Buffer): void
-  /** Removes `key`; `true` if it existed. */
+  /** Removes `key`; `true` if it existed (a boolean, nothing else). */
   delete(key: string): boolean
   /** Every key strictly below the folder key `prefix`, at any depth. */
   list(prefix: string): string[]
