@@ -23,12 +23,6 @@ export interface HostStore {
   list(prefix: string): string[]
 }
 
-/**
- * Every error `code` the package can throw, in the core's order (built from the core's
- * list of error kinds; `test/errors.test.mjs` checks it against the `ErrorCode` union).
- */
-export declare const ERROR_CODES: ErrorCode[]
-
 /** What every class constructor takes as its store. */
 export type Store = FileStore | MemoryStore | HostStore
 

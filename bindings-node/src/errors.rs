@@ -17,22 +17,26 @@ use session_state::{Error, ErrorKind};
 /// Number of error kinds of the core.
 const KIND_COUNT: usize = ErrorKind::ALL.len();
 
-/// The core's kind codes, in declaration order, built at compile time from `ErrorKind::ALL`.
-const fn kind_codes() -> [&'static str; KIND_COUNT] {
-    let mut codes = [""; KIND_COUNT];
+/// The core's kind codes, in declaration order, built at compile time from `ErrorKind::ALL`
+/// (a kind without an [`ErrorCode`] variant stops the build, see [`ErrorCode::of`]).
+const fn kind_codes() -> [ErrorCode; KIND_COUNT] {
+    let mut codes = [ErrorCode::Storage; KIND_COUNT];
     let mut i = 0;
     while i < KIND_COUNT {
-        codes[i] = ErrorKind::ALL[i].code();
+        codes[i] = ErrorCode::of(ErrorKind::ALL[i]);
         i += 1;
     }
     codes
 }
 
-/// Every error `code` the package can throw, in the core's order (read from the core's
-/// `ErrorKind::ALL`, so it cannot drift from it). Declared in `types-header.d.ts` as
-/// `ErrorCode[]` (napi would type it `string[]`).
-#[napi(skip_typescript)]
-pub const ERROR_CODES: [&str; KIND_COUNT] = kind_codes();
+/// Every error `code` the package can throw, in the core's order (built from the core's
+/// list of error kinds; `test/errors.test.mjs` checks it against the `ErrorCode` union).
+//
+// Typed (not `skip_typescript`): the napi CLI lists only typed items among the explicit
+// `module.exports.NAME =` lines of `index.js`, and only those are named exports for ES
+// modules (`import { ERROR_CODES } from 'session-state'`, `test/esm.test.mjs`).
+#[napi]
+pub const ERROR_CODES: [ErrorCode; KIND_COUNT] = kind_codes();
 
 /// The `code` of an error thrown by this package: the stable kind code of the core.
 ///
@@ -84,6 +88,23 @@ impl ErrorCode {
         ErrorCode::InvalidInput,
         ErrorCode::Storage,
     ];
+
+    /// The variant of a core kind, usable in constants. A core kind without a variant here
+    /// panics, which in the constant [`ERROR_CODES`] is a compile error.
+    pub const fn of(kind: ErrorKind) -> ErrorCode {
+        match kind {
+            ErrorKind::NotFound => ErrorCode::NotFound,
+            ErrorKind::InvalidKey => ErrorCode::InvalidKey,
+            ErrorKind::CorruptState => ErrorCode::CorruptState,
+            ErrorKind::IncompatibleSchema => ErrorCode::IncompatibleSchema,
+            ErrorKind::InvalidTransition => ErrorCode::InvalidTransition,
+            ErrorKind::Conflict => ErrorCode::Conflict,
+            ErrorKind::AlreadyExists => ErrorCode::AlreadyExists,
+            ErrorKind::InvalidInput => ErrorCode::InvalidInput,
+            ErrorKind::Storage => ErrorCode::Storage,
+            _ => panic!("a core error kind has no ErrorCode variant: add it"),
+        }
+    }
 
     /// The code string, as in the TypeScript union.
     pub const fn as_str(self) -> &'static str {
@@ -214,7 +235,8 @@ mod tests {
             core, exported,
             "ErrorCode (index.d.ts union) differs from the core"
         );
-        assert_eq!(ERROR_CODES.to_vec(), core);
+        let constant: Vec<&str> = ERROR_CODES.iter().map(|c| c.as_str()).collect();
+        assert_eq!(constant, core);
     }
 
     #[test]
