@@ -104,7 +104,11 @@ export interface FileStoreOptions {
 export interface OrchestratorStoreOptions {
   /** Offset east of UTC, in minutes, of timestamps written without `Z` or offset (default: UTC). */
   naiveOffsetMinutes?: number
-  /** Largest document read, in bytes (default 16 MiB). */
+  /**
+   * Largest session document read or written, in bytes (default 16 MiB, 16777216). Above it,
+   * reads throw `invalid_input` naming the file (left as it is) and writes throw
+   * `invalid_input` and write nothing.
+   */
   maxDocumentBytes?: number
 }
 
@@ -511,7 +515,8 @@ export declare class MemoryStore {
 export declare class OrchestratorStore {
   /**
    * Operations over `store`. Options: `naiveOffsetMinutes` (offset of timestamps written
-   * without `Z` or offset; default UTC), `maxDocumentBytes` (default 16 MiB).
+   * without `Z` or offset; default UTC), `maxDocumentBytes` (largest document read or
+   * written, default 16 MiB; above it `invalid_input`, nothing written).
    *
    * Throws `invalid_input` for a value that is not a store or bad options.
    */

@@ -104,7 +104,11 @@ export interface FileStoreOptions {
 export interface OrchestratorStoreOptions {
   /** Offset east of UTC, in minutes, of timestamps written without `Z` or offset (default: UTC). */
   naiveOffsetMinutes?: number
-  /** Largest document read, in bytes (default 16 MiB). */
+  /**
+   * Largest session document read or written, in bytes (default 16 MiB, 16777216). Above it,
+   * reads throw `invalid_input` naming the file (left as it is) and writes throw
+   * `invalid_input` and write nothing.
+   */
   maxDocumentBytes?: number
 }
 
