@@ -225,15 +225,17 @@ impl HostStore {
 /// A result with a callable `then` (a Promise, an `async` method's result, any thenable) is
 /// reported as `{ ok: true, thenable: true }` instead of its value: host methods are
 /// synchronous, and what such a result resolves to would arrive after the operation has
-/// finished. A native Promise gets a no-op rejection handler, so an `async` method that
-/// rejects does not also end the process with an unhandled rejection; other thenables are
-/// not called. A `then` getter that throws counts as the method throwing.
+/// finished. A native Promise (also one of another realm, e.g. from `vm`) gets a no-op
+/// rejection handler, so an `async` method that rejects does not also end the process with an
+/// unhandled rejection; other thenables are not called. A `then` getter that throws counts as the method throwing.
 const TRAMPOLINE: &str = "(function (o, m, k, d) {
   try {
     const value = d == null ? o[m](k) : o[m](k, d)
     if (value !== null && (typeof value === 'object' || typeof value === 'function')
         && typeof value.then === 'function') {
-      if (value instanceof Promise) Promise.prototype.then.call(value, undefined, () => {})
+      if (value instanceof Promise || Object.prototype.toString.call(value) === '[object Promise]') {
+        try { Promise.prototype.then.call(value, undefined, () => {}) } catch (_) {}
+      }
       return { ok: true, thenable: true }
     }
     return { ok: true, value }

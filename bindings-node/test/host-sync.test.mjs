@@ -4,6 +4,7 @@
 // nothing, `delete` a boolean and `list` an array of strings.
 import test from 'node:test'
 import assert from 'node:assert/strict'
+import vm from 'node:vm'
 import { ss } from './helpers.mjs'
 
 const { TeamStore, AgentRegistry, runStoreConformance } = ss
@@ -88,6 +89,9 @@ test('a rejected promise from a host method does not end the process', async () 
       const rejected = mapStore()
       rejected[method] = () => Promise.reject(new Error(`${method} rejected`))
       throwsThenable(() => OPS[method](rejected), method, `${method} Promise.reject`)
+      const otherRealm = mapStore()
+      otherRealm[method] = () => vm.runInNewContext(`Promise.reject(new Error('${method} rejected'))`)
+      throwsThenable(() => OPS[method](otherRealm), method, `${method} rejecting in another realm`)
     }
     await settle()
   } finally {
