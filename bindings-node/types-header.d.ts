@@ -3,26 +3,25 @@
 
 /**
  * A store object of your own: any object with these synchronous methods. Values thrown by
- * them reach the caller of the package unchanged. Updates are serialised per host object
- * (across every wrapper over it): one started from inside these methods while another update
- * of the same object runs throws `conflict`.
+ * them reach the caller of the package unchanged. A method returning a Promise or another
+ * thenable (an `async` method) throws `storage` ("host store methods must be synchronous"),
+ * and so does a method returning another type than the one below. Updates are serialised per
+ * host object (across every wrapper over it): one started from inside these methods while
+ * another update of the same object runs throws `conflict`.
  */
 export interface HostStore {
   /** The bytes under `key` (a `Buffer` is a `Uint8Array`; a string is stored as UTF-8), or `null`/`undefined` when absent. */
   read(key: string): Uint8Array | string | null | undefined
-  /** Replaces the bytes under `key`. */
+  /**
+   * Replaces the bytes under `key`, before returning; returns nothing (`undefined` or `null`:
+   * any other value, a Promise included, is a `storage` error).
+   */
   write(key: string, data: Buffer): void
-  /** Removes `key`; `true` if it existed. */
+  /** Removes `key`; `true` if it existed (a boolean, nothing else). */
   delete(key: string): boolean
   /** Every key strictly below the folder key `prefix`, at any depth. */
   list(prefix: string): string[]
 }
-
-/**
- * Every error `code` the package can throw, in the core's order (built from the core's
- * list of error kinds; `test/errors.test.mjs` checks it against the `ErrorCode` union).
- */
-export declare const ERROR_CODES: ErrorCode[]
 
 /** What every class constructor takes as its store. */
 export type Store = FileStore | MemoryStore | HostStore
@@ -105,7 +104,11 @@ export interface FileStoreOptions {
 export interface OrchestratorStoreOptions {
   /** Offset east of UTC, in minutes, of timestamps written without `Z` or offset (default: UTC). */
   naiveOffsetMinutes?: number
-  /** Largest document read, in bytes (default 16 MiB). */
+  /**
+   * Largest session document read or written, in bytes (default 16 MiB, 16777216). Above it,
+   * reads throw `invalid_input` naming the file (left as it is) and writes throw
+   * `invalid_input` and write nothing.
+   */
   maxDocumentBytes?: number
 }
 

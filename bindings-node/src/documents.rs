@@ -10,16 +10,20 @@
 //! `Map` and `Set` (written as `{}`), functions and symbols, `BigInt` and cycles; and so are
 //! numbers beyond `Number.MAX_SAFE_INTEGER` (2^53 - 1) either way, whose JSON text names an
 //! integer other than the one a file held or the caller meant (`2 ** 60` is written
-//! `1152921504606847000`). This covers every document, options object and value argument.
+//! `1152921504606847000`), and objects and arrays nested deeper than the core's
+//! [`MAX_VALUE_NESTING`] (100) levels, at any depth (context `max_depth`). This covers every
+//! document, options object and value argument.
 
-use napi::bindgen_prelude::{Env, Function, JsObjectValue, JsValue, Object, Unknown, ValueType};
+use napi::bindgen_prelude::{
+    Env, FnArgs, Function, JsObjectValue, JsValue, Object, Unknown, ValueType,
+};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use session_state::Error;
+use session_state::{Error, MAX_VALUE_NESTING};
 
 use crate::args::type_name;
-use crate::errors::{ToJs, invalid_input};
+use crate::errors::{ToJs, invalid_input, to_js_error};
 
 /// The global `JSON` object's `method`.
 fn json_function<'env, Args, Ret>(
@@ -33,29 +37,69 @@ where
     json.get_named_property(method)
 }
 
-/// `JSON.stringify` that throws instead of silently changing what JSON cannot hold.
-const STRICT_STRINGIFY: &str = r"(function (value) {
-  return JSON.stringify(value, function (key, v) {
-    const at = key === '' ? 'the value' : `member \`${key}\``;
-    if (typeof v === 'number' && !Number.isFinite(v)) throw new TypeError(`${at} is ${v}, which JSON cannot hold`);
-    if (typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER) throw new RangeError(`${at} is ${v}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no longer holds the integer meant exactly`);
-    if (typeof v === 'function' || typeof v === 'symbol') throw new TypeError(`${at} is a ${typeof v}, which JSON cannot hold`);
-    if (v instanceof Map || v instanceof Set) throw new TypeError(`${at} is a ${v.constructor.name}, which JSON cannot hold (use a plain object or array)`);
-    return v;
-  });
+/// `JSON.stringify` that throws instead of silently changing what JSON cannot hold, and that
+/// stops at objects and arrays nested deeper than `maxDepth` levels (a scalar is depth 0, `[]`
+/// depth 1, as the core's `MAX_VALUE_NESTING` counts) before recursing further, so even a
+/// value nested 100,000 levels deep never overflows the stack. Returns `{ text }` (`text` is
+/// `undefined` for a value without JSON text) or `{ tooDeep: true }`.
+///
+/// The depth is counted in the replacer, which `JSON.stringify` calls with the holder as
+/// `this` on the value it is about to descend into (after `toJSON`), so the check sees exactly
+/// what is written; an object met again at another place is recounted there.
+const STRICT_STRINGIFY: &str = r"(function (value, maxDepth) {
+  const depths = new WeakMap();
+  const tooDeep = {};
+  try {
+    const text = JSON.stringify(value, function (key, v) {
+      const at = key === '' ? 'the value' : `member \`${key}\``;
+      if (typeof v === 'number' && !Number.isFinite(v)) throw new TypeError(`${at} is ${v}, which JSON cannot hold`);
+      if (typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER) throw new RangeError(`${at} is ${v}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no longer holds the integer meant exactly`);
+      if (typeof v === 'function' || typeof v === 'symbol') throw new TypeError(`${at} is a ${typeof v}, which JSON cannot hold`);
+      if (v instanceof Map || v instanceof Set) throw new TypeError(`${at} is a ${v.constructor.name}, which JSON cannot hold (use a plain object or array)`);
+      if (typeof v === 'object' && v !== null) {
+        const depth = (depths.get(this) ?? 0) + 1;
+        if (depth > maxDepth) throw tooDeep;
+        depths.set(v, depth);
+      }
+      return v;
+    });
+    return { text };
+  } catch (error) {
+    if (error === tooDeep) return { tooDeep: true };
+    throw error;
+  }
 })";
 
 /// Any JSON value from JS (`JSON.stringify` semantics, strict: see the module docs); `invalid_input` naming `name` when
-/// the value has no JSON form.
+/// the value has no JSON form, and when it nests objects and arrays deeper than
+/// [`MAX_VALUE_NESTING`] levels (message "... nested deeper than the limit of 100 levels ...",
+/// context `max_depth` = `"100"`, as the Python package), at any depth without overflowing
+/// the stack.
 pub fn value_from_js(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<serde_json::Value> {
     let kind = type_name(&value);
-    let stringify: Function<'_, Unknown<'_>, Option<String>> = env.run_script(STRICT_STRINGIFY)?;
-    let text = stringify
-        .call(value)
-        .map_err(|e| invalid_input(env, format!("`{name}` is not JSON: {}", e.reason)))?
+    let stringify: Function<'_, FnArgs<(Unknown<'_>, u32)>, Object<'_>> =
+        env.run_script(STRICT_STRINGIFY)?;
+    let max_depth = u32::try_from(MAX_VALUE_NESTING).unwrap_or(u32::MAX);
+    let outcome = stringify
+        .call(FnArgs::from((value, max_depth)))
+        .map_err(|e| invalid_input(env, format!("`{name}` is not JSON: {}", e.reason)))?;
+    if outcome.has_named_property("tooDeep")? {
+        return Err(to_js_error(env, too_deep(name)));
+    }
+    let text = outcome
+        .get_named_property::<Option<String>>("text")?
         .ok_or_else(|| invalid_input(env, format!("`{name}` is not JSON: got {kind}")))?;
     serde_json::from_str(&text)
         .map_err(|e| invalid_input(env, format!("`{name}` is not JSON: {e}")))
+}
+
+/// The `invalid_input` error of a value `name` nested deeper than [`MAX_VALUE_NESTING`].
+fn too_deep(name: &str) -> Error {
+    Error::invalid_input(format!(
+        "`{name}` is nested deeper than the limit of {MAX_VALUE_NESTING} levels of objects and \
+         arrays"
+    ))
+    .with_context("max_depth", MAX_VALUE_NESTING.to_string())
 }
 
 /// A document (a JSON object) from JS; `invalid_input` naming `name` for anything that is

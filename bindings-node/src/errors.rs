@@ -10,6 +10,8 @@
 //!
 //! Wrappers call [`ToJs::js`] on every core result: `self.inner.load(..).js(env)`.
 
+use std::borrow::Cow;
+
 use napi::bindgen_prelude::{Env, JsObjectValue, JsValue, Object, Status, Unknown};
 use napi_derive::napi;
 use session_state::{Error, ErrorKind};
@@ -17,22 +19,26 @@ use session_state::{Error, ErrorKind};
 /// Number of error kinds of the core.
 const KIND_COUNT: usize = ErrorKind::ALL.len();
 
-/// The core's kind codes, in declaration order, built at compile time from `ErrorKind::ALL`.
-const fn kind_codes() -> [&'static str; KIND_COUNT] {
-    let mut codes = [""; KIND_COUNT];
+/// The core's kind codes, in declaration order, built at compile time from `ErrorKind::ALL`
+/// (a kind without an [`ErrorCode`] variant stops the build, see [`ErrorCode::of`]).
+const fn kind_codes() -> [ErrorCode; KIND_COUNT] {
+    let mut codes = [ErrorCode::Storage; KIND_COUNT];
     let mut i = 0;
     while i < KIND_COUNT {
-        codes[i] = ErrorKind::ALL[i].code();
+        codes[i] = ErrorCode::of(ErrorKind::ALL[i]);
         i += 1;
     }
     codes
 }
 
-/// Every error `code` the package can throw, in the core's order (read from the core's
-/// `ErrorKind::ALL`, so it cannot drift from it). Declared in `types-header.d.ts` as
-/// `ErrorCode[]` (napi would type it `string[]`).
-#[napi(skip_typescript)]
-pub const ERROR_CODES: [&str; KIND_COUNT] = kind_codes();
+/// Every error `code` the package can throw, in the core's order (built from the core's
+/// list of error kinds; `test/errors.test.mjs` checks it against the `ErrorCode` union).
+//
+// Typed (not `skip_typescript`): the napi CLI lists only typed items among the explicit
+// `module.exports.NAME =` lines of `index.js`, and only those are named exports for ES
+// modules (`import { ERROR_CODES } from 'session-state'`, `test/esm.test.mjs`).
+#[napi]
+pub const ERROR_CODES: [ErrorCode; KIND_COUNT] = kind_codes();
 
 /// The `code` of an error thrown by this package: the stable kind code of the core.
 ///
@@ -84,6 +90,23 @@ impl ErrorCode {
         ErrorCode::InvalidInput,
         ErrorCode::Storage,
     ];
+
+    /// The variant of a core kind, usable in constants. A core kind without a variant here
+    /// panics, which in the constant [`ERROR_CODES`] is a compile error.
+    pub const fn of(kind: ErrorKind) -> ErrorCode {
+        match kind {
+            ErrorKind::NotFound => ErrorCode::NotFound,
+            ErrorKind::InvalidKey => ErrorCode::InvalidKey,
+            ErrorKind::CorruptState => ErrorCode::CorruptState,
+            ErrorKind::IncompatibleSchema => ErrorCode::IncompatibleSchema,
+            ErrorKind::InvalidTransition => ErrorCode::InvalidTransition,
+            ErrorKind::Conflict => ErrorCode::Conflict,
+            ErrorKind::AlreadyExists => ErrorCode::AlreadyExists,
+            ErrorKind::InvalidInput => ErrorCode::InvalidInput,
+            ErrorKind::Storage => ErrorCode::Storage,
+            _ => panic!("a core error kind has no ErrorCode variant: add it"),
+        }
+    }
 
     /// The code string, as in the TypeScript union.
     pub const fn as_str(self) -> &'static str {
@@ -152,7 +175,10 @@ pub fn to_js_error(env: &Env, mut err: Error) -> napi::Error {
         Ok(object) => napi::Error::from(object.to_unknown()),
         // Building the object failed (the environment is shutting down): a plain error still
         // carries the message, with the kind code as napi's `code`.
-        Err(_) => napi::Error::new(Status::GenericFailure, format!("[{}] {err}", err.code())),
+        Err(_) => napi::Error::new(
+            Status::GenericFailure,
+            format!("[{}] {}", err.code(), node_message(err.message())),
+        ),
     }
 }
 
@@ -167,9 +193,39 @@ fn rethrow(env: &Env, outcome: napi::Error) -> napi::Result<()> {
     env.throw(thrown)
 }
 
-/// A JS `Error` object for a core error: `message`, `code`, `context`, `salvaged`.
+/// Advice in core messages written for the CLI user (a command-line flag), and the same
+/// advice for the Node user (the option of the Node API), as `(core text, Node text)`.
+///
+/// The core message stays what the CLI prints; [`node_message`] swaps the advice on the way
+/// to JavaScript. `node_message_names_the_node_option` (Rust) and
+/// `test/orchestrator-options.test.mjs` fail when the core wording changes and an entry stops
+/// matching.
+const CLI_ADVICE: &[(&str, &str)] = &[(
+    // `OrchestratorStore::archive` (also `complete`, `abort`, `session_end`): `already_exists`.
+    "pass `--replace` (replace = true) to overwrite it, or `archive --replace` for a session \
+     already in a final status",
+    "pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: true })` \
+     (also for a session already in a final status), `complete({ replace: true })` or \
+     `abort({ replace: true })`",
+)];
+
+/// The message a Node user sees for a core message: [`CLI_ADVICE`] swapped for the Node API's
+/// options, anything else unchanged.
+pub fn node_message(message: &str) -> Cow<'_, str> {
+    let mut message = Cow::Borrowed(message);
+    for (cli, node) in CLI_ADVICE {
+        if message.contains(cli) {
+            message = Cow::Owned(message.replace(cli, node));
+        }
+    }
+    message
+}
+
+/// A JS `Error` object for a core error: `message` (see [`node_message`]), `code`,
+/// `context`, `salvaged`.
 fn build_error<'env>(env: &'env Env, err: &Error) -> napi::Result<Object<'env>> {
-    let mut object = env.create_error(napi::Error::new(Status::GenericFailure, err.message()))?;
+    let message = node_message(err.message());
+    let mut object = env.create_error(napi::Error::new(Status::GenericFailure, &*message))?;
     object.set_named_property("code", err.code())?;
     if !err.context().is_empty() {
         let mut context = Object::new(env)?;
@@ -214,7 +270,36 @@ mod tests {
             core, exported,
             "ErrorCode (index.d.ts union) differs from the core"
         );
-        assert_eq!(ERROR_CODES.to_vec(), core);
+        let constant: Vec<&str> = ERROR_CODES.iter().map(|c| c.as_str()).collect();
+        assert_eq!(constant, core);
+    }
+
+    #[test]
+    fn node_message_names_the_node_option() {
+        use session_state::orchestrator::{OrchestratorStore, Project};
+        use session_state::{FixedClock, MemoryStore};
+        let clock = FixedClock::at("2026-01-02T03:04:05Z").expect("instant");
+        let sessions = OrchestratorStore::new(MemoryStore::new(), clock);
+        let project = Project {
+            name: "p".into(),
+            path: "/p".into(),
+            ..Project::default()
+        };
+        let doc = sessions
+            .create_session("goal", "default", project, Some("abc123"))
+            .expect("created");
+        sessions.archive(&doc, false).expect("archived");
+        let err = sessions.archive(&doc, false).expect_err("archived twice");
+        assert_eq!(err.kind(), ErrorKind::AlreadyExists);
+        assert!(err.message().contains("--replace"), "core message: {err}");
+        let node = node_message(err.message());
+        assert!(!node.contains("--replace"), "{node}");
+        assert!(node.contains("`{ replace: true }`"), "{node}");
+        assert!(
+            node.starts_with("an archive of session `2026-01-02-abc123` already exists at"),
+            "{node}"
+        );
+        assert_eq!(node_message("nothing to swap"), "nothing to swap");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! ```ts
 //! interface HostStore {
 //!   read(key: string): Uint8Array | string | null | undefined  // Buffer is a Uint8Array
-//!   write(key: string, data: Buffer): void
+//!   write(key: string, data: Buffer): undefined | null  // a method with no `return`
 //!   delete(key: string): boolean
 //!   list(prefix: string): string[]  // keys strictly below the folder `prefix`
 //! }
@@ -13,6 +13,12 @@
 //! - A value thrown by a method becomes a `storage` error whose source is a
 //!   [`HostException`]; [`crate::errors::to_js_error`] re-throws that very value to the caller.
 //! - A method returning the wrong type is a `storage` error naming the method.
+//! - The methods are synchronous: one returning a thenable (an object or function with a
+//!   callable `then`: a Promise, an `async` method's result) is a `storage` error naming the
+//!   method ("host store methods must be synchronous", context `key` and `method`), never a
+//!   success whose write lands later or not at all. A native Promise gets a no-op rejection
+//!   handler first, so a rejecting `async` method does not also end the process with an
+//!   unhandled rejection (see [`TRAMPOLINE`]).
 //! - `update` is `read`, then the closure, then `write`: JavaScript is single-threaded, so
 //!   nothing runs between them except the host's own methods, which are synchronous. They
 //!   can still re-enter the package (a `write` that calls another class over the same host
@@ -29,7 +35,7 @@
 
 use napi::bindgen_prelude::{
     Buffer, Either, Env, FnArgs, FromNapiValue, Function, FunctionRef, JsObjectValue, JsValue,
-    Object, ObjectRef, TypeName, Uint8Array, Unknown, ValidateNapiValue, ValueType,
+    Null, Object, ObjectRef, TypeName, Uint8Array, Unknown, ValidateNapiValue, ValueType,
 };
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -190,6 +196,17 @@ impl HostStore {
             })
             .map_err(broken)?;
         if outcome.get_named_property::<bool>("ok").map_err(broken)? {
+            if outcome.has_named_property("thenable").map_err(broken)? {
+                return Err(Error::new(
+                    ErrorKind::Storage,
+                    format!(
+                        "host store `{method}` of `{key}` returned a promise (or another \
+                         thenable): host store methods must be synchronous"
+                    ),
+                )
+                .with_context("key", key.as_str())
+                .with_context("method", method));
+            }
             return outcome.get_named_property("value").map_err(broken);
         }
         // A reference to the outcome object keeps the thrown value (even a primitive) alive.
@@ -204,8 +221,25 @@ impl HostStore {
 
 /// Calls a host method and catches what it throws, so that any thrown value (also a
 /// primitive, which napi-rs cannot hold a reference to) is kept in the returned object.
+///
+/// A result with a callable `then` (a Promise, an `async` method's result, any thenable) is
+/// reported as `{ ok: true, thenable: true }` instead of its value: host methods are
+/// synchronous, and what such a result resolves to would arrive after the operation has
+/// finished. A native Promise (also one of another realm, e.g. from `vm`) gets a no-op
+/// rejection handler, so an `async` method that rejects does not also end the process with an
+/// unhandled rejection; other thenables are not called. A `then` getter that throws counts as the method throwing.
 const TRAMPOLINE: &str = "(function (o, m, k, d) {
-  try { return { ok: true, value: d == null ? o[m](k) : o[m](k, d) } }
+  try {
+    const value = d == null ? o[m](k) : o[m](k, d)
+    if (value !== null && (typeof value === 'object' || typeof value === 'function')
+        && typeof value.then === 'function') {
+      if (value instanceof Promise || Object.prototype.toString.call(value) === '[object Promise]') {
+        try { Promise.prototype.then.call(value, undefined, () => {}) } catch (_) {}
+      }
+      return { ok: true, thenable: true }
+    }
+    return { ok: true, value }
+  }
   catch (error) { return { ok: false, error } }
 })";
 
@@ -243,8 +277,14 @@ impl Store for HostStore {
     }
 
     fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
-        self.call::<Unknown<'_>>(key, "write", Some(Buffer::from(data.to_vec())))?;
-        Ok(())
+        let value = self.call::<Null>(key, "write", Some(Buffer::from(data.to_vec())))?;
+        match value {
+            Either::A(Null) => Ok(()),
+            Either::B(other) => match other.get_type() {
+                Ok(ValueType::Undefined) => Ok(()),
+                _ => Err(returned(key, "write", "undefined (nothing)", &other)),
+            },
+        }
     }
 
     fn delete(&self, key: &Key) -> Result<bool> {

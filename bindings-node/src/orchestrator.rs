@@ -32,7 +32,8 @@ type Core = core::OrchestratorStore<AnyStore, SystemClock>;
 struct StoreOptions {
     /// Offset east of UTC, in minutes, of naive timestamps (default: read as UTC).
     naive_offset_minutes: Option<i32>,
-    /// Largest document read, in bytes (default 16 MiB).
+    /// Largest document read or written, in bytes (default 16 MiB); above it
+    /// `invalid_input`, nothing written.
     max_document_bytes: Option<usize>,
 }
 
@@ -71,7 +72,8 @@ pub struct OrchestratorStore {
 #[napi]
 impl OrchestratorStore {
     /// Operations over `store`. Options: `naiveOffsetMinutes` (offset of timestamps written
-    /// without `Z` or offset; default UTC), `maxDocumentBytes` (default 16 MiB).
+    /// without `Z` or offset; default UTC), `maxDocumentBytes` (largest document read or
+    /// written, default 16 MiB; above it `invalid_input`, nothing written).
     ///
     /// Throws `invalid_input` for a value that is not a store or bad options.
     #[napi(

@@ -88,6 +88,10 @@ const text: string = memory.read('k')
 const badCode: ErrorCode = 'not_a_code'
 // @ts-expect-error a host store needs all four methods
 const partial: HostStore = { read: () => null, write: () => {}, delete: () => true }
+// @ts-expect-error host store methods are synchronous: an async delete is not a store
+new TeamStore({ read: () => null, write: () => {}, delete: async () => true, list: () => [] })
+// @ts-expect-error host store methods are synchronous: an async list is not a store
+new TeamStore({ read: () => null, write: () => {}, delete: () => true, list: async () => [] })
 // @ts-expect-error a number is not a store
 new TeamStore(3)
 // @ts-expect-error a team state is an object

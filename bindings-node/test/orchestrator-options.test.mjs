@@ -1,0 +1,85 @@
+// OrchestratorStore options as the README states them: `maxDocumentBytes` (default 16 MiB;
+// a larger document is `invalid_input`, never written, never copied aside), and `{ replace:
+// true }`, the option an `already_exists` message tells a Node user to pass (not the CLI's
+// `--replace`).
+import test from 'node:test'
+import assert from 'node:assert/strict'
+import { ss } from './helpers.mjs'
+
+const { MemoryStore, OrchestratorStore } = ss
+
+const SESSION = { goal: 'g', project: { name: 'p', path: '/p' } }
+const CURRENT = '.claude/orchestrator-session.json'
+
+/** Asserts the `already_exists` error of an existing archive, in the Node API's words. */
+function throwsArchiveExists(call, what) {
+  assert.throws(call, (err) => {
+    assert.ok(err instanceof Error, what)
+    assert.equal(err.code, 'already_exists', `${what}: ${err.message}`)
+    assert.match(err.message, /^an archive of session `[^`]+` already exists at `\.claude\/orchestrator-history\/[^`]+\.json`/, what)
+    assert.ok(!err.message.includes('--replace'), `${what}: names the CLI flag: ${err.message}`)
+    assert.ok(err.message.includes('`{ replace: true }`'), `${what}: ${err.message}`)
+    assert.ok(err.message.includes('archive(doc, { replace: true })'), `${what}: ${err.message}`)
+    assert.match(err.context.key, /^\.claude\/orchestrator-history\//, what)
+    return true
+  }, what)
+}
+
+test('already_exists names the { replace: true } option, and that option works', () => {
+  const sessions = new OrchestratorStore(new MemoryStore())
+  const doc = sessions.createSession(SESSION)
+  sessions.archive(doc)
+  throwsArchiveExists(() => sessions.archive(doc), 'archive')
+  assert.match(sessions.archive(doc, { replace: true }), /\.json$/)
+
+  // The final moves archive too: same id, archive present.
+  for (const [name, move] of [
+    ['complete', (s, o) => s.complete(o)],
+    ['abort', (s, o) => s.abort(o)],
+  ]) {
+    sessions.save(doc)
+    if (name === 'complete') sessions.start()
+    throwsArchiveExists(() => move(sessions, undefined), name)
+    assert.notEqual(sessions.load(), null, `${name} changed nothing`)
+    move(sessions, { replace: true })
+    assert.equal(sessions.load(), null, `${name} with replace archived`)
+  }
+  sessions.save(doc)
+  throwsArchiveExists(() => sessions.sessionEnd(), 'sessionEnd')
+})
+
+test('maxDocumentBytes: a larger document is invalid_input, not written, not copied aside', () => {
+  const store = new MemoryStore()
+  const sessions = new OrchestratorStore(store, { maxDocumentBytes: 4000 })
+  const doc = sessions.createSession(SESSION)
+  const before = store.read(CURRENT)
+  assert.throws(
+    () => sessions.save({ ...doc, goal: 'x'.repeat(5000) }),
+    (err) => err.code === 'invalid_input' && /more than the limit of 4000 bytes/.test(err.message),
+  )
+  assert.deepEqual(store.read(CURRENT), before, 'nothing written')
+
+  // A file above the limit (written by a handle with a larger limit) is refused on load.
+  new OrchestratorStore(store).save({ ...doc, goal: 'y'.repeat(5000) })
+  const big = store.read(CURRENT)
+  assert.throws(
+    () => sessions.load(),
+    (err) => err.code === 'invalid_input' && err.context.key === CURRENT && /more than the limit of 4000 bytes/.test(err.message),
+  )
+  assert.deepEqual(store.read(CURRENT), big, 'the file is left as it is')
+  assert.deepEqual(store.list('.claude'), [CURRENT], 'no corrupt copy kept')
+  assert.equal(new OrchestratorStore(store).load().goal.length, 5000, 'the default limit reads it')
+  const report = sessions.doctor({ fix: true })
+  assert.deepEqual(report.problems.map((p) => [p.key, p.code, p.fixable]), [[CURRENT, 'invalid_input', false]])
+  assert.deepEqual(store.read(CURRENT), big, 'doctor leaves it as it is')
+})
+
+test('maxDocumentBytes defaults to 16 MiB', () => {
+  const sessions = new OrchestratorStore(new MemoryStore())
+  const doc = sessions.createSession(SESSION)
+  sessions.save({ ...doc, goal: 'z'.repeat(16 * 1024 * 1024 - 4096) })
+  assert.throws(
+    () => sessions.save({ ...doc, goal: 'z'.repeat(16 * 1024 * 1024) }),
+    (err) => err.code === 'invalid_input' && err.message.includes(`more than the limit of ${16 * 1024 * 1024} bytes`),
+  )
+})
