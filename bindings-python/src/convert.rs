@@ -37,7 +37,9 @@ pub fn to_py<'py, T: Serialize + ?Sized>(
 /// - NaN and infinities (JSON has no such numbers);
 /// - an `int` outside the 64-bit range (`-2**63` to `2**64 - 1`), which would not be kept
 ///   exactly (the message names where it is, e.g. `result["a"][0]`);
-/// - lists and dicts nested deeper than [`MAX_DEPTH`] levels.
+/// - lists and dicts nested deeper than [`MAX_DEPTH`] levels;
+/// - a `str` (value or dict key) holding a lone surrogate such as `"\udc00"`, which UTF-8
+///   cannot encode (the message names where it is, e.g. `result["k"]`).
 ///
 /// Dict keys that are `int`, `float`, `bool` or `None` become strings as `json.dumps` writes
 /// them (`1` -> `"1"`, `None` -> `"null"`), as the seeds' `json.dump` did; other key types
@@ -58,7 +60,19 @@ pub fn json_bytes(what: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
             };
             to_py_err(err)
         })?;
-    let text: String = text.extract()?;
+    let Ok(text) = text.extract::<String>() else {
+        // Not UTF-8: a `str` holding a lone surrogate (`"\udc00"`). Written again with
+        // `\uXXXX` escapes, the check finds and names it.
+        kwargs.set_item("ensure_ascii", true)?;
+        let ascii: String = py
+            .import("json")?
+            .call_method("dumps", (value,), Some(&kwargs))?
+            .extract()?;
+        check_text(what, ascii.as_bytes())?;
+        return Err(to_py_err(Error::invalid_input(format!(
+            "{what} holds a string that is not valid Unicode"
+        ))));
+    };
     let bytes = text.into_bytes();
     check_text(what, &bytes)?;
     Ok(bytes)
@@ -77,9 +91,19 @@ pub fn check_text(what: &str, bytes: &[u8]) -> PyResult<()> {
                 "{what} holds the integer `{text}` at `{path}`, outside the 64-bit range {RANGE}"
             ))
             .with_context("field", path),
+            Refusal::LoneSurrogate { escape, path } if path.is_empty() => Error::invalid_input(
+                format!("{what} holds the lone surrogate `{escape}`, {SURROGATE}"),
+            ),
+            Refusal::LoneSurrogate { escape, path } => Error::invalid_input(format!(
+                "{what} holds the lone surrogate `{escape}` at `{path}`, {SURROGATE}"
+            ))
+            .with_context("field", path),
         })
     })
 }
+
+/// Why a lone surrogate is refused.
+const SURROGATE: &str = "half of a UTF-16 pair, which UTF-8 (and a JSON file) cannot hold";
 
 /// The integers kept exactly (an `i64` or a `u64` in serde_json).
 const RANGE: &str = "(-2**63 to 2**64 - 1) that is kept exactly";
