@@ -5,6 +5,8 @@
 //! several times faster than building the objects one call at a time. The user never sees the
 //! text: values arrive and leave as `dict`, `list`, `str`, `int`, `float`, `bool` and `None`.
 
+use std::fmt::Write as _;
+
 use pyo3::exceptions::PyRecursionError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -156,7 +158,9 @@ pub fn from_value<T: DeserializeOwned>(name: &str, json: Value, names: Names) ->
         let mut field = name.to_owned();
         for segment in e.path() {
             match segment {
-                Segment::Seq { index } => field.push_str(&format!("[{index}]")),
+                Segment::Seq { index } => {
+                    let _ = write!(field, "[{index}]");
+                }
                 Segment::Map { key } | Segment::Enum { variant: key } => {
                     field.push('.');
                     field.push_str(&member(key, names));
@@ -166,11 +170,12 @@ pub fn from_value<T: DeserializeOwned>(name: &str, json: Value, names: Names) ->
         }
         // serde reports a missing or unknown member at the object that should hold it.
         for prefix in ["missing field `", "unknown field `"] {
-            if let Some(rest) = reason.strip_prefix(prefix) {
-                if let Some((key, _)) = rest.split_once('`') {
-                    field.push('.');
-                    field.push_str(&member(key, names));
-                }
+            if let Some((key, _)) = reason
+                .strip_prefix(prefix)
+                .and_then(|rest| rest.split_once('`'))
+            {
+                field.push('.');
+                field.push_str(&member(key, names));
             }
         }
         Error::invalid_input(format!("`{field}` is invalid: {reason}")).with_context("field", field)
