@@ -5,11 +5,15 @@
 //! several times faster than building the objects one call at a time. The user never sees the
 //! text: values arrive and leave as `dict`, `list`, `str`, `int`, `float`, `bool` and `None`.
 
+use std::fmt::Write as _;
+
 use pyo3::exceptions::PyRecursionError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
+use serde_path_to_error::Segment;
 use session_state::Error;
 
 use crate::errors::to_py_err;
@@ -35,7 +39,9 @@ pub fn to_py<'py, T: Serialize + ?Sized>(
 /// - NaN and infinities (JSON has no such numbers);
 /// - an `int` outside the 64-bit range (`-2**63` to `2**64 - 1`), which would not be kept
 ///   exactly (the message names where it is, e.g. `result["a"][0]`);
-/// - lists and dicts nested deeper than [`MAX_DEPTH`] levels.
+/// - lists and dicts nested deeper than [`MAX_DEPTH`] levels;
+/// - a `str` (value or dict key) holding a lone surrogate such as `"\udc00"`, which UTF-8
+///   cannot encode (the message names where it is, e.g. `result["k"]`).
 ///
 /// Dict keys that are `int`, `float`, `bool` or `None` become strings as `json.dumps` writes
 /// them (`1` -> `"1"`, `None` -> `"null"`), as the seeds' `json.dump` did; other key types
@@ -56,7 +62,19 @@ pub fn json_bytes(what: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
             };
             to_py_err(err)
         })?;
-    let text: String = text.extract()?;
+    let Ok(text) = text.extract::<String>() else {
+        // Not UTF-8: a `str` holding a lone surrogate (`"\udc00"`). Written again with
+        // `\uXXXX` escapes, the check finds and names it.
+        kwargs.set_item("ensure_ascii", true)?;
+        let ascii: String = py
+            .import("json")?
+            .call_method("dumps", (value,), Some(&kwargs))?
+            .extract()?;
+        check_text(what, ascii.as_bytes())?;
+        return Err(to_py_err(Error::invalid_input(format!(
+            "{what} holds a string that is not valid Unicode"
+        ))));
+    };
     let bytes = text.into_bytes();
     check_text(what, &bytes)?;
     Ok(bytes)
@@ -75,9 +93,19 @@ pub fn check_text(what: &str, bytes: &[u8]) -> PyResult<()> {
                 "{what} holds the integer `{text}` at `{path}`, outside the 64-bit range {RANGE}"
             ))
             .with_context("field", path),
+            Refusal::LoneSurrogate { escape, path } if path.is_empty() => Error::invalid_input(
+                format!("{what} holds the lone surrogate `{escape}`, {SURROGATE}"),
+            ),
+            Refusal::LoneSurrogate { escape, path } => Error::invalid_input(format!(
+                "{what} holds the lone surrogate `{escape}` at `{path}`, {SURROGATE}"
+            ))
+            .with_context("field", path),
         })
     })
 }
+
+/// Why a lone surrogate is refused.
+const SURROGATE: &str = "half of a UTF-16 pair, which UTF-8 (and a JSON file) cannot hold";
 
 /// The integers kept exactly (an `i64` or a `u64` in serde_json).
 const RANGE: &str = "(-2**63 to 2**64 - 1) that is kept exactly";
@@ -89,10 +117,86 @@ fn too_deep(what: &str) -> Error {
     .with_context("max_depth", MAX_DEPTH.to_string())
 }
 
-/// Plain Python data into a typed value; a shape that does not fit is an
-/// `InvalidInputError` naming `what` and the field.
-pub fn from_py<T: DeserializeOwned>(what: &str, value: &Bound<'_, PyAny>) -> PyResult<T> {
-    let bytes = json_bytes(what, value)?;
-    serde_json::from_slice(&bytes)
-        .map_err(|e| to_py_err(Error::invalid_input(format!("{what} does not fit: {e}"))))
+/// How the members of an argument are named in an error: as the JSON keys are written
+/// (`changes.maxTurns`), or in snake_case, the attribute names of the Python dataclass the
+/// argument came from (`config.max_turns` for the `maxTurns` key of a `SpawnConfig`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Names {
+    /// The keys as written.
+    Keys,
+    /// The keys in snake_case.
+    Attributes,
+}
+
+/// Plain Python data, the argument `name`, into a typed value; a shape that does not fit is
+/// an `InvalidInputError` naming the member at fault below `name` in the message and in
+/// `context["field"]` (`` `project.name` is invalid: missing field `name` ``), without
+/// serde_json's line and column (the caller never sees the JSON text).
+pub fn from_py<T: DeserializeOwned>(name: &str, value: &Bound<'_, PyAny>) -> PyResult<T> {
+    from_py_as(name, value, Names::Keys)
+}
+
+/// [`from_py`] naming the members as `names` says.
+pub fn from_py_as<T: DeserializeOwned>(
+    name: &str,
+    value: &Bound<'_, PyAny>,
+    names: Names,
+) -> PyResult<T> {
+    let bytes = json_bytes(&format!("`{name}`"), value)?;
+    let json: Value = serde_json::from_slice(&bytes).map_err(|e| {
+        to_py_err(Error::invalid_input(format!(
+            "`{name}` is not plain JSON data: {e}"
+        )))
+    })?;
+    from_value(name, json, names).map_err(to_py_err)
+}
+
+/// A typed value from JSON, the argument `name`: see [`from_py`].
+pub fn from_value<T: DeserializeOwned>(name: &str, json: Value, names: Names) -> Result<T, Error> {
+    serde_path_to_error::deserialize(json).map_err(|e| {
+        let reason = e.inner().to_string();
+        let mut field = name.to_owned();
+        for segment in e.path() {
+            match segment {
+                Segment::Seq { index } => {
+                    let _ = write!(field, "[{index}]");
+                }
+                Segment::Map { key } | Segment::Enum { variant: key } => {
+                    field.push('.');
+                    field.push_str(&member(key, names));
+                }
+                Segment::Unknown => {}
+            }
+        }
+        // serde reports a missing or unknown member at the object that should hold it.
+        for prefix in ["missing field `", "unknown field `"] {
+            if let Some((key, _)) = reason
+                .strip_prefix(prefix)
+                .and_then(|rest| rest.split_once('`'))
+            {
+                field.push('.');
+                field.push_str(&member(key, names));
+            }
+        }
+        Error::invalid_input(format!("`{field}` is invalid: {reason}")).with_context("field", field)
+    })
+}
+
+/// A JSON key as [`Names`] shows it.
+pub fn member(key: &str, names: Names) -> String {
+    match names {
+        Names::Keys => key.to_owned(),
+        Names::Attributes => {
+            let mut out = String::with_capacity(key.len() + 4);
+            for c in key.chars() {
+                if c.is_ascii_uppercase() {
+                    out.push('_');
+                    out.push(c.to_ascii_lowercase());
+                } else {
+                    out.push(c);
+                }
+            }
+            out
+        }
+    }
 }

@@ -9,18 +9,59 @@ use session_state::orchestrator::{
     self, Agent, AgentStatus, HistoryQuery, OrchestratorSession, OrchestratorStore, ParseOptions,
     Project, SessionStatus, current_key, parse_document,
 };
-use session_state::{Clock, Error, Key, Store, Timestamp};
+use session_state::{Clock, Error, ErrorKind, Key, Store, Timestamp};
 use session_state_fs::SystemClock;
 
 use crate::args;
-use crate::convert::{from_py, json_bytes, to_py};
+use crate::convert::{Names, from_py, from_value, json_bytes, to_py};
 use crate::errors::{IntoPyResult, to_py_err};
 use crate::stores::AnyStore;
 
-/// A Python document as the core reads it from a file (same checks, same error kinds).
-fn doc_from_py(value: &Bound<'_, PyAny>, options: &ParseOptions) -> PyResult<OrchestratorSession> {
-    let bytes = json_bytes("session", value)?;
-    parse_document(&current_key(), &bytes, options).py()
+/// The argument `name`, a Python document, as the core reads a file (same checks). What would
+/// make a file corrupt is an `InvalidInputError` here, `` `state` is not an orchestrator
+/// session: field `goal`: ... `` with `context["field"]` when the parser names one: the
+/// argument is wrong, no file is. An unsafe `session_id` stays `InvalidKeyError`, another
+/// `schema_version` `IncompatibleSchemaError`.
+fn doc_from_py(
+    name: &str,
+    value: &Bound<'_, PyAny>,
+    options: &ParseOptions,
+) -> PyResult<OrchestratorSession> {
+    let bytes = json_bytes(&format!("`{name}`"), value)?;
+    parse_document(&current_key(), &bytes, options)
+        .map_err(|e| argument_error(name, e))
+        .py()
+}
+
+/// A parser error about the bytes of argument `name`: see [`doc_from_py`].
+fn argument_error(name: &str, err: Error) -> Error {
+    if err.kind() != ErrorKind::CorruptState {
+        return err;
+    }
+    // The parser names the current file's key; here the bytes are an argument.
+    let prefix = format!("`{}` is corrupt: ", current_key());
+    let mut reason = err.message().strip_prefix(&prefix).unwrap_or(err.message());
+    let mut field = err.context_value("field").map(str::to_owned);
+    // serde reports a missing member at the object that should hold it (`.`).
+    let missing = reason
+        .strip_prefix("field `.`: missing field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(member, _)| format!("field `{member}` is missing"));
+    if let Some(text) = &missing {
+        field = text.split('`').nth(1).map(str::to_owned);
+        reason = text;
+    }
+    let mut out =
+        Error::invalid_input(format!("`{name}` is not an orchestrator session: {reason}"));
+    if let Some(field) = field {
+        out = out.with_context("field", field);
+    }
+    for (key, value) in err.context() {
+        if !matches!(*key, "key" | "field") {
+            out = out.with_context(key, value.clone());
+        }
+    }
+    out
 }
 
 fn now_or(now: Option<&str>) -> PyResult<Timestamp> {
@@ -39,7 +80,7 @@ pub struct PyOrchestrator {
 
 impl PyOrchestrator {
     fn doc(&self, value: &Bound<'_, PyAny>) -> PyResult<OrchestratorSession> {
-        doc_from_py(value, self.inner.options())
+        doc_from_py("state", value, self.inner.options())
     }
 }
 
@@ -207,8 +248,7 @@ impl PyOrchestrator {
             .or_insert_with(|| AgentStatus::InProgress.as_str().into());
         map.entry("started")
             .or_insert_with(|| self.inner.now().to_rfc3339().into());
-        let agent: Agent = serde_json::from_value(map.into())
-            .map_err(|e| to_py_err(Error::invalid_input(format!("agent does not fit: {e}"))))?;
+        let agent: Agent = from_value("agent", map.into(), Names::Keys).py()?;
         doc_result!(py, self.inner.agent_started(&agent))
     }
 
@@ -295,7 +335,7 @@ pub fn orchestrator_document<'py>(
     py: Python<'py>,
     doc: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    to_py(py, &doc_from_py(doc, &ParseOptions::default())?)
+    to_py(py, &doc_from_py("state", doc, &ParseOptions::default())?)
 }
 
 /// `resume_summary(doc, now=None) -> dict`: the "RESUMING SESSION" content as data.
@@ -306,7 +346,7 @@ pub fn resume_summary<'py>(
     doc: &Bound<'py, PyAny>,
     now: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let doc = doc_from_py(doc, &ParseOptions::default())?;
+    let doc = doc_from_py("state", doc, &ParseOptions::default())?;
     to_py(py, &orchestrator::resume_summary(&doc, now_or(now)?.utc()))
 }
 
@@ -314,7 +354,7 @@ pub fn resume_summary<'py>(
 #[pyfunction]
 #[pyo3(signature = (doc, now = None))]
 pub fn render_resume(doc: &Bound<'_, PyAny>, now: Option<&str>) -> PyResult<String> {
-    let doc = doc_from_py(doc, &ParseOptions::default())?;
+    let doc = doc_from_py("state", doc, &ParseOptions::default())?;
     Ok(orchestrator::render_markdown(
         &orchestrator::resume_summary(&doc, now_or(now)?.utc()),
     ))

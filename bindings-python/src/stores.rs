@@ -8,7 +8,7 @@ use std::thread::ThreadId;
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList};
+use pyo3::types::{PyBool, PyByteArray, PyBytes, PyList, PyMemoryView, PyString, PyTuple};
 use session_state::{
     Error, ErrorKind, Key, MemoryStore as CoreMemoryStore, Result, Store, UpdateFn,
 };
@@ -173,22 +173,86 @@ impl HostStore {
     }
 }
 
+/// The `StorageError` for a host method that returned the wrong type (as the Node package):
+/// `` host store `read` of `key` returned int, expected bytes, str or None ``.
+fn returned(key: &Key, method: &str, expected: &str, got: &Bound<'_, PyAny>) -> Error {
+    let type_name = got
+        .get_type()
+        .name()
+        .map_or_else(|_| "an object".to_owned(), |n| n.to_string());
+    Error::new(
+        ErrorKind::Storage,
+        format!("host store `{method}` of `{key}` returned {type_name}, expected {expected}"),
+    )
+    .with_context("key", key.as_str())
+    .with_context("method", method)
+}
+
+/// What a host method returned, or the error (its own exception, or a wrong type) as a core
+/// error: the exception travels as the source (re-raised unchanged), a wrong type is a
+/// [`returned`] error.
+enum Returned<T> {
+    Value(T),
+    Wrong(Error),
+}
+
+impl HostStore {
+    fn call_checked<T>(
+        &self,
+        key: &Key,
+        action: &str,
+        f: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<Returned<T>>,
+    ) -> Result<T> {
+        match self.call(key, action, f)? {
+            Returned::Value(value) => Ok(value),
+            Returned::Wrong(err) => Err(err),
+        }
+    }
+}
+
 impl Store for HostStore {
+    /// `read` may return `bytes` (or `bytearray`, `memoryview`),
+    /// a `str` (taken as its UTF-8 encoding, as the Node package takes a string) or `None`.
     fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
-        self.call(key, "read", |o| {
+        self.call_checked(key, "read", |o| {
             let value = o.call_method1("read", (key.as_str(),))?;
             if value.is_none() {
-                Ok(None)
-            } else {
-                Ok(Some(value.extract::<Vec<u8>>().map_err(|_| {
-                    pyo3::exceptions::PyTypeError::new_err(format!(
-                        "host store read(`{key}`) must return bytes or None"
-                    ))
-                })?))
+                return Ok(Returned::Value(None));
             }
+            if let Ok(text) = value.cast::<PyString>() {
+                // A lone surrogate has no UTF-8 form.
+                return Ok(match text.extract::<String>() {
+                    Ok(text) => Returned::Value(Some(text.into_bytes())),
+                    Err(_) => Returned::Wrong(returned(
+                        key,
+                        "read",
+                        "bytes, str (valid Unicode) or None",
+                        &value,
+                    )),
+                });
+            }
+            if let Ok(bytes) = value.cast::<PyBytes>() {
+                return Ok(Returned::Value(Some(bytes.as_bytes().to_vec())));
+            }
+            if let Ok(array) = value.cast::<PyByteArray>() {
+                return Ok(Returned::Value(Some(array.to_vec())));
+            }
+            if let Ok(view) = value.cast::<PyMemoryView>() {
+                let bytes = view.call_method0("tobytes")?;
+                if let Ok(bytes) = bytes.cast::<PyBytes>() {
+                    return Ok(Returned::Value(Some(bytes.as_bytes().to_vec())));
+                }
+            }
+            Ok(Returned::Wrong(returned(
+                key,
+                "read",
+                "bytes, str or None",
+                &value,
+            )))
         })
     }
 
+    /// What `write` returns is ignored.
     fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
         self.call(key, "write", |o| {
             o.call_method1("write", (key.as_str(), PyBytes::new(o.py(), data)))?;
@@ -196,21 +260,44 @@ impl Store for HostStore {
         })
     }
 
+    /// `delete` must return a `bool`.
     fn delete(&self, key: &Key) -> Result<bool> {
-        self.call(key, "delete", |o| {
-            o.call_method1("delete", (key.as_str(),))?.is_truthy()
+        self.call_checked(key, "delete", |o| {
+            let value = o.call_method1("delete", (key.as_str(),))?;
+            Ok(match value.cast::<PyBool>() {
+                Ok(existed) => Returned::Value(existed.is_true()),
+                Err(_) => Returned::Wrong(returned(key, "delete", "bool", &value)),
+            })
         })
     }
 
+    /// `list` must return a `list` (or `tuple`) of `str`.
     fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
-        let names: Vec<String> = self.call(prefix, "list", |o| {
+        let names: Vec<String> = self.call_checked(prefix, "list", |o| {
             let listed = o.call_method1("list", (prefix.as_str(),))?;
-            let list = listed.cast_into::<PyList>().map_err(|_| {
-                pyo3::exceptions::PyTypeError::new_err(format!(
-                    "host store list(`{prefix}`) must return a list of str"
-                ))
-            })?;
-            list.extract()
+            let expected = "a list of str";
+            if listed.cast::<PyList>().is_err() && listed.cast::<PyTuple>().is_err() {
+                return Ok(Returned::Wrong(returned(prefix, "list", expected, &listed)));
+            }
+            let mut names = Vec::new();
+            for item in listed.try_iter()? {
+                let item = item?;
+                match item.cast::<PyString>().ok().and_then(|s| s.extract::<String>().ok()) {
+                    Some(name) => names.push(name),
+                    None => {
+                        return Ok(Returned::Wrong(Error::new(
+                            ErrorKind::Storage,
+                            format!(
+                                "host store `list` of `{prefix}` returned a list holding {}, expected {expected}",
+                                item.get_type().name().map_or_else(|_| "an object".to_owned(), |n| n.to_string())
+                            ),
+                        )
+                        .with_context("key", prefix.as_str())
+                        .with_context("method", "list")));
+                    }
+                }
+            }
+            Ok(Returned::Value(names))
         })?;
         Ok(names
             .into_iter()

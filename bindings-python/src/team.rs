@@ -2,11 +2,11 @@
 
 use pyo3::prelude::*;
 use serde_json::{Map, Value};
-use session_state::Result;
 use session_state::team::{self, BackendType, SessionState, SpawnConfig};
+use session_state::{Error, Result};
 use session_state_fs::SystemClock;
 
-use crate::convert::{check_text, from_py, to_py};
+use crate::convert::{self, Names, check_text, from_py, from_py_as, from_value, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::AnyStore;
 
@@ -18,7 +18,7 @@ fn backend(name: &str) -> PyResult<BackendType> {
 /// the crate would write it (timestamps in UTC with `Z`, unknown keys kept).
 #[pyfunction]
 pub fn team_document<'py>(py: Python<'py>, doc: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-    let state: SessionState = from_py("session state", doc)?;
+    let state: SessionState = from_py("data", doc)?;
     to_py(py, &state)
 }
 
@@ -32,7 +32,7 @@ pub fn team_from_config<'py>(
     backend_type: &str,
     now: Option<&str>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let config: SpawnConfig = from_py("spawn config", config)?;
+    let config: SpawnConfig = from_py_as("config", config, Names::Attributes)?;
     let now = match now {
         Some(text) => session_state::Timestamp::parse(text).py()?.utc(),
         None => session_state::Clock::now(&SystemClock),
@@ -49,14 +49,14 @@ pub fn team_to_spawn_config<'py>(
     py: Python<'py>,
     doc: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let state: SessionState = from_py("session state", doc)?;
+    let state: SessionState = from_py_as("state", doc, Names::Attributes)?;
     to_py(py, &state.to_spawn_config())
 }
 
 /// `team_to_json(doc) -> bytes`: the crate's bytes (pretty JSON, no trailing newline).
 #[pyfunction]
 pub fn team_to_json(doc: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    let state: SessionState = from_py("session state", doc)?;
+    let state: SessionState = from_py_as("state", doc, Names::Attributes)?;
     state.to_json().py()
 }
 
@@ -85,7 +85,7 @@ impl PyTeamStore {
     }
 
     fn save(&self, team: &str, doc: &Bound<'_, PyAny>) -> PyResult<String> {
-        let state: SessionState = from_py("session state", doc)?;
+        let state: SessionState = from_py_as("state", doc, Names::Attributes)?;
         Ok(self.inner.save(team, &state).py()?.as_str().to_owned())
     }
 
@@ -112,7 +112,7 @@ impl PyTeamStore {
         config: &Bound<'py, PyAny>,
         backend_type: &str,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let config: SpawnConfig = from_py("spawn config", config)?;
+        let config: SpawnConfig = from_py_as("config", config, Names::Attributes)?;
         to_py(
             py,
             &self
@@ -131,10 +131,13 @@ impl PyTeamStore {
         agent: &str,
         doc: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let new: SessionState = from_py("session state", doc)?;
+        let new: SessionState = from_py_as("state", doc, Names::Attributes)?;
         let written = self
             .inner
             .update(team, agent, |state| -> Result<()> {
+                state
+                    .check_backend_change(&new.backend_type)
+                    .map_err(|e| below("state", e, Names::Attributes))?;
                 *state = new.clone();
                 Ok(())
             })
@@ -156,7 +159,7 @@ impl PyTeamStore {
         let changes: Map<String, Value> = from_py("changes", changes)?;
         let written = self
             .inner
-            .update(team, agent, |state| state.merge(&changes))
+            .update(team, agent, |state| merge_changes(state, &changes))
             .py()?;
         to_py(py, &written)
     }
@@ -164,6 +167,45 @@ impl PyTeamStore {
     fn resume_plan<'py>(&self, py: Python<'py>, team: &str) -> PyResult<Bound<'py, PyAny>> {
         to_py(py, &self.inner.resume_plan(team).py()?)
     }
+}
+
+/// `changes` set over `state` by the core's [`SessionState::merge`] (which also refuses a
+/// change to an unknown `backendType`), with the member at fault named below `changes`
+/// (`changes.maxTurns`) in the message and in `context["field"]`; a type error is located by
+/// reading the merged document with the same serde rules. `state` is unchanged on error.
+fn merge_changes(state: &mut SessionState, changes: &Map<String, Value>) -> Result<()> {
+    state.merge(changes).map_err(|err| {
+        if err.context_value("field").is_some() {
+            return below("changes", err, Names::Keys);
+        }
+        let Ok(Value::Object(mut merged)) = serde_json::to_value(&*state) else {
+            return err;
+        };
+        merged.extend(changes.clone());
+        match from_value::<SessionState>("changes", Value::Object(merged), Names::Keys) {
+            Err(named) => named,
+            Ok(_) => err,
+        }
+    })
+}
+
+/// A core error naming a document member (`context["field"]` = `backendType`) re-worded to
+/// name it below the argument `name` (`changes.backendType`, `state.backend_type`).
+fn below(name: &str, err: Error, names: Names) -> Error {
+    let Some(field) = err.context_value("field").map(str::to_owned) else {
+        return err;
+    };
+    let named = format!("{name}.{}", convert::member(&field, names));
+    let message = err
+        .message()
+        .replacen(&format!("`{field}`"), &format!("`{named}`"), 1);
+    let mut out = Error::invalid_input(message).with_context("field", named);
+    for (key, value) in err.context() {
+        if *key != "field" {
+            out = out.with_context(key, value.clone());
+        }
+    }
+    out
 }
 
 /// Registers the team functions and class on the native module.

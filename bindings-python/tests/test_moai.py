@@ -1,6 +1,8 @@
 """session_state.moai: the seed's behaviour where it is right, SPEC section 2 where it loses data."""
 
 import json
+import os
+import stat
 import logging
 import time
 from pathlib import Path
@@ -238,3 +240,32 @@ def test_a_corrupt_chains_file_is_kept_aside_then_empty_like_the_sessions_file(
     SessionManager(session_file=f, transcript_dir=tmp_path / "t")  # a good file: left alone
     assert len(list(tmp_path.glob("workflow-chains.json.corrupt-*"))) == 1
     assert json.loads(chains.read_text())["CH"]["expected_sequence"] == ["a", "b"]
+
+
+@pytest.mark.skipif(os.name != "posix", reason="POSIX modes")
+def test_folders_it_creates_are_private_and_existing_ones_keep_their_mode(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    old = os.umask(0o022)
+    try:
+        (tmp_path / ".moai").mkdir(mode=0o755)
+        os.chmod(tmp_path / ".moai", 0o755)
+        SessionManager()
+        custom = tmp_path / "a" / "b" / "s.json"
+        SessionManager(session_file=custom, transcript_dir=tmp_path / "t1" / "t2")
+    finally:
+        os.umask(old)
+
+    def mode(path: Path) -> int:
+        return stat.S_IMODE(path.stat().st_mode)
+
+    assert mode(tmp_path / ".moai") == 0o755  # existed: left alone
+    for created in [
+        tmp_path / ".moai" / "memory",
+        tmp_path / ".moai" / "logs",
+        tmp_path / ".moai" / "logs" / "agent-transcripts",
+        tmp_path / "a",
+        tmp_path / "a" / "b",
+        tmp_path / "t1",
+        tmp_path / "t1" / "t2",
+    ]:
+        assert mode(created) == 0o700, created

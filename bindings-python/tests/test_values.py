@@ -129,3 +129,33 @@ def test_team_from_json_bytes_are_checked_the_same_way():
     with pytest.raises(InvalidInputError, match=r'18446744073709551617` at `\["x"\]`'):
         SessionState.from_json(head + b', "x": 18446744073709551617}')
     assert SessionState.from_json(head + b', "x": [18446744073709551615]}').extra == {"x": [2**64 - 1]}
+
+
+@pytest.mark.parametrize(
+    "result, where",
+    [
+        ({"k": "\udc00"}, '["k"]'),
+        ({"v": [1, {"deep": "a\ud800b"}]}, '["v"][1]["deep"]'),
+        ({"\udfff": 1}, '["\\udfff"]'),
+    ],
+)
+def test_lone_surrogate_is_invalid_input_naming_where(manager, result, where):
+    with pytest.raises(InvalidInputError) as info:
+        manager.register_agent_result("a", "id-1", result)
+    assert "lone surrogate" in str(info.value)
+    assert f"at `{where}`" in str(info.value), str(info.value)
+    assert info.value.context["field"] == where
+    assert manager.get_agent_result("id-1") is None  # nothing written
+
+
+def test_lone_surrogate_in_a_whole_value_and_in_documents(manager, sessions):
+    with pytest.raises(InvalidInputError, match=r"`result` holds the lone surrogate `\\udc00`,"):
+        manager.register_agent_result("a", "id-1", "\udc00")
+    doc = sessions.load()
+    doc["goal"] = "x\udc00"
+    with pytest.raises(InvalidInputError) as info:
+        sessions.save(doc)
+    assert info.value.context["field"] == '["goal"]'
+    # a proper pair (an emoji written as two surrogates by json) is kept
+    manager.register_agent_result("a", "id-2", {"k": "\U0001F600"})
+    assert manager.get_agent_result("id-2") == {"k": "\U0001F600"}

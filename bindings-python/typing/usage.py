@@ -6,7 +6,7 @@ mypy fails if one of them stops being an error.
 """
 
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Union
 
 import session_state
 from session_state import FileStore, MemoryStore, SessionStateError, Store
@@ -46,6 +46,25 @@ class DictStore:
 
     def write(self, key: str, data: bytes) -> None:
         self.data[key] = data
+
+    def delete(self, key: str) -> bool:
+        return self.data.pop(key, None) is not None
+
+    def list(self, prefix: str) -> List[str]:
+        return sorted(k for k in self.data if k.startswith(prefix + "/"))
+
+
+class TextStore:
+    """A host store whose ``read`` returns text (taken as UTF-8): still a Store."""
+
+    def __init__(self) -> None:
+        self.data: Dict[str, str] = {}
+
+    def read(self, key: str) -> Optional[str]:
+        return self.data.get(key)
+
+    def write(self, key: str, data: bytes) -> None:
+        self.data[key] = data.decode("utf-8")
 
     def delete(self, key: str) -> bool:
         return self.data.pop(key, None) is not None
@@ -132,10 +151,14 @@ def orchestrator_usage(tmp: Path) -> None:
 
 
 def stores_and_errors(tmp: Path) -> None:
-    stores: List[Store] = [FileStore(tmp), FileStore(str(tmp), durable=True), MemoryStore(), DictStore()]
+    stores: List[Store] = [
+        FileStore(tmp), FileStore(str(tmp), durable=True), MemoryStore(), DictStore(), TextStore()
+    ]
     for s in stores:
         s.write("a/b", b"x")
-        data: Optional[bytes] = s.read("a/b")
+        data: Optional[Union[bytes, str]] = s.read("a/b")
+        only_bytes: Optional[bytes] = s.read("a/b")  # type: ignore[assignment]
+        print(only_bytes)
         keys: List[str] = s.list("a")
         gone: bool = s.delete("a/b")
         print(data, keys, gone)

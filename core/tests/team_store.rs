@@ -509,3 +509,38 @@ fn merge_sets_the_given_members_and_refuses_an_invalid_result() {
         assert_eq!(state, before, "unchanged after a refused merge");
     }
 }
+
+#[test]
+fn merge_refuses_a_change_to_an_unknown_backend_but_keeps_one_already_held() {
+    use session_state::team::{BackendType, SessionState, SpawnConfig};
+    let now = chrono::DateTime::parse_from_rfc3339("2026-03-01T12:34:56Z")
+        .unwrap()
+        .with_timezone(&chrono::Utc);
+    let mut state =
+        SessionState::from_config(&SpawnConfig::new("coder", "p"), BackendType::Codex, now);
+    let before = state.clone();
+    let bogus = serde_json::json!({"backendType": "bogus"});
+    let err = state.merge(bogus.as_object().unwrap()).unwrap_err();
+    assert_eq!(err.kind(), session_state::ErrorKind::InvalidInput);
+    assert_eq!(err.context_value("field"), Some("backendType"));
+    assert!(err.message().contains("`bogus`"), "{}", err.message());
+    assert_eq!(state, before, "unchanged after a refused merge");
+
+    let gemini = serde_json::json!({"backendType": "gemini-cli"});
+    state.merge(gemini.as_object().unwrap()).unwrap();
+    assert_eq!(state.backend_type, "gemini-cli");
+
+    // A file written by a newer crate with a backend this one does not know: kept, re-saved
+    // byte for byte, and other members still change.
+    let file = br#"{"name":"coder","backendType":"future-backend","prompt":"p","createdAt":"2026-03-01T12:34:56Z"}"#;
+    let mut held = SessionState::from_json(file).unwrap();
+    let bytes = held.to_json().unwrap();
+    assert_eq!(
+        SessionState::from_json(&bytes).unwrap().to_json().unwrap(),
+        bytes
+    );
+    let same = serde_json::json!({"backendType": "future-backend", "model": "m"});
+    held.merge(same.as_object().unwrap()).unwrap();
+    assert_eq!(held.backend_type, "future-backend");
+    assert_eq!(held.model.as_deref(), Some("m"));
+}

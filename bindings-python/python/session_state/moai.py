@@ -53,6 +53,27 @@ def _check_chain(chain_id: Optional[str]) -> None:
         raise TypeError(f"chain_id must be a str or None, not {type(chain_id).__name__}")
 
 
+def _make_private_dirs(folder: Path) -> None:
+    """Creates ``folder`` and its missing parents with mode 0700, as ``FileStore``, the Node
+    package and the CLI do (their files are private). Folders that exist are left as they are
+    (their mode is not changed)."""
+    missing: List[Path] = []
+    current = folder
+    while not current.is_dir():
+        missing.append(current)
+        if current.parent == current:
+            break
+        current = current.parent
+    for path in reversed(missing):
+        try:
+            os.mkdir(path, 0o700)
+        except FileExistsError:
+            if not path.is_dir():
+                raise
+            continue  # made meanwhile by someone else: not ours to change
+        os.chmod(path, 0o700)  # exactly 0700 whatever the umask
+
+
 class SessionManager:
     """The seed's ``SessionManager``.
 
@@ -60,7 +81,9 @@ class SessionManager:
         session_file: the sessions file; default ``.moai/memory/agent-sessions.json`` below the
             current folder at construction. ``workflow-chains.json`` sits beside it.
         transcript_dir: where ``agent-{agent_id}.jsonl`` transcripts are looked up; default
-            ``.moai/logs/agent-transcripts`` below the current folder.
+            ``.moai/logs/agent-transcripts`` below the current folder. The folders created
+            for these two (missing parents included) get mode 0700; existing ones are left
+            as they are.
         journal: (keyword only) append registrations to ``<stem>.journal.jsonl`` beside the
             sessions file, folded into it by every other change, by ``compact()``/``close()``
             and when the journal grows as large as the file: O(1) registrations; readers of
@@ -91,8 +114,8 @@ class SessionManager:
             if transcript_dir
             else project_root / ".moai" / "logs" / "agent-transcripts"
         )
-        self._session_file.parent.mkdir(parents=True, exist_ok=True)
-        self._transcript_dir.mkdir(parents=True, exist_ok=True)
+        _make_private_dirs(self._session_file.parent)
+        _make_private_dirs(self._transcript_dir)
         if policy not in ("compat", "explained"):
             raise ValueError(f"policy must be 'compat' or 'explained', not {policy!r}")
         self._policy = policy

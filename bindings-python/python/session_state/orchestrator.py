@@ -10,7 +10,8 @@ PosixPath('.claude/orchestrator-session.json')
 Differences from the seed (SPEC section 5):
 
 - ``save_session`` checks the document first (schema "1.0", types, a safe ``session_id``) and
-  raises ``InvalidInputError``/``CorruptStateError``/``IncompatibleSchemaError``/
+  raises ``InvalidInputError`` (naming the field: `` `state` is not an orchestrator session:
+  field `goal`: ... ``, ``.context["field"] == "goal"``)/``IncompatibleSchemaError``/
   ``InvalidKeyError`` instead of writing a bad file; it still sets ``state["updated"]`` (in
   RFC 3339 UTC, ``...Z``) as the seed does. Timestamps are written RFC 3339 UTC.
 - ``load_session`` returns None when there is no file or its ``schema_version`` is not

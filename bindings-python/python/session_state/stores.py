@@ -7,11 +7,16 @@ A host store is used from one process: session_state serialises its read-modify-
 one lock per host object (shared by every ``OrchestratorStore``, ``TeamStore``, ... over that
 object), but cannot lock across processes for it. An update started from inside the host's
 own methods on the same object raises ``ConflictError`` instead of deadlocking.
+
+A method that returns the wrong type (``read`` something other than ``bytes``, ``str`` or
+None, ``delete`` something other than a ``bool``, ``list`` something other than a list of
+``str``) raises ``StorageError`` naming the method, the key and the type; what ``write``
+returns is ignored.
 """
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import List, Optional, Union
 
 try:  # Python 3.8+: typing.Protocol
     from typing import Protocol, runtime_checkable
@@ -26,8 +31,9 @@ class Store(Protocol):
     """What a host store implements. Keys are ``/``-separated relative paths such as
     ``.claude/orchestrator-session.json``; values are bytes."""
 
-    def read(self, key: str) -> Optional[bytes]:
-        """The bytes under ``key``, or None when there are none."""
+    def read(self, key: str) -> Optional[Union[bytes, str]]:
+        """The bytes under ``key``, or None when there are none. A ``str`` is taken as its
+        UTF-8 bytes (``bytearray`` and ``memoryview`` are accepted too)."""
 
     def write(self, key: str, data: bytes) -> None:
         """Replace the bytes under ``key`` (atomically, if the store can)."""

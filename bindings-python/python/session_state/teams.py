@@ -248,7 +248,9 @@ class TeamStore:
         )
 
     def replace(self, team: str, state: SessionState) -> SessionState:
-        """Replaces an existing member's whole document (``createdAt`` and ``metadata`` as given)."""
+        """Replaces an existing member's whole document (``createdAt`` and ``metadata`` as given).
+        ``InvalidInputError`` naming the attribute (``state.backend_type``) when ``backend_type``
+        changes to a backend the core does not know, as :meth:`update`."""
         _require(state, SessionState, "state")
         return SessionState._from_checked(self._native.replace(team, state.name, state.to_dict()))
 
@@ -258,8 +260,10 @@ class TeamStore:
         file, e.g. ``{"metadata": {...}, "maxTurns": 7}``) and replace those of the stored
         document; other keys stay; ``None`` clears an optional field. Returns the state
         written. ``NotFoundError`` when there is no file, ``CorruptStateError`` when it does not
-        parse, ``InvalidInputError`` when the result is not a valid state or renames the agent
-        (nothing is written then), ``TypeError`` when ``changes`` is not a mapping."""
+        parse, ``InvalidInputError`` naming the key (`` `changes.maxTurns` is invalid: ... ``,
+        ``.context["field"]``) when the result is not a valid state, renames the agent or
+        changes ``backendType`` to a backend the core does not know (nothing is written then),
+        ``TypeError`` when ``changes`` is not a mapping."""
         if not isinstance(changes, Mapping):
             raise TypeError(f"changes must be a dict, not {type(changes).__name__}")
         return SessionState._from_checked(self._native.update(team, agent, dict(changes)))

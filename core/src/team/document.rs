@@ -177,11 +177,20 @@ impl SessionState {
     /// Sets the members of `changes` (document keys, camelCase, as in the file) over this
     /// state, like `Object.assign` on the document: keys not in `changes` stay as they are.
     ///
+    /// A `backendType` in `changes` that differs from the current one must name a backend the
+    /// crate knows (as a spawn's [`BackendType`](super::BackendType)); an unknown backend
+    /// already held is kept (it may be given again unchanged), as [`SessionState::from_json`]
+    /// and `TeamStore::save` keep it.
+    ///
     /// # Errors
     /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the reason when the
-    /// result is not a valid session state (a wrong type, a timestamp without offset, ...);
-    /// `self` is then unchanged.
+    /// result is not a valid session state (a wrong type, a timestamp without offset, ...),
+    /// or with `` `backendType` is invalid: unknown backend type `...` `` and the context pair
+    /// `field` = `backendType` for a change to an unknown backend; `self` is then unchanged.
     pub fn merge(&mut self, changes: &Map<String, Value>) -> Result<()> {
+        if let Some(Value::String(backend)) = changes.get("backendType") {
+            self.check_backend_change(backend)?;
+        }
         let Value::Object(mut doc) = serde_json::to_value(&*self)
             .map_err(|e| Error::invalid_input(format!("cannot serialise session state: {e}")))?
         else {
@@ -196,6 +205,27 @@ impl SessionState {
             Error::invalid_input(format!("the changes make an invalid session state: {e}"))
         })?;
         Ok(())
+    }
+
+    /// Checks that `backend` may replace this state's `backendType`: it is the same string, or
+    /// a backend the crate knows.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)
+    /// `` `backendType` is invalid: unknown backend type `...` `` with the context pairs
+    /// `field` = `backendType` and `backend_type`.
+    pub fn check_backend_change(&self, backend: &str) -> Result<()> {
+        if backend == self.backend_type {
+            return Ok(());
+        }
+        backend
+            .parse::<super::BackendType>()
+            .map(drop)
+            .map_err(|e| {
+                Error::invalid_input(format!("`backendType` is invalid: {}", e.message()))
+                    .with_context("field", "backendType")
+                    .with_context("backend_type", backend)
+            })
     }
 
     /// The document as the crate writes it: pretty JSON, two-space indent, no trailing newline.

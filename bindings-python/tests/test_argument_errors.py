@@ -1,0 +1,155 @@
+"""A wrong argument is an ``InvalidInputError`` naming the argument and the member at fault
+(message and ``.context["field"]``), never a "corrupt file" error about a file that is fine,
+and never serde's "at line 1 column 82" of a JSON text the caller did not write."""
+
+from pathlib import Path
+
+import pytest
+
+from session_state import CorruptStateError, InvalidInputError, MemoryStore
+from session_state import orchestrator
+from session_state.orchestrator import OrchestratorStore
+from session_state.teams import BackendType, SessionState, SpawnConfig, TeamStore
+
+NOW = "2026-03-01T12:34:56Z"
+
+
+# -------------------------------------------------------------- item 1: orchestrator documents
+
+
+def test_save_session_of_a_bad_dict_names_the_argument_and_writes_nothing(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InvalidInputError) as info:
+        orchestrator.save_session({})
+    assert str(info.value).startswith("`state` is not an orchestrator session: field `schema_version`")
+    assert info.value.context == {"field": "schema_version"}
+    assert ".claude" not in str(info.value)
+    assert not (tmp_path / ".claude").exists()
+
+
+def test_store_save_of_a_wrong_type_names_the_field():
+    store = OrchestratorStore(store=MemoryStore())
+    with pytest.raises(InvalidInputError) as info:
+        store.save({"schema_version": "1.0", "goal": 1})
+    assert str(info.value).startswith(
+        "`state` is not an orchestrator session: field `goal`: invalid type"
+    ), str(info.value)
+    assert info.value.context == {"field": "goal"}
+
+
+def test_archive_without_session_id_names_the_missing_field(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(InvalidInputError) as info:
+        orchestrator.archive_session({"schema_version": "1.0", "goal": "g"})
+    assert str(info.value) == "`state` is not an orchestrator session: field `session_id` is missing"
+    assert info.value.context == {"field": "session_id"}
+
+
+@pytest.mark.parametrize("call", ["resume_summary", "render_resume"])
+def test_summaries_of_a_bad_dict_name_the_argument(call):
+    with pytest.raises(InvalidInputError) as info:
+        getattr(orchestrator, call)({"schema_version": "1.0", "goal": []})
+    assert str(info.value).startswith("`state` is not an orchestrator session: field `goal`")
+
+
+def test_a_corrupt_file_is_still_corrupt_state(tmp_path):
+    (tmp_path / ".claude").mkdir()
+    (tmp_path / ".claude" / "orchestrator-session.json").write_text('{"schema_version": "1.0", "goal": 1}')
+    with pytest.raises(CorruptStateError, match="orchestrator-session.json"):
+        OrchestratorStore(tmp_path).load()
+
+
+# ---------------------------------------------------- item 4: members named, no line/column
+
+
+def test_create_session_names_the_missing_project_member():
+    store = OrchestratorStore(store=MemoryStore())
+    with pytest.raises(InvalidInputError) as info:
+        store.create_session("", "default", {})
+    assert str(info.value) == "`project.name` is invalid: missing field `name`"
+    assert info.value.context == {"field": "project.name"}
+
+
+def test_agent_started_names_the_member():
+    store = OrchestratorStore(store=MemoryStore())
+    store.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    with pytest.raises(InvalidInputError) as info:
+        store.agent_started({"id": "a", "type": "t", "task": 1})
+    assert info.value.context == {"field": "agent.task"}
+    assert "column" not in str(info.value)
+
+
+def test_record_spawn_names_the_config_attribute():
+    teams = TeamStore(store=MemoryStore())
+    with pytest.raises(InvalidInputError) as info:
+        teams.record_spawn("t", SpawnConfig(name="coder", prompt="p", max_turns=2**40), BackendType.CODEX)
+    assert str(info.value).startswith("`config.max_turns` is invalid: "), str(info.value)
+    assert info.value.context == {"field": "config.max_turns"}
+    assert "column" not in str(info.value)
+
+
+def test_team_save_names_the_state_attribute():
+    teams = TeamStore(store=MemoryStore())
+    state = SessionState.from_config(SpawnConfig(name="coder", prompt="p"), BackendType.CODEX, now=NOW)
+    state.max_turns = "x"  # type: ignore[assignment]
+    with pytest.raises(InvalidInputError) as info:
+        teams.save("t", state)
+    assert info.value.context == {"field": "state.max_turns"}
+    assert "column" not in str(info.value)
+
+
+@pytest.fixture
+def teams():
+    store = TeamStore(store=MemoryStore())
+    config = SpawnConfig(name="coder", prompt="p", model="gpt-5-codex")
+    store.save("my-team", SessionState.from_config(config, BackendType.CODEX, now=NOW))
+    return store
+
+
+def test_team_update_names_the_changed_key(teams):
+    with pytest.raises(InvalidInputError) as info:
+        teams.update("my-team", "coder", {"maxTurns": "x"})
+    assert str(info.value).startswith("`changes.maxTurns` is invalid: invalid type"), str(info.value)
+    assert info.value.context == {"field": "changes.maxTurns"}
+    assert "column" not in str(info.value)
+    assert teams.load("my-team", "coder").max_turns is None  # nothing written
+
+
+# ------------------------------------------------------------ item 3: unknown backend changes
+
+
+def test_team_update_refuses_an_unknown_backend_like_node(teams):
+    with pytest.raises(InvalidInputError) as info:
+        teams.update("my-team", "coder", {"backendType": "bogus"})
+    assert str(info.value) == "`changes.backendType` is invalid: unknown backend type `bogus`"
+    assert info.value.context["field"] == "changes.backendType"
+    with pytest.raises(InvalidInputError) as info:
+        teams.update("my-team", "coder", {"backendType": 5})
+    assert info.value.context["field"] == "changes.backendType"
+    assert teams.load("my-team", "coder").backend_type == "codex"  # nothing written
+    assert teams.update("my-team", "coder", {"backendType": "gemini-cli"}).backend_type == "gemini-cli"
+
+
+def test_team_replace_refuses_an_unknown_backend(teams):
+    state = teams.load("my-team", "coder")
+    state.backend_type = "bogus"
+    with pytest.raises(InvalidInputError) as info:
+        teams.replace("my-team", state)
+    assert info.value.context["field"] == "state.backend_type"
+    assert teams.load("my-team", "coder").backend_type == "codex"
+
+
+def test_an_unknown_backend_in_a_file_is_kept_byte_for_byte(tmp_path: Path):
+    path = tmp_path / "teams" / "t" / "sessions" / "coder.json"
+    path.parent.mkdir(parents=True)
+    original = SessionState.from_dict(
+        {"name": "coder", "backendType": "future-backend", "prompt": "p", "createdAt": NOW}
+    ).to_json()
+    path.write_bytes(original)
+    teams = TeamStore(tmp_path)
+    state = teams.load("t", "coder")
+    assert state.backend_type == "future-backend"
+    teams.save("t", state)
+    assert path.read_bytes() == original
+    updated = teams.update("t", "coder", {"backendType": "future-backend", "metadata": {"k": "v"}})
+    assert updated.backend_type == "future-backend"
