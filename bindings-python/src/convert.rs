@@ -17,7 +17,7 @@ use serde_path_to_error::Segment;
 use session_state::Error;
 
 use crate::errors::to_py_err;
-use crate::json_check::{self, MAX_DEPTH, Refusal};
+use session_state::json_text::{self as json_check, MAX_DEPTH, Refusal};
 
 /// Any serialisable value as plain Python data (`dict`, `list`, `str`, `int`, ...).
 pub fn to_py<'py, T: Serialize + ?Sized>(

@@ -7,7 +7,6 @@ mod args;
 mod conformance;
 mod convert;
 mod errors;
-mod json_check;
 mod orchestrator;
 mod registry;
 mod stores;

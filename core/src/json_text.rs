@@ -7,7 +7,9 @@
 //! - a value nested deeper than [`MAX_DEPTH`] levels is refused with a message that says so.
 //!   serde_json stops at 128 levels to protect the stack, and a value is stored inside a
 //!   document (a registry result three levels down), so a lower limit keeps every file this
-//!   library writes readable again.
+//!   library writes readable again;
+//! - a `\uXXXX` escape of a lone UTF-16 surrogate (a Python `str` can hold one, UTF-8
+//!   cannot) is refused, naming where it is.
 //!
 //! The text must be valid JSON (check it after serde_json parsed it, or use it on what a JSON
 //! writer such as Python's `json.dumps` wrote): an integer is a token of digits only, a float
@@ -32,6 +34,15 @@ pub enum Refusal {
     },
     /// Arrays and objects nested deeper than [`MAX_DEPTH`].
     TooDeep,
+    /// A `\uXXXX` escape of a UTF-16 surrogate that is not half of a pair (a Python `str` or
+    /// a JS string can hold one, UTF-8 cannot): the escape and where it is (its string's path; for a
+    /// dict key, the path ends with that key).
+    LoneSurrogate {
+        /// The escape as written (`\udc00`).
+        escape: String,
+        /// Its location below the value, as subscripts (empty for the value itself).
+        path: String,
+    },
 }
 
 /// One open list or dict: where its current key is in the text, or its current index.
@@ -41,7 +52,7 @@ enum Frame {
     Array { index: usize },
 }
 
-/// Checks `text` (valid JSON); see the module docs.
+/// Checks `text` (valid JSON, or JSON with lone surrogate escapes); see the module docs.
 ///
 /// # Errors
 /// The first [`Refusal`] found.
@@ -55,7 +66,19 @@ pub fn check(text: &[u8]) -> Result<(), Refusal> {
             b'"' => {
                 let start = i + 1;
                 i = start;
+                let mut lone = None;
                 while i < text.len() && text[i] != b'"' {
+                    if text[i] == b'\\' && text.get(i + 1) == Some(&b'u') {
+                        match surrogate_escape(text, i) {
+                            Escape::Pair => i += 12,
+                            Escape::Lone => {
+                                lone.get_or_insert(i);
+                                i += 6;
+                            }
+                            Escape::Other => i += 6,
+                        }
+                        continue;
+                    }
                     i += if text[i] == b'\\' { 2 } else { 1 };
                 }
                 if expect_key {
@@ -63,6 +86,13 @@ pub fn check(text: &[u8]) -> Result<(), Refusal> {
                         *key = (start, i.min(text.len()));
                     }
                     expect_key = false;
+                }
+                if let Some(at) = lone {
+                    return Err(Refusal::LoneSurrogate {
+                        escape: String::from_utf8_lossy(&text[at..(at + 6).min(text.len())])
+                            .into_owned(),
+                        path: path(text, &stack),
+                    });
                 }
             }
             open @ (b'[' | b'{') => {
@@ -109,9 +139,34 @@ pub fn check(text: &[u8]) -> Result<(), Refusal> {
     Ok(())
 }
 
+/// What a `\uXXXX` escape at `at` is, as UTF-16.
+enum Escape {
+    /// A high surrogate followed by a low one: 12 bytes.
+    Pair,
+    /// A surrogate that is not half of a pair: 6 bytes.
+    Lone,
+    /// Any other code point (or a malformed escape, left for the parser): 6 bytes.
+    Other,
+}
+
+fn surrogate_escape(text: &[u8], at: usize) -> Escape {
+    let unit = |at: usize| -> Option<u16> {
+        if text.get(at) != Some(&b'\\') || text.get(at + 1) != Some(&b'u') {
+            return None;
+        }
+        let hex = std::str::from_utf8(text.get(at + 2..at + 6)?).ok()?;
+        u16::from_str_radix(hex, 16).ok()
+    };
+    match unit(at) {
+        Some(0xD800..=0xDBFF) if matches!(unit(at + 6), Some(0xDC00..=0xDFFF)) => Escape::Pair,
+        Some(0xD800..=0xDFFF) => Escape::Lone,
+        _ => Escape::Other,
+    }
+}
+
 /// [`check`] as a core [`Error`](crate::Error): [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)
 /// naming `what` (e.g. "the result in --result") and where the refused integer is
-/// (context `field`), or the nesting limit (context `max_depth`).
+/// or lone surrogate is (context `field`), or the nesting limit (context `max_depth`).
 ///
 /// # Errors
 /// As described.
@@ -126,6 +181,17 @@ pub fn check_input(what: &str, text: &[u8]) -> crate::Result<()> {
             };
             Err(crate::Error::invalid_input(format!(
                 "{what} holds the integer {text}{at}, outside the 64-bit range this library keeps exactly"
+            ))
+            .with_context("field", path))
+        }
+        Err(Refusal::LoneSurrogate { escape, path }) => {
+            let at = if path.is_empty() {
+                String::new()
+            } else {
+                format!(" at `{path}`")
+            };
+            Err(crate::Error::invalid_input(format!(
+                "{what} holds the lone surrogate `{escape}`{at}, which UTF-8 cannot hold"
             ))
             .with_context("field", path))
         }
@@ -198,6 +264,26 @@ mod tests {
             Ok(())
         );
         assert_eq!(check(br#"{"99999999999999999999999": 1}"#), Ok(()));
+    }
+
+    #[test]
+    fn lone_surrogate_escapes_are_located_and_pairs_pass() {
+        assert_eq!(check(br#"["\ud83d\ude00", "\u00e9\n\\u0041"]"#), Ok(()));
+        let lone = |escape: &str, path: &str| {
+            Err(Refusal::LoneSurrogate {
+                escape: escape.to_owned(),
+                path: path.to_owned(),
+            })
+        };
+        assert_eq!(check(br#""\udc00""#), lone(r"\udc00", ""));
+        assert_eq!(
+            check(br#"{"a": [1, {"k": "x\ud800y"}]}"#),
+            lone(r"\ud800", r#"["a"][1]["k"]"#)
+        );
+        assert_eq!(
+            check(br#"{"ok": 1, "\udfff": 2}"#),
+            lone(r"\udfff", r#"["\udfff"]"#)
+        );
     }
 
     #[test]
