@@ -131,3 +131,31 @@ fn fix_salvages_the_complete_entries_of_a_torn_sessions_file() {
     assert_eq!(doc["chains"]["C"].as_array().unwrap().len(), 5);
     assert_eq!(doc["metadata"].as_object().unwrap().len(), 3);
 }
+
+/// Read-only commands on an empty project write nothing: no `.claude/` or `.moai/` folder, no
+/// index, no lock file.
+#[test]
+fn read_only_commands_on_an_empty_project_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for args in [
+        &["history"][..],
+        &["resume"],
+        &["show"],
+        &["agents"],
+        &["chains"],
+        &["doctor"],
+        &["history", "--json"],
+    ] {
+        let out = run(root, args);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {out:?}"
+        );
+        let left: Vec<_> = std::fs::read_dir(root)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        assert!(left.is_empty(), "{args:?} wrote {left:?}");
+    }
+}

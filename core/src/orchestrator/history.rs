@@ -205,6 +205,11 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         {
             return Ok(self.page_of(&files, &index.files, query));
         }
+        if files.is_empty() && bytes.is_none() {
+            // Nothing archived and no index: a listing writes nothing (no index, no lock file,
+            // no `.claude/` folder in a project that has none).
+            return Ok(self.page_of(&files, &[], query));
+        }
         let updated = update_with(&self.store, &index_key(), |old| {
             let (index, changed) = self.reconcile(old, &files)?;
             Ok((changed.then(|| index.to_bytes()), index))

@@ -138,6 +138,10 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     }
 
     fn check_journal(&self, fix: bool, report: &mut RegistryDoctorReport) -> Result<()> {
+        // No journal: nothing to check, and no lock file to create for it.
+        if self.store.read(&self.journal_key)?.is_none() {
+            return Ok(());
+        }
         // Under the journal's lock: an append in progress is never taken for a torn line.
         let found = update_with(&self.store, &self.journal_key, |journal| {
             let Some(journal) = journal else {
