@@ -68,7 +68,13 @@ pub fn check(text: &[u8]) -> Result<(), Refusal> {
                 i = start;
                 let mut lone = None;
                 while i < text.len() && text[i] != b'"' {
-                    if text[i] == b'\\' && text.get(i + 1) == Some(&b'u') {
+                    if text[i] != b'\\' {
+                        // Plain characters up to the next quote or backslash, in one search.
+                        i = memchr::memchr2(b'"', b'\\', &text[i..])
+                            .map_or(text.len(), |at| i + at);
+                        continue;
+                    }
+                    if text.get(i + 1) == Some(&b'u') {
                         match surrogate_escape(text, i) {
                             Escape::Pair => i += 12,
                             Escape::Lone => {
