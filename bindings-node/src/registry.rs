@@ -395,14 +395,16 @@ impl AgentRegistry {
         self.inner.compact().js(env)
     }
 
-    /// Starts fresh after a corrupt `agent-sessions.json` and a corrupt
-    /// `workflow-chains.json`: for each, keeps a copy aside (`<key>.corrupt-<UTC stamp>`) and
-    /// writes it empty (the core's `recover` and `recover_chains`). Returns the keys of the
-    /// copies (the sessions file's first); empty when both files were fine or absent. After
-    /// it, `registerAgentResult` and `createChain` work again.
+    /// Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json`: for each,
+    /// keeps a copy aside (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries
+    /// of the sessions file (names, chains, metadata and results that are whole; the core's
+    /// `recover_salvaging`, as `session-state doctor --fix`) and an empty chains file (the
+    /// core's `recover_chains`). Returns the keys of the copies (the sessions file's first);
+    /// empty when both files were fine or absent. After it, `registerAgentResult` and
+    /// `createChain` work again.
     #[napi]
     pub fn recover(&self, env: &Env) -> napi::Result<Vec<String>> {
-        let sessions = self.inner.recover().js(env)?;
+        let sessions = self.inner.recover_salvaging().js(env)?.map(|(key, _)| key);
         let chains = self.inner.recover_chains().js(env)?;
         Ok(sessions
             .into_iter()

@@ -190,3 +190,18 @@ test('recover repairs a corrupt sessions file and a corrupt chains file together
   reg.registerAgentResult('x', 'x-1', { ok: true }, 'C')
   assert.deepEqual(reg.getChainResults('C').map((r) => r.result), [{ ok: true }])
 })
+
+test('recover writes back the complete entries of a torn sessions file', () => {
+  const store = new MemoryStore()
+  const reg = new AgentRegistry(store)
+  for (const i of [0, 1, 2]) reg.registerAgentResult(`agent-${i}`, `id-${i}`, { i }, 'C')
+  const whole = store.read('.moai/memory/agent-sessions.json').toString()
+  // Cut inside the metadata of id-2: names, the chain and two metadata entries are whole.
+  const torn = whole.slice(0, whole.indexOf('"id-2": {') + 20)
+  store.write('.moai/memory/agent-sessions.json', Buffer.from(torn))
+  throwsCode(() => reg.getResumeId('agent-0'), 'corrupt_state')
+  const [aside] = reg.recover()
+  assert.equal(store.read(aside).toString(), torn, 'the torn bytes are kept')
+  assert.deepEqual(['agent-0', 'agent-1', 'agent-2'].map((n) => reg.getResumeId(n)), ['id-0', 'id-1', 'id-2'])
+  assert.equal(reg.agents().length, 3)
+})
