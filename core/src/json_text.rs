@@ -171,36 +171,33 @@ fn surrogate_escape(text: &[u8], at: usize) -> Escape {
 }
 
 /// [`check`] as a core [`Error`](crate::Error): [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)
-/// naming `what` (e.g. "the result in --result") and where the refused integer is
-/// or lone surrogate is (context `field`), or the nesting limit (context `max_depth`).
+/// naming `what` (e.g. "the result in --result") and where the refused integer or lone
+/// surrogate is (context `field`), or the nesting limit (context `max_depth`).
 ///
 /// # Errors
 /// As described.
 pub fn check_input(what: &str, text: &[u8]) -> crate::Result<()> {
+    let located = |found: String, why: &str, path: String| {
+        let at = if path.is_empty() {
+            String::new()
+        } else {
+            format!(" at `{path}`")
+        };
+        crate::Error::invalid_input(format!("{what} holds {found}{at}, {why}"))
+            .with_context("field", path)
+    };
     match check(text) {
         Ok(()) => Ok(()),
-        Err(Refusal::BigInteger { text, path }) => {
-            let at = if path.is_empty() {
-                String::new()
-            } else {
-                format!(" at `{path}`")
-            };
-            Err(crate::Error::invalid_input(format!(
-                "{what} holds the integer {text}{at}, outside the 64-bit range this library keeps exactly"
-            ))
-            .with_context("field", path))
-        }
-        Err(Refusal::LoneSurrogate { escape, path }) => {
-            let at = if path.is_empty() {
-                String::new()
-            } else {
-                format!(" at `{path}`")
-            };
-            Err(crate::Error::invalid_input(format!(
-                "{what} holds the lone surrogate `{escape}`{at}, which UTF-8 cannot hold"
-            ))
-            .with_context("field", path))
-        }
+        Err(Refusal::BigInteger { text, path }) => Err(located(
+            format!("the integer {text}"),
+            "outside the 64-bit range this library keeps exactly",
+            path,
+        )),
+        Err(Refusal::LoneSurrogate { escape, path }) => Err(located(
+            format!("the lone surrogate `{escape}`"),
+            "which UTF-8 cannot hold",
+            path,
+        )),
         Err(Refusal::TooDeep) => Err(crate::Error::invalid_input(format!(
             "{what} is nested deeper than the limit of {MAX_DEPTH} levels"
         ))
