@@ -186,22 +186,29 @@ function render() {
 }
 
 // Before a file replaces the stored current session, that session is kept: archived when it is
-// another session (by id, read from the incoming bytes even when they are torn), or copied to
-// `<current>.replaced-<ms>` when it cannot be archived (unreadable, or its archive exists).
-// Returns what was done, or "" when nothing needed keeping.
+// another session (by id, read from the incoming bytes even when they are torn), or its bytes
+// copied to `<current>.replaced-<ms>` when it cannot be archived (unreadable, or its archive
+// exists) or is the same session in another state. Identical bytes need nothing. Returns what
+// was done, or "" when nothing needed keeping.
 function keepCurrent(incoming) {
   const old = store.read(CURRENT);
-  if (!old) return "";
+  if (!old || sameBytes(old, incoming)) return "";
   const incomingId = salvage(incoming).document.session_id;
   try {
     const doc = sessions.load();
-    if (!doc || doc.session_id === incomingId) return "";
-    return ` The session it replaces was archived to ${sessions.archive(doc, { replace: false })}.`;
+    if (doc && doc.session_id !== incomingId) {
+      return ` The session it replaces was archived to ${sessions.archive(doc, { replace: false })}.`;
+    }
   } catch {
-    const aside = `${CURRENT}.replaced-${Date.now()}`;
-    store.write(aside, old);
-    return ` The file it replaces was kept as ${aside}.`;
+    // Unreadable, incompatible, or already archived: kept aside below.
   }
+  const aside = `${CURRENT}.replaced-${Date.now()}`;
+  store.write(aside, old);
+  return ` The file it replaces was kept as ${aside}.`;
+}
+
+function sameBytes(a, b) {
+  return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
 
 async function openFiles(files) {
@@ -235,18 +242,27 @@ async function openFiles(files) {
   render();
 }
 
-function move(name) {
+function move(name, replace = false) {
   try {
     if (name === "archive") {
       const doc = sessions.load();
       if (!doc) throw Object.assign(new Error("there is no current session"), { code: "not_found" });
-      const key = sessions.archive(doc, { replace: false });
+      const key = sessions.archive(doc, { replace });
       say(`Archived to ${key}.`);
+    } else if (name === "complete" || name === "abort") {
+      const doc = sessions[name]({ replace });
+      say(`Session ${doc.session_id} is now ${doc.status}.`);
     } else {
       const doc = sessions[name]();
       say(`Session ${doc.session_id} is now ${doc.status}.`);
     }
   } catch (err) {
+    // An archive of this session exists: ask before replacing it (nothing changed so far).
+    if (err.code === "already_exists" && !replace &&
+        window.confirm("An archive of this session already exists. Replace it?")) {
+      move(name, true);
+      return;
+    }
     say(describeError(err), true);
   }
   render();

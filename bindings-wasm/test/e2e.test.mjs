@@ -153,6 +153,12 @@ test("the viewer shows the seed example, moves it, keeps it across reloads, and 
   await page.waitForSelector("#problem:not([hidden])");
   assert.equal(await textOf("#problem-code"), "corrupt_state");
   assert.match(await textOf("#salvage-partial"), /agents\[1\]/);
+  // The paused session it replaced (same id, other bytes) was kept, not overwritten.
+  const tornMessage = await textOf("#message");
+  const pausedCopy = tornMessage.match(/kept as (\.claude\/orchestrator-session\.json\.replaced-\d+)\.$/);
+  assert.ok(pausedCopy, tornMessage);
+  const pausedText = await page.evaluate((k) => localStorage.getItem(`session-state:${k}`), pausedCopy[1]);
+  assert.equal(JSON.parse(pausedText).status, "paused");
   assert.equal(await page.isVisible("#session"), true);
   assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
   await shot("06-torn-salvage");
@@ -231,4 +237,14 @@ test("the viewer shows the seed example, moves it, keeps it across reloads, and 
   );
   assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
   await shot("12-replaced-archived");
+
+  // Its archive exists: Archive asks before replacing it; declined, nothing changes.
+  page.once("dialog", (d) => d.dismiss());
+  await page.click("button[data-move=archive]");
+  assert.match(await textOf("#message"), /already_exists/);
+  assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
+  page.once("dialog", (d) => d.accept());
+  await page.click("button[data-move=archive]");
+  assert.match(await textOf("#message"), /^Archived to \.claude\/orchestrator-history\/2025-12-27-abc123\.json/);
+  assert.equal(await page.isVisible("#empty"), true);
 });
