@@ -130,6 +130,14 @@ fn fix_salvages_the_complete_entries_of_a_torn_sessions_file() {
     let doc: Value = serde_json::from_slice(&std::fs::read(&file).unwrap()).unwrap();
     assert_eq!(doc["chains"]["C"].as_array().unwrap().len(), 5);
     assert_eq!(doc["metadata"].as_object().unwrap().len(), 3);
+    // The chain still has its members, without results: `chain` shows it, as `chains` does.
+    let out = run(root, &["chain", "C"]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 /// Read-only commands on an empty project write nothing: no `.claude/` or `.moai/` folder, no

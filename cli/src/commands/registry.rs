@@ -128,7 +128,12 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Chain { chain_id, json } => {
             let summary = reg.chain_summary(&chain_id)?;
             let status = reg.chain_status(&chain_id)?;
-            if !status.defined && summary.status == "not_found" {
+            // A chain exists when it is defined, has results, or has members (a chain whose
+            // results were lost, e.g. after `doctor --fix` salvaged a torn file).
+            if !status.defined
+                && summary.status == "not_found"
+                && !reg.load()?.chains.contains_key(&chain_id)
+            {
                 return Err(Error::new(
                     session_state::ErrorKind::NotFound,
                     format!("no chain `{chain_id}`"),
