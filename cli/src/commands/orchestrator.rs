@@ -91,9 +91,14 @@ type Sessions = OrchestratorStore<FsStore, SystemClock>;
 fn sessions(ctx: &Context, create: bool) -> Result<Sessions> {
     let root = ctx.project_root();
     if !create && !root.is_dir() {
+        let what = if root.exists() {
+            "is not a folder"
+        } else {
+            "does not exist"
+        };
         return Err(Error::new(
             ErrorKind::NotFound,
-            format!("project folder `{}` does not exist", root.display()),
+            format!("project folder `{}` {what}", root.display()),
         ));
     }
     Ok(OrchestratorStore::new(Context::store(root)?, ctx.clock))
