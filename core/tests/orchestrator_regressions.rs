@@ -294,3 +294,62 @@ fn doctor_fix_still_rewrites_files_with_real_fields() {
         ("2025-12-01-goal-only", "kept goal")
     );
 }
+
+/// Records the status of every document written to the current key.
+struct RecordingCurrent(MemoryStore, std::sync::Mutex<Vec<String>>);
+
+impl RecordingCurrent {
+    fn record(&self, key: &Key, data: &[u8]) {
+        if *key == current_key() {
+            self.1.lock().unwrap().push(status_of(data));
+        }
+    }
+}
+
+impl Store for RecordingCurrent {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        self.0.read(key)
+    }
+    fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
+        self.record(key, data);
+        self.0.write(key, data)
+    }
+    fn delete(&self, key: &Key) -> Result<bool> {
+        self.0.delete(key)
+    }
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        self.0.list(prefix)
+    }
+    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+        self.0.update(key, &mut |old| {
+            let out = apply(old)?;
+            if let Some(bytes) = &out {
+                self.record(key, bytes);
+            }
+            Ok(out)
+        })
+    }
+}
+
+/// A final move archives and removes the current file inside one exclusive update: the
+/// current file never holds a final status that another process could read (a fresh user saw
+/// parallel `complete` runs fail with "cannot move from `complete` to `complete`"), and a
+/// current file written after the move is never the one removed.
+#[test]
+fn a_final_move_never_writes_a_final_status_into_the_current_file() {
+    for to in [SessionStatus::Complete, SessionStatus::Aborted] {
+        let store = RecordingCurrent(MemoryStore::new(), std::sync::Mutex::default());
+        store
+            .write(&current_key(), &vector("seed-example.json"))
+            .unwrap();
+        let s = OrchestratorStore::new(store, clock(GOLDEN_NOW));
+        assert_eq!(s.move_to(to).unwrap().status, to);
+        assert_eq!(s.store().read(&current_key()).unwrap(), None);
+        let written = s.store().1.lock().unwrap().clone();
+        assert_eq!(
+            written,
+            ["in_progress"],
+            "{to:?}: only the seed's own write"
+        );
+    }
+}

@@ -258,8 +258,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// Moves the current session to `to` (lifecycle of SPEC section 1) and saves it. A move to
     /// `complete` or `aborted` archives it: inside the same exclusive update of the current
     /// file, the archive key is built and checked (no archive of that id unless `replace`),
-    /// and the archive written, before the current file changes; then the current file is
-    /// removed and the index updated. When any of that fails the current file keeps its old
+    /// the archive written, and then the current file removed, so no other process ever sees
+    /// a current file in a final status nor has a newer current file removed; then the index
+    /// is updated. When any of that fails the current file keeps its old
     /// status.
     ///
     /// # Errors
@@ -271,7 +272,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             return self.modify(|doc| transition(doc, to));
         }
         let current = current_key();
-        let (doc, bytes, archive) = update_with(&self.store, &current, |old| {
+        let (doc, archive) = update_with(&self.store, &current, |old| {
             let Some(old) = old else {
                 return Err(no_session());
             };
@@ -287,12 +288,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 replace,
             )?;
             self.store.write(&archive, &bytes)?;
-            Ok((Some(bytes.clone()), (doc, bytes, archive)))
-        })?;
-        // Remove the current file unless another writer changed it meanwhile.
-        if self.store.read(&current)?.as_deref() == Some(bytes.as_slice()) {
+            // Still under the current file's lock: nobody can have changed it since `old`.
             self.store.delete(&current)?;
-        }
+            Ok((None, (doc, archive)))
+        })?;
         self.index_archived(&archive, &doc)?;
         Ok(doc)
     }
