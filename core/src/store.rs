@@ -55,8 +55,9 @@ pub trait Store {
 
     /// Exclusive read-modify-write of `key`: `apply` receives the current bytes and returns the
     /// bytes to write, or `None` to write nothing. `apply` may read and write *other* keys of the
-    /// same store (for example to compact a journal into a base file) but must not call
-    /// `update` or `append` itself.
+    /// same store (for example to compact a journal into a base file), and may delete `key`
+    /// itself when it then returns `None` (a final move archives and removes the current
+    /// session under its lock); it must not call `update` or `append`.
     ///
     /// # Errors
     /// Whatever `apply` returns (then nothing is written), [`ErrorKind::Storage`] when the

@@ -63,6 +63,11 @@ pub(super) const ALL: &[Case] = &[
         run: update_may_use_other_keys,
     },
     Case {
+        name: "update_may_delete_its_key",
+        description: "an update may delete its own key and write nothing: the key is then gone",
+        run: update_may_delete_its_key,
+    },
+    Case {
         name: "append_creates_then_appends",
         description: "append creates an absent key, then adds to the end of it",
         run: append_creates_then_appends,
@@ -389,6 +394,31 @@ fn update_may_use_other_keys(store: &dyn Store, dir: &Key) -> CaseResult {
         Some(b"journal"),
         "update that also wrote another key",
     )
+}
+
+fn update_may_delete_its_key(store: &dyn Store, dir: &Key) -> CaseResult {
+    let key = at(dir, "current")?;
+    let archive = at(dir, "archive")?;
+    op("write", store.write(&key, b"session"))?;
+    let existed = op(
+        "update",
+        update_with(store, &key, |old| {
+            store.write(&archive, old.unwrap_or_default())?;
+            Ok((None, store.delete(&key)?))
+        }),
+    )?;
+    if !existed {
+        return Err(format!(
+            "delete of `{key}` inside its own update said it was absent"
+        ));
+    }
+    expect(
+        store,
+        &archive,
+        Some(b"session"),
+        "write of another key before the delete",
+    )?;
+    expect(store, &key, None, "update that deleted its own key")
 }
 
 fn append_creates_then_appends(store: &dyn Store, dir: &Key) -> CaseResult {
