@@ -140,8 +140,8 @@ fn fix_salvages_the_complete_entries_of_a_torn_sessions_file() {
     );
 }
 
-/// Read-only commands on an empty project write nothing: no `.claude/` or `.moai/` folder, no
-/// index, no lock file.
+/// Read-only commands, and moves that find no session, write nothing on an empty project: no
+/// `.claude/` or `.moai/` folder, no index, no lock file.
 #[test]
 fn read_only_commands_on_an_empty_project_write_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -154,12 +154,15 @@ fn read_only_commands_on_an_empty_project_write_nothing() {
         &["chains"],
         &["doctor"],
         &["history", "--json"],
+        &["pause"],
+        &["complete"],
     ] {
         let out = run(root, args);
         assert!(
             matches!(out.status.code(), Some(0 | 1)),
             "{args:?}: {out:?}"
         );
+        // (`pause`/`complete` fail with not_found: nothing to move.)
         let left: Vec<_> = std::fs::read_dir(root)
             .unwrap()
             .map(|e| e.unwrap().path())

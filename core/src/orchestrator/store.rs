@@ -234,6 +234,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         mut change: impl FnMut(&mut OrchestratorSession) -> Result<()>,
     ) -> Result<OrchestratorSession> {
         let key = current_key();
+        self.require_current(&key)?;
         update_with(&self.store, &key, |old| {
             let Some(old) = old else {
                 return Err(no_session());
@@ -272,6 +273,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             return self.modify(|doc| transition(doc, to));
         }
         let current = current_key();
+        self.require_current(&current)?;
         let (doc, archive) = update_with(&self.store, &current, |old| {
             let Some(old) = old else {
                 return Err(no_session());
@@ -294,6 +296,15 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         })?;
         self.index_archived(&archive, &doc)?;
         Ok(doc)
+    }
+
+    /// [`ErrorKind::NotFound`] before any lock is taken when there is no current file, so a
+    /// move on an empty project leaves no lock file behind (the update checks again).
+    fn require_current(&self, key: &Key) -> Result<()> {
+        match self.store.read(key)? {
+            Some(_) => Ok(()),
+            None => Err(no_session()),
+        }
     }
 
     /// `created → in_progress`.
