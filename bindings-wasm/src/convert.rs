@@ -17,11 +17,11 @@
 use js_sys::{JSON, Uint8Array};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use session_state::{Error, ErrorKind, Key, MAX_VALUE_NESTING};
+use session_state::{Key, MAX_VALUE_NESTING};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::errors::{IntoJsResult, JsResult, describe, invalid_input, to_js_error, type_name};
+use crate::errors::{IntoJsResult, JsResult, describe, invalid_input, type_name};
 
 /// `value` as a plain JS value (objects, arrays, strings, numbers, booleans, `null`).
 ///
@@ -34,14 +34,17 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
         .map_err(|e| invalid_input(format!("cannot convert a value to JS: {}", describe(&e))))
 }
 
-// `strictJson`: `JSON.stringify` with a replacer that throws a message (a string) naming the
-// member instead of silently changing what JSON cannot hold, and that returns `null` for a value
-// nested deeper than `maxDepth` levels (a scalar is depth 0, `[]` depth 1, as the core's
-// `MAX_VALUE_NESTING` counts) before descending further. The depth is counted in the
+// `strictJson(value, what, maxDepth)`: `JSON.stringify` with a replacer that refuses, naming
+// the member, what JSON cannot hold exactly instead of changing it silently, and that stops at
+// a value nested deeper than `maxDepth` levels (a scalar is depth 0, `[]` depth 1, as the
+// core's `MAX_VALUE_NESTING` counts) before descending further. The depth is counted in the
 // replacer, which `JSON.stringify` calls with the holder as `this` on the value it is about
 // to write (after `toJSON`), so the check sees exactly what is written. The same rules and
-// messages as the Node package's `STRICT_STRINGIFY`.
-#[wasm_bindgen(inline_js = r"export function strictJson(value, maxDepth) {
+// messages as the Node package's `STRICT_STRINGIFY`. It throws the package's `invalid_input`
+// error itself (the shape `to_js_error` gives: `code`, `context`; an exception thrown by a
+// `toJSON` or a getter is described as `errors::describe` does), which costs no wasm code.
+#[wasm_bindgen(inline_js = r"export function strictJson(value, what, maxDepth) {
+  const fail = (message, context = {}) => Object.assign(new Error(message), { code: 'invalid_input', context });
   const depths = new WeakMap();
   const tooDeep = {};
   let text;
@@ -60,17 +63,20 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
       }
       return v;
     });
-  } catch (error) {
-    if (error === tooDeep) return null;
-    throw error;
+  } catch (e) {
+    if (e === tooDeep) {
+      throw fail(`\`${what}\` is nested deeper than the limit of ${maxDepth} levels of objects and arrays`, { max_depth: String(maxDepth) });
+    }
+    const reason = e instanceof Error ? `${e.name}: ${e.message}` : typeof e === 'string' ? e : `a thrown ${e === null ? 'null' : typeof e}`;
+    throw fail(`\`${what}\` is not JSON: ${reason}`);
   }
-  if (text === undefined) throw `got ${typeof value}`;
+  if (text === undefined) throw fail(`\`${what}\` is not JSON: got ${typeof value}`);
   return text;
 }")]
 extern "C" {
-    /// `JSON.stringify` made strict (see above): the JSON text, `None` when nested too deep, `Err` with the reason.
+    /// `JSON.stringify` made strict (see above): the JSON text, or the `invalid_input` error.
     #[wasm_bindgen(catch, js_name = strictJson)]
-    fn strict_json(value: &JsValue, max_depth: u32) -> Result<Option<String>, JsValue>;
+    fn strict_json(value: &JsValue, what: &str, max_depth: u32) -> JsResult<String>;
 }
 
 /// Any JSON value from the JS argument `what` (`JSON.stringify` semantics, strict: see the
@@ -81,20 +87,7 @@ extern "C" {
 /// nested deeper than [`MAX_VALUE_NESTING`] levels, with context `max_depth` = `"100"`.
 pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value> {
     #[allow(clippy::cast_possible_truncation)] // 100
-    let text = strict_json(value, MAX_VALUE_NESTING as u32)
-        .map_err(|e| invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?
-        .ok_or_else(|| {
-            to_js_error(
-                Error::new(
-                    ErrorKind::InvalidInput,
-                    format!(
-                        "`{what}` is nested deeper than the limit of {MAX_VALUE_NESTING} levels \
-                         of objects and arrays"
-                    ),
-                )
-                .with_context("max_depth", MAX_VALUE_NESTING.to_string()),
-            )
-        })?;
+    let text = strict_json(value, what, MAX_VALUE_NESTING as u32)?;
     // `from_slice` (not `from_str`): the same reader instance as the core's parsers, so the
     // wasm holds one JSON reader for `Value` instead of two. The text is UTF-8 already.
     serde_json::from_slice(text.as_bytes())
