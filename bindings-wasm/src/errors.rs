@@ -12,6 +12,10 @@
 //! [`to_js_error`] rethrows it (or the [`JsException`] is dropped, which removes it).
 //! Browser storage failures (quota, access denied) instead become typed `storage` errors whose
 //! `cause` is the browser's `DOMException`.
+//!
+//! Two argument checks written in JavaScript to keep the `.wasm` small (`strictJson` in
+//! [`crate::convert`], `checkSpawnConfig` in [`crate::team`]) throw their `invalid_input`
+//! errors themselves, in the same shape (`message`, `code`, `context`).
 
 use std::cell::{Cell, RefCell};
 use std::fmt;

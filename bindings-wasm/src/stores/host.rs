@@ -33,15 +33,6 @@ extern "C" {
     fn host_busy(object: &JsValue, enter: bool) -> bool;
 }
 
-/// The busy mark of a host object during an `update`; cleared when dropped.
-struct Busy<'a>(&'a JsValue);
-
-impl Drop for Busy<'_> {
-    fn drop(&mut self) {
-        host_busy(self.0, false);
-    }
-}
-
 /// A JS object used as a store through its four methods.
 #[derive(Clone, Debug)]
 pub struct HostStore {
@@ -186,11 +177,16 @@ impl Store for HostStore {
             )
             .with_context("key", key.as_str()));
         }
-        let _busy = Busy(&self.object);
-        let current = self.read(key)?;
-        if let Some(bytes) = apply(current.as_deref())? {
-            self.write(key, &bytes)?;
-        }
-        Ok(())
+        // Released on every path (errors, exceptions thrown by the host): the `?`s below
+        // return from the closure only.
+        let result = (|| {
+            let current = self.read(key)?;
+            if let Some(bytes) = apply(current.as_deref())? {
+                self.write(key, &bytes)?;
+            }
+            Ok(())
+        })();
+        host_busy(&self.object, false);
+        result
     }
 }
