@@ -21,6 +21,13 @@ function refuses(call, says, what) {
   return err;
 }
 
+/** An object that holds itself. */
+function cyclic() {
+  const o = { a: 1 };
+  o.self = o;
+  return o;
+}
+
 test("values JSON cannot hold exactly are invalid_input naming the member, and nothing is stored", () => {
   const host = mapStore();
   const registry = new AgentRegistry(host);
@@ -42,6 +49,7 @@ test("values JSON cannot hold exactly are invalid_input naming the member, and n
     [{ deep: { list: [1, { x: NaN }] } }, "member `x` is NaN"],
     [sym, "the value is a symbol"],
     [() => 1, "the value is a function"],
+    [cyclic(), "`result` is not JSON: TypeError: Converting circular structure to JSON"],
   ]) {
     refuses(() => registry.registerAgentResult("a", "a5", value), says, String(says));
   }
