@@ -4,14 +4,21 @@
 //! the Node package does), so a document reaches JavaScript exactly as `JSON.parse(file)`
 //! would give it (maps as plain objects, `None` as `null`, integers of any size as numbers),
 //! and a JS value reaches the core as `JSON.stringify(value)` would write it (`undefined`
-//! members dropped, a `Date` as its ISO string, `NaN` as `null`). Values JSON cannot hold
-//! (`BigInt`, cycles, functions, `undefined` itself) and values of the wrong shape are
-//! `invalid_input` errors naming the argument.
+//! members dropped, a `Date` as its ISO string), except that what JSON cannot hold is an
+//! `invalid_input` error naming the argument and the member instead of being changed silently
+//! (the Node package's rules and messages): `NaN` and `±Infinity` (which `JSON.stringify`
+//! writes as `null`), numbers beyond `Number.MAX_SAFE_INTEGER` (2^53 - 1, whose JSON text names
+//! another integer), functions, symbols and `BigInt`, `Map` and `Set` (written as `{}`),
+//! cycles, `undefined` itself, and objects and arrays nested deeper than the core's
+//! [`MAX_VALUE_NESTING`] (100) levels (context `max_depth`; checked before descending, so even
+//! 100,000 levels never overflow the stack). This covers every document, value and options
+//! argument. The check is JavaScript (`strictJson`), which does not add to the `.wasm`.
 
 use js_sys::{JSON, Uint8Array};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use session_state::Key;
+use session_state::{Key, MAX_VALUE_NESTING};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::errors::{IntoJsResult, JsResult, describe, invalid_input, type_name};
@@ -27,16 +34,60 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
         .map_err(|e| invalid_input(format!("cannot convert a value to JS: {}", describe(&e))))
 }
 
-/// Any JSON value from the JS argument `what` (`JSON.stringify` semantics).
+// `strictJson(value, what, maxDepth)`: `JSON.stringify` with a replacer that refuses, naming
+// the member, what JSON cannot hold exactly instead of changing it silently, and that stops at
+// a value nested deeper than `maxDepth` levels (a scalar is depth 0, `[]` depth 1, as the
+// core's `MAX_VALUE_NESTING` counts) before descending further. The depth is counted in the
+// replacer, which `JSON.stringify` calls with the holder as `this` on the value it is about
+// to write (after `toJSON`), so the check sees exactly what is written. The same rules and
+// messages as the Node package's `STRICT_STRINGIFY`. It throws the package's `invalid_input`
+// error itself (the shape `to_js_error` gives: `code`, `context`; an exception thrown by a
+// `toJSON` or a getter is described as `errors::describe` does), which costs no wasm code.
+#[wasm_bindgen(inline_js = r"export function strictJson(value, what, maxDepth) {
+  const fail = (message, context = {}) => Object.assign(new Error(message), { code: 'invalid_input', context });
+  const depths = new WeakMap();
+  const tooDeep = {};
+  let text;
+  try {
+    text = JSON.stringify(value, function (key, v) {
+      const at = key === '' ? 'the value' : `member \`${key}\``;
+      const t = typeof v;
+      if (t === 'number' && !Number.isFinite(v)) throw `${at} is ${v}, which JSON cannot hold`;
+      if (t === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER) throw `${at} is ${v}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no longer holds the integer meant exactly`;
+      if (t === 'function' || t === 'symbol' || t === 'bigint') throw `${at} is a ${t}, which JSON cannot hold`;
+      if (v instanceof Map || v instanceof Set) throw `${at} is a ${v.constructor.name}, which JSON cannot hold (use a plain object or array)`;
+      if (t === 'object' && v !== null) {
+        const depth = (depths.get(this) ?? 0) + 1;
+        if (depth > maxDepth) throw tooDeep;
+        depths.set(v, depth);
+      }
+      return v;
+    });
+  } catch (e) {
+    if (e === tooDeep) {
+      throw fail(`\`${what}\` is nested deeper than the limit of ${maxDepth} levels of objects and arrays`, { max_depth: String(maxDepth) });
+    }
+    const reason = e instanceof Error ? `${e.name}: ${e.message}` : typeof e === 'string' ? e : `a thrown ${e === null ? 'null' : typeof e}`;
+    throw fail(`\`${what}\` is not JSON: ${reason}`);
+  }
+  if (text === undefined) throw fail(`\`${what}\` is not JSON: got ${typeof value}`);
+  return text;
+}")]
+extern "C" {
+    /// `JSON.stringify` made strict (see above): the JSON text, or the `invalid_input` error.
+    #[wasm_bindgen(catch, js_name = strictJson)]
+    fn strict_json(value: &JsValue, what: &str, max_depth: u32) -> JsResult<String>;
+}
+
+/// Any JSON value from the JS argument `what` (`JSON.stringify` semantics, strict: see the
+/// module docs).
 ///
 /// # Errors
-/// `invalid_input` naming `what` when the value has no JSON form.
+/// `invalid_input` naming `what` (and the member) when the value has no exact JSON form;
+/// nested deeper than [`MAX_VALUE_NESTING`] levels, with context `max_depth` = `"100"`.
 pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value> {
-    let text = JSON::stringify(value)
-        .map_err(|e| invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
-    let text = text
-        .as_string()
-        .ok_or_else(|| invalid_input(format!("`{what}` is not JSON: got {}", type_name(value))))?;
+    #[allow(clippy::cast_possible_truncation)] // 100
+    let text = strict_json(value, what, MAX_VALUE_NESTING as u32)?;
     // `from_slice` (not `from_str`): the same reader instance as the core's parsers, so the
     // wasm holds one JSON reader for `Value` instead of two. The text is UTF-8 already.
     serde_json::from_slice(text.as_bytes())

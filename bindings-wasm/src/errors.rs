@@ -12,6 +12,10 @@
 //! [`to_js_error`] rethrows it (or the [`JsException`] is dropped, which removes it).
 //! Browser storage failures (quota, access denied) instead become typed `storage` errors whose
 //! `cause` is the browser's `DOMException`.
+//!
+//! Two argument checks written in JavaScript to keep the `.wasm` small (`strictJson` in
+//! [`crate::convert`], `checkSpawnConfig` in [`crate::team`]) throw their `invalid_input`
+//! errors themselves, in the same shape (`message`, `code`, `context`).
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
@@ -191,8 +195,27 @@ pub fn type_name(value: &JsValue) -> String {
     }
 }
 
+// `webError(message)`: a JS `Error` with the core's message, its advice written for the CLI
+// user (a command-line flag) swapped for this package's option, as the Node package does:
+// `already_exists` of `archive` (also `complete`, `abort`) names `{ replace: true }`, not
+// `--replace`. JavaScript, so the texts cost no wasm; `test/errors.test.mjs` fails when the
+// core wording changes and the swap stops matching.
+#[wasm_bindgen(inline_js = "const advice = [[
+  'pass `--replace` (replace = true) to overwrite it, or `archive --replace` for a session already in a final status',
+  'pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: true })` (also for a session already in a final status), `complete({ replace: true })` or `abort({ replace: true })`',
+]];
+export function webError(message) {
+  for (const [cli, web] of advice) message = message.split(cli).join(web);
+  return new Error(message);
+}")]
+extern "C" {
+    #[wasm_bindgen(js_name = webError)]
+    fn web_error(message: &str) -> js_sys::Error;
+}
+
 /// The JS exception for `err`: the host store's own exception when one caused it, otherwise
-/// a JS `Error` with `message`, `code`, `context`, and `salvaged` / `cause` when present.
+/// a JS `Error` with `message` (CLI advice swapped for the package's options, see `webError`),
+/// `code`, `context`, and `salvaged` / `cause` when present.
 // By value so that `.map_err(to_js_error)` reads naturally; the error ends here.
 #[allow(clippy::needless_pass_by_value)]
 pub fn to_js_error(err: Error) -> JsValue {
@@ -200,7 +223,7 @@ pub fn to_js_error(err: Error) -> JsValue {
     if let Some(exception) = carried.filter(|e| e.rethrow).and_then(JsException::take) {
         return exception;
     }
-    let js = js_sys::Error::new(err.message());
+    let js = web_error(err.message());
     let context = Object::new();
     for (name, value) in err.context() {
         set(&context, name, &JsValue::from_str(value));

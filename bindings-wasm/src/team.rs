@@ -154,7 +154,7 @@ impl TeamStore {
         #[wasm_bindgen(unchecked_param_type = "BackendType")] backend: &JsValue,
     ) -> JsResult<JsValue> {
         let team = string_arg(team, "team")?;
-        let config: SpawnConfig = from_js(config, "config")?;
+        let config = config_arg(config)?;
         let backend: BackendType = string_arg(backend, "backend")?.parse().js()?;
         to_js(&self.inner.record_spawn(&team, &config, backend).js()?)
     }
@@ -167,5 +167,87 @@ impl TeamStore {
     ) -> JsResult<JsValue> {
         let team = string_arg(team, "team")?;
         to_js(&self.inner.resume_plan(&team).js()?)
+    }
+}
+
+// `checkSpawnConfig(value, members)` (`members` space-separated): throws the package's `invalid_input` error (the shape
+// `to_js_error` gives: `code`, `context`) naming the first member of the object `value` that
+// is not one of `members` and that JSON would write (not `undefined`); JavaScript, so it does
+// not add to the `.wasm`.
+#[wasm_bindgen(inline_js = r"export function checkSpawnConfig(value, members) {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
+  members = members.split(' ');
+  const unknown = Object.keys(value).find((k) => value[k] !== undefined && !members.includes(k));
+  if (unknown === undefined) return;
+  const field = `config.${unknown}`;
+  throw Object.assign(new Error(`\`${field}\` is invalid: unknown field \`${unknown}\`, expected one of \`${members.join('`, `')}\``), { code: 'invalid_input', context: { field } });
+}")]
+extern "C" {
+    #[wasm_bindgen(catch, js_name = checkSpawnConfig)]
+    fn check_spawn_config(value: &JsValue, members: &str) -> Result<(), JsValue>;
+}
+
+/// The members of a [`SpawnConfig`] document (camelCase), space-separated; a unit test checks
+/// them against the core type.
+const SPAWN_CONFIG_MEMBERS: &str = "name prompt model cwd maxTurns allowedTools permissionMode \
+                                    reasoningEffort env memoryConfig delegations";
+
+/// A spawn config argument. A member `SpawnConfig` does not have (a misspelt `modl`) is
+/// `invalid_input` naming it (context `field` = `config.modl`), as in the Node package,
+/// instead of being dropped: the core's type keeps no unknown members.
+fn config_arg(value: &JsValue) -> JsResult<SpawnConfig> {
+    check_spawn_config(value, SPAWN_CONFIG_MEMBERS)?;
+    from_js(value, "config")
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use session_state::team::{CliDelegation, CliTool, MemoryConfig};
+
+    #[test]
+    fn spawn_config_members_are_the_core_type_fields() {
+        // Exhaustive: a field added to the core type fails to compile here.
+        let SpawnConfig {
+            name,
+            prompt,
+            model,
+            cwd,
+            max_turns,
+            allowed_tools,
+            permission_mode,
+            reasoning_effort,
+            env,
+            memory_config,
+            delegations,
+        } = SpawnConfig::default();
+        let mut env = env;
+        env.insert("K".into(), "v".into());
+        let mut allowed_tools = allowed_tools;
+        allowed_tools.push("Bash".into());
+        let mut delegations = delegations;
+        delegations.push(CliDelegation::new(CliTool::Codex, "d"));
+        let full = SpawnConfig {
+            name,
+            prompt,
+            model: model.or(Some("m".into())),
+            cwd: cwd.or(Some("/".into())),
+            max_turns: max_turns.or(Some(1)),
+            allowed_tools,
+            permission_mode: permission_mode.or(Some("plan".into())),
+            reasoning_effort: reasoning_effort.or(Some("low".into())),
+            env,
+            memory_config: memory_config.or(Some(MemoryConfig::default())),
+            delegations,
+        };
+        let json = serde_json::to_value(&full).expect("serialises");
+        let keys: Vec<&str> = json
+            .as_object()
+            .expect("an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        let members: Vec<&str> = SPAWN_CONFIG_MEMBERS.split_whitespace().collect();
+        assert_eq!(keys, members);
     }
 }

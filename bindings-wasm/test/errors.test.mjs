@@ -26,3 +26,31 @@ test("errors are Error objects with code and context", () => {
   assert.deepEqual({ ...err.context }, { value: "../etc/passwd" });
   assert.ok(wasm.ERROR_CODES.includes(err.code));
 });
+
+test("already_exists names the package's `{ replace: true }` option, not the CLI's --replace", () => {
+  const store = new wasm.MemoryStore();
+  const sessions = new wasm.OrchestratorStore(store);
+  sessions.createSession("g", "default", { name: "p", path: "/p" }, "abc123");
+  const started = sessions.start();
+  const done = sessions.complete();
+  for (const [what, call] of [
+    ["archive", () => sessions.archive(done)],
+    ["complete", () => (sessions.save(started), sessions.complete())],
+  ]) {
+    const err = thrown(call);
+    assert.equal(err.code, "already_exists", `${what}: ${err.message}`);
+    assert.ok(!err.message.includes("--replace"), `${what}: ${err.message}`);
+    assert.match(err.message, /^an archive of session `\d{4}-\d{2}-\d{2}-abc123` already exists at `[^`]+`: /, what);
+    assert.ok(
+      err.message.endsWith(
+        "pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: true })` " +
+          "(also for a session already in a final status), `complete({ replace: true })` or " +
+          "`abort({ replace: true })`",
+      ),
+      `${what}: ${err.message}`,
+    );
+    assert.ok(err instanceof Error);
+    assert.ok(err.context.key, what);
+  }
+  assert.equal(sessions.complete({ replace: true }).status, "complete");
+});

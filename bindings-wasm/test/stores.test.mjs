@@ -3,7 +3,7 @@ import { test } from "node:test";
 
 import { fakeWebStorage, mapStore, thrown, wasm } from "./helpers.mjs";
 
-const { MemoryStore, LocalStorageStore, copyStore } = wasm;
+const { AgentRegistry, MemoryStore, LocalStorageStore, copyStore } = wasm;
 const text = (bytes) => new TextDecoder().decode(bytes);
 
 test("MemoryStore reads, writes, lists and deletes", () => {
@@ -172,4 +172,35 @@ test("LocalStorageStore without localStorage is a storage error", { skip: "local
   const err = thrown(() => new LocalStorageStore("p/"));
   assert.equal(err.code, "storage");
   assert.match(err.message, /^localStorage is not available/);
+});
+
+test("a host write returning anything but undefined or null is a storage error", () => {
+  for (const [value, got] of [
+    [1, "number"],
+    ["ok", "string"],
+    [true, "boolean"],
+    [{}, "object"],
+    [Promise.resolve(), "a Promise (host stores must be synchronous)"],
+  ]) {
+    const host = mapStore();
+    host.write = () => value;
+    const err = thrown(() => new AgentRegistry(host).registerAgentResult("a", "a5", {}));
+    assert.equal(err.code, "storage", `${got}: ${err.message}`);
+    assert.equal(
+      err.message,
+      `host store \`write\` returned ${got} for \`.moai/memory/agent-sessions.json\`; expected undefined or null`,
+    );
+    assert.deepEqual({ ...err.context }, { key: ".moai/memory/agent-sessions.json" });
+  }
+  for (const value of [undefined, null]) {
+    const host = mapStore();
+    const write = host.write;
+    host.write = (key, data) => {
+      write(key, data);
+      return value;
+    };
+    const registry = new AgentRegistry(host);
+    registry.registerAgentResult("a", "a5", {});
+    assert.equal(registry.getResumeId("a"), "a5");
+  }
 });

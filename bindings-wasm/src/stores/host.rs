@@ -1,15 +1,37 @@
 //! The adapter over a JS object with `read`/`write`/`delete`/`list` (the TS `HostStore`).
 //!
 //! The methods must be synchronous. An exception they throw reaches the caller unchanged (see
-//! [`crate::errors`]); a value of the wrong type (a `Promise`, a number, ...) is a `storage`
-//! error naming the method and the key. `update` is read, apply, write: exclusive as far as
-//! this page goes (JS runs one call at a time), not across processes sharing the host's data.
+//! [`crate::errors`]); a value of the wrong type (a `Promise`, a number, from `write` anything
+//! but `undefined` or `null`) is a `storage` error naming the method and the key.
+//!
+//! `update` is read, apply, write: exclusive as far as this page goes (JS runs one call at a
+//! time), not across processes sharing the host's data. The host's own methods can re-enter
+//! the package (a `write` that calls another wrapper over the same host object), so the host
+//! object is marked busy for the whole `update`, and an `update` of it meanwhile is a
+//! `conflict` error instead of an update the outer write then overwrites. The mark belongs to
+//! the JS object (a `WeakSet` in JavaScript), so every wrapper over it shares it, as in the
+//! Node package; it is released on every path (errors, exceptions thrown by the host).
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
 use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
+use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
 use crate::errors::{JsResult, host_exception, invalid_input, type_name};
+
+// `hostBusy(object, enter)`: with `enter`, marks `object` busy and returns `false` when it
+// already was; without, clears the mark. JavaScript, so it costs no wasm code.
+#[wasm_bindgen(inline_js = "const busy = new WeakSet();
+export function hostBusy(object, enter) {
+  if (!enter) return busy.delete(object);
+  if (busy.has(object)) return false;
+  busy.add(object);
+  return true;
+}")]
+extern "C" {
+    #[wasm_bindgen(js_name = hostBusy)]
+    fn host_busy(object: &JsValue, enter: bool) -> bool;
+}
 
 /// A JS object used as a store through its four methods.
 #[derive(Clone, Debug)]
@@ -100,10 +122,11 @@ impl Store for HostStore {
                 &Uint8Array::from(data),
             )
             .map_err(|e| host_exception(key, "write", e))?;
-        if is_thenable(&result) {
-            return Err(bad_return(key, "write", &result, "undefined"));
+        if result.is_undefined() || result.is_null() {
+            Ok(())
+        } else {
+            Err(bad_return(key, "write", &result, "undefined or null"))
         }
-        Ok(())
     }
 
     fn delete(&self, key: &Key) -> Result<bool> {
@@ -143,10 +166,27 @@ impl Store for HostStore {
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
-        let current = self.read(key)?;
-        if let Some(bytes) = apply(current.as_deref())? {
-            self.write(key, &bytes)?;
+        if !host_busy(&self.object, true) {
+            return Err(Error::new(
+                ErrorKind::Conflict,
+                format!(
+                    "host store re-entered: an update of `{key}` was started while another \
+                     update of the same host store object was running (from inside one of its \
+                     methods)"
+                ),
+            )
+            .with_context("key", key.as_str()));
         }
-        Ok(())
+        // Released on every path (errors, exceptions thrown by the host): the `?`s below
+        // return from the closure only.
+        let result = (|| {
+            let current = self.read(key)?;
+            if let Some(bytes) = apply(current.as_deref())? {
+                self.write(key, &bytes)?;
+            }
+            Ok(())
+        })();
+        host_busy(&self.object, false);
+        result
     }
 }
