@@ -200,14 +200,7 @@ pub fn type_name(value: &JsValue) -> String {
 // `already_exists` of `archive` (also `complete`, `abort`) names `{ replace: true }`, not
 // `--replace`. JavaScript, so the texts cost no wasm; `test/errors.test.mjs` fails when the
 // core wording changes and the swap stops matching.
-#[wasm_bindgen(inline_js = "const advice = [[
-  'pass `--replace` (replace = true) to overwrite it, or `archive --replace` for a session already in a final status',
-  'pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: true })` (also for a session already in a final status), `complete({ replace: true })` or `abort({ replace: true })`',
-]];
-export function webError(message) {
-  for (const [cli, web] of advice) message = message.split(cli).join(web);
-  return new Error(message);
-}")]
+#[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     #[wasm_bindgen(js_name = webError)]
     fn web_error(message: &str) -> js_sys::Error;

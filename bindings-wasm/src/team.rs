@@ -174,14 +174,7 @@ impl TeamStore {
 // `to_js_error` gives: `code`, `context`) naming the first member of the object `value` that
 // is not one of `members` and that JSON would write (not `undefined`); JavaScript, so it does
 // not add to the `.wasm`.
-#[wasm_bindgen(inline_js = r"export function checkSpawnConfig(value, members) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-  members = members.split(' ');
-  const unknown = Object.keys(value).find((k) => value[k] !== undefined && !members.includes(k));
-  if (unknown === undefined) return;
-  const field = `config.${unknown}`;
-  throw Object.assign(new Error(`\`${field}\` is invalid: unknown field \`${unknown}\`, expected one of \`${members.join('`, `')}\``), { code: 'invalid_input', context: { field } });
-}")]
+#[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = checkSpawnConfig)]
     fn check_spawn_config(value: &JsValue, members: &str) -> Result<(), JsValue>;

@@ -21,13 +21,7 @@ use crate::errors::{JsResult, host_exception, invalid_input, type_name};
 
 // `hostBusy(object, enter)`: with `enter`, marks `object` busy and returns `false` when it
 // already was; without, clears the mark. JavaScript, so it costs no wasm code.
-#[wasm_bindgen(inline_js = "const busy = new WeakSet();
-export function hostBusy(object, enter) {
-  if (!enter) return busy.delete(object);
-  if (busy.has(object)) return false;
-  busy.add(object);
-  return true;
-}")]
+#[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     #[wasm_bindgen(js_name = hostBusy)]
     fn host_busy(object: &JsValue, enter: bool) -> bool;
