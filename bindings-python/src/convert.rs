@@ -17,7 +17,7 @@ use serde_path_to_error::Segment;
 use session_state::Error;
 
 use crate::errors::to_py_err;
-use session_state::json_text::{self as json_check, MAX_DEPTH, Refusal};
+use session_state::json_text as json_check;
 
 /// Any serialisable value as plain Python data (`dict`, `list`, `str`, `int`, ...).
 pub fn to_py<'py, T: Serialize + ?Sized>(
@@ -39,7 +39,7 @@ pub fn to_py<'py, T: Serialize + ?Sized>(
 /// - NaN and infinities (JSON has no such numbers);
 /// - an `int` outside the 64-bit range (`-2**63` to `2**64 - 1`), which would not be kept
 ///   exactly (the message names where it is, e.g. `result["a"][0]`);
-/// - lists and dicts nested deeper than [`MAX_DEPTH`] levels;
+/// - lists and dicts nested deeper than [`json_check::MAX_DEPTH`] levels;
 /// - a `str` (value or dict key) holding a lone surrogate such as `"\udc00"`, which UTF-8
 ///   cannot encode (the message names where it is, e.g. `result["k"]`).
 ///
@@ -56,7 +56,7 @@ pub fn json_bytes(what: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
         .call_method("dumps", (value,), Some(&kwargs))
         .map_err(|e| {
             let err = if e.is_instance_of::<PyRecursionError>(py) {
-                too_deep(what)
+                json_check::too_deep(what)
             } else {
                 Error::invalid_input(format!("{what} is not plain JSON data: {}", e.value(py)))
             };
@@ -80,41 +80,11 @@ pub fn json_bytes(what: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     Ok(bytes)
 }
 
-/// [`json_check::check`] on JSON text (from `json.dumps`, or bytes a caller passed in), as an
-/// `InvalidInputError` naming `what`. Invalid JSON is left for the parser to report.
+/// The core's [`json_check::check_input`] on JSON text (from `json.dumps`, or bytes a caller
+/// passed in), as an `InvalidInputError` naming `what`. Invalid JSON is left for the parser to
+/// report.
 pub fn check_text(what: &str, bytes: &[u8]) -> PyResult<()> {
-    json_check::check(bytes).map_err(|refusal| {
-        to_py_err(match refusal {
-            Refusal::TooDeep => too_deep(what),
-            Refusal::BigInteger { text, path } if path.is_empty() => Error::invalid_input(format!(
-                "{what} is the integer `{text}`, outside the 64-bit range {RANGE}"
-            )),
-            Refusal::BigInteger { text, path } => Error::invalid_input(format!(
-                "{what} holds the integer `{text}` at `{path}`, outside the 64-bit range {RANGE}"
-            ))
-            .with_context("field", path),
-            Refusal::LoneSurrogate { escape, path } if path.is_empty() => Error::invalid_input(
-                format!("{what} holds the lone surrogate `{escape}`, {SURROGATE}"),
-            ),
-            Refusal::LoneSurrogate { escape, path } => Error::invalid_input(format!(
-                "{what} holds the lone surrogate `{escape}` at `{path}`, {SURROGATE}"
-            ))
-            .with_context("field", path),
-        })
-    })
-}
-
-/// Why a lone surrogate is refused.
-const SURROGATE: &str = "half of a UTF-16 pair, which UTF-8 (and a JSON file) cannot hold";
-
-/// The integers kept exactly (an `i64` or a `u64` in serde_json).
-const RANGE: &str = "(-2**63 to 2**64 - 1) that is kept exactly";
-
-fn too_deep(what: &str) -> Error {
-    Error::invalid_input(format!(
-        "{what} is nested deeper than the limit of {MAX_DEPTH} levels of lists and dicts"
-    ))
-    .with_context("max_depth", MAX_DEPTH.to_string())
+    json_check::check_input(what, bytes).map_err(to_py_err)
 }
 
 /// How the members of an argument are named in an error: as the JSON keys are written

@@ -171,38 +171,50 @@ fn surrogate_escape(text: &[u8], at: usize) -> Escape {
 }
 
 /// [`check`] as a core [`Error`](crate::Error): [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)
-/// naming `what` (e.g. "the result in --result") and where the refused integer or lone
-/// surrogate is (context `field`), or the nesting limit (context `max_depth`).
+/// naming `what` (e.g. "the result in --result", "`result`") and where the refused integer or
+/// lone surrogate is (context `field`), or the nesting limit ([`too_deep`]). The one wording
+/// of these refusals, for the CLI and the Python package alike.
 ///
 /// # Errors
 /// As described.
 pub fn check_input(what: &str, text: &[u8]) -> crate::Result<()> {
-    let located = |found: String, why: &str, path: String| {
-        let at = if path.is_empty() {
-            String::new()
-        } else {
-            format!(" at `{path}`")
-        };
-        crate::Error::invalid_input(format!("{what} holds {found}{at}, {why}"))
+    let refused = |found: String, why: &str, path: String| {
+        if path.is_empty() {
+            return crate::Error::invalid_input(format!("{what} {found}, {why}"));
+        }
+        crate::Error::invalid_input(format!("{what} {found} at `{path}`, {why}"))
             .with_context("field", path)
     };
     match check(text) {
         Ok(()) => Ok(()),
-        Err(Refusal::BigInteger { text, path }) => Err(located(
-            format!("the integer {text}"),
-            "outside the 64-bit range this library keeps exactly",
+        Err(Refusal::BigInteger { text, path }) => {
+            let found = if path.is_empty() {
+                format!("is the integer `{text}`")
+            } else {
+                format!("holds the integer `{text}`")
+            };
+            Err(refused(found, RANGE, path))
+        }
+        Err(Refusal::LoneSurrogate { escape, path }) => Err(refused(
+            format!("holds the lone surrogate `{escape}`"),
+            "half of a UTF-16 pair, which UTF-8 (and a JSON file) cannot hold",
             path,
         )),
-        Err(Refusal::LoneSurrogate { escape, path }) => Err(located(
-            format!("the lone surrogate `{escape}`"),
-            "which UTF-8 cannot hold",
-            path,
-        )),
-        Err(Refusal::TooDeep) => Err(crate::Error::invalid_input(format!(
-            "{what} is nested deeper than the limit of {MAX_DEPTH} levels"
-        ))
-        .with_context("max_depth", MAX_DEPTH.to_string())),
+        Err(Refusal::TooDeep) => Err(too_deep(what)),
     }
+}
+
+/// Why an integer is refused: the range kept exactly (an `i64` or a `u64` in serde_json).
+const RANGE: &str = "outside the 64-bit range (-2**63 to 2**64 - 1) that is kept exactly";
+
+/// The error for a value nested deeper than [`MAX_DEPTH`] levels: `invalid_input` naming
+/// `what` and the limit, with the context pair `max_depth`.
+pub fn too_deep(what: &str) -> crate::Error {
+    crate::Error::invalid_input(format!(
+        "{what} is nested deeper than the limit of {MAX_DEPTH} levels of lists and dicts \
+         (arrays and objects)"
+    ))
+    .with_context("max_depth", MAX_DEPTH.to_string())
 }
 
 /// Whether an integer token is one serde_json keeps exactly (an `i64` or a `u64`).
