@@ -1,5 +1,6 @@
 """session_state.moai against the oracle-made registry vectors (tests/vectors/registry)."""
 
+import importlib.util
 import json
 import logging
 
@@ -17,6 +18,15 @@ def manager(tmp_path):
         session_file=tmp_path / ".moai" / "memory" / "agent-sessions.json",
         transcript_dir=tmp_path / ".moai" / "logs" / "agent-transcripts",
     )
+
+
+def seed_demo():
+    """The scenario `generate.py` ran on the oracle to make `demo.json` (data-side module)."""
+    path = REGISTRY / "seed_demo.py"
+    spec = importlib.util.spec_from_file_location("seed_demo", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def memory_registry():
@@ -57,50 +67,7 @@ def test_should_resume_through_the_manager(tmp_path):
 
 def test_seed_demo_gives_the_oracle_outputs_and_files(tmp_path):
     demo = json.loads((REGISTRY / "demo.json").read_text(encoding="utf-8"))
-    m = manager(tmp_path)
-    out = {}
-    m.create_chain(
-        chain_id="SPEC-AUTH-001-planning",
-        agent_sequence=["spec-builder", "implementation-planner"],
-        metadata={"spec_id": "SPEC-AUTH-001", "feature": "User Authentication"},
-    )
-    m.register_agent_result("spec-builder", "spec-abc123", {
-        "spec_id": "SPEC-AUTH-001",
-        "files_created": [".moai/specs/SPEC-AUTH-001/spec.md"],
-        "status": "success",
-    }, "SPEC-AUTH-001-planning")
-    m.register_agent_result("implementation-planner", "plan-def456", {
-        "dependencies": {"fastapi": ">=0.118.3"},
-        "status": "success",
-    }, "SPEC-AUTH-001-planning")
-    out["planning_summary"] = m.get_chain_summary("SPEC-AUTH-001-planning")
-    m.create_chain(chain_id="SPEC-AUTH-001-implementation", agent_sequence=["tdd-implementer"])
-    m.register_agent_result("tdd-implementer", "tdd-ghi789", {
-        "phase": "phase_1",
-        "tests_created": ["tests/test_registration.py"],
-        "code_created": ["src/auth/registration.py"],
-        "status": "success",
-    }, "SPEC-AUTH-001-implementation")
-    resume_id = m.get_resume_id("tdd-implementer", "SPEC-AUTH-001-implementation")
-    out["resume_id"] = resume_id
-    decision = m.should_resume("tdd-implementer", "Implement user login endpoint",
-                               "Implement user registration endpoint")
-    out["should_resume"] = decision
-    if decision and resume_id:
-        m.increment_resume_count(resume_id)
-    m.create_chain(
-        chain_id="SPEC-AUTH-001-review",
-        agent_sequence=["backend-expert", "security-expert", "frontend-expert"],
-        metadata={"review_type": "expert_consultation"},
-    )
-    for name, agent_id, result in [
-        ("backend-expert", "backend-jkl012", {"recommendations": ["Use JWT for auth"]}),
-        ("security-expert", "security-mno345", {"vulnerabilities": ["Rate limiting needed"]}),
-        ("frontend-expert", "frontend-pqr678", {"ui_concerns": ["Token refresh flow"]}),
-    ]:
-        m.register_agent_result(name, agent_id, result, "SPEC-AUTH-001-review")
-    out["review_results"] = m.get_chain_results("SPEC-AUTH-001-review")
-    out["all_sessions"] = m.get_all_sessions()
+    out = seed_demo().run(manager(tmp_path))
     expected = {k: v for k, v in demo["outputs"].items() if k != "results"}
     assert mask(out) == mask(expected)
 

@@ -26,6 +26,8 @@ sys.path.insert(0, str(REPO.parent / "shared" / "reference"))
 
 from moai_session_manager import SessionManager  # noqa: E402
 
+import seed_demo  # noqa: E402  (beside this script)
+
 logging.disable(logging.CRITICAL)
 
 def manager_in(tmp):
@@ -146,55 +148,10 @@ def gen_should_resume(rng):
 # ------------------------------------------------------------------------------------ demo
 
 def gen_demo():
-    """The seed's `if __name__ == "__main__"` example, step by step."""
-    outputs = {}
+    """The seed's `if __name__ == "__main__"` example (`seed_demo.run`), its values and files."""
     with tempfile.TemporaryDirectory() as tmp:
         m = manager_in(tmp)
-        m.create_chain(
-            chain_id="SPEC-AUTH-001-planning",
-            agent_sequence=["spec-builder", "implementation-planner"],
-            metadata={"spec_id": "SPEC-AUTH-001", "feature": "User Authentication"},
-        )
-        m.register_agent_result("spec-builder", "spec-abc123", {
-            "spec_id": "SPEC-AUTH-001",
-            "files_created": [".moai/specs/SPEC-AUTH-001/spec.md"],
-            "status": "success",
-        }, "SPEC-AUTH-001-planning")
-        m.register_agent_result("implementation-planner", "plan-def456", {
-            "dependencies": {"fastapi": ">=0.118.3"},
-            "status": "success",
-        }, "SPEC-AUTH-001-planning")
-        outputs["planning_summary"] = m.get_chain_summary("SPEC-AUTH-001-planning")
-        m.create_chain(chain_id="SPEC-AUTH-001-implementation", agent_sequence=["tdd-implementer"])
-        m.register_agent_result("tdd-implementer", "tdd-ghi789", {
-            "phase": "phase_1",
-            "tests_created": ["tests/test_registration.py"],
-            "code_created": ["src/auth/registration.py"],
-            "status": "success",
-        }, "SPEC-AUTH-001-implementation")
-        resume_id = m.get_resume_id("tdd-implementer", "SPEC-AUTH-001-implementation")
-        outputs["resume_id"] = resume_id
-        decision = m.should_resume("tdd-implementer", "Implement user login endpoint",
-                                   "Implement user registration endpoint")
-        outputs["should_resume"] = decision
-        if decision and resume_id:
-            m.increment_resume_count(resume_id)
-        m.create_chain(
-            chain_id="SPEC-AUTH-001-review",
-            agent_sequence=["backend-expert", "security-expert", "frontend-expert"],
-            metadata={"review_type": "expert_consultation"},
-        )
-        experts = {
-            "backend-expert": {"recommendations": ["Use JWT for auth"], "agent_id": "backend-jkl012"},
-            "security-expert": {"vulnerabilities": ["Rate limiting needed"], "agent_id": "security-mno345"},
-            "frontend-expert": {"ui_concerns": ["Token refresh flow"], "agent_id": "frontend-pqr678"},
-        }
-        for name, data in experts.items():
-            m.register_agent_result(name, data["agent_id"],
-                                    {k: v for k, v in data.items() if k != "agent_id"},
-                                    "SPEC-AUTH-001-review")
-        outputs["review_results"] = m.get_chain_results("SPEC-AUTH-001-review")
-        outputs["all_sessions"] = m.get_all_sessions()
+        outputs = seed_demo.run(m)
         outputs["results"] = m._results
         mem = Path(tmp) / ".moai" / "memory"
         sessions_text = (mem / "agent-sessions.json").read_text(encoding="utf-8")
