@@ -14,16 +14,10 @@ for line in sys.stdin:
     if m:
         passed += int(m[1]); failed += int(m[2]); skipped += int(m[3])
         continue
-    if re.search(r"\d+ (passed|failed).* in [\d.]+s", line) and line.startswith("="):
-        for count, word in re.findall(r"(\d+) (passed|failed|skipped|error)", line):
-            if word == "passed":
-                passed += int(count)
-            elif word == "skipped":
-                skipped += int(count)
-            else:
-                failed += int(count)
-        continue
-    if re.fullmatch(r"\d+ (passed|failed|skipped)(, \d+ \w+)* in [\d.]+s", line):
+    # pytest's summary, bare or framed in `=`: "N passed, N failed, N skipped ... in 1.23s".
+    if re.fullmatch(r"\d+ (passed|failed|skipped)(, \d+ \w+)* in [\d.]+s", line) or (
+        re.search(r"\d+ (passed|failed).* in [\d.]+s", line) and line.startswith("=")
+    ):
         for count, word in re.findall(r"(\d+) (passed|failed|skipped|errors?)", line):
             if word == "passed":
                 passed += int(count)
