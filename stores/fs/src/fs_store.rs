@@ -137,13 +137,28 @@ impl FsStore {
     }
 
     /// Runs `f` holding the exclusive cross-process lock of `key`.
+    ///
+    /// The wait is fair between processes: a writer first takes the key's queue file
+    /// (`.NAME.lock-queue`), then the lock file, then lets the queue go. The queue is held only
+    /// while waiting, so a writer that has just released the lock and comes straight back finds
+    /// the queue taken by the one that was waiting, and waits its turn instead of taking the
+    /// lock again at once (with the lock alone, a steady writer could hold off another process
+    /// until its lock timeout). Both waits share one deadline, the lock timeout.
     fn locked<T>(&self, key: &Key, path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
         let parent = path.parent().unwrap_or(&self.root);
         create_dirs(parent).map_err(|e| io_error(key, parent, "create the folder of", e))?;
         let lock_path = sibling(path, crate::paths::LOCK_SUFFIX);
+        let queue_path = sibling(path, crate::paths::QUEUE_SUFFIX);
         let lock =
             private_file(&lock_path, true).map_err(|e| io_error(key, &lock_path, "lock", e))?;
-        self.acquire(key, &lock_path, &lock)?;
+        let queue =
+            private_file(&queue_path, true).map_err(|e| io_error(key, &queue_path, "lock", e))?;
+        let deadline = Instant::now() + self.lock_timeout;
+        self.acquire(key, &queue_path, &queue, deadline)?;
+        let locked = self.acquire(key, &lock_path, &lock, deadline);
+        let _ = queue.unlock();
+        drop(queue);
+        locked?;
         // Under the lock no other writer of this key is mid-update: clear what dead ones left.
         remove_stale_temps(path);
         let out = f();
@@ -153,17 +168,16 @@ impl FsStore {
 }
 
 impl FsStore {
-    /// Takes the exclusive lock on `lock`, polling with a growing pause (1 ms to 20 ms) until
-    /// the lock timeout, then gives up with `conflict`.
-    fn acquire(&self, key: &Key, lock_path: &Path, lock: &File) -> Result<()> {
-        let deadline = Instant::now() + self.lock_timeout;
-        let mut pause = Duration::from_millis(1);
+    /// Takes the exclusive lock on `file` by `deadline`, polling with a growing pause (0.1 ms
+    /// to 10 ms), else gives up with `conflict` naming `lock_path`.
+    fn acquire(&self, key: &Key, lock_path: &Path, file: &File, deadline: Instant) -> Result<()> {
+        let mut pause = Duration::from_micros(100);
         loop {
-            match lock.try_lock() {
+            match file.try_lock() {
                 Ok(()) => return Ok(()),
                 Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
                     std::thread::sleep(pause);
-                    pause = (pause * 2).min(Duration::from_millis(20));
+                    pause = (pause * 2).min(Duration::from_millis(10));
                 }
                 Err(TryLockError::WouldBlock) => {
                     return Err(Error::new(

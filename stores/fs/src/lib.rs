@@ -8,12 +8,15 @@
 //! - **Durability**: [`Durability::Sync`] also fsyncs the file and its folder before returning.
 //! - **No lost update**: [`update`](session_state::Store::update) and
 //!   [`append`](session_state::Store::append) hold an exclusive cross-process lock
-//!   (std `File::lock`) on a lock file beside the key for the whole read-modify-write.
+//!   (std `File::lock`) on a lock file beside the key for the whole read-modify-write. The
+//!   wait is fair: a writer queues on `.NAME.lock-queue` before taking `.NAME.lock`, so one that
+//!   releases the lock and comes straight back waits behind one already waiting.
 //! - **Private**: files are created 0600 and folders 0700 (Unix).
 //! - **Confined**: keys are validated segments; a symlink inside the root that leads outside it
 //!   is refused with a `storage` error, for reads and writes alike.
 //!
-//! Temporary files (`.NAME.tmp-*`) and lock files (`.NAME.lock`) are reserved names: they never
+//! Temporary files (`.NAME.tmp-*`), lock files (`.NAME.lock`) and queue files
+//! (`.NAME.lock-queue`) are reserved names: they never
 //! appear in [`list`](session_state::Store::list), a temporary file left by a crash is
 //! ignored, and a key with a segment of that form (`.x.lock`, `.x.tmp-1`) is refused with an
 //! `invalid_key` error, since writing it would replace a lock file. Temp and lock names keep

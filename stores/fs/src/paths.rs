@@ -7,6 +7,10 @@ use session_state::{Error, ErrorKind, Key, Result};
 
 /// Suffix of lock files, which sit beside the key they guard as `.NAME.lock`.
 pub const LOCK_SUFFIX: &str = ".lock";
+/// Suffix of queue files, which sit beside the key as `.NAME.lock-queue`: a writer holds it
+/// only while it waits for `.NAME.lock`, so the writer that just released the lock cannot take
+/// it again ahead of one that was waiting (see `FsStore`'s lock wait).
+pub const QUEUE_SUFFIX: &str = ".lock-queue";
 /// Infix of temporary files, which sit beside their target as `.NAME.tmp-PID-N`.
 pub const TMP_INFIX: &str = ".tmp-";
 
@@ -16,9 +20,10 @@ pub const TMP_INFIX: &str = ".tmp-";
 /// that only serialises their updates (updates never nest), it never loses one.
 const SIBLING_NAME_BYTES: usize = 200;
 
-/// Whether a file name is one of the store's own reserved names (temp or lock file).
+/// Whether a file name is one of the store's own reserved names (temp, lock or queue file).
 pub fn is_reserved(name: &str) -> bool {
-    name.starts_with('.') && (name.ends_with(LOCK_SUFFIX) || name.contains(TMP_INFIX))
+    name.starts_with('.')
+        && (name.ends_with(LOCK_SUFFIX) || name.ends_with(QUEUE_SUFFIX) || name.contains(TMP_INFIX))
 }
 
 /// Refuses a key with a segment that is a reserved name: writing `.x.lock` would replace the
@@ -30,7 +35,7 @@ pub fn check_not_reserved(key: &Key) -> Result<()> {
             ErrorKind::InvalidKey,
             format!(
                 "key `{key}` uses `{segment}`, a name the filesystem store reserves for its \
-                 temporary and lock files"
+                 temporary, lock and queue files"
             ),
         )
         .with_context("key", key.as_str())

@@ -181,6 +181,7 @@ fn list_skips_reserved_invalid_and_non_utf8_names() {
     let d = root.path().join("d");
     for name in [
         ".ok.json.lock",
+        ".ok.json.lock-queue",
         ".ok.json.tmp-123-4",
         ".x.tmp-1-1",
         "back\\slash",
@@ -239,7 +240,13 @@ fn keys_with_reserved_names_are_refused() {
     let store = FsStore::new(root.path()).unwrap();
     store.write(&k("a/x"), b"1").unwrap();
     store.update(&k("a/x"), &mut |_| Ok(None)).unwrap(); // creates `a/.x.lock`
-    for bad in ["a/.x.lock", "a/.x.tmp-1-2", ".lock", ".d.lock/inner"] {
+    for bad in [
+        "a/.x.lock",
+        "a/.x.lock-queue",
+        "a/.x.tmp-1-2",
+        ".lock",
+        ".d.lock/inner",
+    ] {
         let key = k(bad);
         let err = store.write(&key, b"replaces the lock").unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidKey, "{bad}: {err}");
@@ -253,11 +260,17 @@ fn keys_with_reserved_names_are_refused() {
     // The lock file of `a/x` is untouched and still empty.
     assert_eq!(std::fs::read(root.path().join("a/.x.lock")).unwrap(), b"");
     // Names that merely look alike are ordinary keys.
-    for fine in ["a/x.lock", "a/.lockfile", "a/.x.lock.json", "a/x.tmp-1"] {
+    for fine in [
+        "a/x.lock",
+        "a/.lockfile",
+        "a/.x.lock.json",
+        "a/x.tmp-1",
+        "a/x.lock-queue",
+    ] {
         store.write(&k(fine), b"ok").unwrap();
         assert_eq!(store.read(&k(fine)).unwrap().as_deref(), Some(&b"ok"[..]));
     }
-    assert_eq!(store.list(&k("a")).unwrap().len(), 5);
+    assert_eq!(store.list(&k("a")).unwrap().len(), 6);
 }
 
 #[test]

@@ -63,7 +63,8 @@ pub fn files_under(root: &Path) -> Vec<PathBuf> {
 pub enum FileKind {
     /// A stored value.
     Data,
-    /// `.NAME.lock`, the cross-process lock (empty; stays by design).
+    /// `.NAME.lock` or `.NAME.lock-queue`, the cross-process lock and the queue of its fair
+    /// wait (empty; they stay by design).
     Lock,
     /// `.NAME.tmp-PID-N`, a write interrupted before its rename.
     Temp,
@@ -74,7 +75,7 @@ pub fn file_kind(path: &Path) -> FileKind {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
     if name.starts_with('.') && name.contains(".tmp-") {
         FileKind::Temp
-    } else if name.starts_with('.') && name.ends_with(".lock") {
+    } else if name.starts_with('.') && (name.ends_with(".lock") || name.ends_with(".lock-queue")) {
         FileKind::Lock
     } else {
         FileKind::Data
@@ -149,6 +150,7 @@ mod tests {
     fn kinds_follow_the_store_names() {
         assert_eq!(file_kind(Path::new("a/.x.json.tmp-1-2")), FileKind::Temp);
         assert_eq!(file_kind(Path::new("a/.x.json.lock")), FileKind::Lock);
+        assert_eq!(file_kind(Path::new("a/.x.json.lock-queue")), FileKind::Lock);
         assert_eq!(file_kind(Path::new("a/x.json")), FileKind::Data);
     }
 

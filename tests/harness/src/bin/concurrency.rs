@@ -111,9 +111,6 @@ fn move_worker(args: &[String]) -> Result<()> {
     wait_for(Path::new(&args[3]));
     let mut tally: BTreeMap<String, u64> = BTreeMap::new();
     for _ in 0..moves {
-        // A breath between moves: `FsStore`'s lock wait polls, so a worker that takes the lock
-        // again at once would make every move before the other worker gets one in.
-        std::thread::sleep(Duration::from_micros(500));
         let (name, outcome) = if rng.next_u64().is_multiple_of(2) {
             ("pause", sessions.pause())
         } else {
