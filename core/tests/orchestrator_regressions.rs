@@ -1,5 +1,6 @@
 //! Regressions from user testing of the orchestrator: writes over the read limit, final moves
-//! that half-happen, ids too long to archive, doctor inventing sessions.
+//! that half-happen, ids too long to archive, doctor inventing sessions or writing to a
+//! healthy project.
 
 mod orchestrator_common;
 
@@ -352,4 +353,85 @@ fn a_final_move_never_writes_a_final_status_into_the_current_file() {
             "{to:?}: only the seed's own write"
         );
     }
+}
+
+/// Refuses every change: a project on a read-only disk or folder.
+struct ReadOnly(MemoryStore);
+
+impl ReadOnly {
+    fn refuse<T>(key: &Key) -> Result<T> {
+        Err(Error::new(
+            ErrorKind::Storage,
+            format!("`{key}` is read-only"),
+        ))
+    }
+}
+
+impl Store for ReadOnly {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        self.0.read(key)
+    }
+    fn write(&self, key: &Key, _: &[u8]) -> Result<()> {
+        Self::refuse(key)
+    }
+    fn delete(&self, key: &Key) -> Result<bool> {
+        Self::refuse(key)
+    }
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        self.0.list(prefix)
+    }
+    fn update(&self, key: &Key, _: &mut UpdateFn<'_>) -> Result<()> {
+        Self::refuse(key)
+    }
+}
+
+/// `doctor --fix` on a healthy project changes nothing, so it also works where nothing may be
+/// written (a fresh user saw exit 4 on a healthy read-only project: the index was rewritten
+/// every time, and written even for a project without history).
+#[test]
+fn doctor_fix_on_a_healthy_project_writes_nothing() {
+    // Without history: no index is made.
+    let s = memory();
+    s.store()
+        .write(&current_key(), &vector("seed-example.json"))
+        .unwrap();
+    let files = s.store().list(&Key::new(".claude").unwrap()).unwrap();
+    let s = OrchestratorStore::new(ReadOnly(s.store().clone()), clock(GOLDEN_NOW));
+    let report = s.doctor(true).unwrap();
+    assert_eq!((report.checked, report.problems.len()), (1, 0));
+    assert_eq!(
+        s.store().0.list(&Key::new(".claude").unwrap()).unwrap(),
+        files
+    );
+
+    // With history and an up-to-date index: nothing is rewritten.
+    let s = memory();
+    let mut doc = s
+        .create_session(
+            "goal",
+            "default",
+            Project::new("p", "/p", None),
+            Some("one"),
+        )
+        .unwrap();
+    doc.status = SessionStatus::Complete;
+    s.archive(&doc, false).unwrap();
+    s.store()
+        .write(&current_key(), &vector("seed-example.json"))
+        .unwrap();
+    s.rebuild_index().unwrap();
+    let s = OrchestratorStore::new(ReadOnly(s.store().clone()), clock(GOLDEN_NOW));
+    let report = s.doctor(true).unwrap();
+    assert_eq!(
+        (report.checked, report.problems.len()),
+        (2, 0),
+        "{report:?}"
+    );
+
+    // A stale index is still rebuilt (here: refused, since the store is read-only).
+    s.store()
+        .0
+        .delete(&session_state::orchestrator::index_key())
+        .unwrap();
+    assert_eq!(s.doctor(true).unwrap_err().kind(), ErrorKind::Storage);
 }

@@ -269,7 +269,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         Ok(self.page_of(&files, &records, query))
     }
 
-    /// Rebuilds the history index from every history file.
+    /// Rebuilds the history index from every history file. Writes nothing (and takes no
+    /// lock) when the index already holds exactly that, or when there is neither a history
+    /// file nor an index: a healthy project stays untouched, even when it is read-only.
     pub fn rebuild_index(&self) -> Result<()> {
         let files = self.history_files()?;
         let records = files
@@ -277,6 +279,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             .map(|(name, key)| self.read_record(name, key))
             .collect::<Result<Vec<_>>>()?;
         let bytes = Index::new(records).to_bytes();
+        let old = self.store.read(&index_key())?;
+        if old.as_deref() == Some(&bytes[..]) || (old.is_none() && files.is_empty()) {
+            return Ok(());
+        }
         self.store
             .update(&index_key(), &mut |_| Ok(Some(bytes.clone())))
     }
