@@ -43,8 +43,8 @@ impl FsStore {
     /// # Errors
     /// [`ErrorKind::Storage`] when `root` cannot be created or is not a folder.
     pub fn new(root: impl AsRef<Path>) -> Result<FsStore> {
-        let root = root.as_ref().to_path_buf();
-        let shown = root.display().to_string();
+        let given = root.as_ref();
+        let shown = given.display().to_string();
         let storage = |action: &str, e: io::Error| {
             Error::new(
                 ErrorKind::Storage,
@@ -53,6 +53,9 @@ impl FsStore {
             .with_context("path", shown.clone())
             .with_source(e)
         };
+        // Resolved now: a relative root must not follow later changes of the current folder
+        // (the folder would be created in one place and written in another).
+        let root = std::path::absolute(given).map_err(|e| storage("resolve", e))?;
         create_dirs(&root).map_err(|e| storage("create", e))?;
         let canonical_root = fs::canonicalize(&root).map_err(|e| storage("resolve", e))?;
         if !canonical_root.is_dir() {
@@ -90,7 +93,8 @@ impl FsStore {
         self
     }
 
-    /// The root folder, as given.
+    /// The root folder as an absolute path: a relative root is resolved against the current
+    /// folder when the store is made (symlinks are not resolved).
     pub fn root(&self) -> &Path {
         &self.root
     }
@@ -113,6 +117,22 @@ impl FsStore {
     }
 
     fn write_atomic(&self, key: &Key, path: &Path, data: &[u8]) -> Result<()> {
+        // A key that is a symlink (one leading inside the root: `confined` checked it) is
+        // written through: its target is replaced, and the link stays, as a plain write would
+        // do. Renaming over the link itself would turn it into a file and leave the target
+        // stale.
+        let resolved;
+        let path = match fs::symlink_metadata(path) {
+            Ok(meta) if meta.file_type().is_symlink() => {
+                resolved = fs::canonicalize(path).map_err(|e| io_error(key, path, "resolve", e))?;
+                if !resolved.starts_with(&self.canonical_root) {
+                    // Changed since `confined` looked at it.
+                    check_confined(&self.canonical_root, &self.root, key, path)?;
+                }
+                resolved.as_path()
+            }
+            _ => path,
+        };
         let parent = path.parent().unwrap_or(&self.root);
         create_dirs(parent).map_err(|e| io_error(key, parent, "create the folder of", e))?;
         let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);

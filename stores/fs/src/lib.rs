@@ -23,7 +23,10 @@
 //! the first 200 bytes of the key's name, so a 255-byte segment still fits the file-name limit.
 //!
 //! `list` lists a symlink only when it leads to a file inside the root; it does not walk
-//! linked folders. Every `storage` error names the key (context `key`), the file (context
+//! linked folders. A key that is a symlink to a file inside the root is written through (the
+//! target is replaced atomically, the link stays). Its lock is the link's (`.NAME.lock` beside
+//! the link), so a link and its target used as two keys do not exclude each other. A relative
+//! root is made absolute when the store is made. Every `storage` error names the key (context `key`), the file (context
 //! `path`) and, for an I/O failure, the OS error (in the message and as the source).
 //!
 //! The conformance suite of the core (`session_state::conformance`) runs on this store in

@@ -110,6 +110,94 @@ fn links_that_stay_inside_can_be_read() {
     assert_eq!(store.list(&k("real")).unwrap().len(), 2);
 }
 
+/// A key that is a link to a file inside the root is written through, as a plain write would
+/// be: the target changes and the link stays a link (a fresh user saw the link replaced by a
+/// file, the shared target left stale).
+#[test]
+fn writes_to_a_link_inside_the_root_go_to_its_target() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    store.write(&k("shared/as.json"), b"old").unwrap();
+    std::fs::create_dir_all(root.path().join(".moai/memory")).unwrap();
+    let link = root.path().join(".moai/memory/agent-sessions.json");
+    symlink("../../shared/as.json", &link).unwrap();
+    let key = k(".moai/memory/agent-sessions.json");
+
+    store.write(&key, b"written").unwrap();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        store.read(&k("shared/as.json")).unwrap().as_deref(),
+        Some(&b"written"[..])
+    );
+    store
+        .update(&key, &mut |old| {
+            assert_eq!(old, Some(&b"written"[..]));
+            Ok(Some(b"updated".to_vec()))
+        })
+        .unwrap();
+    store.append(&key, b"+appended").unwrap();
+    assert!(
+        std::fs::symlink_metadata(&link)
+            .unwrap()
+            .file_type()
+            .is_symlink()
+    );
+    assert_eq!(
+        store.read(&k("shared/as.json")).unwrap().as_deref(),
+        Some(&b"updated+appended"[..])
+    );
+    // No temporary file is left beside the link or the target.
+    for dir in ["shared", ".moai/memory"] {
+        for entry in std::fs::read_dir(root.path().join(dir)).unwrap() {
+            let name = entry.unwrap().file_name().into_string().unwrap();
+            assert!(!name.contains(".tmp-"), "{dir}/{name}");
+        }
+    }
+}
+
+/// A relative root is resolved when the store is made: changing the current folder later does
+/// not move the store (a fresh user saw the folder made in one place and written in another).
+/// Runs in a child process, since the current folder is process-wide.
+#[test]
+fn a_relative_root_stays_where_it_was_made() {
+    if std::env::var_os("FS_STORE_CHDIR_CHILD").is_some() {
+        let base = std::env::current_dir().unwrap();
+        std::fs::create_dir_all("a").unwrap();
+        std::fs::create_dir_all("b").unwrap();
+        std::env::set_current_dir("a").unwrap();
+        let store = FsStore::new("rel").unwrap();
+        std::env::set_current_dir(base.join("b")).unwrap();
+        store.write(&k("k.json"), b"1").unwrap();
+        assert_eq!(store.root(), base.join("a/rel"));
+        assert_eq!(std::fs::read(base.join("a/rel/k.json")).unwrap(), b"1");
+        assert!(!base.join("b/rel").exists());
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--exact",
+            "a_relative_root_stays_where_it_was_made",
+            "--nocapture",
+        ])
+        .env("FS_STORE_CHDIR_CHILD", "1")
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 passed"));
+}
+
 #[test]
 fn a_folder_where_a_file_is_expected_is_a_storage_error() {
     let root = tempfile::tempdir().unwrap();
