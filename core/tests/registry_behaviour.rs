@@ -4,7 +4,7 @@
 use serde_json::{Value, json};
 use session_state::registry::{
     AgentRegistry, CHAINS_KEY, ExplainedPolicy, JOURNAL_KEY, JournalMode, ResumeReason,
-    SESSIONS_KEY, TranscriptLine,
+    SESSIONS_KEY, TranscriptLine, transcript_key,
 };
 use session_state::{FixedClock, Key, MemoryStore, Store};
 use session_state_fs::FsStore;
@@ -262,6 +262,36 @@ fn transcripts_are_found_and_read_line_by_line() {
         })
         .collect();
     assert_eq!(kinds, ["record", "invalid", "record", "torn"]);
+}
+
+/// An id the registry accepts but whose transcript file name (`agent-{id}.jsonl`) would be
+/// over 255 bytes has no transcript, as in the seed, instead of an `invalid_key` error (a
+/// fresh user registered a 250-byte id, then could not ask for its transcript).
+#[test]
+fn ids_too_long_for_a_transcript_file_have_none() {
+    let reg = mem();
+    for len in [243, 244, 250, 255] {
+        let id = "a".repeat(len);
+        reg.register("long", &id, json!(1), None).unwrap();
+        let fits = len + "agent-.jsonl".len() <= 255;
+        assert!(reg.export_transcript(&id).unwrap().is_none(), "{len}");
+        assert_eq!(reg.read_transcript(&id).unwrap(), None, "{len}");
+        if fits {
+            reg.store()
+                .write(&transcript_key(&id).unwrap(), b"{\"a\":1}\n")
+                .unwrap();
+            assert!(reg.export_transcript(&id).unwrap().is_some(), "{len}");
+        } else {
+            assert!(transcript_key(&id).is_err(), "{len}");
+        }
+    }
+    // Ids that are not valid segments stay errors.
+    assert_eq!(
+        reg.export_transcript(&format!("{}/x", "a".repeat(250)))
+            .unwrap_err()
+            .code(),
+        "invalid_key"
+    );
 }
 
 #[test]

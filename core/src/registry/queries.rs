@@ -12,7 +12,7 @@ use super::chain::{self, ChainStatus, ChainSummary};
 use super::document::AgentResult;
 use super::policy::{CompatPolicy, ResumeDecision, ResumePolicy, ResumeQuery};
 use super::registry::{AgentEntry, AgentRegistry, AllSessions};
-use super::transcript::{TranscriptLine, TranscriptLines, transcript_key};
+use super::transcript::{TranscriptLine, TranscriptLines, existing_transcript_key};
 
 impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// The seed's `get_resume_id`: the name's latest id, or `None` if the name is unknown or,
@@ -169,13 +169,16 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             .collect())
     }
 
-    /// The seed's `export_transcript`: the key of `agent-{agent_id}.jsonl` if it exists.
+    /// The seed's `export_transcript`: the key of `agent-{agent_id}.jsonl` if it exists (`None`
+    /// also for an id too long for that file name: no such file can exist).
     ///
     /// # Errors
     /// [`ErrorKind::InvalidKey`](crate::ErrorKind::InvalidKey) for an unsafe id (SPEC section 2, difference 6),
     /// [`ErrorKind::Storage`](crate::ErrorKind::Storage).
     pub fn export_transcript(&self, agent_id: &str) -> Result<Option<Key>> {
-        let key = transcript_key(agent_id)?;
+        let Some(key) = existing_transcript_key(agent_id)? else {
+            return Ok(None);
+        };
         Ok(self.store().read(&key)?.map(|_| key))
     }
 
@@ -185,7 +188,9 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// # Errors
     /// As [`export_transcript`](Self::export_transcript).
     pub fn read_transcript(&self, agent_id: &str) -> Result<Option<Vec<TranscriptLine>>> {
-        let key = transcript_key(agent_id)?;
+        let Some(key) = existing_transcript_key(agent_id)? else {
+            return Ok(None);
+        };
         Ok(self
             .store()
             .read(&key)?

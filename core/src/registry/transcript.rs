@@ -10,6 +10,21 @@ use crate::key::Key;
 /// The folder of the transcripts, relative to the project root.
 pub const TRANSCRIPT_DIR: &str = ".moai/logs/agent-transcripts";
 
+/// The transcript key of `agent_id`, or `None` when the id is a valid segment but its file
+/// name (`agent-{id}.jsonl`) would be longer than a file name may be: no such transcript can
+/// exist, so a lookup finds none (as the seed's `Path.exists()` does), while ids that are not
+/// valid segments stay errors.
+///
+/// # Errors
+/// As [`transcript_key`], for ids that are not valid key segments.
+pub fn existing_transcript_key(agent_id: &str) -> Result<Option<Key>> {
+    let id = Key::segment("agent id", agent_id)?;
+    if "agent-.jsonl".len() + id.len() > crate::key::MAX_SEGMENT_BYTES {
+        return Ok(None);
+    }
+    transcript_key(id).map(Some)
+}
+
 /// The key of `agent_id`'s transcript. The id is validated as a key segment first (SPEC section
 /// 2, difference 6): `x/../../secret` is refused instead of escaping the folder.
 ///
