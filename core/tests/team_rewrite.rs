@@ -1,5 +1,6 @@
-//! `TeamStore::replace`: the whole saved document of a member replaced in one
-//! read-modify-write (the bindings' `TeamStore.replace`).
+//! A saved member rewritten: `TeamStore::replace` (the whole document, in one
+//! read-modify-write; the bindings' `TeamStore.replace`) and the messages of
+//! `SessionState::merge` (the bindings' `TeamStore.update`).
 
 use chrono::{DateTime, Utc};
 use session_state::team::{BackendType, SessionState, SpawnConfig, TeamStore};
@@ -71,4 +72,22 @@ fn replace_keeps_an_unknown_backend_already_stored() {
     teams.save("t", &odd).unwrap();
     odd.prompt = "changed".into();
     assert_eq!(teams.replace("t", "coder", &odd).unwrap().prompt, "changed");
+}
+
+#[test]
+fn a_refused_merge_names_serde_reason_without_a_position_in_text_made_by_the_core() {
+    let mut held = state("coder", BackendType::Codex);
+    let changes = serde_json::json!({"maxTurns": "ten", "extraKey": [1, 2]});
+    let err = held.merge(changes.as_object().unwrap()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidInput);
+    assert_eq!(
+        err.message(),
+        "the changes make an invalid session state: invalid type: string \"ten\", expected i32"
+    );
+    // Unknown keys are kept, in order, after the known ones.
+    let changes = serde_json::json!({"zeta": 1, "alpha": {"b": 2}, "model": "m"});
+    held.merge(changes.as_object().unwrap()).unwrap();
+    let keys: Vec<&str> = held.extra.keys().map(String::as_str).collect();
+    assert_eq!(keys, ["zeta", "alpha"]);
+    assert_eq!(held.model.as_deref(), Some("m"));
 }
