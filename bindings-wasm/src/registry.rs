@@ -424,17 +424,17 @@ impl AgentRegistry {
 
     /// The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
     /// when there is none. Throws `invalid_key` for an unsafe id.
-    #[wasm_bindgen(js_name = exportTranscript)]
+    #[wasm_bindgen(js_name = exportTranscript, unchecked_return_type = "string | null")]
     pub fn export_transcript(
         &self,
         #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
-    ) -> JsResult<Option<String>> {
+    ) -> JsResult<JsValue> {
         let id = string_arg(agent_id, "agentId")?;
         Ok(self
             .inner
             .export_transcript(&id)
             .js()?
-            .map(|k| k.to_string()))
+            .map_or(JsValue::NULL, |k| JsValue::from_str(k.as_str())))
     }
 
     /// The lines of `agentId`'s transcript (`{kind: "record", line, value}`, or `invalid` /
@@ -445,20 +445,19 @@ impl AgentRegistry {
         #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
     ) -> JsResult<JsValue> {
         let id = string_arg(agent_id, "agentId")?;
-        let _ = id;
-        Ok(JsValue::NULL)
+        to_js(&self.inner.read_transcript(&id).js()?)
     }
 
     /// The registry state: `agent-sessions.json` with any journal replayed, as a plain object.
     #[wasm_bindgen(unchecked_return_type = "SessionsDocument")]
     pub fn load(&self) -> JsResult<JsValue> {
-        Ok(JsValue::NULL)
+        to_js(&self.inner.load().js()?)
     }
 
     /// `workflow-chains.json` as a plain object (chain id to definition).
     #[wasm_bindgen(js_name = loadChains, unchecked_return_type = "Record<string, ChainDefinition>")]
     pub fn load_chains(&self) -> JsResult<JsValue> {
-        Ok(JsValue::NULL)
+        to_js(&self.inner.load_chains().js()?)
     }
 
     /// Folds the journal, if any, into `agent-sessions.json`.

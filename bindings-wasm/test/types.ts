@@ -100,7 +100,7 @@ export function classes(store: Store): void {
   const sessions = new OrchestratorStore(store);
   const tuned = new OrchestratorStore(store, { maxDocumentBytes: 1 << 20, naiveOffsetMinutes: 60 });
   const doc: OrchestratorSession | null = sessions.load();
-  const made: OrchestratorSession = sessions.createSession("goal", "default", { name: "p", path: "/p" });
+  const made: OrchestratorSession = sessions.createSession({ goal: "goal", mode: "default", project: { name: "p", path: "/p" } });
   const saved: OrchestratorSession = sessions.save(made);
   const progress: number | undefined = saved.agents[0]?.progress;
   const key: string = sessions.archive(saved, { replace: true });

@@ -76,9 +76,10 @@ fn lifecycle_moves_are_saved_in_local_storage() {
     let prefix = "web-classes-life:";
     let store = local(prefix);
     let sessions = OrchestratorStore::new(&store, &JsValue::UNDEFINED).unwrap();
-    let project = parse(r#"{"name":"p","path":"/p"}"#);
     let doc = sessions
-        .create_session(&s("goal"), &s("default"), &project, &s("web1"))
+        .create_session(&parse(
+            r#"{"goal":"goal","mode":"default","project":{"name":"p","path":"/p"},"suffix":"web1"}"#,
+        ))
         .unwrap();
     assert_eq!(text(&doc, "status"), "created");
     sessions.start().unwrap();
@@ -208,12 +209,9 @@ fn memory_store_shares_data_with_the_classes() {
     let sessions =
         OrchestratorStore::new(&JsValue::from(mem.clone()), &JsValue::UNDEFINED).unwrap();
     sessions
-        .create_session(
-            &s("g"),
-            &s("default"),
-            &parse(r#"{"name":"p","path":"/p"}"#),
-            &s("m1"),
-        )
+        .create_session(&parse(
+            r#"{"goal":"g","project":{"name":"p","path":"/p"},"suffix":"m1"}"#,
+        ))
         .unwrap();
     assert!(
         mem.read_text(&s(CURRENT))

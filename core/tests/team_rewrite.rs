@@ -91,3 +91,24 @@ fn a_refused_merge_names_serde_reason_without_a_position_in_text_made_by_the_cor
     assert_eq!(keys, ["zeta", "alpha"]);
     assert_eq!(held.model.as_deref(), Some("m"));
 }
+
+#[test]
+fn a_merge_names_a_backend_type_that_is_not_a_string() {
+    let mut held = state("coder", BackendType::Codex);
+    let before = held.clone();
+    for bad in [
+        serde_json::json!(5),
+        serde_json::Value::Null,
+        serde_json::json!(["codex"]),
+    ] {
+        let changes = serde_json::json!({ "backendType": bad });
+        let err = held.merge(changes.as_object().unwrap()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert_eq!(err.context_value("field"), Some("backendType"), "{err}");
+        assert_eq!(
+            err.message(),
+            format!("`backendType` is invalid: expected a backend name, got `{bad}`")
+        );
+        assert_eq!(held, before);
+    }
+}

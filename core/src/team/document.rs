@@ -185,11 +185,19 @@ impl SessionState {
     /// # Errors
     /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the reason when the
     /// result is not a valid session state (a wrong type, a timestamp without offset, ...),
-    /// or with `` `backendType` is invalid: unknown backend type `...` `` and the context pair
-    /// `field` = `backendType` for a change to an unknown backend; `self` is then unchanged.
+    /// or with `` `backendType` is invalid: unknown backend type `...` `` (`` expected a backend
+    /// name, got `5` `` for a value that is not a string) and the context pair `field` =
+    /// `backendType` for a change to an unknown backend; `self` is then unchanged.
     pub fn merge(&mut self, changes: &Map<String, Value>) -> Result<()> {
-        if let Some(Value::String(backend)) = changes.get("backendType") {
-            self.check_backend_change(backend)?;
+        match changes.get("backendType") {
+            Some(Value::String(backend)) => self.check_backend_change(backend)?,
+            Some(other) => {
+                return Err(Error::invalid_input(format!(
+                    "`backendType` is invalid: expected a backend name, got `{other}`"
+                ))
+                .with_context("field", "backendType"));
+            }
+            None => {}
         }
         // Through the document's JSON text, with the writer and reader that saving and loading
         // use (not `to_value`/`from_value`: a second serialiser and deserialiser of the type
