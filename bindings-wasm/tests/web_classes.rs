@@ -142,7 +142,7 @@ fn torn_file_is_corrupt_with_the_salvage_and_recover_keeps_a_copy() {
 fn registry_and_team_classes_work_over_local_storage() {
     let prefix = "web-classes-reg:";
     let store = local(prefix);
-    let reg = AgentRegistry::new(&store).unwrap();
+    let reg = AgentRegistry::new(&store, &JsValue::UNDEFINED).unwrap();
     reg.create_chain(
         &s("SPEC-1"),
         &parse(r#"["spec-builder","planner"]"#),
