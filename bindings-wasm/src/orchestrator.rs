@@ -170,8 +170,11 @@ export interface Repair {
 /** What `doctor` found and did. */
 export interface DoctorReport { checked: number; problems: Problem[]; repaired: Repair[] }
 
+/** The options of `new OrchestratorStore(store, options)` (the Node package's name). */
+export type OrchestratorOptions = OrchestratorStoreOptions;
+
 /** `new OrchestratorStore(store, options)`. */
-export interface OrchestratorOptions {
+export interface OrchestratorStoreOptions {
   /** Largest document accepted, in bytes (default 16 MiB). */
   maxDocumentBytes?: number;
   /** Read naive timestamps as local time at this offset from UTC, in minutes (default: UTC). */
@@ -250,7 +253,8 @@ impl OrchestratorStore {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "OrchestratorOptions")] options: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "OrchestratorStoreOptions")]
+        options: &JsValue,
     ) -> JsResult<OrchestratorStore> {
         let options: Options = options_arg(options, "options")?;
         let mut inner = core::OrchestratorStore::new(AnyStore::from_js(store)?, JsClock);
