@@ -2,7 +2,8 @@
 // `toSpawnConfig`, `parseBackendType`) with the Node package's arguments and behaviour
 // (issue 7). Mirrors bindings-node/test/team.test.mjs where it tests the same behaviour; the
 // wasm package reads documents without serde_path_to_error, so a badly typed member is
-// `invalid_input` with serde's reason but without `context.field` (README, "Errors").
+// `invalid_input` with serde's reason but without `context.field` (README, "Errors"); an
+// unknown `backendType` is named `changes.backendType` / `state.backendType` as there.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -51,9 +52,11 @@ test("update refuses an unknown backendType and wrong types, and writes nothing"
   teams.recordSpawn("my-team", { name: "coder", prompt: "p" }, "codex");
   const before = store.readText(KEY);
   for (const backendType of ["bogus", "Codex", "", 5, null, ["codex"]]) {
-    refuses(() => teams.update("my-team", "coder", { backendType }), "backendType", JSON.stringify(backendType));
+    const err = refuses(() => teams.update("my-team", "coder", { backendType }), "`changes.backendType` is invalid: ", JSON.stringify(backendType));
+    assert.equal(err.context.field, "changes.backendType", err.message);
   }
-  refuses(() => teams.update("my-team", "coder", { backendType: "bogus" }), "`backendType` is invalid: unknown backend type `bogus`");
+  const err = refuses(() => teams.update("my-team", "coder", { backendType: "bogus" }), "`changes.backendType` is invalid: unknown backend type `bogus`");
+  assert.equal(err.context.backend_type, "bogus", "the other context pairs are kept");
   for (const changes of [
     { maxTurns: "ten" },
     { maxTurns: 2 ** 31 },
@@ -84,7 +87,8 @@ test("replace refuses a state of the wrong shape or an unknown backend, and writ
   for (const changes of [{ maxTurns: "ten" }, { model: 5 }, { prompt: null }, { createdAt: "2026-01-01T00:00:00" }, { env: { HOME: 1 } }]) {
     refuses(() => teams.replace("my-team", "coder", { ...state, ...changes }), "not a team session state", JSON.stringify(changes));
   }
-  refuses(() => teams.replace("my-team", "coder", { ...state, backendType: "bogus" }), "unknown backend type `bogus`");
+  const err = refuses(() => teams.replace("my-team", "coder", { ...state, backendType: "bogus" }), "`state.backendType` is invalid: unknown backend type `bogus`");
+  assert.equal(err.context.field, "state.backendType");
   refuses(() => teams.replace("my-team", "coder", null), "`state` must be an object");
   assert.equal(store.readText(KEY), before, "file unchanged");
 });
