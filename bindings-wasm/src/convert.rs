@@ -166,6 +166,19 @@ pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -
     from_js(value, what)
 }
 
+/// An instant argument `what`: `undefined` and `null` are now (`Date.now()`), an RFC 3339
+/// string or a `Date` (through its JSON form, the ISO text) is that instant.
+///
+/// # Errors
+/// `invalid_input` naming `what` for anything else or a string that is not a timestamp.
+pub fn instant_arg(value: &JsValue, what: &str) -> JsResult<chrono::DateTime<chrono::Utc>> {
+    if value.is_undefined() || value.is_null() {
+        Ok(session_state::Clock::now(&crate::clock::JsClock))
+    } else {
+        Ok(from_js::<session_state::Timestamp>(value, what)?.utc())
+    }
+}
+
 /// The JSON bytes of the document argument `what` (a plain object), for the core's parsers.
 ///
 /// # Errors

@@ -1,6 +1,7 @@
 // The JavaScript side of the package's Rust code, in one module (one file for the browser to
 // fetch): the strict JSON check of arguments, the spawn config member check, the host-store
-// busy marks, and the error constructor that names the package's options.
+// busy marks, the error constructor that names the package's options, and the renaming of a
+// document member below its argument.
 
 // host.rs
 const busy = new WeakSet();
@@ -29,6 +30,14 @@ export function checkSpawnConfig(value, members) {
   if (unknown === undefined) return;
   const field = `config.${unknown}`;
   throw Object.assign(new Error(`\`${field}\` is invalid: unknown field \`${unknown}\`, expected one of \`${members.join('`, `')}\``), { code: 'invalid_input', context: { field } });
+}
+
+export function below(error, name) {
+  const field = error?.context?.field;
+  if (typeof field !== 'string') return error;
+  error.message = error.message.replace(`\`${field}\``, `\`${name}.${field}\``);
+  error.context.field = `${name}.${field}`;
+  return error;
 }
 
 // convert.rs

@@ -5,8 +5,10 @@
 //! `Error` with a stable `code` (see [`errors`]).
 //!
 //! This crate holds no logic of its own: each exported class is a thin handle over a core type:
-//! [`orchestrator::OrchestratorStore`] (with the free functions `resumeSummary`, `renderResume`
-//! and `salvage`), [`registry::AgentRegistry`] and [`team::TeamStore`], one file per core module.
+//! [`orchestrator::OrchestratorStore`] (with the free functions `resumeSummary`, `renderResume`,
+//! `salvage` and `jsonSchema`), [`registry::AgentRegistry`], [`team::TeamStore`] (with
+//! `sessionFromConfig`, `toSpawnConfig`, `parseBackendType`) and [`conformance`]
+//! (`runStoreConformance`), one file per core module.
 //! The pieces every wrapper uses:
 //! - [`stores::AnyStore::from_js`] resolves the `store` argument (a [`stores::MemoryStore`], a
 //!   [`stores::LocalStorageStore`] or any JS object with `read`/`write`/`delete`/`list`) into a
@@ -19,6 +21,7 @@
 //! target the crate compiles (for clippy and host unit tests) but its JS calls are unavailable.
 
 pub mod clock;
+pub mod conformance;
 pub mod convert;
 pub mod errors;
 pub mod orchestrator;

@@ -1,5 +1,5 @@
-//! `OrchestratorStore` and the free functions `resumeSummary`, `renderResume`, `salvage`: the
-//! core's [`session_state::orchestrator`] as JS (SPEC section 1).
+//! `OrchestratorStore` and the free functions `resumeSummary`, `renderResume`, `salvage`,
+//! `jsonSchema`: the core's [`session_state::orchestrator`] as JS (SPEC section 1).
 //!
 //! Documents cross in their file format (snake_case JSON keys, as `JSON.parse` of the file
 //! gives them); method names are camelCase. Every method converts its arguments, calls the core
@@ -8,15 +8,15 @@
 use serde::Deserialize;
 use session_state::Key;
 use session_state::orchestrator::{
-    self as core, Agent, HistoryQuery, OrchestratorSession, Project, ResumeSummary, SessionStatus,
-    current_key,
+    self as core, HistoryQuery, OrchestratorSession, ParseOptions, Project, ResumeSummary,
+    SessionStatus, current_key,
 };
-use session_state::time::Timestamp;
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
 use crate::convert::{
-    bytes_arg, document_bytes, from_js, key_arg, opt_string_arg, options_arg, string_arg, to_js,
+    bytes_arg, document_bytes, document_from_js, from_js, instant_arg, key_arg, options_arg,
+    string_arg, to_js,
 };
 use crate::errors::{IntoJsResult, JsResult, invalid_input};
 use crate::stores::AnyStore;
@@ -142,15 +142,39 @@ export interface HistoryPage { entries: HistoryEntry[]; skipped: SkippedHistoryF
 /** `listHistory` options. */
 export interface HistoryQuery { limit?: number; offset?: number; status?: SessionStatus | null }
 
+/** The argument of `createSession`. */
+export interface CreateSession {
+  goal: string;
+  project: Project;
+  /** Default `default`. */
+  mode?: string;
+  /** The id is `YYYY-MM-DD-{suffix}`; default: six hex digits from the clock. */
+  suffix?: string;
+}
+
+/** The argument of `agentStarted`: an agent whose `status` (default `in_progress`) and `started` (default now) may be left out. */
+export type AgentStart = Omit<Agent, "status" | "started"> & { status?: AgentStatus; started?: Timestamp };
+
 /** One problem `doctor` found. */
 export interface Problem { key: string; code: ErrorCode; message: string; fixable: boolean }
 /** One file `doctor({ fix: true })` or `recover` repaired. */
-export interface Repair { key: string; kept_copy: string; missing: string[]; replaced: string[]; partial: string[] }
+export interface Repair {
+  key: string;
+  kept_copy: string;
+  /** `rewritten`: the salvage was written back; `moved_aside`: nothing could be salvaged, the file was removed (its copy kept). */
+  action: "rewritten" | "moved_aside";
+  missing: string[];
+  replaced: string[];
+  partial: string[];
+}
 /** What `doctor` found and did. */
 export interface DoctorReport { checked: number; problems: Problem[]; repaired: Repair[] }
 
+/** The options of `new OrchestratorStore(store, options)` (the Node package's name). */
+export type OrchestratorOptions = OrchestratorStoreOptions;
+
 /** `new OrchestratorStore(store, options)`. */
-export interface OrchestratorOptions {
+export interface OrchestratorStoreOptions {
   /** Largest document accepted, in bytes (default 16 MiB). */
   maxDocumentBytes?: number;
   /** Read naive timestamps as local time at this offset from UTC, in minutes (default: UTC). */
@@ -175,17 +199,25 @@ struct HistoryOptions {
     status: Option<SessionStatus>,
 }
 
-/// The options of `archive` and `doctor`.
+/// The options of `doctor`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
-struct FlagOptions {
-    #[serde(default)]
-    replace: bool,
+struct DoctorOptions {
     #[serde(default)]
     fix: bool,
 }
 
-/// The options of `complete` and `abort`.
+/// The argument of `createSession`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CreateSession {
+    goal: String,
+    project: Project,
+    mode: Option<String>,
+    suffix: Option<String>,
+}
+
+/// The options of `archive`, `complete` and `abort`.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReplaceOptions {
@@ -203,14 +235,10 @@ pub struct OrchestratorStore {
     inner: core::OrchestratorStore<AnyStore, JsClock>,
 }
 
-/// A document argument parsed as a "1.0" document (typed errors as when loading a file).
-fn document_arg(
-    inner: &core::OrchestratorStore<AnyStore, JsClock>,
-    doc: &JsValue,
-) -> JsResult<OrchestratorSession> {
-    inner
-        .parse(&current_key(), &document_bytes(doc, "doc")?)
-        .js()
+/// The document argument `doc` read by the core's parser: a wrong shape is `invalid_input`
+/// naming it (the core's `parse_argument`), as in the Node package.
+fn document_arg(doc: &JsValue, options: &ParseOptions) -> JsResult<OrchestratorSession> {
+    core::parse_argument("doc", &document_bytes(doc, "doc")?, options).js()
 }
 
 fn session(doc: &OrchestratorSession) -> JsResult<JsValue> {
@@ -225,7 +253,8 @@ impl OrchestratorStore {
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "OrchestratorOptions")] options: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "OrchestratorStoreOptions")]
+        options: &JsValue,
     ) -> JsResult<OrchestratorStore> {
         let options: Options = options_arg(options, "options")?;
         let mut inner = core::OrchestratorStore::new(AnyStore::from_js(store)?, JsClock);
@@ -242,6 +271,12 @@ impl OrchestratorStore {
         Ok(OrchestratorStore { inner })
     }
 
+    /// The key of the current session file: `.claude/orchestrator-session.json`.
+    #[wasm_bindgen(getter, js_name = currentKey)]
+    pub fn current_key(&self) -> String {
+        current_key().to_string()
+    }
+
     /// The current session, or `null` when there is none.
     ///
     /// Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
@@ -256,13 +291,14 @@ impl OrchestratorStore {
 
     /// Saves `doc` as the current session with `updated` set to now, and returns the saved
     /// document (the caller's object is not changed). A current file that does not parse is
-    /// kept aside first.
+    /// kept aside first. Throws `invalid_input` naming `doc` when it is not an orchestrator
+    /// session (`incompatible_schema` for another schema version).
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
     pub fn save(
         &self,
         #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
     ) -> JsResult<JsValue> {
-        let mut doc = document_arg(&self.inner, doc)?;
+        let mut doc = document_arg(doc, self.inner.options())?;
         self.inner.save(&mut doc).js()?;
         session(&doc)
     }
@@ -276,8 +312,8 @@ impl OrchestratorStore {
         #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "{ replace?: boolean }")] options: &JsValue,
     ) -> JsResult<String> {
-        let doc = document_arg(&self.inner, doc)?;
-        let flags: FlagOptions = options_arg(options, "options")?;
+        let doc = document_arg(doc, self.inner.options())?;
+        let flags: ReplaceOptions = options_arg(options, "options")?;
         Ok(self.inner.archive(&doc, flags.replace).js()?.to_string())
     }
 
@@ -335,71 +371,73 @@ impl OrchestratorStore {
         self.final_move(SessionStatus::Aborted, options)
     }
 
-    /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`).
+    /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`,
+    /// suffix derived from the clock when not given, mode `default` when not given).
     ///
-    /// Throws `already_exists` when a current session exists.
+    /// Throws `already_exists` when a current session exists, `invalid_input` naming
+    /// `session` for an argument that is not `{ goal, project, mode?, suffix? }`.
     #[wasm_bindgen(js_name = createSession, unchecked_return_type = "OrchestratorSession")]
     pub fn create_session(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] goal: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] mode: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Project")] project: &JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "string | null")] suffix: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "CreateSession")] session: &JsValue,
     ) -> JsResult<JsValue> {
-        let goal = string_arg(goal, "goal")?;
-        let mode = string_arg(mode, "mode")?;
-        let project: Project = from_js(project, "project")?;
-        let suffix = opt_string_arg(suffix, "suffix")?;
-        session(
-            &self
-                .inner
-                .create_session(&goal, &mode, project, suffix.as_deref())
-                .js()?,
-        )
+        let args: CreateSession = from_js(session, "session")?;
+        let doc = self
+            .inner
+            .create_session(
+                &args.goal,
+                args.mode.as_deref().unwrap_or("default"),
+                args.project,
+                args.suffix.as_deref(),
+            )
+            .js()?;
+        to_js(&doc)
     }
 
-    /// Adds (or, same id, replaces) `agent` and saves.
+    /// Adds (or, same id, replaces) `agent` and saves; `status` defaults to `in_progress` and
+    /// `started` to now (the core's `agent_from_start`).
     #[wasm_bindgen(js_name = agentStarted, unchecked_return_type = "OrchestratorSession")]
     pub fn agent_started(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "Agent")] agent: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "AgentStart")] agent: &JsValue,
     ) -> JsResult<JsValue> {
-        let agent: Agent = from_js(agent, "agent")?;
+        let agent =
+            core::agent_from_start(document_from_js(agent, "agent")?, self.inner.now()).js()?;
         session(&self.inner.agent_started(&agent).js()?)
     }
 
-    /// Sets agent `id`'s progress (percent, 0 to 100) and saves.
+    /// Sets agent `agentId`'s progress (percent, an integer from 0 to 100) and saves.
     #[wasm_bindgen(js_name = agentProgress, unchecked_return_type = "OrchestratorSession")]
     pub fn agent_progress(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: &JsValue,
+        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
         #[wasm_bindgen(unchecked_param_type = "number")] percent: &JsValue,
     ) -> JsResult<JsValue> {
-        let id = string_arg(id, "id")?;
+        let id = string_arg(agent_id, "agentId")?;
         let percent: u8 = from_js(percent, "percent")?;
         session(&self.inner.agent_progress(&id, percent).js()?)
     }
 
-    /// Marks agent `id` complete with its one-line result and saves.
+    /// Marks agent `agentId` complete with its one-line result and saves.
     #[wasm_bindgen(js_name = agentCompleted, unchecked_return_type = "OrchestratorSession")]
     pub fn agent_completed(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: &JsValue,
+        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
         #[wasm_bindgen(js_name = "resultSummary", unchecked_param_type = "string")] result_summary: &JsValue,
     ) -> JsResult<JsValue> {
-        let id = string_arg(id, "id")?;
+        let id = string_arg(agent_id, "agentId")?;
         let summary = string_arg(result_summary, "resultSummary")?;
         session(&self.inner.agent_completed(&id, &summary).js()?)
     }
 
-    /// Marks agent `id` failed, records the error and saves.
+    /// Marks agent `agentId` failed, records the error and saves.
     #[wasm_bindgen(js_name = agentFailed, unchecked_return_type = "OrchestratorSession")]
     pub fn agent_failed(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: &JsValue,
+        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
         #[wasm_bindgen(unchecked_param_type = "string")] error: &JsValue,
     ) -> JsResult<JsValue> {
-        let id = string_arg(id, "id")?;
+        let id = string_arg(agent_id, "agentId")?;
         let error = string_arg(error, "error")?;
         session(&self.inner.agent_failed(&id, &error).js()?)
     }
@@ -435,7 +473,7 @@ impl OrchestratorStore {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "{ fix?: boolean }")] options: &JsValue,
     ) -> JsResult<JsValue> {
-        let flags: FlagOptions = options_arg(options, "options")?;
+        let flags: DoctorOptions = options_arg(options, "options")?;
         to_js(&self.inner.doctor(flags.fix).js()?)
     }
 
@@ -475,31 +513,54 @@ impl OrchestratorStore {
 /// The "RESUMING SESSION" summary of `doc` at `now` (an RFC 3339 string or a `Date`;
 /// default: `Date.now()`).
 ///
-/// Throws the errors of loading a document (`corrupt_state`, `incompatible_schema`, ...) for
-/// a `doc` that is not a "1.0" document, `invalid_input` for a bad `now`.
+/// Throws `invalid_input` naming `doc` for a `doc` that is not an orchestrator session
+/// (`incompatible_schema` for another schema version), `invalid_input` for a bad `now`.
 #[wasm_bindgen(js_name = resumeSummary, unchecked_return_type = "ResumeSummary")]
 pub fn resume_summary(
     #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "string | Date")] now: &JsValue,
 ) -> JsResult<JsValue> {
-    let bytes = document_bytes(doc, "doc")?;
-    let doc = core::parse_document(&current_key(), &bytes, &core::ParseOptions::default()).js()?;
-    let now = if now.is_undefined() || now.is_null() {
-        session_state::Clock::now(&JsClock)
-    } else {
-        from_js::<Timestamp>(now, "now")?.utc()
-    };
-    to_js(&core::resume_summary(&doc, now))
+    let doc = document_arg(doc, &ParseOptions::default())?;
+    to_js(&core::resume_summary(&doc, instant_arg(now, "now")?))
 }
 
-/// The markdown "RESUMING SESSION" block of a summary (from `resumeSummary`).
+/// The markdown "RESUMING SESSION" block, from a summary (`resumeSummary`) or a document
+/// (one with `schema_version`, then summarised at `Date.now()`).
+///
+/// Throws `invalid_input` naming `summaryOrDoc` for anything else.
 #[wasm_bindgen(js_name = renderResume)]
 pub fn render_resume(
-    #[wasm_bindgen(unchecked_param_type = "ResumeSummary")] summary: &JsValue,
+    #[wasm_bindgen(
+        js_name = "summaryOrDoc",
+        unchecked_param_type = "ResumeSummary | OrchestratorSession"
+    )]
+    summary_or_doc: &JsValue,
 ) -> JsResult<String> {
-    let summary: ResumeSummary = from_js(summary, "summary")?;
+    const NAME: &str = "summaryOrDoc";
+    let map = document_from_js(summary_or_doc, NAME)?;
+    let summary = if map.contains_key("schema_version") {
+        let bytes = serde_json::to_vec(&map)
+            .map_err(|e| invalid_input(format!("`{NAME}` is not JSON: {e}")))?;
+        let doc = core::parse_argument(NAME, &bytes, &ParseOptions::default()).js()?;
+        core::resume_summary(&doc, session_state::Clock::now(&JsClock))
+    } else {
+        ResumeSummary::deserialize(&serde_json::Value::Object(map))
+            .map_err(|e| invalid_input(format!("`{NAME}` is not a summary: {e}")))?
+    };
     Ok(core::render_markdown(&summary))
 }
+
+/// The JSON Schema (draft 2020-12) of the schema "1.0" document: the core's `json_schema()`,
+/// embedded as the committed `tests/vectors/orchestrator/schema.json` (schemars is not linked
+/// into the wasm; the core's `committed_schema_matches_the_code` and this crate's
+/// `embedded_schema_is_the_core_schema` fail when the text and the code differ).
+#[wasm_bindgen(js_name = jsonSchema, unchecked_return_type = "Record<string, unknown>")]
+pub fn json_schema() -> JsResult<JsValue> {
+    js_sys::JSON::parse(SCHEMA_JSON).map_err(|e| invalid_input(crate::errors::describe(&e)))
+}
+
+/// The committed JSON Schema text (see [`json_schema`]).
+pub const SCHEMA_JSON: &str = include_str!("../../tests/vectors/orchestrator/schema.json");
 
 /// Every complete field of a torn or damaged document (`string` or `Uint8Array`), made into a
 /// valid "1.0" document with the defaults named. Never throws for any bytes.
@@ -508,4 +569,15 @@ pub fn salvage(
     #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] bytes: &JsValue,
 ) -> JsResult<JsValue> {
     to_js(&core::salvage(&bytes_arg(bytes, "bytes")?))
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn embedded_schema_is_the_core_schema() {
+        let generated = serde_json::to_string_pretty(&core::json_schema()).expect("serialises");
+        assert_eq!(SCHEMA_JSON, generated + "\n");
+    }
 }

@@ -2,7 +2,9 @@
 //! `SessionManager` files, SPEC section 2) as JS. Conversions only.
 
 use serde::Deserialize;
-use session_state::registry::{self as core, CompatPolicy, ExplainedPolicy, ResumePolicy};
+use session_state::registry::{
+    self as core, CompatPolicy, ExplainedPolicy, JournalMode, ResumePolicy,
+};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
@@ -76,6 +78,35 @@ export interface ResumeDecision {
   reason: ResumeReason;
 }
 
+/** `new AgentRegistry(store, options)`. */
+export interface AgentRegistryOptions {
+  /** Append registrations to a journal (`true`, or the compaction trigger); default `false`. */
+  journal?: boolean | { minCompactBytes: number };
+}
+
+/** One line of a transcript. */
+export type TranscriptLine =
+  | { kind: "record"; line: number; value: JsonValue }
+  | { kind: "invalid" | "torn"; line: number; error: string };
+
+/** `.moai/memory/agent-sessions.json`. */
+export interface SessionsDocument {
+  sessions: Record<string, string>;
+  chains: Record<string, string[]>;
+  metadata: Record<string, { agent_name: string; created_at?: string; chain_id: string | null; resume_count: number; last_resumed_at?: string; [extra: string]: unknown }>;
+  last_updated?: string;
+  results?: Record<string, AgentResult>;
+  [extra: string]: unknown;
+}
+
+/** One chain of `.moai/memory/workflow-chains.json`. */
+export interface ChainDefinition {
+  created_at?: string;
+  expected_sequence: string[];
+  metadata: JsonValue;
+  [extra: string]: unknown;
+}
+
 /** `decideResume` options: the seed's rule (`compat`, default) or the word-based `explained` one. */
 export interface ResumePolicyOptions {
   policy?: "compat" | "explained";
@@ -85,6 +116,41 @@ export interface ResumePolicyOptions {
   threshold?: number;
 }
 "#;
+
+/// The options of the constructor.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RegistryOptions {
+    /// `true`, `false`, `null` or `{ minCompactBytes }`: read by [`journal_mode`], so that a
+    /// bad value is named.
+    journal: Option<serde_json::Value>,
+}
+
+/// The object form of the `journal` option.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct JournalSettings {
+    min_compact_bytes: u64,
+}
+
+/// The journal mode of the `journal` option, as the Node package reads it.
+fn journal_mode(journal: Option<&serde_json::Value>) -> JsResult<JournalMode> {
+    use serde_json::Value;
+    match journal {
+        None | Some(Value::Null | Value::Bool(false)) => Ok(JournalMode::Off),
+        Some(Value::Bool(true)) => Ok(JournalMode::DEFAULT_ON),
+        Some(settings @ Value::Object(_)) => {
+            let settings = JournalSettings::deserialize(settings)
+                .map_err(|e| invalid_input(format!("`options.journal` is invalid: {e}")))?;
+            Ok(JournalMode::On {
+                min_compact_bytes: settings.min_compact_bytes,
+            })
+        }
+        Some(other) => Err(invalid_input(format!(
+            "`options.journal` is invalid: expected a boolean or {{ minCompactBytes }}, got `{other}`"
+        ))),
+    }
+}
 
 /// The options of `decideResume`.
 #[derive(Debug, Default, Deserialize)]
@@ -134,13 +200,19 @@ pub struct AgentRegistry {
 
 #[wasm_bindgen]
 impl AgentRegistry {
-    /// A registry over `store`.
+    /// A registry over `store`. Option `journal`: `true` appends registrations to
+    /// `agent-sessions.journal.jsonl` (folded into `agent-sessions.json` by `compact`, `close`
+    /// and other changes), `{ minCompactBytes }` sets its compaction trigger; default `false`.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "AgentRegistryOptions")] options: &JsValue,
     ) -> JsResult<AgentRegistry> {
+        let store = AnyStore::from_js(store)?;
+        let options: RegistryOptions = options_arg(options, "options")?;
+        let mode = journal_mode(options.journal.as_ref())?;
         Ok(AgentRegistry {
-            inner: core::AgentRegistry::new(AnyStore::from_js(store)?, JsClock),
+            inner: core::AgentRegistry::new(store, JsClock).with_journal(mode),
         })
     }
 
@@ -158,7 +230,12 @@ impl AgentRegistry {
     ) -> JsResult<()> {
         let name = string_arg(agent_name, "agentName")?;
         let id = string_arg(agent_id, "agentId")?;
-        let result = value_from_js(result, "result")?;
+        // `undefined` is `null`, as in the Node package.
+        let result = if result.is_undefined() {
+            serde_json::Value::Null
+        } else {
+            value_from_js(result, "result")?
+        };
         let chain = opt_string_arg(chain_id, "chainId")?;
         self.inner
             .register(&name, &id, result, chain.as_deref())
@@ -320,7 +397,7 @@ impl AgentRegistry {
     ) -> JsResult<()> {
         let chain = string_arg(chain_id, "chainId")?;
         let sequence: Vec<String> = from_js(agent_sequence, "agentSequence")?;
-        let metadata = if metadata.is_undefined() {
+        let metadata = if metadata.is_undefined() || metadata.is_null() {
             None
         } else {
             Some(value_from_js(metadata, "metadata")?)
@@ -337,5 +414,73 @@ impl AgentRegistry {
     ) -> JsResult<JsValue> {
         let chain = opt_string_arg(chain_id, "chainId")?;
         to_js(&self.inner.agents(chain.as_deref()).js()?)
+    }
+
+    /// Every chain id (those with registrations, then those only defined by `createChain`).
+    #[wasm_bindgen(js_name = chainIds)]
+    pub fn chain_ids(&self) -> JsResult<Vec<String>> {
+        self.inner.chain_ids().js()
+    }
+
+    /// The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
+    /// when there is none. Throws `invalid_key` for an unsafe id.
+    #[wasm_bindgen(js_name = exportTranscript, unchecked_return_type = "string | null")]
+    pub fn export_transcript(
+        &self,
+        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
+    ) -> JsResult<JsValue> {
+        let id = string_arg(agent_id, "agentId")?;
+        Ok(self
+            .inner
+            .export_transcript(&id)
+            .js()?
+            .map_or(JsValue::NULL, |k| JsValue::from_str(k.as_str())))
+    }
+
+    /// The lines of `agentId`'s transcript (`{kind: "record", line, value}`, or `invalid` /
+    /// `torn` with `error`), or `null` when there is none.
+    #[wasm_bindgen(js_name = readTranscript, unchecked_return_type = "TranscriptLine[] | null")]
+    pub fn read_transcript(
+        &self,
+        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
+    ) -> JsResult<JsValue> {
+        let id = string_arg(agent_id, "agentId")?;
+        to_js(&self.inner.read_transcript(&id).js()?)
+    }
+
+    /// The registry state: `agent-sessions.json` with any journal replayed, as a plain object.
+    #[wasm_bindgen(unchecked_return_type = "SessionsDocument")]
+    pub fn load(&self) -> JsResult<JsValue> {
+        to_js(&self.inner.load().js()?)
+    }
+
+    /// `workflow-chains.json` as a plain object (chain id to definition).
+    #[wasm_bindgen(js_name = loadChains, unchecked_return_type = "Record<string, ChainDefinition>")]
+    pub fn load_chains(&self) -> JsResult<JsValue> {
+        to_js(&self.inner.load_chains().js()?)
+    }
+
+    /// Folds the journal, if any, into `agent-sessions.json`.
+    pub fn compact(&self) -> JsResult<()> {
+        self.inner.compact().js()
+    }
+
+    /// Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it).
+    pub fn close(&self) -> JsResult<()> {
+        self.inner.compact().js()
+    }
+
+    /// Repairs a corrupt `agent-sessions.json` (the core's `recover_salvaging`: the complete
+    /// entries written back) and a corrupt `workflow-chains.json` (`recover_chains`: started
+    /// as `{}`), each after keeping a copy aside (`<key>.corrupt-<UTC stamp>`). Returns the
+    /// keys of the copies (the sessions file's first); empty when both were fine or absent.
+    pub fn recover(&self) -> JsResult<Vec<String>> {
+        let sessions = self.inner.recover_salvaging().js()?.map(|(key, _)| key);
+        let chains = self.inner.recover_chains().js()?;
+        Ok(sessions
+            .into_iter()
+            .chain(chains)
+            .map(|k| k.to_string())
+            .collect())
     }
 }

@@ -1,11 +1,12 @@
-//! `TeamStore`: the core's [`session_state::team`] (the `agent-teams` crate's per-agent
+//! `TeamStore` and the free functions `sessionFromConfig`, `toSpawnConfig`,
+//! `parseBackendType`: the core's [`session_state::team`] (the `agent-teams` crate's per-agent
 //! `SessionState` files, SPEC section 3) as JS. Conversions only.
 
 use session_state::team::{self as core, BackendType, SessionState, SpawnConfig};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
-use crate::convert::{document_bytes, from_js, string_arg, to_js};
+use crate::convert::{document_bytes, document_from_js, from_js, instant_arg, string_arg, to_js};
 use crate::errors::{IntoJsResult, JsResult};
 use crate::stores::AnyStore;
 
@@ -102,7 +103,7 @@ impl TeamStore {
         #[wasm_bindgen(unchecked_param_type = "TeamSessionState")] state: &JsValue,
     ) -> JsResult<String> {
         let team = string_arg(team, "team")?;
-        let state = SessionState::from_json(&document_bytes(state, "state")?).js()?;
+        let state = state_arg(state)?;
         Ok(self.inner.save(&team, &state).js()?.to_string())
     }
 
@@ -155,8 +156,52 @@ impl TeamStore {
     ) -> JsResult<JsValue> {
         let team = string_arg(team, "team")?;
         let config = config_arg(config)?;
-        let backend: BackendType = string_arg(backend, "backend")?.parse().js()?;
+        let backend = backend_arg(backend, "backend")?;
         to_js(&self.inner.record_spawn(&team, &config, backend).js()?)
+    }
+
+    /// Changes a saved member in one exclusive read-modify-write: the keys of `changes`
+    /// replace those of the stored document (as `Object.assign` would; `null` clears an
+    /// optional field; the core's `SessionState::merge`). Returns the state written. Throws
+    /// `not_found` when there is no file, `corrupt_state` when it does not parse,
+    /// `invalid_input` when the result is not a valid state, when `backendType` is changed to
+    /// a backend the core does not know (an unknown one already stored is kept) or when the
+    /// agent is renamed; nothing is written then.
+    #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
+    pub fn update(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] agent: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Partial<TeamSessionState>")] changes: &JsValue,
+    ) -> JsResult<JsValue> {
+        let team = string_arg(team, "team")?;
+        let agent = string_arg(agent, "agent")?;
+        let changes = document_from_js(changes, "changes")?;
+        let state = self
+            .inner
+            .update(&team, &agent, |state| state.merge(&changes))
+            .js()
+            .map_err(|e| below(&e, "changes"))?;
+        to_js(&state)
+    }
+
+    /// Replaces a saved member with `state` in one exclusive read-modify-write (unlike
+    /// `save`, the file must exist and `state.name` must be `agent`; the core's
+    /// `TeamStore::replace`). Returns the state written. Throws `not_found`, `corrupt_state`
+    /// (nothing written), `invalid_input` (wrong shape, a rename, a `backendType` changed to an
+    /// unknown backend).
+    #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
+    pub fn replace(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "string")] agent: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "TeamSessionState")] state: &JsValue,
+    ) -> JsResult<JsValue> {
+        let team = string_arg(team, "team")?;
+        let agent = string_arg(agent, "agent")?;
+        let state = state_arg(state)?;
+        let written = self.inner.replace(&team, &agent, &state);
+        to_js(&written.js().map_err(|e| below(&e, "state"))?)
     }
 
     /// What re-spawning `team` would do, member by member; reads only.
@@ -170,14 +215,64 @@ impl TeamStore {
     }
 }
 
+/// The state of a freshly spawned agent, as the crate's `SessionState::from_config`:
+/// `createdAt` = `now` (an RFC 3339 string or `Date`; default `Date.now()`), empty `metadata`.
+#[wasm_bindgen(js_name = sessionFromConfig, unchecked_return_type = "TeamSessionState")]
+pub fn session_from_config(
+    #[wasm_bindgen(unchecked_param_type = "SpawnConfig")] config: &JsValue,
+    #[wasm_bindgen(unchecked_param_type = "BackendType")] backend: &JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string | Date")] now: &JsValue,
+) -> JsResult<JsValue> {
+    let config = config_arg(config)?;
+    let backend = backend_arg(backend, "backend")?;
+    let now = instant_arg(now, "now")?;
+    to_js(&SessionState::from_config(&config, backend, now))
+}
+
+/// The config to re-spawn a saved agent with (no delegations).
+#[wasm_bindgen(js_name = toSpawnConfig, unchecked_return_type = "SpawnConfig")]
+pub fn to_spawn_config(
+    #[wasm_bindgen(unchecked_param_type = "TeamSessionState")] state: &JsValue,
+) -> JsResult<JsValue> {
+    to_js(&state_arg(state)?.to_spawn_config())
+}
+
+/// The backend named by a `backendType` string; throws `invalid_input` for an unknown one.
+#[wasm_bindgen(js_name = parseBackendType, unchecked_return_type = "BackendType")]
+pub fn parse_backend_type(
+    #[wasm_bindgen(js_name = "backendType", unchecked_param_type = "string")]
+    backend_type: &JsValue,
+) -> JsResult<String> {
+    Ok(backend_arg(backend_type, "backendType")?
+        .as_str()
+        .to_owned())
+}
+
+/// A session state argument, read by the core's `SessionState::from_json` (a wrong shape is
+/// `invalid_input` with serde's reason).
+fn state_arg(value: &JsValue) -> JsResult<SessionState> {
+    SessionState::from_json(&document_bytes(value, "state")?).js()
+}
+
+/// A backend argument `what`: `claude-code`, `codex` or `gemini-cli`.
+fn backend_arg(value: &JsValue, what: &str) -> JsResult<BackendType> {
+    string_arg(value, what)?.parse().js()
+}
+
 // `checkSpawnConfig(value, members)` (`members` space-separated): throws the package's `invalid_input` error (the shape
 // `to_js_error` gives: `code`, `context`) naming the first member of the object `value` that
 // is not one of `members` and that JSON would write (not `undefined`); JavaScript, so it does
 // not add to the `.wasm`.
+//
+// `below(error, name)`: the package's error naming a document member (`context.field` =
+// `backendType`) re-worded to name it below the argument `name` (`changes.backendType`), as
+// the Node package names it; JavaScript, where the string work costs no wasm code (in Rust it
+// was +0.9 KB gzip).
 #[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = checkSpawnConfig)]
     fn check_spawn_config(value: &JsValue, members: &str) -> Result<(), JsValue>;
+    fn below(error: &JsValue, name: &str) -> JsValue;
 }
 
 /// The members of a [`SpawnConfig`] document (camelCase), space-separated; a unit test checks

@@ -77,7 +77,7 @@ test("a re-entrant update through another wrapper or class over the same host ob
 
   const sessions = new OrchestratorStore(host);
   const viaClass = duringNextWrite(host, () => first.registerAgentResult("inner", "i1", {}));
-  sessions.createSession("g", "default", project, "abc");
+  sessions.createSession({ goal: "g", mode: "default", project, suffix: "abc" });
   assertConflict(viaClass, "OrchestratorStore then AgentRegistry");
   const team = duringNextWrite(host, () => new TeamStore(host).recordSpawn("t", { name: "a", prompt: "p" }, "codex"));
   first.registerAgentResult("outer2", "o2", {});

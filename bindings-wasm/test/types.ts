@@ -8,7 +8,19 @@ import init, {
   renderResume,
   resumeSummary,
   salvage,
+  jsonSchema,
+  parseBackendType,
+  runStoreConformance,
+  sessionFromConfig,
+  storeConformanceCases,
+  toSpawnConfig,
   type AgentEntry,
+  type BackendType,
+  type ChainDefinition,
+  type ConformanceReport,
+  type SessionsDocument,
+  type SpawnConfig,
+  type TranscriptLine,
   type DoctorReport,
   type HistoryPage,
   type OrchestratorSession,
@@ -100,7 +112,7 @@ export function classes(store: Store): void {
   const sessions = new OrchestratorStore(store);
   const tuned = new OrchestratorStore(store, { maxDocumentBytes: 1 << 20, naiveOffsetMinutes: 60 });
   const doc: OrchestratorSession | null = sessions.load();
-  const made: OrchestratorSession = sessions.createSession("goal", "default", { name: "p", path: "/p" });
+  const made: OrchestratorSession = sessions.createSession({ goal: "goal", mode: "default", project: { name: "p", path: "/p" } });
   const saved: OrchestratorSession = sessions.save(made);
   const progress: number | undefined = saved.agents[0]?.progress;
   const key: string = sessions.archive(saved, { replace: true });
@@ -128,6 +140,38 @@ export function classes(store: Store): void {
   if (first?.action === "respawn") void first.config.name;
   void [state, teams.save("t", state)];
 
+  // The Node package's methods and free functions (issue 7).
+  const current: string = sessions.currentKey;
+  const started: OrchestratorSession = sessions.agentStarted({ id: "a", type: "code", task: "t" });
+  const fromDoc: string = renderResume(started);
+  const schema: Record<string, unknown> = jsonSchema();
+  const journaled = new AgentRegistry(store, { journal: { minCompactBytes: 1024 } });
+  const chains: string[] = journaled.chainIds();
+  const transcriptKey: string | null = journaled.exportTranscript("id-1");
+  const transcript: TranscriptLine[] | null = journaled.readTranscript("id-1");
+  const registryDoc: SessionsDocument = journaled.load();
+  const definitions: Record<string, ChainDefinition> = journaled.loadChains();
+  journaled.compact();
+  journaled.close();
+  const kept: string[] = journaled.recover();
+  const changed: TeamSessionState = teams.update("t", "coder", { model: "m", metadata: { k: "v" } });
+  const replaced: TeamSessionState = teams.replace("t", "coder", changed);
+  const fresh: TeamSessionState = sessionFromConfig({ name: "a", prompt: "p" }, "codex", new Date());
+  const config: SpawnConfig = toSpawnConfig(fresh);
+  const backend: BackendType = parseBackendType("codex");
+  const conformance: ConformanceReport = runStoreConformance(store, "scratch");
+  const caseNames: string[] = storeConformanceCases();
+  void [current, fromDoc, schema, chains, transcriptKey, transcript, registryDoc, definitions, kept];
+  void [replaced, config, backend, conformance, caseNames];
+
+  // @ts-expect-error: createSession takes one object, not positional arguments
+  sessions.createSession("goal", "default", { name: "p", path: "/p" });
+  // @ts-expect-error: createSession needs a project
+  sessions.createSession({ goal: "g" });
+  // @ts-expect-error: the journal option is a boolean or { minCompactBytes }
+  new AgentRegistry(store, { journal: "yes" });
+  // @ts-expect-error: currentKey is read-only
+  sessions.currentKey = "x";
   // @ts-expect-error: an unknown status is not a SessionStatus
   sessions.listHistory({ status: "sleeping" });
   // @ts-expect-error: unknown options are refused

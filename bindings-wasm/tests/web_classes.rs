@@ -76,9 +76,10 @@ fn lifecycle_moves_are_saved_in_local_storage() {
     let prefix = "web-classes-life:";
     let store = local(prefix);
     let sessions = OrchestratorStore::new(&store, &JsValue::UNDEFINED).unwrap();
-    let project = parse(r#"{"name":"p","path":"/p"}"#);
     let doc = sessions
-        .create_session(&s("goal"), &s("default"), &project, &s("web1"))
+        .create_session(&parse(
+            r#"{"goal":"goal","mode":"default","project":{"name":"p","path":"/p"},"suffix":"web1"}"#,
+        ))
         .unwrap();
     assert_eq!(text(&doc, "status"), "created");
     sessions.start().unwrap();
@@ -141,7 +142,7 @@ fn torn_file_is_corrupt_with_the_salvage_and_recover_keeps_a_copy() {
 fn registry_and_team_classes_work_over_local_storage() {
     let prefix = "web-classes-reg:";
     let store = local(prefix);
-    let reg = AgentRegistry::new(&store).unwrap();
+    let reg = AgentRegistry::new(&store, &JsValue::UNDEFINED).unwrap();
     reg.create_chain(
         &s("SPEC-1"),
         &parse(r#"["spec-builder","planner"]"#),
@@ -208,12 +209,9 @@ fn memory_store_shares_data_with_the_classes() {
     let sessions =
         OrchestratorStore::new(&JsValue::from(mem.clone()), &JsValue::UNDEFINED).unwrap();
     sessions
-        .create_session(
-            &s("g"),
-            &s("default"),
-            &parse(r#"{"name":"p","path":"/p"}"#),
-            &s("m1"),
-        )
+        .create_session(&parse(
+            r#"{"goal":"g","project":{"name":"p","path":"/p"},"suffix":"m1"}"#,
+        ))
         .unwrap();
     assert!(
         mem.read_text(&s(CURRENT))

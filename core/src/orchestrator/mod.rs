@@ -10,6 +10,8 @@
 //! - [`resume_summary`] and [`render_markdown`]: the "RESUMING SESSION" block.
 //! - [`salvage`]: every complete field of a torn document.
 //! - [`json_schema`]: the JSON Schema of the document.
+//! - [`parse_argument`] and [`agent_from_start`]: a document or agent given to a binding as an
+//!   argument.
 //!
 //! ```
 //! use session_state::{FixedClock, MemoryStore};
@@ -27,6 +29,7 @@
 //! # Ok::<(), session_state::Error>(())
 //! ```
 
+mod arguments;
 mod autosave;
 mod document;
 mod history;
@@ -41,6 +44,7 @@ mod status;
 mod store;
 mod summary;
 
+pub use arguments::{agent_from_start, parse_argument};
 pub use autosave::{clock_suffix, session_id_for};
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,

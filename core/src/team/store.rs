@@ -168,6 +168,23 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
         })
     }
 
+    /// Replaces a saved member with `state` in one exclusive read-modify-write: unlike
+    /// [`save`](Self::save), the file must exist (and parse) and `state.name` must be
+    /// `agent`; a `backendType` other than the stored one must name a known backend
+    /// ([`SessionState::check_backend_change`], as [`SessionState::merge`]). Returns the state
+    /// written. The bindings' `TeamStore.replace`.
+    ///
+    /// # Errors
+    /// As [`update`](Self::update); [`ErrorKind::InvalidInput`] from
+    /// [`SessionState::check_backend_change`] (nothing written).
+    pub fn replace(&self, team: &str, agent: &str, state: &SessionState) -> Result<SessionState> {
+        self.update(team, agent, |stored| {
+            stored.check_backend_change(&state.backend_type)?;
+            stored.clone_from(state);
+            Ok(())
+        })
+    }
+
     /// Loads one member.
     ///
     /// # Errors

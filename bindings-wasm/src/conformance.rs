@@ -1,0 +1,45 @@
+//! The core's store conformance suite as JS: `runStoreConformance(store, scratch?)` runs every
+//! case of [`session_state::conformance`] on a store (a host object of your own, typically)
+//! and returns the report as a plain object; `storeConformanceCases()` names the cases.
+
+use session_state::conformance;
+use wasm_bindgen::prelude::*;
+
+use crate::convert::{opt_string_arg, to_js};
+use crate::errors::{IntoJsResult, JsResult};
+use crate::stores::AnyStore;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_CONFORMANCE: &'static str = r#"
+/** The outcome of `runStoreConformance`. */
+export interface ConformanceReport {
+  cases: { name: string; passed: boolean; message: string | null }[];
+  passed: number;
+  failed: number;
+}
+"#;
+
+/// Runs the store conformance suite on `store` below the folder key `scratch` (default
+/// `"conformance"`; each case clears and then removes its own sub-folder). Returns
+/// `{cases: [{name, passed, message}], passed, failed}`; a store that breaks the contract
+/// gives failed cases, not an exception. Throws `invalid_input` for a value that is not a
+/// store, `invalid_key` for an unsafe `scratch`.
+#[wasm_bindgen(js_name = runStoreConformance, unchecked_return_type = "ConformanceReport")]
+pub fn run_store_conformance(
+    #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "string")] scratch: &JsValue,
+) -> JsResult<JsValue> {
+    let store = AnyStore::from_js(store)?;
+    let scratch = opt_string_arg(scratch, "scratch")?.unwrap_or_else(|| "conformance".into());
+    let scratch = session_state::Key::new(scratch).js()?;
+    to_js(&conformance::run_all(&store, &scratch))
+}
+
+/// Every case name of the suite, in the order `runStoreConformance` runs them.
+#[wasm_bindgen(js_name = storeConformanceCases)]
+pub fn store_conformance_cases() -> Vec<String> {
+    conformance::CASES
+        .iter()
+        .map(|c| c.name.to_owned())
+        .collect()
+}

@@ -1,0 +1,142 @@
+// OrchestratorStore and the orchestrator free functions with the Node package's arguments and
+// behaviour (issue 7): `createSession({ goal, project, mode?, suffix? })`, `agentStarted`
+// defaults, `currentKey`, a bad document argument is `invalid_input` (the core's
+// `parse_argument`), `renderResume` of a summary or a document, `jsonSchema`. Mirrors
+// bindings-node/test/orchestrator.test.mjs where it tests the same behaviour.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { test } from "node:test";
+
+import { thrown, wasm } from "./helpers.mjs";
+
+const { MemoryStore, OrchestratorStore, resumeSummary, renderResume, jsonSchema } = wasm;
+const CLOCK = "2025-12-27T12:30:00Z";
+const vectorText = (path) => readFileSync(new URL(`../../tests/vectors/${path}`, import.meta.url), "utf8");
+const vector = (path) => JSON.parse(vectorText(path));
+const project = { name: "p", path: "/p" };
+
+/** Asserts `call` throws `invalid_input` whose message includes `says`. */
+function refuses(call, says, what = says) {
+  const err = thrown(call);
+  assert.ok(err instanceof Error, `${what}: not an Error: ${err}`);
+  assert.equal(err.code, "invalid_input", `${what}: ${err.message}`);
+  assert.ok(err.message.includes(says), `${what}: ${JSON.stringify(err.message)} lacks ${JSON.stringify(says)}`);
+  return err;
+}
+
+test("currentKey is the current session file's key", () => {
+  assert.equal(new OrchestratorStore(new MemoryStore()).currentKey, ".claude/orchestrator-session.json");
+});
+
+test("createSession takes { goal, project, mode?, suffix? }; mode defaults to default, suffix to the clock", () => {
+  const sessions = new OrchestratorStore(new MemoryStore());
+  const doc = sessions.createSession({ goal: "ship it", project });
+  assert.equal(doc.mode, "default");
+  assert.equal(doc.status, "created");
+  assert.equal(doc.goal, "ship it");
+  assert.deepEqual(doc.project, project);
+  assert.match(doc.session_id, /^\d{4}-\d{2}-\d{2}-[0-9a-f]{6}$/);
+  assert.deepEqual(sessions.load(), doc);
+  const other = new OrchestratorStore(new MemoryStore()).createSession({ goal: "g", project, mode: "fast", suffix: "abc123" });
+  assert.equal(other.mode, "fast");
+  assert.match(other.session_id, /^\d{4}-\d{2}-\d{2}-abc123$/);
+  assert.equal(thrown(() => sessions.createSession({ goal: "again", project })).code, "already_exists");
+});
+
+test("createSession refuses what is not { goal, project, mode?, suffix? }, writing nothing", () => {
+  const store = new MemoryStore();
+  const sessions = new OrchestratorStore(store);
+  refuses(() => sessions.createSession("goal", "default", project), "`session`", "positional arguments");
+  refuses(() => sessions.createSession({ goal: "g", project, moed: "x" }), "unknown field `moed`");
+  refuses(() => sessions.createSession({ project }), "missing field `goal`");
+  refuses(() => sessions.createSession({ goal: 5, project }), "`session`", "goal type");
+  refuses(() => sessions.createSession({ goal: "g", project: { name: "p" } }), "missing field `path`");
+  refuses(() => sessions.createSession({ goal: "g", project, suffix: 7 }), "`session`", "suffix type");
+  refuses(() => sessions.createSession(), "`session`", "nothing");
+  assert.equal(store.size, 0);
+});
+
+test("agentStarted fills status in_progress and started now when left out", () => {
+  const sessions = new OrchestratorStore(new MemoryStore());
+  sessions.createSession({ goal: "g", project, suffix: "s" });
+  const before = Date.now();
+  const doc = sessions.agentStarted({ id: "a", type: "code", task: "write", custom: [1] });
+  const agent = doc.agents[0];
+  assert.equal(agent.status, "in_progress");
+  assert.ok(Date.parse(agent.started) >= before - 1000 && Date.parse(agent.started) <= Date.now() + 1000, agent.started);
+  assert.deepEqual(agent.custom, [1], "unknown members kept");
+  const given = sessions.agentStarted({ id: "b", type: "t", task: "x", status: "pending", started: "2025-01-01T00:00:00Z" });
+  assert.equal(given.agents[1].status, "pending");
+  assert.equal(given.agents[1].started, "2025-01-01T00:00:00Z");
+  refuses(() => sessions.agentStarted({ type: "code", task: "t" }), "`agent` is invalid: missing field `id`");
+  refuses(() => sessions.agentStarted({ id: "c", type: "code", task: "t", progress: "half" }), "`agent` is invalid");
+  refuses(() => sessions.agentStarted("a"), "`agent` must be an object");
+  refuses(() => sessions.agentStarted([]), "`agent` must be an object");
+  assert.equal(sessions.load().agents.length, 2, "nothing saved by a refused call");
+});
+
+test("the auto-save points name agentId; a wrong type is invalid_input", () => {
+  const sessions = new OrchestratorStore(new MemoryStore());
+  sessions.createSession({ goal: "g", project, suffix: "s" });
+  sessions.agentStarted({ id: "a", type: "code", task: "t" });
+  refuses(() => sessions.agentProgress(1, 50), "`agentId` must be a string");
+  refuses(() => sessions.agentCompleted(null, "done"), "`agentId` must be a string");
+  refuses(() => sessions.agentFailed({}, "boom"), "`agentId` must be a string");
+  assert.equal(sessions.agentCompleted("a", "done").agents[0].status, "complete");
+});
+
+test("save and archive: a document argument that is not a session is invalid_input, as in the Node package", () => {
+  const store = new MemoryStore();
+  const sessions = new OrchestratorStore(store);
+  const err = refuses(() => sessions.save({ a: 1 }), "`doc` is not an orchestrator session: ");
+  assert.equal(err.context?.key, undefined, "no file is named");
+  refuses(() => sessions.archive({ a: 1 }), "`doc` is not an orchestrator session: ");
+  refuses(() => sessions.save([]), "`doc` must be an object");
+  refuses(() => sessions.save("{}"), "`doc` must be an object");
+  const doc = vector("orchestrator/seed-example.json");
+  doc.agents[0].progress = "most";
+  const bad = refuses(() => sessions.save(doc), "agents[0].progress");
+  assert.equal(bad.context.field, "agents[0].progress");
+  assert.equal(thrown(() => sessions.save({ ...vector("orchestrator/seed-example.json"), schema_version: "2.0" })).code, "incompatible_schema");
+  assert.equal(store.size, 0, "nothing written");
+  const saved = sessions.save(vector("orchestrator/seed-example.json"));
+  assert.equal(saved.session_id, "2025-12-27-abc123");
+});
+
+test("resumeSummary of a bad document is invalid_input naming doc; a bad now is invalid_input", () => {
+  refuses(() => resumeSummary({}, CLOCK), "`doc` is not an orchestrator session: ");
+  const doc = vector("orchestrator/seed-example.json");
+  refuses(() => resumeSummary(doc, "yesterday"), "yesterday");
+  refuses(() => resumeSummary(doc, 5), "`now`");
+  assert.deepEqual(resumeSummary(doc, new Date(CLOCK)), vector("orchestrator/seed-example.resume.json"));
+});
+
+test("renderResume takes a summary, or a document (summarised now)", () => {
+  const summary = resumeSummary(vector("orchestrator/seed-example.json"), CLOCK);
+  assert.equal(renderResume(summary), vectorText("orchestrator/seed-example.resume.md"));
+  const md = renderResume(vector("orchestrator/seed-example.json"));
+  assert.match(md, /^## 🔄 RESUMING SESSION/);
+  assert.match(md, /2025-12-27-abc123/);
+  refuses(() => renderResume({ a: 1 }), "`summaryOrDoc` is not a summary: ");
+  refuses(() => renderResume({ schema_version: "1.0" }), "`summaryOrDoc` is not an orchestrator session: ");
+  refuses(() => renderResume("text"), "`summaryOrDoc` must be an object");
+  refuses(() => renderResume(), "`summaryOrDoc` must be an object");
+});
+
+test("jsonSchema is the committed schema, a fresh object each call", () => {
+  const schema = jsonSchema();
+  assert.deepEqual(schema, vector("orchestrator/schema.json"));
+  assert.equal(schema.title, "OrchestratorSession");
+  schema.title = "changed";
+  assert.equal(jsonSchema().title, "OrchestratorSession");
+});
+
+test("doctor and archive refuse each other's options (unknown members are invalid_input)", () => {
+  const sessions = new OrchestratorStore(new MemoryStore());
+  refuses(() => sessions.doctor({ replace: true }), "unknown field `replace`");
+  const doc = sessions.createSession({ goal: "g", project, suffix: "s" });
+  refuses(() => sessions.archive(doc, { fix: true }), "unknown field `fix`");
+  refuses(() => sessions.complete({ fix: true }), "unknown field `fix`");
+  refuses(() => sessions.doctor({ fix: "yes" }), "`options`");
+  assert.equal(sessions.doctor({ fix: true }).checked, 1);
+});

@@ -1,0 +1,145 @@
+//! Documents and agents given to a binding as arguments (a JS object, a Python dict), not read
+//! from a file: the same parser as for files, with errors worded for an argument. The Node,
+//! Python and wasm packages share these rules (SPEC section 1, the auto-save points).
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+use super::document::{Agent, OrchestratorSession};
+use super::keys::current_key;
+use super::parse::{ParseOptions, parse_document};
+use super::status::AgentStatus;
+use crate::error::{Error, ErrorKind, Result};
+use crate::time::Timestamp;
+
+/// Parses `bytes`, the JSON of the argument `name` (e.g. `doc`), as a schema "1.0" document.
+///
+/// As [`parse_document`], except that what would be [`ErrorKind::CorruptState`] for a file is
+/// [`ErrorKind::InvalidInput`] `` `{name}` is not an orchestrator session: {reason} `` (a bad
+/// argument is the caller's input, there is no file to keep aside), with the context pair
+/// `field` naming the member at fault when the parser found it (no `key`: the bytes are not
+/// stored). Other kinds (`incompatible_schema`, `invalid_key`, `invalid_input` for a size over
+/// `max_document_bytes`) are returned as they are.
+///
+/// # Errors
+/// As above.
+pub fn parse_argument(
+    name: &str,
+    bytes: &[u8],
+    options: &ParseOptions,
+) -> Result<OrchestratorSession> {
+    parse_document(&current_key(), bytes, options).map_err(|e| argument_error(name, e))
+}
+
+/// A parser error about the bytes of the argument `name`: see [`parse_argument`].
+fn argument_error(name: &str, err: Error) -> Error {
+    if err.kind() != ErrorKind::CorruptState {
+        return err;
+    }
+    // The parser names the current file's key; here the bytes are an argument.
+    let prefix = format!("`{}` is corrupt: ", current_key());
+    let mut reason = err.message().strip_prefix(&prefix).unwrap_or(err.message());
+    let mut field = err.context_value("field").map(str::to_owned);
+    // serde reports a missing member at the object that should hold it (`.`).
+    let missing = reason
+        .strip_prefix("field `.`: missing field `")
+        .and_then(|rest| rest.split_once('`'))
+        .map(|(member, _)| format!("field `{member}` is missing"));
+    if let Some(text) = &missing {
+        field = text.split('`').nth(1).map(str::to_owned);
+        reason = text;
+    }
+    let mut out =
+        Error::invalid_input(format!("`{name}` is not an orchestrator session: {reason}"));
+    if let Some(field) = field {
+        out = out.with_context("field", field);
+    }
+    for (key, value) in err.context() {
+        if !matches!(*key, "key" | "field") {
+            out = out.with_context(key, value.clone());
+        }
+    }
+    out
+}
+
+/// The agent of the auto-save point "agent started" from its members as given (`id`, `type`,
+/// `task`, ...): `status` defaults to `in_progress` and `started` to `now` when absent, as the
+/// Node, Python and wasm packages document.
+///
+/// # Errors
+/// [`ErrorKind::InvalidInput`] `` `agent` is invalid: {serde's reason} `` when the members do
+/// not make an [`Agent`] (a missing `id`, a `progress` that is not an integer, ...).
+pub fn agent_from_start(mut fields: Map<String, Value>, now: Timestamp) -> Result<Agent> {
+    fields
+        .entry("status")
+        .or_insert_with(|| AgentStatus::InProgress.as_str().into());
+    fields
+        .entry("started")
+        .or_insert_with(|| now.to_rfc3339().into());
+    Agent::deserialize(&Value::Object(fields))
+        .map_err(|e| Error::invalid_input(format!("`agent` is invalid: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn map(value: Value) -> Map<String, Value> {
+        match value {
+            Value::Object(map) => map,
+            _ => unreachable!("an object"),
+        }
+    }
+
+    #[test]
+    fn a_bad_argument_is_invalid_input_naming_it() {
+        let err = parse_argument("doc", br#"{"a": 1}"#, &ParseOptions::default()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+        assert!(
+            err.message()
+                .starts_with("`doc` is not an orchestrator session: "),
+            "{err}"
+        );
+        assert_eq!(err.context_value("key"), None);
+        let err = parse_argument("doc", b"[]", &ParseOptions::default()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+    }
+
+    #[test]
+    fn other_kinds_pass_through() {
+        let err = parse_argument(
+            "doc",
+            br#"{"schema_version": "2.0"}"#,
+            &ParseOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::IncompatibleSchema, "{err}");
+    }
+
+    #[test]
+    fn agent_start_fills_status_and_started() {
+        let now = Timestamp::parse("2025-12-27T10:30:00Z").unwrap();
+        let agent = agent_from_start(
+            map(json!({"id": "a", "type": "code", "task": "t", "x": 1})),
+            now,
+        )
+        .unwrap();
+        assert_eq!(agent.status, AgentStatus::InProgress);
+        assert_eq!(agent.started, now);
+        assert_eq!(agent.extra.get("x"), Some(&json!(1)));
+        let given = agent_from_start(
+            map(
+                json!({"id": "a", "type": "code", "task": "t", "status": "pending",
+                "started": "2025-01-01T00:00:00Z"}),
+            ),
+            now,
+        )
+        .unwrap();
+        assert_eq!(given.status, AgentStatus::Pending);
+        assert_eq!(given.started.to_rfc3339(), "2025-01-01T00:00:00Z");
+        let err = agent_from_start(map(json!({"type": "code", "task": "t"})), now).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert!(err.message().starts_with("`agent` is invalid: "), "{err}");
+    }
+}
