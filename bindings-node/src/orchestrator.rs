@@ -13,10 +13,10 @@ use napi::bindgen_prelude::{Either, Env, Unknown};
 use napi_derive::napi;
 use serde::Deserialize;
 use session_state::orchestrator::{
-    self as core, Agent, AgentStatus, HistoryQuery, OrchestratorSession, Project, ResumeSummary,
-    SessionStatus, current_key, parse_document,
+    self as core, HistoryQuery, OrchestratorSession, Project, ResumeSummary, SessionStatus,
+    agent_from_start, current_key, parse_argument,
 };
-use session_state::{Clock, Error, ErrorKind, Key};
+use session_state::{Clock, Key};
 use session_state_fs::SystemClock;
 
 use crate::any_store::{AnyStore, StoreArg};
@@ -262,13 +262,8 @@ impl OrchestratorStore {
         env: &'env Env,
         agent: Unknown<'_>,
     ) -> napi::Result<Unknown<'env>> {
-        let mut map = documents::document_from_js(env, agent, "agent")?;
-        map.entry("status")
-            .or_insert_with(|| AgentStatus::InProgress.as_str().into());
-        map.entry("started")
-            .or_insert_with(|| self.inner.now().to_rfc3339().into());
-        let agent: Agent = serde_json::from_value(map.into())
-            .map_err(|e| invalid_input(env, format!("`agent` is invalid: {e}")))?;
+        let map = documents::document_from_js(env, agent, "agent")?;
+        let agent = agent_from_start(map, self.inner.now()).js(env)?;
         to_js(env, &self.inner.agent_started(&agent).js(env)?)
     }
 
@@ -424,7 +419,8 @@ fn session_from_js(
     session_from_map(env, &map, name, options)
 }
 
-/// A document given as a JSON object, read by the core's parser.
+/// A document given as a JSON object, read by the core's parser (`parse_argument`: a bad one
+/// is `invalid_input` naming the argument and, in `context.field`, the member at fault).
 fn session_from_map(
     env: &Env,
     map: &serde_json::Map<String, serde_json::Value>,
@@ -432,17 +428,7 @@ fn session_from_map(
     options: &core::ParseOptions,
 ) -> napi::Result<OrchestratorSession> {
     let bytes = serde_json::to_vec(map).unwrap_or_default();
-    parse_document(&current_key(), &bytes, options)
-        .map_err(|e| match e.kind() {
-            ErrorKind::CorruptState => {
-                // The parser names the current file's key; here the bytes are an argument.
-                let prefix = format!("`{}` is corrupt: ", current_key());
-                let reason = e.message().strip_prefix(&prefix).unwrap_or(e.message());
-                Error::invalid_input(format!("`{name}` is not an orchestrator session: {reason}"))
-            }
-            _ => e,
-        })
-        .js(env)
+    parse_argument(name, &bytes, options).js(env)
 }
 
 /// The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
