@@ -16,10 +16,10 @@ const artifact = "session_state_wasm";
 // 272 KB (see "Size" in ../README.md for the breakdown and what it would take). Until that
 // work lands this guard sits just above today's size, so any growth fails CI; it is not the
 // target and must only ever go down, except for correctness fixes and the API issue 7 asks
-// for (each a row of the README's "Size" table; the last raised it from 236.5 to 272.0 KB for
-// the Node package's API).
+// for (each a row of the README's "Size" table; the last raised it from 272.0 to 272.1 KB for
+// the registry's transcript lookup of over-long ids).
 const targetGzip = 120 * 1024;
-const budgetGzip = 272.0 * 1024;
+const budgetGzip = 272.1 * 1024;
 // The wasm features rustc enables by default for wasm32-unknown-unknown; wasm-opt must accept them.
 const wasmFeatures = [
   "--enable-bulk-memory",
