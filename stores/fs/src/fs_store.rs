@@ -3,6 +3,7 @@
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -33,6 +34,18 @@ pub struct FsStore {
     canonical_root: PathBuf,
     durability: Durability,
     lock_timeout: Duration,
+    interrupt: Option<InterruptCheck>,
+}
+
+/// A check called while waiting for a lock: an error ends the wait with it (see
+/// [`FsStore::with_interrupt_check`]).
+#[derive(Clone)]
+struct InterruptCheck(Arc<dyn Fn() -> Result<()> + Send + Sync>);
+
+impl std::fmt::Debug for InterruptCheck {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("InterruptCheck")
+    }
 }
 
 static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
@@ -69,6 +82,7 @@ impl FsStore {
             canonical_root,
             durability: Durability::default(),
             lock_timeout: DEFAULT_LOCK_TIMEOUT,
+            interrupt: None,
         })
     }
 
@@ -78,6 +92,19 @@ impl FsStore {
     #[must_use]
     pub fn with_lock_timeout(mut self, timeout: Duration) -> FsStore {
         self.lock_timeout = timeout;
+        self
+    }
+
+    /// The same store with `check` called between polls while `update`/`append` wait for
+    /// another process's lock (about every 10 ms at most): when it returns an error, the wait
+    /// ends with that error and nothing is written. A host language uses it to let a user
+    /// interrupt a long wait (the Python package raises `KeyboardInterrupt` on Ctrl-C).
+    #[must_use]
+    pub fn with_interrupt_check(
+        mut self,
+        check: impl Fn() -> Result<()> + Send + Sync + 'static,
+    ) -> FsStore {
+        self.interrupt = Some(InterruptCheck(Arc::new(check)));
         self
     }
 
@@ -196,6 +223,9 @@ impl FsStore {
             match file.try_lock() {
                 Ok(()) => return Ok(()),
                 Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
+                    if let Some(InterruptCheck(check)) = &self.interrupt {
+                        check()?;
+                    }
                     std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(10));
                 }

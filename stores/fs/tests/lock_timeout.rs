@@ -53,3 +53,53 @@ fn default_timeout_is_thirty_seconds() {
         DEFAULT_LOCK_TIMEOUT
     );
 }
+
+/// An interrupt check ends a lock wait at once with its error, and nothing is written (a
+/// fresh user's Ctrl-C in Python was ignored until the lock freed, then the change was written
+/// before `KeyboardInterrupt` was raised).
+#[test]
+fn an_interrupt_check_ends_the_wait_and_nothing_is_written() {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    let dir = tempfile::tempdir().unwrap();
+    let calls = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&calls);
+    let store = FsStore::new(dir.path())
+        .unwrap()
+        .with_lock_timeout(Duration::from_secs(30))
+        .with_interrupt_check(move || {
+            // Interrupted on the third poll.
+            if seen.fetch_add(1, Ordering::SeqCst) == 2 {
+                return Err(session_state::Error::new(ErrorKind::Storage, "interrupted"));
+            }
+            Ok(())
+        });
+    let key = Key::new("k.json").unwrap();
+    store.write(&key, b"old").unwrap();
+    let holder = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(dir.path().join(".k.json.lock"))
+        .unwrap();
+    holder.lock().unwrap();
+
+    let started = Instant::now();
+    let err = store
+        .update(&key, &mut |_| Ok(Some(b"new".to_vec())))
+        .unwrap_err();
+    assert_eq!(err.message(), "interrupted");
+    assert_eq!(calls.load(Ordering::SeqCst), 3);
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "did not wait for the timeout"
+    );
+    assert_eq!(store.read(&key).unwrap().as_deref(), Some(&b"old"[..]));
+    // Uncontended, the check is not called.
+    holder.unlock().unwrap();
+    store
+        .update(&key, &mut |_| Ok(Some(b"new".to_vec())))
+        .unwrap();
+    assert_eq!(calls.load(Ordering::SeqCst), 3);
+}
