@@ -14,7 +14,8 @@
 //! The text must be valid JSON (check it after serde_json parsed it, or use it on what a JSON
 //! writer such as Python's `json.dumps` wrote): an integer is a token of digits only, a float
 //! has a `.` or an exponent. One pass over the bytes, no allocation unless something is
-//! refused. Used by the CLI (`register --result`) and the Python package.
+//! refused. Used by the CLI (`register --result`) and the Python package, and by the core before
+//! it rewrites a stored file ([`check_rewrite`]).
 
 use std::fmt::Write as _;
 
@@ -202,6 +203,34 @@ pub fn check_input(what: &str, text: &[u8]) -> crate::Result<()> {
         )),
         Err(Refusal::TooDeep) => Err(too_deep(what)),
     }
+}
+
+/// Refuses to rewrite the stored file `key` when its current bytes `old` hold an integer
+/// outside the 64-bit range: serde_json reads it as the nearest float, so writing the document
+/// back would silently change it (a fresh user saw `123456789012345678901234567890` in an
+/// unknown field come back as `1.2345678901234568e29` after a `pause`). Reads are not refused:
+/// only a change that would write the file again.
+///
+/// # Errors
+/// [`ErrorKind::CorruptState`](crate::ErrorKind::CorruptState) naming the integer and where it
+/// is (context `field`); the caller writes nothing.
+pub fn check_rewrite(key: &crate::Key, old: &[u8]) -> crate::Result<()> {
+    let Err(Refusal::BigInteger { text, path }) = check(old) else {
+        return Ok(());
+    };
+    let at = if path.is_empty() {
+        String::new()
+    } else {
+        format!(" at `{path}`")
+    };
+    Err(crate::Error::corrupt(
+        key,
+        format!(
+            "it holds the integer `{text}`{at}, {RANGE}: a change would rewrite it as a float, \
+             so the file was left as it is; write that value as a float or a string"
+        ),
+    )
+    .with_context("field", path))
 }
 
 /// Why an integer is refused: the range kept exactly (an `i64` or a `u64` in serde_json).

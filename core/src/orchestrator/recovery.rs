@@ -12,6 +12,7 @@ use super::parse::parse_document;
 use super::salvage::salvage;
 use super::store::OrchestratorStore;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json_text::check_rewrite;
 use crate::key::Key;
 use crate::store::{Store, update_with};
 use crate::time::Clock;
@@ -113,8 +114,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             let Some(old) = old else {
                 return Ok((None, (None, None)));
             };
-            match parse_document(key, old, &self.options) {
-                Ok(_) => return Ok((None, (None, None))),
+            // A file that reads but holds an integer no rewrite can keep exactly is repaired
+            // too: rewritten with the nearest float, the exact bytes kept aside.
+            match parse_document(key, old, &self.options).and_then(|_| check_rewrite(key, old)) {
+                Ok(()) => return Ok((None, (None, None))),
                 Err(e) if e.kind() != ErrorKind::CorruptState => return Err(e),
                 Err(_) => {}
             }
@@ -180,7 +183,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 continue;
             };
             report.checked += 1;
-            let Err(err) = parse_document(&key, &bytes, &self.options) else {
+            let Err(err) = parse_document(&key, &bytes, &self.options)
+                .and_then(|_| check_rewrite(&key, &bytes))
+            else {
                 continue;
             };
             let fixable = err.kind() == ErrorKind::CorruptState;

@@ -10,6 +10,7 @@ use super::recovery::keep_corrupt_copy;
 use super::salvage::salvage;
 use super::status::{SessionStatus, transition};
 use crate::error::{Error, ErrorKind, Result};
+use crate::json_text::check_rewrite;
 use crate::key::Key;
 use crate::store::{Store, update_with};
 use crate::time::{Clock, Timestamp};
@@ -240,6 +241,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 return Err(no_session());
             };
             let mut doc = self.parse(&key, old)?;
+            check_rewrite(&key, old)?;
             change(&mut doc)?;
             doc.updated = self.now();
             Ok((Some(self.encode(&key, &doc)?), doc))
@@ -279,6 +281,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 return Err(no_session());
             };
             let mut doc = self.parse(&current, old)?;
+            check_rewrite(&current, old)?;
             transition(&mut doc, to)?;
             doc.updated = self.now();
             let bytes = self.encode(&current, &doc)?;

@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
+use crate::json_text::check_rewrite;
 use crate::key::Key;
 use crate::store::{Store, update_with};
 use crate::time::Clock;
@@ -177,7 +178,11 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                     return Ok(doc);
                 }
                 let doc = parse_sessions(&self.sessions_key, &bytes)?;
-                self.cache.put(bytes, doc.clone());
+                // A change takes a cached document without reading the file again: only one
+                // it may rewrite is cached (see `parse_or_keep_aside`).
+                if check_rewrite(&self.sessions_key, &bytes).is_ok() {
+                    self.cache.put(bytes, doc.clone());
+                }
                 Ok(doc)
             }
             None => Ok(SessionsDocument::default()),
@@ -206,11 +211,18 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         }
     }
 
+    /// The sessions file read for a change that writes it back: a corrupt one is kept aside
+    /// (the error names the copy); one holding an integer no rewrite keeps exactly is refused
+    /// as it is ([`check_rewrite`]).
     fn parse_or_keep_aside(&self, bytes: Option<&[u8]>) -> Result<SessionsDocument> {
         match bytes {
             None => Ok(SessionsDocument::default()),
-            Some(b) => parse_sessions(&self.sessions_key, b)
-                .map_err(|e| self.keep_aside(&self.sessions_key, b, e)),
+            Some(b) => {
+                let doc = parse_sessions(&self.sessions_key, b)
+                    .map_err(|e| self.keep_aside(&self.sessions_key, b, e))?;
+                check_rewrite(&self.sessions_key, b)?;
+                Ok(doc)
+            }
         }
     }
 
@@ -564,8 +576,12 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         self.store.update(&self.chains_key, &mut |current| {
             let mut chains = match current {
                 None => ChainsDocument::default(),
-                Some(b) => parse_chains(&self.chains_key, b)
-                    .map_err(|e| self.keep_aside(&self.chains_key, b, e))?,
+                Some(b) => {
+                    let chains = parse_chains(&self.chains_key, b)
+                        .map_err(|e| self.keep_aside(&self.chains_key, b, e))?;
+                    check_rewrite(&self.chains_key, b)?;
+                    chains
+                }
             };
             chains.insert(
                 chain_id.to_owned(),

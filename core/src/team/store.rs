@@ -125,6 +125,8 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             if let Some(old) = old {
                 match SessionState::from_json(old) {
                     Ok(previous) => {
+                        // Its metadata and unknown keys are written again.
+                        crate::json_text::check_rewrite(&key, old)?;
                         fresh.created_at = previous.created_at;
                         fresh.metadata = previous.metadata;
                         fresh.extra = previous.extra;
@@ -156,6 +158,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
                 return Err(not_found(team, agent, &key));
             };
             let mut state = parse_stored(&key, old)?;
+            crate::json_text::check_rewrite(&key, old)?;
             apply(&mut state)?;
             if state.name != agent {
                 return Err(Error::invalid_input(format!(
