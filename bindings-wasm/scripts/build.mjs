@@ -13,13 +13,13 @@ const pkgDir = dirname(dirname(fileURLToPath(import.meta.url)));
 const crate = "session-state-wasm";
 const artifact = "session_state_wasm";
 // Size guard of the optimised wasm, gzip. Issue 7 asks for 120 KB; the package is at about
-// 272 KB (see "Size" in ../README.md for the breakdown and what it would take). Until that
+// 274 KB (see "Size" in ../README.md for the breakdown and what it would take). Until that
 // work lands this guard sits just above today's size, so any growth fails CI; it is not the
 // target and must only ever go down, except for correctness fixes and the API issue 7 asks
-// for (each a row of the README's "Size" table; the last raised it from 272.0 to 272.1 KB for
-// the registry's transcript lookup of over-long ids).
+// for (each a row of the README's "Size" table; the last raised it from 272.1 to 274.2 KB for
+// refusing to rewrite files that hold integers beyond 64 bits).
 const targetGzip = 120 * 1024;
-const budgetGzip = 272.1 * 1024;
+const budgetGzip = 274.2 * 1024;
 // The wasm features rustc enables by default for wasm32-unknown-unknown; wasm-opt must accept them.
 const wasmFeatures = [
   "--enable-bulk-memory",
