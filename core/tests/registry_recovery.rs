@@ -223,3 +223,37 @@ fn recover_chains_keeps_a_corrupt_chains_file_aside_and_lets_create_chain_work()
     reg.create_chain("SPEC-1", &["a".into()], None).unwrap();
     assert!(reg.load_chains().unwrap().contains_key("SPEC-1"));
 }
+
+/// `doctor --fix` keeps what follows a `NaN` (which Python's `json` writes): a fresh user's
+/// salvage stopped at the first `NaN` and dropped every entry after it, valid ones included.
+#[test]
+fn salvage_reads_past_nan_and_infinities() {
+    let store = MemoryStore::new();
+    let text = r#"{
+  "sessions": {"a": "id1", "b": "id2"},
+  "chains": {},
+  "metadata": {
+    "id1": {"agent_name": "a", "created_at": "2026-11-29T17:00:00", "chain_id": null, "resume_count": 0},
+    "id2": {"agent_name": "b", "created_at": "2026-11-29T17:00:01", "chain_id": null, "resume_count": 0}
+  },
+  "results": {
+    "id1": {"agent_name": "a", "result": {"score": NaN, "low": -Infinity, "high": Infinity}, "timestamp": "2026-11-29T17:00:00", "chain_id": null},
+    "id2": {"agent_name": "b", "result": {"ok": 1}, "timestamp": "2026-11-29T17:00:01", "chain_id": null}
+  },
+  "zz_after": [1, 2]
+}"#;
+    store.write(&key(SESSIONS_KEY), text.as_bytes()).unwrap();
+    let reg = AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"));
+    let report = reg.doctor(true).unwrap();
+    assert!(report.problems.is_empty(), "{report:?}");
+    assert_eq!(copies(&store).len(), 1);
+    assert_eq!(
+        reg.agent_result("id1").unwrap(),
+        Some(json!({"score": null, "low": null, "high": null}))
+    );
+    assert_eq!(reg.agent_result("id2").unwrap(), Some(json!({"ok": 1})));
+    let doc: serde_json::Value =
+        serde_json::from_slice(&store.read(&key(SESSIONS_KEY)).unwrap().unwrap()).unwrap();
+    assert_eq!(doc["zz_after"], json!([1, 2]));
+    assert_eq!(reg_sessions(&store), ["a", "b"]);
+}

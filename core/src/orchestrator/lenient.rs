@@ -4,7 +4,9 @@
 //! followed by a delimiter, a whole literal). An object or array cut short keeps the members
 //! it completed and is reported as partial (by its path, e.g. `agents[1]`); the member being
 //! read when the bytes ended or went wrong is dropped. Nesting deeper than [`MAX_DEPTH`] is
-//! cut there. It never panics and runs in time linear in the input.
+//! cut there. `NaN`, `Infinity` and `-Infinity` (which Python's `json` writes, and JSON does
+//! not allow) read as `null`, so what follows them is kept. It never panics and runs in time
+//! linear in the input.
 
 use serde_json::{Map, Number, Value};
 
@@ -86,6 +88,13 @@ impl Reader<'_> {
             Some(b't') => self.literal(b"true", Value::Bool(true)),
             Some(b'f') => self.literal(b"false", Value::Bool(false)),
             Some(b'n') => self.literal(b"null", Value::Null),
+            // Not JSON, but what Python's `json` writes for NaN and infinities: read as null,
+            // so that the members after one are not lost.
+            Some(b'N') => self.literal(b"NaN", Value::Null),
+            Some(b'I') => self.literal(b"Infinity", Value::Null),
+            Some(b'-') if self.bytes[self.pos..].starts_with(b"-Infinity") => {
+                self.literal(b"-Infinity", Value::Null)
+            }
             Some(b'-' | b'0'..=b'9') => self.number(),
             _ => Read::Nothing,
         }
