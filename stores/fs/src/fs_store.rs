@@ -54,7 +54,8 @@ impl FsStore {
     /// A store over `root`, which is created (0700) if missing.
     ///
     /// # Errors
-    /// [`ErrorKind::Storage`] when `root` cannot be created or is not a folder.
+    /// [`ErrorKind::InvalidInput`] when `root` is empty or holds a NUL; [`ErrorKind::Storage`] when it cannot
+    /// be created or is not a folder.
     pub fn new(root: impl AsRef<Path>) -> Result<FsStore> {
         let given = root.as_ref();
         let shown = given.display().to_string();
@@ -66,9 +67,26 @@ impl FsStore {
             .with_context("path", shown.clone())
             .with_source(e)
         };
+        if given.as_os_str().is_empty() {
+            return Err(Error::invalid_input(
+                "the store root is empty: give a folder (`.` for the current one)",
+            ));
+        }
+        if given.as_os_str().as_encoded_bytes().contains(&0) {
+            return Err(Error::invalid_input(format!(
+                "the store root `{}` holds a NUL character, which no path can hold",
+                shown.escape_debug()
+            )));
+        }
         // Resolved now: a relative root must not follow later changes of the current folder
         // (the folder would be created in one place and written in another).
         let root = std::path::absolute(given).map_err(|e| storage("resolve", e))?;
+        if root.exists() && !root.is_dir() {
+            return Err(storage(
+                "use",
+                io::Error::new(io::ErrorKind::NotADirectory, "not a folder"),
+            ));
+        }
         create_dirs(&root).map_err(|e| storage("create", e))?;
         let canonical_root = fs::canonicalize(&root).map_err(|e| storage("resolve", e))?;
         if !canonical_root.is_dir() {

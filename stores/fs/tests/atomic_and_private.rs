@@ -8,7 +8,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use common::{assert_os_storage, k, temp_files};
+use common::{assert_os_storage, assert_storage, k, temp_files};
 use session_state::{Key, Store};
 use session_state_fs::{Durability, FsStore};
 
@@ -167,7 +167,21 @@ fn a_root_that_is_a_file_is_a_storage_error() {
     let file = dir.path().join("plain-file");
     std::fs::write(&file, b"x").unwrap();
     let err = FsStore::new(&file).unwrap_err();
-    assert_os_storage(&err, "plain-file");
+    assert_storage(&err, "plain-file");
+    assert!(err.message().contains("not a folder"), "{err}");
+    // Below a file: the OS error.
+    let err = FsStore::new(file.join("below")).unwrap_err();
+    assert_os_storage(&err, "below");
+}
+
+#[test]
+fn an_empty_root_or_one_with_nul_is_invalid_input() {
+    let err = FsStore::new("").unwrap_err();
+    assert_eq!(err.kind(), session_state::ErrorKind::InvalidInput, "{err}");
+    assert!(err.message().contains("empty"), "{err}");
+    let err = FsStore::new("a\0b").unwrap_err();
+    assert_eq!(err.kind(), session_state::ErrorKind::InvalidInput, "{err}");
+    assert!(err.message().contains("NUL"), "{err}");
 }
 
 #[test]
