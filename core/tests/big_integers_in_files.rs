@@ -106,6 +106,11 @@ fn registry_changes_are_refused_and_reads_still_work() {
     );
     assert_refused(&reg.register("b", "id2", json!(1), None).unwrap_err());
     assert_eq!(reg.store().read(&sessions).unwrap().unwrap(), bytes);
+    // `doctor` names it, for a person to fix (a salvage would write the float).
+    let report = reg.doctor(true).unwrap();
+    assert_eq!(report.problems.len(), 1, "{report:?}");
+    assert!(!report.problems[0].fixable && report.problems[0].message.contains(BIG));
+    assert_eq!(reg.store().read(&sessions).unwrap().unwrap(), bytes);
 
     let chains = Key::new(CHAINS_KEY).unwrap();
     let chain_bytes = format!(

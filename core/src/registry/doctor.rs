@@ -18,6 +18,7 @@ use super::journal::replay;
 use super::registry::AgentRegistry;
 use crate::corrupt::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Result};
+use crate::json_text::check_rewrite;
 use crate::key::Key;
 use crate::store::{Store, update_with};
 use crate::time::Clock;
@@ -97,6 +98,11 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             if let Err(err) = parse_sessions(&self.sessions_key, &bytes) {
                 let repaired = fix.then(|| self.recover_salvaging());
                 settle(&mut report, &self.sessions_key, &err, repaired);
+            } else if let Err(err) = check_rewrite(&self.sessions_key, &bytes) {
+                // Readable, but no change can write it again: the value is for a person to fix.
+                report
+                    .problems
+                    .push(problem(&self.sessions_key, &err, false));
             }
         }
         if let Some(bytes) = self.store.read(&self.chains_key)? {
@@ -107,6 +113,8 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                     Ok(copy.map(|copy| (copy, STARTED_EMPTY.to_owned())))
                 });
                 settle(&mut report, &self.chains_key, &err, repaired);
+            } else if let Err(err) = check_rewrite(&self.chains_key, &bytes) {
+                report.problems.push(problem(&self.chains_key, &err, false));
             }
         }
         self.check_journal(fix, &mut report)?;
