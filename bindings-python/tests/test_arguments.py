@@ -129,5 +129,5 @@ def test_team_store_wrong_types_name_the_argument():
 
 @pytest.mark.parametrize("bad", ["p", ["p"], 3])
 def test_create_session_project_of_wrong_type_is_type_error(bad):
-    with pytest.raises(TypeError, match="project must be a dict"):
+    with pytest.raises(TypeError, match="`project` must be a dict"):
         OrchestratorStore(store=MemoryStore()).create_session("g", "default", bad)
