@@ -1,7 +1,8 @@
 """Arguments a Python user can get wrong: no builtin OverflowError or AttributeError leaks out.
 
 Counts and percentages that are out of range are ``InvalidInputError`` (a ``ValueError``);
-values of the wrong type are ``TypeError`` naming the argument.
+values of the wrong type are ``InvalidInputError`` too (also a ``TypeError``) naming the
+argument.
 """
 
 import json
