@@ -65,8 +65,10 @@ pub fn text<'a>(value: &'a Bound<'_, PyAny>, name: &str) -> PyResult<Cow<'a, str
     };
     string.to_cow().map_err(|_| {
         to_py_err(
-            Error::invalid_input(format!("`{name}` holds a lone surrogate, which UTF-8 cannot hold"))
-                .with_context("argument", name),
+            Error::invalid_input(format!(
+                "`{name}` holds a lone surrogate, which UTF-8 cannot hold"
+            ))
+            .with_context("argument", name),
         )
     })
 }
@@ -89,7 +91,7 @@ pub fn flag(value: Option<&Bound<'_, PyAny>>, name: &str, default: bool) -> PyRe
         None => Ok(default),
         Some(v) => v
             .cast::<PyBool>()
-            .map(|b| b.is_true())
+            .map(PyBoolMethods::is_true)
             .map_err(|_| wrong_type(v, name, "a bool")),
     }
 }
@@ -98,7 +100,7 @@ pub fn flag(value: Option<&Bound<'_, PyAny>>, name: &str, default: bool) -> PyRe
 pub fn bytes<'a>(value: &'a Bound<'_, PyAny>, name: &str) -> PyResult<&'a [u8]> {
     value
         .cast::<PyBytes>()
-        .map(|b| b.as_bytes())
+        .map(PyBytesMethods::as_bytes)
         .map_err(|_| wrong_type(value, name, "bytes"))
 }
 

@@ -8,9 +8,9 @@ use session_state::registry::{
 };
 use session_state_fs::SystemClock;
 
+use crate::args::{self, opt_text, text};
 use crate::convert::{from_py, to_py};
 use crate::errors::IntoPyResult;
-use crate::args::{self, opt_text, text};
 use crate::stores::{AnyStore, key_arg};
 
 /// The registry over a store, at the keys the Python side chose.
@@ -144,7 +144,13 @@ impl PyRegistry {
         py: Python<'py>,
         chain_id: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.chain_results(&text(chain_id, "chain_id")?).py()?)
+        to_py(
+            py,
+            &self
+                .inner
+                .chain_results(&text(chain_id, "chain_id")?)
+                .py()?,
+        )
     }
 
     fn chain_summary<'py>(
@@ -152,7 +158,13 @@ impl PyRegistry {
         py: Python<'py>,
         chain_id: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.chain_summary(&text(chain_id, "chain_id")?).py()?)
+        to_py(
+            py,
+            &self
+                .inner
+                .chain_summary(&text(chain_id, "chain_id")?)
+                .py()?,
+        )
     }
 
     fn chain_status<'py>(
@@ -160,7 +172,10 @@ impl PyRegistry {
         py: Python<'py>,
         chain_id: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.chain_status(&text(chain_id, "chain_id")?).py()?)
+        to_py(
+            py,
+            &self.inner.chain_status(&text(chain_id, "chain_id")?).py()?,
+        )
     }
 
     fn chain_ids(&self) -> PyResult<Vec<String>> {

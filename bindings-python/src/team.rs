@@ -6,9 +6,9 @@ use session_state::team::{self, BackendType, SessionState, SpawnConfig};
 use session_state::{Error, Result};
 use session_state_fs::SystemClock;
 
+use crate::args;
 use crate::convert::{self, Names, check_text, from_py, from_py_as, from_value, to_py};
 use crate::errors::IntoPyResult;
-use crate::args;
 use crate::stores::AnyStore;
 
 fn backend(name: &Bound<'_, PyAny>) -> PyResult<BackendType> {
@@ -187,7 +187,10 @@ impl PyTeamStore {
         py: Python<'py>,
         team: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.resume_plan(&args::text(team, "team")?).py()?)
+        to_py(
+            py,
+            &self.inner.resume_plan(&args::text(team, "team")?).py()?,
+        )
     }
 }
 
