@@ -153,6 +153,30 @@ def test_module_functions_give_the_seeds_miss_answers(tmp_path, monkeypatch):
     assert info.value.context == {"argument": "agent_name"}
 
 
+def test_an_agent_at_its_resume_cap_is_not_resumed_whatever_the_tasks(tmp_path):
+    manager = make(SessionManager, tmp_path)
+    for _ in range(5):
+        manager.increment_resume_count("agent-abc")
+    # seed 238-242: `if resume_count >= 5: ... return False`, before either task is read
+    assert manager.should_resume(KNOWN, 5, "implement login") is False
+    assert manager.should_resume(KNOWN, "implement login", 5) is False
+    assert manager.decide_resume(KNOWN, None, ["x"])["reason"] == "resume_cap_reached"
+    with pytest.raises(InvalidInputError):
+        manager.should_resume([KNOWN], "x", "y")  # seed 226: unhashable
+
+
+def test_the_resume_cap_answer_is_the_oracles(tmp_path):
+    if not ORACLE.exists():
+        pytest.skip(f"the seed oracle is not there ({ORACLE}): ../shared is absent")
+    module = load_oracle(ORACLE, "moai_session_manager_oracle_non_str")
+    logging.getLogger(module.__name__).disabled = True
+    oracle = make(module.SessionManager, tmp_path / "oracle")
+    for _ in range(5):
+        oracle.increment_resume_count("agent-abc")
+    assert oracle.should_resume(KNOWN, 5, "implement login") is False
+    assert oracle.should_resume(KNOWN, "implement login", 5) is False
+
+
 def test_decide_resume_explains_a_miss_for_a_name_that_is_not_a_str(tmp_path):
     manager = make(SessionManager, tmp_path)
     assert manager.decide_resume(5, "x", "y") == {

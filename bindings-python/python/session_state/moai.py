@@ -19,6 +19,12 @@ what the seed loses (SPEC section 5):
   ``register_agent_result`` instead of naming a file outside the transcript folder;
 - time stamps are written in UTC (naive ISO 8601, as the seed writes local time).
 
+Lookups of a name, id or chain id that is not a str miss, as the seed's lookups in dicts read
+from JSON do (``get_resume_id(None)`` is None, ``get_chain_summary(5)`` is ``{"chain_id": 5,
+"status": "not_found"}``); where the seed fails it is ``InvalidInputError`` (also a
+``TypeError``). Reads take no lock when there is nothing to fold, so a folder the process may
+only read works for every read; a change there is a ``StorageError``.
+
 The manager holds no state of its own: each call reads the file afresh. A file that turns
 corrupt after construction makes the next call raise ``CorruptStateError`` (the file is copied
 aside first and left as it is); constructing a new manager starts empty as the seed does.
@@ -371,8 +377,9 @@ class SessionManager:
 
         Arguments that are not str get the seed's answer where the seed gives one: a name
         that is not a str is unknown; a falsy ``previous_task`` (``0``, ``[]``) is none, then
-        the current task is not looked at. Where the seed fails (an unhashable name, a known
-        agent whose tasks must be compared and are not str) it is ``InvalidInputError``."""
+        the current task is not looked at, nor are the tasks of an agent at its resume cap. Where
+        the seed fails (an unhashable name, a known agent whose tasks must be compared and are
+        not str) it is ``InvalidInputError``."""
         if not _is_key(agent_name, "agent_name"):
             return _unknown_agent()
         if not previous_task:  # "" as well: the core's "no previous task" either way
@@ -383,6 +390,13 @@ class SessionManager:
                 return _unknown_agent()
             if previous_task is None:
                 current_task = ""  # not compared: no previous task
+            else:
+                # The seed checks the resume cap before it reads either task (seed 238-242):
+                # that answer stands; past it the tasks are compared, where the seed fails.
+                policy_name = policy or self._policy
+                capped = self._reader.decide_resume(agent_name, "", "-", policy_name)
+                if capped["reason"] == "resume_cap_reached":
+                    return capped
         return self._reader.decide_resume(
             agent_name, current_task, previous_task, policy or self._policy
         )
