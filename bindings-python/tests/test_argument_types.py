@@ -60,6 +60,10 @@ CALLS = [
     ("SpawnConfig.from_dict([])", lambda p: SpawnConfig.from_dict([]), "data"),
     ("SpawnConfig.from_dict({})", lambda p: SpawnConfig.from_dict({}), "name"),
     ("MemoryConfig.from_dict({})", lambda p: MemoryConfig.from_dict({}), "max_turns"),
+    ("OrchestratorStore(5)", lambda p: OrchestratorStore(5), "root"),
+    ("TeamStore(root=b'x')", lambda p: TeamStore(root=b"x"), "root"),
+    ("SessionManager(session_file=5)", lambda p: SessionManager(session_file=5), "session_file"),
+    ("SessionManager(.., transcript_dir=[1])", lambda p: SessionManager(p / "s.json", [1]), "transcript_dir"),
     # the native half (pyo3 argument extraction before)
     ("MemoryStore().read(1)", lambda p: MemoryStore().read(1), "key"),
     ("MemoryStore().write(1, b'')", lambda p: MemoryStore().write(1, b""), "key"),

@@ -116,6 +116,20 @@ def _wrong_type(name: str, expected: str, value: Any) -> InvalidInputError:
     )
 
 
+def _path(value: Any, name: str) -> str:
+    """The ``str`` path of ``value`` (a ``str`` or ``os.PathLike`` of ``str``), or
+    ``InvalidInputError`` naming the argument ``name``."""
+    import os
+
+    try:
+        path = os.fspath(value)
+    except TypeError:
+        path = None
+    if not isinstance(path, str):
+        raise _wrong_type(name, "a str or os.PathLike", value)
+    return path
+
+
 __all__ = ["ERRORS_BY_CODE", "SessionStateError"] + [
     cls.__name__ for cls in ERRORS_BY_CODE.values()
 ]

@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import _native
-from .errors import CorruptStateError, InvalidInputError, _wrong_type
+from .errors import CorruptStateError, InvalidInputError, _path, _wrong_type
 from .stores import FileStore
 
 __all__ = [
@@ -142,12 +142,12 @@ class SessionManager:
     ) -> None:
         project_root = Path.cwd()
         self._session_file = (
-            Path(session_file)
+            Path(_path(session_file, "session_file"))
             if session_file
             else project_root / ".moai" / "memory" / "agent-sessions.json"
         )
         self._transcript_dir = (
-            Path(transcript_dir)
+            Path(_path(transcript_dir, "transcript_dir"))
             if transcript_dir
             else project_root / ".moai" / "logs" / "agent-transcripts"
         )

@@ -36,7 +36,7 @@ from typing import Any, Dict, List, Optional, TypedDict, Union, cast
 
 from . import _native
 from ._native import json_schema, salvage
-from .errors import IncompatibleSchemaError, _wrong_type
+from .errors import IncompatibleSchemaError, _path, _wrong_type
 from .stores import FileStore, Store
 
 __all__ = [
@@ -250,7 +250,7 @@ class OrchestratorStore:
         *,
         naive_offset_minutes: Optional[int] = None,
     ) -> None:
-        folder = os.path.abspath(os.path.expanduser(os.fspath(root)))
+        folder = os.path.abspath(os.path.expanduser(_path(root, "root")))
         if store is None:
             store = FileStore(folder)
         if isinstance(store, FileStore):

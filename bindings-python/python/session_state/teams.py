@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Type, TypeVar, Union
 
 from . import _native
-from .errors import InvalidInputError, _wrong_type
+from .errors import InvalidInputError, _path, _wrong_type
 from .stores import FileStore, Store
 
 __all__ = [
@@ -236,7 +236,7 @@ class TeamStore:
 
     def __init__(self, root: Union[str, "os.PathLike[str]"] = "~/.claude", store: Optional[Store] = None) -> None:
         if store is None:
-            store = FileStore(os.path.expanduser(os.fspath(root)))
+            store = FileStore(os.path.expanduser(_path(root, "root")))
         self._native = _native.TeamStore(store)
 
     def save(self, team: str, state: SessionState) -> str:
