@@ -1,23 +1,36 @@
-//! Integer arguments checked the way a Python user expects: a value of the wrong type is a
-//! `TypeError` naming the argument, an int out of range an `InvalidInputError` (a
-//! `ValueError`) naming it, never a builtin `OverflowError`.
+//! Arguments checked the way a Python user expects: a value of the wrong type is an
+//! `InvalidInputError` (also a `TypeError`) naming the argument, an int out of range an
+//! `InvalidInputError` naming it, never a builtin `OverflowError` or pyo3's bare `TypeError`.
+//! Every public native method takes its arguments as Python objects and converts them here.
 
-use pyo3::exceptions::PyTypeError;
+use std::borrow::Cow;
+use std::path::PathBuf;
+
 use pyo3::prelude::*;
-use pyo3::types::PyInt;
+use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
 use session_state::Error;
 
 use crate::errors::to_py_err;
 
+/// `InvalidInputError`: `` `name` must be {expected}, not {type} `` with
+/// `context["argument"]`.
+pub fn wrong_type(value: &Bound<'_, PyAny>, name: &str, expected: &str) -> PyErr {
+    let got = value
+        .get_type()
+        .name()
+        .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+    to_py_err(
+        Error::invalid_input(format!("`{name}` must be {expected}, not {got}"))
+            .with_context("argument", name),
+    )
+}
+
 /// The int in `value` as an `i128` (every Python int of 128 bits), or `None` when it is
-/// larger still. `TypeError` naming `name` when `value` is not an int (`bool` counts as an
-/// int, as everywhere in Python).
+/// larger still. Wrong type when `value` is not an int (`bool` counts as an int, as
+/// everywhere in Python).
 fn int(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i128>> {
     if !value.is_instance_of::<PyInt>() {
-        return Err(PyTypeError::new_err(format!(
-            "`{name}` must be an int, not {}",
-            value.get_type().name()?
-        )));
+        return Err(wrong_type(value, name, "an int"));
     }
     Ok(value.extract::<i128>().ok())
 }
@@ -42,4 +55,80 @@ pub fn bounded(value: &Bound<'_, PyAny>, name: &str, min: i64, max: i64) -> PyRe
         .and_then(|n| i64::try_from(n).ok())
         .filter(|n| (min..=max).contains(n))
         .ok_or_else(|| out_of_range(name, value, &format!("an int from {min} to {max}")))
+}
+
+/// A `str` (a subclass such as a `str` enum counts). A lone surrogate, which UTF-8 cannot
+/// hold, is an `InvalidInputError` as well.
+pub fn text<'a>(value: &'a Bound<'_, PyAny>, name: &str) -> PyResult<Cow<'a, str>> {
+    let Ok(string) = value.cast::<PyString>() else {
+        return Err(wrong_type(value, name, "a str"));
+    };
+    string.to_cow().map_err(|_| {
+        to_py_err(
+            Error::invalid_input(format!(
+                "`{name}` holds a lone surrogate, which UTF-8 cannot hold"
+            ))
+            .with_context("argument", name),
+        )
+    })
+}
+
+/// A `str` or `None` (an omitted argument is `None`).
+pub fn opt_text<'a>(
+    value: Option<&'a Bound<'_, PyAny>>,
+    name: &str,
+) -> PyResult<Option<Cow<'a, str>>> {
+    match value {
+        Some(v) if !v.is_none() => text(v, name).map(Some),
+        _ => Ok(None),
+    }
+}
+
+/// A `bool` (exactly: `0`/`1` are refused as pyo3 refuses them); an omitted argument is
+/// `default`.
+pub fn flag(value: Option<&Bound<'_, PyAny>>, name: &str, default: bool) -> PyResult<bool> {
+    match value {
+        None => Ok(default),
+        Some(v) => v
+            .cast::<PyBool>()
+            .map(PyBoolMethods::is_true)
+            .map_err(|_| wrong_type(v, name, "a bool")),
+    }
+}
+
+/// `bytes` (not `str`: a str has no single byte form).
+pub fn bytes<'a>(value: &'a Bound<'_, PyAny>, name: &str) -> PyResult<&'a [u8]> {
+    value
+        .cast::<PyBytes>()
+        .map(PyBytesMethods::as_bytes)
+        .map_err(|_| wrong_type(value, name, "bytes"))
+}
+
+/// A list (or tuple) of `str`.
+pub fn texts(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
+    if value.is_instance_of::<PyString>() {
+        return Err(wrong_type(value, name, "a list of str"));
+    }
+    value
+        .extract::<Vec<Bound<'_, PyAny>>>()
+        .map_err(|_| wrong_type(value, name, "a list of str"))?
+        .iter()
+        .enumerate()
+        .map(|(i, item)| text(item, &format!("{name}[{i}]")).map(Cow::into_owned))
+        .collect()
+}
+
+/// A folder: a `str` or `os.PathLike`, with `~` expanded as `os.path.expanduser` does.
+pub fn folder(value: &Bound<'_, PyAny>, name: &str) -> PyResult<PathBuf> {
+    let py = value.py();
+    let fspath = py
+        .import("os")?
+        .call_method1("fspath", (value,))
+        .map_err(|_| wrong_type(value, name, "a str or os.PathLike"))?;
+    let expanded = py
+        .import("os.path")?
+        .call_method1("expanduser", (&fspath,))?;
+    expanded
+        .extract::<PathBuf>()
+        .map_err(|_| wrong_type(value, name, "a str or os.PathLike"))
 }

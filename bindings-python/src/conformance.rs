@@ -4,27 +4,31 @@ use pyo3::prelude::*;
 use session_state::{Key, conformance};
 
 use crate::errors::IntoPyResult;
-use crate::stores::AnyStore;
+use crate::stores::{AnyStore, key_arg};
 
 /// `run_store_conformance(store, scratch=".conformance") -> dict`: runs every case of the core
 /// suite on `store` below the folder key `scratch`; returns
 /// `{"cases": [{"name", "passed", "message"}], "passed": int, "failed": int}`.
 #[pyfunction]
-#[pyo3(signature = (store, scratch = ".conformance"))]
+#[pyo3(signature = (store, scratch = None))]
 pub fn run_store_conformance<'py>(
     py: Python<'py>,
     store: &Bound<'py, PyAny>,
-    scratch: &str,
+    scratch: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let store = AnyStore::from_py(store)?;
-    let report = conformance::run_all(&store, &Key::new(scratch).py()?);
+    let scratch = match scratch {
+        Some(s) => key_arg(s, "scratch")?,
+        None => Key::new(".conformance").py()?,
+    };
+    let report = conformance::run_all(&store, &scratch);
     Ok(pythonize::pythonize(py, &report)?)
 }
 
 /// `counter_increment(store, key) -> int`: one exclusive read-modify-write adding 1 to the
 /// decimal counter under `key`; returns the new value (for no-lost-update tests).
 #[pyfunction]
-pub fn counter_increment(store: &Bound<'_, PyAny>, key: &str) -> PyResult<u64> {
+pub fn counter_increment(store: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<u64> {
     let store = AnyStore::from_py(store)?;
-    conformance::counter_increment(&store, &Key::new(key).py()?).py()
+    conformance::counter_increment(&store, &key_arg(key, "key")?).py()
 }

@@ -9,13 +9,13 @@ use session_state::orchestrator::{
     self, Agent, AgentStatus, HistoryQuery, OrchestratorSession, OrchestratorStore, ParseOptions,
     Project, SessionStatus, current_key, parse_document,
 };
-use session_state::{Clock, Error, ErrorKind, Key, Store, Timestamp};
+use session_state::{Clock, Error, ErrorKind, Store, Timestamp};
 use session_state_fs::SystemClock;
 
 use crate::args;
 use crate::convert::{Names, from_py, from_value, json_bytes, to_py};
 use crate::errors::{IntoPyResult, to_py_err};
-use crate::stores::AnyStore;
+use crate::stores::{AnyStore, key_arg};
 
 /// The argument `name`, a Python document, as the core reads a file (same checks). What would
 /// make a file corrupt is an `InvalidInputError` here, `` `state` is not an orchestrator
@@ -64,9 +64,9 @@ fn argument_error(name: &str, err: Error) -> Error {
     out
 }
 
-fn now_or(now: Option<&str>) -> PyResult<Timestamp> {
-    match now {
-        Some(text) => Timestamp::parse(text).py(),
+fn now_or(now: Option<&Bound<'_, PyAny>>) -> PyResult<Timestamp> {
+    match args::opt_text(now, "now")? {
+        Some(text) => Timestamp::parse(&text).py(),
         None => Ok(Timestamp::from_utc(SystemClock.now())),
     }
 }
@@ -153,26 +153,35 @@ impl PyOrchestrator {
         Ok(Some(PyBytes::new(py, &bytes)))
     }
 
-    #[pyo3(signature = (doc, replace = false))]
-    fn archive(&self, doc: &Bound<'_, PyAny>, replace: bool) -> PyResult<String> {
+    #[pyo3(signature = (doc, replace = None))]
+    fn archive(
+        &self,
+        doc: &Bound<'_, PyAny>,
+        replace: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<String> {
+        let replace = args::flag(replace, "replace", false)?;
         let doc = self.doc(doc)?;
         Ok(self.inner.archive(&doc, replace).py()?.as_str().to_owned())
     }
 
     /// `list_history(limit=10, offset=0, status=None, full_scan=False) -> dict` (a page).
     /// `limit` and `offset` are ints from 0 up (`InvalidInputError` otherwise).
-    #[pyo3(signature = (limit = None, offset = None, status = None, full_scan = false))]
+    #[pyo3(signature = (limit = None, offset = None, status = None, full_scan = None))]
     fn list_history<'py>(
         &self,
         py: Python<'py>,
         limit: Option<&Bound<'py, PyAny>>,
         offset: Option<&Bound<'py, PyAny>>,
-        status: Option<&str>,
-        full_scan: bool,
+        status: Option<&Bound<'py, PyAny>>,
+        full_scan: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let full_scan = args::flag(full_scan, "full_scan", false)?;
         let limit = limit.map_or(Ok(10), |l| args::count(l, "limit"))?;
         let offset = offset.map_or(Ok(0), |o| args::count(o, "offset"))?;
-        let status = status.map(SessionStatus::parse).transpose().py()?;
+        let status = args::opt_text(status, "status")?
+            .map(|s| SessionStatus::parse(&s))
+            .transpose()
+            .py()?;
         let query = HistoryQuery {
             limit,
             offset,
@@ -189,8 +198,12 @@ impl PyOrchestrator {
         self.inner.rebuild_index().py()
     }
 
-    fn move_to<'py>(&self, py: Python<'py>, status: &str) -> PyResult<Bound<'py, PyAny>> {
-        let to = SessionStatus::parse(status).py()?;
+    fn move_to<'py>(
+        &self,
+        py: Python<'py>,
+        status: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let to = SessionStatus::parse(&args::text(status, "status")?).py()?;
         doc_result!(py, self.inner.move_to(to))
     }
 
@@ -207,8 +220,13 @@ impl PyOrchestrator {
     }
 
     /// `complete(*, replace=False)`: all or nothing; `replace` overwrites an existing archive.
-    #[pyo3(signature = (*, replace = false))]
-    fn complete<'py>(&self, py: Python<'py>, replace: bool) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (*, replace = None))]
+    fn complete<'py>(
+        &self,
+        py: Python<'py>,
+        replace: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let replace = args::flag(replace, "replace", false)?;
         doc_result!(
             py,
             self.inner.move_to_with(SessionStatus::Complete, replace)
@@ -216,8 +234,13 @@ impl PyOrchestrator {
     }
 
     /// `abort(*, replace=False)`: all or nothing; `replace` overwrites an existing archive.
-    #[pyo3(signature = (*, replace = false))]
-    fn abort<'py>(&self, py: Python<'py>, replace: bool) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (*, replace = None))]
+    fn abort<'py>(
+        &self,
+        py: Python<'py>,
+        replace: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let replace = args::flag(replace, "replace", false)?;
         doc_result!(py, self.inner.move_to_with(SessionStatus::Aborted, replace))
     }
 
@@ -227,13 +250,20 @@ impl PyOrchestrator {
     fn create_session<'py>(
         &self,
         py: Python<'py>,
-        goal: &str,
-        mode: &str,
+        goal: &Bound<'py, PyAny>,
+        mode: &Bound<'py, PyAny>,
         project: &Bound<'py, PyAny>,
-        suffix: Option<&str>,
+        suffix: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let goal = args::text(goal, "goal")?;
+        let mode = args::text(mode, "mode")?;
+        let suffix = args::opt_text(suffix, "suffix")?;
         let project: Project = from_py("project", project)?;
-        doc_result!(py, self.inner.create_session(goal, mode, project, suffix))
+        doc_result!(
+            py,
+            self.inner
+                .create_session(&goal, &mode, project, suffix.as_deref())
+        )
     }
 
     /// `agent_started(agent) -> dict`: adds `agent` (one with the same id is replaced);
@@ -255,39 +285,46 @@ impl PyOrchestrator {
     fn agent_progress<'py>(
         &self,
         py: Python<'py>,
-        agent_id: &str,
+        agent_id: &Bound<'py, PyAny>,
         percent: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let agent_id = args::text(agent_id, "agent_id")?;
         let percent = args::bounded(percent, "percent", 0, 100)?;
         let percent = u8::try_from(percent).unwrap_or(u8::MAX);
-        doc_result!(py, self.inner.agent_progress(agent_id, percent))
+        doc_result!(py, self.inner.agent_progress(&agent_id, percent))
     }
 
     fn agent_completed<'py>(
         &self,
         py: Python<'py>,
-        agent_id: &str,
-        result_summary: &str,
+        agent_id: &Bound<'py, PyAny>,
+        result_summary: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        doc_result!(py, self.inner.agent_completed(agent_id, result_summary))
+        let agent_id = args::text(agent_id, "agent_id")?;
+        let result_summary = args::text(result_summary, "result_summary")?;
+        doc_result!(py, self.inner.agent_completed(&agent_id, &result_summary))
     }
 
     fn agent_failed<'py>(
         &self,
         py: Python<'py>,
-        agent_id: &str,
-        error: &str,
+        agent_id: &Bound<'py, PyAny>,
+        error: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        doc_result!(py, self.inner.agent_failed(agent_id, error))
+        let agent_id = args::text(agent_id, "agent_id")?;
+        let error = args::text(error, "error")?;
+        doc_result!(py, self.inner.agent_failed(&agent_id, &error))
     }
 
     fn decision_made<'py>(
         &self,
         py: Python<'py>,
-        decision: &str,
-        rationale: &str,
+        decision: &Bound<'py, PyAny>,
+        rationale: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        doc_result!(py, self.inner.decision_made(decision, rationale))
+        let decision = args::text(decision, "decision")?;
+        let rationale = args::text(rationale, "rationale")?;
+        doc_result!(py, self.inner.decision_made(&decision, &rationale))
     }
 
     fn before_compression<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -300,24 +337,33 @@ impl PyOrchestrator {
 
     /// `recover(key=None) -> dict | None`: repairs a corrupt file (default: the current one).
     #[pyo3(signature = (key = None))]
-    fn recover<'py>(&self, py: Python<'py>, key: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
-        let key = match key {
-            Some(k) => Key::new(k).py()?,
+    fn recover<'py>(
+        &self,
+        py: Python<'py>,
+        key: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let key = match key.filter(|k| !k.is_none()) {
+            Some(k) => key_arg(k, "key")?,
             None => current_key(),
         };
         doc_result!(py, self.inner.recover(&key))
     }
 
-    #[pyo3(signature = (fix = false))]
-    fn doctor<'py>(&self, py: Python<'py>, fix: bool) -> PyResult<Bound<'py, PyAny>> {
+    #[pyo3(signature = (fix = None))]
+    fn doctor<'py>(
+        &self,
+        py: Python<'py>,
+        fix: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let fix = args::flag(fix, "fix", false)?;
         doc_result!(py, self.inner.doctor(fix))
     }
 
     /// `keep_corrupt_copy(key=None) -> str | None`.
     #[pyo3(signature = (key = None))]
-    fn keep_corrupt_copy(&self, key: Option<&str>) -> PyResult<Option<String>> {
-        let key = match key {
-            Some(k) => Key::new(k).py()?,
+    fn keep_corrupt_copy(&self, key: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+        let key = match key.filter(|k| !k.is_none()) {
+            Some(k) => key_arg(k, "key")?,
             None => current_key(),
         };
         Ok(self
@@ -344,7 +390,7 @@ pub fn orchestrator_document<'py>(
 pub fn resume_summary<'py>(
     py: Python<'py>,
     doc: &Bound<'py, PyAny>,
-    now: Option<&str>,
+    now: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let doc = doc_from_py("state", doc, &ParseOptions::default())?;
     to_py(py, &orchestrator::resume_summary(&doc, now_or(now)?.utc()))
@@ -353,7 +399,7 @@ pub fn resume_summary<'py>(
 /// `render_resume(doc, now=None) -> str`: the "RESUMING SESSION" markdown block.
 #[pyfunction]
 #[pyo3(signature = (doc, now = None))]
-pub fn render_resume(doc: &Bound<'_, PyAny>, now: Option<&str>) -> PyResult<String> {
+pub fn render_resume(doc: &Bound<'_, PyAny>, now: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
     let doc = doc_from_py("state", doc, &ParseOptions::default())?;
     Ok(orchestrator::render_markdown(
         &orchestrator::resume_summary(&doc, now_or(now)?.utc()),
@@ -363,8 +409,8 @@ pub fn render_resume(doc: &Bound<'_, PyAny>, now: Option<&str>) -> PyResult<Stri
 /// `salvage(data) -> dict`: every complete field of damaged bytes
 /// (`{document, missing, replaced, partial, top_level_object}`).
 #[pyfunction]
-pub fn salvage<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyAny>> {
-    to_py(py, &orchestrator::salvage(data))
+pub fn salvage<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+    to_py(py, &orchestrator::salvage(args::bytes(data, "data")?))
 }
 
 /// `json_schema() -> dict`: the JSON Schema of the document.

@@ -3,15 +3,15 @@
 
 use pyo3::prelude::*;
 use serde_json::Value;
-use session_state::Key;
 use session_state::registry::{
     AgentRegistry, CompatPolicy, ExplainedPolicy, JournalMode, ResumePolicy, transcript_key,
 };
 use session_state_fs::SystemClock;
 
+use crate::args::{self, opt_text, text};
 use crate::convert::{from_py, to_py};
 use crate::errors::IntoPyResult;
-use crate::stores::AnyStore;
+use crate::stores::{AnyStore, key_arg};
 
 /// The registry over a store, at the keys the Python side chose.
 #[pyclass(module = "session_state._native", name = "Registry", frozen)]
@@ -24,9 +24,12 @@ fn policy(name: &str) -> PyResult<Box<dyn ResumePolicy + Send + Sync>> {
     match name {
         "compat" => Ok(Box::new(CompatPolicy::default())),
         "explained" => Ok(Box::new(ExplainedPolicy::default())),
-        other => Err(pyo3::exceptions::PyValueError::new_err(format!(
-            "policy must be `compat` or `explained`, not `{other}`"
-        ))),
+        other => Err(crate::errors::to_py_err(
+            session_state::Error::invalid_input(format!(
+                "`policy` must be `compat` or `explained`, not `{other}`"
+            ))
+            .with_context("argument", "policy"),
+        )),
     }
 }
 
@@ -34,24 +37,24 @@ fn policy(name: &str) -> PyResult<Box<dyn ResumePolicy + Send + Sync>> {
 impl PyRegistry {
     /// `Registry(store, sessions_key, chains_key, journal_key, *, journal=False)`.
     #[new]
-    #[pyo3(signature = (store, sessions_key, chains_key, journal_key, *, journal = false))]
+    #[pyo3(signature = (store, sessions_key, chains_key, journal_key, *, journal = None))]
     fn new(
         store: &Bound<'_, PyAny>,
-        sessions_key: &str,
-        chains_key: &str,
-        journal_key: &str,
-        journal: bool,
+        sessions_key: &Bound<'_, PyAny>,
+        chains_key: &Bound<'_, PyAny>,
+        journal_key: &Bound<'_, PyAny>,
+        journal: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let mode = if journal {
+        let mode = if args::flag(journal, "journal", false)? {
             JournalMode::DEFAULT_ON
         } else {
             JournalMode::Off
         };
         let inner = AgentRegistry::new(AnyStore::from_py(store)?, SystemClock)
             .with_keys(
-                Key::new(sessions_key).py()?,
-                Key::new(chains_key).py()?,
-                Key::new(journal_key).py()?,
+                key_arg(sessions_key, "sessions_key")?,
+                key_arg(chains_key, "chains_key")?,
+                key_arg(journal_key, "journal_key")?,
             )
             .with_journal(mode);
         Ok(PyRegistry { inner })
@@ -67,69 +70,126 @@ impl PyRegistry {
     fn register(
         &self,
         py: Python<'_>,
-        agent_name: &str,
-        agent_id: &str,
+        agent_name: &Bound<'_, PyAny>,
+        agent_id: &Bound<'_, PyAny>,
         result: &Bound<'_, PyAny>,
-        chain_id: Option<&str>,
+        chain_id: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let agent_name = text(agent_name, "agent_name")?;
+        let agent_id = text(agent_id, "agent_id")?;
+        let chain_id = opt_text(chain_id, "chain_id")?;
         let result: Value = from_py("result", result)?;
-        py.detach(|| self.inner.register(agent_name, agent_id, result, chain_id))
-            .py()
+        py.detach(|| {
+            self.inner
+                .register(&agent_name, &agent_id, result, chain_id.as_deref())
+        })
+        .py()
     }
 
     #[pyo3(signature = (agent_name, chain_id = None))]
-    fn resume_id(&self, agent_name: &str, chain_id: Option<&str>) -> PyResult<Option<String>> {
-        self.inner.resume_id(agent_name, chain_id).py()
+    fn resume_id(
+        &self,
+        agent_name: &Bound<'_, PyAny>,
+        chain_id: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Option<String>> {
+        let chain_id = opt_text(chain_id, "chain_id")?;
+        self.inner
+            .resume_id(&text(agent_name, "agent_name")?, chain_id.as_deref())
+            .py()
     }
 
     /// `decide_resume(agent_name, current_task, previous_task=None, policy="compat") -> dict`.
-    #[pyo3(signature = (agent_name, current_task, previous_task = None, policy = "compat"))]
+    #[pyo3(signature = (agent_name, current_task, previous_task = None, policy = None))]
     fn decide_resume<'py>(
         &self,
         py: Python<'py>,
-        agent_name: &str,
-        current_task: &str,
-        previous_task: Option<&str>,
-        policy: &str,
+        agent_name: &Bound<'py, PyAny>,
+        current_task: &Bound<'py, PyAny>,
+        previous_task: Option<&Bound<'py, PyAny>>,
+        policy: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let policy = self::policy(policy)?;
+        let policy = self::policy(&opt_text(policy, "policy")?.unwrap_or("compat".into()))?;
+        let previous_task = opt_text(previous_task, "previous_task")?;
         let decision = self
             .inner
-            .decide_resume(agent_name, current_task, previous_task, policy.as_ref())
+            .decide_resume(
+                &text(agent_name, "agent_name")?,
+                &text(current_task, "current_task")?,
+                previous_task.as_deref(),
+                policy.as_ref(),
+            )
             .py()?;
         to_py(py, &decision)
     }
 
-    fn increment_resume_count(&self, agent_id: &str) -> PyResult<bool> {
-        self.inner.increment_resume_count(agent_id).py()
+    fn increment_resume_count(&self, agent_id: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.inner
+            .increment_resume_count(&text(agent_id, "agent_id")?)
+            .py()
     }
 
-    fn agent_result<'py>(&self, py: Python<'py>, agent_id: &str) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.agent_result(agent_id).py()?)
+    fn agent_result<'py>(
+        &self,
+        py: Python<'py>,
+        agent_id: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        to_py(
+            py,
+            &self.inner.agent_result(&text(agent_id, "agent_id")?).py()?,
+        )
     }
 
-    fn chain_results<'py>(&self, py: Python<'py>, chain_id: &str) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.chain_results(chain_id).py()?)
+    fn chain_results<'py>(
+        &self,
+        py: Python<'py>,
+        chain_id: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        to_py(
+            py,
+            &self
+                .inner
+                .chain_results(&text(chain_id, "chain_id")?)
+                .py()?,
+        )
     }
 
-    fn chain_summary<'py>(&self, py: Python<'py>, chain_id: &str) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.chain_summary(chain_id).py()?)
+    fn chain_summary<'py>(
+        &self,
+        py: Python<'py>,
+        chain_id: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        to_py(
+            py,
+            &self
+                .inner
+                .chain_summary(&text(chain_id, "chain_id")?)
+                .py()?,
+        )
     }
 
-    fn chain_status<'py>(&self, py: Python<'py>, chain_id: &str) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.chain_status(chain_id).py()?)
+    fn chain_status<'py>(
+        &self,
+        py: Python<'py>,
+        chain_id: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        to_py(
+            py,
+            &self.inner.chain_status(&text(chain_id, "chain_id")?).py()?,
+        )
     }
 
     fn chain_ids(&self) -> PyResult<Vec<String>> {
         self.inner.chain_ids().py()
     }
 
-    fn clear_agent(&self, agent_name: &str) -> PyResult<bool> {
-        self.inner.clear_agent(agent_name).py()
+    fn clear_agent(&self, agent_name: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.inner
+            .clear_agent(&text(agent_name, "agent_name")?)
+            .py()
     }
 
-    fn clear_chain(&self, chain_id: &str) -> PyResult<bool> {
-        self.inner.clear_chain(chain_id).py()
+    fn clear_chain(&self, chain_id: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.inner.clear_chain(&text(chain_id, "chain_id")?).py()
     }
 
     fn all_sessions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -138,12 +198,22 @@ impl PyRegistry {
 
     /// `agents(chain_id=None) -> list[dict]`: one row per agent name.
     #[pyo3(signature = (chain_id = None))]
-    fn agents<'py>(&self, py: Python<'py>, chain_id: Option<&str>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.agents(chain_id).py()?)
+    fn agents<'py>(
+        &self,
+        py: Python<'py>,
+        chain_id: Option<&Bound<'py, PyAny>>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let chain_id = opt_text(chain_id, "chain_id")?;
+        to_py(py, &self.inner.agents(chain_id.as_deref()).py()?)
     }
 
     /// `agent(agent_name) -> dict | None`: the row of one agent name.
-    fn agent<'py>(&self, py: Python<'py>, agent_name: &str) -> PyResult<Bound<'py, PyAny>> {
+    fn agent<'py>(
+        &self,
+        py: Python<'py>,
+        agent_name: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let agent_name = text(agent_name, "agent_name")?;
         let row = self
             .inner
             .agents(None)
@@ -154,16 +224,17 @@ impl PyRegistry {
     }
 
     #[pyo3(signature = (chain_id, agent_sequence, metadata = None))]
-    #[allow(clippy::needless_pass_by_value)] // pyo3 extracts a list as a Vec, not a slice
     fn create_chain(
         &self,
-        chain_id: &str,
-        agent_sequence: Vec<String>,
+        chain_id: &Bound<'_, PyAny>,
+        agent_sequence: &Bound<'_, PyAny>,
         metadata: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<()> {
+        let chain_id = text(chain_id, "chain_id")?;
+        let agent_sequence = args::texts(agent_sequence, "agent_sequence")?;
         let metadata: Option<Value> = metadata.map(|m| from_py("metadata", m)).transpose()?;
         self.inner
-            .create_chain(chain_id, &agent_sequence, metadata)
+            .create_chain(&chain_id, &agent_sequence, metadata)
             .py()
     }
 
@@ -200,15 +271,22 @@ impl PyRegistry {
 /// `transcript_name(agent_id) -> str`: `agent-{agent_id}.jsonl`, the id checked as a safe file
 /// name first (`InvalidKeyError`).
 #[pyfunction]
-pub fn transcript_name(agent_id: &str) -> PyResult<String> {
-    Ok(transcript_key(agent_id).py()?.file_name().to_owned())
+pub fn transcript_name(agent_id: &Bound<'_, PyAny>) -> PyResult<String> {
+    Ok(transcript_key(&text(agent_id, "agent_id")?)
+        .py()?
+        .file_name()
+        .to_owned())
 }
 
 /// `parse_transcript(data) -> list[dict]`: the lines of a transcript
 /// (`{"kind": "record" | "invalid" | "torn", "line": n, ...}`).
 #[pyfunction]
-pub fn parse_transcript<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyAny>> {
-    let lines: Vec<_> = session_state::registry::TranscriptLines::new(data).collect();
+pub fn parse_transcript<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let lines: Vec<_> =
+        session_state::registry::TranscriptLines::new(args::bytes(data, "data")?).collect();
     to_py(py, &lines)
 }
 

@@ -14,6 +14,7 @@ use session_state::{
 };
 use session_state_fs::{Durability, FsStore};
 
+use crate::args;
 use crate::errors::IntoPyResult;
 
 /// Files below a folder: atomic writes, cross-process locks, files 0600 and folders 0700.
@@ -27,9 +28,12 @@ pub struct PyFileStore {
 impl PyFileStore {
     /// `FileStore(root, *, durable=False)`: `durable` also fsyncs each write and its folder.
     #[new]
-    #[pyo3(signature = (root, *, durable = false))]
-    fn new(root: PathBuf, durable: bool) -> PyResult<Self> {
-        let durability = if durable {
+    /// `root` is a `str` or `os.PathLike`; a leading `~` is expanded as `os.path.expanduser`
+    /// does (as `OrchestratorStore` and `TeamStore` do).
+    #[pyo3(signature = (root, *, durable = None))]
+    fn new(root: &Bound<'_, PyAny>, durable: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
+        let root = args::folder(root, "root")?;
+        let durability = if args::flag(durable, "durable", false)? {
             Durability::Sync
         } else {
             Durability::Atomic
@@ -45,19 +49,23 @@ impl PyFileStore {
         self.inner.root().to_path_buf()
     }
 
-    fn read<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    fn read<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
         read_py(py, &self.inner, key)
     }
 
-    fn write(&self, key: &str, data: &[u8]) -> PyResult<()> {
-        self.inner.write(&Key::new(key).py()?, data).py()
+    fn write(&self, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        write_py(&self.inner, key, data)
     }
 
-    fn delete(&self, key: &str) -> PyResult<bool> {
-        self.inner.delete(&Key::new(key).py()?).py()
+    fn delete(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.inner.delete(&key_arg(key, "key")?).py()
     }
 
-    fn list(&self, prefix: &str) -> PyResult<Vec<String>> {
+    fn list(&self, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         list_py(&self.inner, prefix)
     }
 
@@ -80,19 +88,23 @@ impl PyMemoryStore {
         Self::default()
     }
 
-    fn read<'py>(&self, py: Python<'py>, key: &str) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    fn read<'py>(
+        &self,
+        py: Python<'py>,
+        key: &Bound<'py, PyAny>,
+    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
         read_py(py, &self.inner, key)
     }
 
-    fn write(&self, key: &str, data: &[u8]) -> PyResult<()> {
-        self.inner.write(&Key::new(key).py()?, data).py()
+    fn write(&self, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+        write_py(&self.inner, key, data)
     }
 
-    fn delete(&self, key: &str) -> PyResult<bool> {
-        self.inner.delete(&Key::new(key).py()?).py()
+    fn delete(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+        self.inner.delete(&key_arg(key, "key")?).py()
     }
 
-    fn list(&self, prefix: &str) -> PyResult<Vec<String>> {
+    fn list(&self, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
         list_py(&self.inner, prefix)
     }
 
@@ -105,17 +117,28 @@ impl PyMemoryStore {
     }
 }
 
+/// The key argument `name`: a `str` (`InvalidInputError` otherwise) that is a safe key
+/// (`InvalidKeyError` otherwise).
+pub fn key_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Key> {
+    Key::new(args::text(value, name)?).py()
+}
+
 fn read_py<'py>(
     py: Python<'py>,
     store: &dyn Store,
-    key: &str,
+    key: &Bound<'py, PyAny>,
 ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let bytes = store.read(&Key::new(key).py()?).py()?;
+    let bytes = store.read(&key_arg(key, "key")?).py()?;
     Ok(bytes.map(|b| PyBytes::new(py, &b)))
 }
 
-fn list_py(store: &dyn Store, prefix: &str) -> PyResult<Vec<String>> {
-    let keys = store.list(&Key::new(prefix).py()?).py()?;
+fn write_py(store: &dyn Store, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+    let key = key_arg(key, "key")?;
+    store.write(&key, args::bytes(data, "data")?).py()
+}
+
+fn list_py(store: &dyn Store, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let keys = store.list(&key_arg(prefix, "prefix")?).py()?;
     Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
 }
 
@@ -370,10 +393,13 @@ impl AnyStore {
         }
         for method in ["read", "write", "delete", "list"] {
             if !object.hasattr(method)? {
-                return Err(pyo3::exceptions::PyTypeError::new_err(format!(
-                    "store must be a FileStore, a MemoryStore or an object with read/write/delete/list methods; {} has no `{method}`",
-                    object.get_type().name()?
-                )));
+                return Err(crate::errors::to_py_err(
+                    Error::invalid_input(format!(
+                        "`store` must be a FileStore, a MemoryStore or an object with read/write/delete/list methods; {} has no `{method}`",
+                        object.get_type().name()?
+                    ))
+                    .with_context("argument", "store"),
+                ));
             }
         }
         Ok(AnyStore::Host(Arc::new(HostStore {

@@ -6,12 +6,15 @@ use session_state::team::{self, BackendType, SessionState, SpawnConfig};
 use session_state::{Error, Result};
 use session_state_fs::SystemClock;
 
+use crate::args;
 use crate::convert::{self, Names, check_text, from_py, from_py_as, from_value, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::AnyStore;
 
-fn backend(name: &str) -> PyResult<BackendType> {
-    name.parse::<BackendType>().py()
+fn backend(name: &Bound<'_, PyAny>) -> PyResult<BackendType> {
+    args::text(name, "backend_type")?
+        .parse::<BackendType>()
+        .py()
 }
 
 /// `team_document(doc) -> dict`: checks a session document (camelCase keys) and returns it as
@@ -29,12 +32,12 @@ pub fn team_document<'py>(py: Python<'py>, doc: &Bound<'py, PyAny>) -> PyResult<
 pub fn team_from_config<'py>(
     py: Python<'py>,
     config: &Bound<'py, PyAny>,
-    backend_type: &str,
-    now: Option<&str>,
+    backend_type: &Bound<'py, PyAny>,
+    now: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let config: SpawnConfig = from_py_as("config", config, Names::Attributes)?;
-    let now = match now {
-        Some(text) => session_state::Timestamp::parse(text).py()?.utc(),
+    let now = match args::opt_text(now, "now")? {
+        Some(text) => session_state::Timestamp::parse(&text).py()?.utc(),
         None => session_state::Clock::now(&SystemClock),
     };
     to_py(
@@ -63,7 +66,11 @@ pub fn team_to_json(doc: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 /// `team_from_json(data) -> dict`: parses the bytes of a session file (checked as documents
 /// from Python are: no integer outside 64 bits, no nesting over the limit).
 #[pyfunction]
-pub fn team_from_json<'py>(py: Python<'py>, data: &[u8]) -> PyResult<Bound<'py, PyAny>> {
+pub fn team_from_json<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let data = args::bytes(data, "data")?;
     check_text("session state", data)?;
     to_py(py, &SessionState::from_json(data).py()?)
 }
@@ -84,21 +91,29 @@ impl PyTeamStore {
         })
     }
 
-    fn save(&self, team: &str, doc: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn save(&self, team: &Bound<'_, PyAny>, doc: &Bound<'_, PyAny>) -> PyResult<String> {
+        let team = args::text(team, "team")?;
         let state: SessionState = from_py_as("state", doc, Names::Attributes)?;
-        Ok(self.inner.save(team, &state).py()?.as_str().to_owned())
+        Ok(self.inner.save(&team, &state).py()?.as_str().to_owned())
     }
 
-    fn load<'py>(&self, py: Python<'py>, team: &str, agent: &str) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.load(team, agent).py()?)
+    fn load<'py>(
+        &self,
+        py: Python<'py>,
+        team: &Bound<'py, PyAny>,
+        agent: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
+        to_py(py, &self.inner.load(&team, &agent).py()?)
     }
 
-    fn delete(&self, team: &str, agent: &str) -> PyResult<bool> {
-        self.inner.delete(team, agent).py()
+    fn delete(&self, team: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<bool> {
+        let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
+        self.inner.delete(&team, &agent).py()
     }
 
-    fn list<'py>(&self, py: Python<'py>, team: &str) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.list(team).py()?)
+    fn list<'py>(&self, py: Python<'py>, team: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.list(&args::text(team, "team")?).py()?)
     }
 
     fn list_teams<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
@@ -108,16 +123,17 @@ impl PyTeamStore {
     fn record_spawn<'py>(
         &self,
         py: Python<'py>,
-        team: &str,
+        team: &Bound<'py, PyAny>,
         config: &Bound<'py, PyAny>,
-        backend_type: &str,
+        backend_type: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let team = args::text(team, "team")?;
         let config: SpawnConfig = from_py_as("config", config, Names::Attributes)?;
         to_py(
             py,
             &self
                 .inner
-                .record_spawn(team, &config, backend(backend_type)?)
+                .record_spawn(&team, &config, backend(backend_type)?)
                 .py()?,
         )
     }
@@ -127,14 +143,15 @@ impl PyTeamStore {
     fn replace<'py>(
         &self,
         py: Python<'py>,
-        team: &str,
-        agent: &str,
+        team: &Bound<'py, PyAny>,
+        agent: &Bound<'py, PyAny>,
         doc: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
         let new: SessionState = from_py_as("state", doc, Names::Attributes)?;
         let written = self
             .inner
-            .update(team, agent, |state| -> Result<()> {
+            .update(&team, &agent, |state| -> Result<()> {
                 state
                     .check_backend_change(&new.backend_type)
                     .map_err(|e| below("state", e, Names::Attributes))?;
@@ -152,20 +169,28 @@ impl PyTeamStore {
     fn update<'py>(
         &self,
         py: Python<'py>,
-        team: &str,
-        agent: &str,
+        team: &Bound<'py, PyAny>,
+        agent: &Bound<'py, PyAny>,
         changes: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
+        let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
         let changes: Map<String, Value> = from_py("changes", changes)?;
         let written = self
             .inner
-            .update(team, agent, |state| merge_changes(state, &changes))
+            .update(&team, &agent, |state| merge_changes(state, &changes))
             .py()?;
         to_py(py, &written)
     }
 
-    fn resume_plan<'py>(&self, py: Python<'py>, team: &str) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.resume_plan(team).py()?)
+    fn resume_plan<'py>(
+        &self,
+        py: Python<'py>,
+        team: &Bound<'py, PyAny>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        to_py(
+            py,
+            &self.inner.resume_plan(&args::text(team, "team")?).py()?,
+        )
     }
 }
 

@@ -1,7 +1,8 @@
 """Arguments a Python user can get wrong: no builtin OverflowError or AttributeError leaks out.
 
 Counts and percentages that are out of range are ``InvalidInputError`` (a ``ValueError``);
-values of the wrong type are ``TypeError`` naming the argument.
+values of the wrong type are ``InvalidInputError`` too (also a ``TypeError``) naming the
+argument.
 """
 
 import json
@@ -129,5 +130,5 @@ def test_team_store_wrong_types_name_the_argument():
 
 @pytest.mark.parametrize("bad", ["p", ["p"], 3])
 def test_create_session_project_of_wrong_type_is_type_error(bad):
-    with pytest.raises(TypeError, match="project must be a dict"):
+    with pytest.raises(TypeError, match="`project` must be a dict"):
         OrchestratorStore(store=MemoryStore()).create_session("g", "default", bad)

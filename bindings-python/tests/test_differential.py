@@ -77,7 +77,7 @@ def step(rng, ours, o, used_ids, created, root_ours, root_oracle):
     """One random operation on both sides; returns (name, our answer, oracle answer)."""
     kind = rng.choice(["register"] * 5 + ["resume_id", "should_resume", "increment", "agent_result",
                        "results", "summary", "clear_agent", "clear_chain", "all", "create_chain",
-                       "export"])
+                       "export", "non_str"])
     agent = rng.choice(AGENTS)
     chain = rng.choice(CHAINS + [None])
     known_ids = sorted(used_ids) or ["none"]
@@ -126,6 +126,23 @@ def step(rng, ours, o, used_ids, created, root_ours, root_oracle):
         # SPEC section 2, difference 4: we also save the sessions file.
         o._save_sessions()
         return kind, a, b
+    if kind == "non_str":
+        # A hashable key that is not a str: the seed's dict lookups of it miss (a JSON file's
+        # keys are str), and so must ours, instead of raising.
+        key = rng.choice([None, 0, 5, 1.5, False, ("SPEC-1",)])
+        method = rng.choice(["get_resume_id", "get_agent_result", "get_chain_results",
+                             "get_chain_summary", "clear_agent_session", "clear_chain",
+                             "increment_resume_count", "should_resume", "tasks", "chain"])
+        if method == "should_resume":
+            args = (key, rng.choice(TASKS), rng.choice(TASKS + [None]))
+        elif method == "tasks":  # a falsy previous task: the current one is never read
+            method, args = "should_resume", (agent, key, rng.choice([None, 0, "", [], False]))
+        elif method == "chain":  # falsy: no chain; otherwise it matches no recorded chain
+            method, args = "get_resume_id", (agent, key)
+        else:
+            args = (key,)
+        kind = f"non_str {method}{args!r}"
+        return kind, getattr(ours, method)(*args), getattr(o, method)(*args)
     # export: a transcript on both sides for some ids
     agent_id = rng.choice(known_ids)
     if rng.random() < 0.5:

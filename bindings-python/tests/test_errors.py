@@ -27,6 +27,9 @@ def test_builtin_bases_users_expect():
     assert issubclass(errors.NotFoundError, LookupError)
     assert issubclass(errors.StorageError, OSError)
     assert issubclass(errors.CorruptStateError, ValueError)
+    # A wrong argument type was a TypeError before it had a code: both keep working.
+    assert issubclass(errors.InvalidInputError, ValueError)
+    assert issubclass(errors.InvalidInputError, TypeError)
 
 
 def test_every_error_class_is_exported_from_the_package():

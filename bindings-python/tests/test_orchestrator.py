@@ -213,3 +213,60 @@ def test_a_wrong_argument_is_a_type_error_not_a_corrupt_file(bad, tmp_path, monk
     with pytest.raises(TypeError, match="must be a dict"):
         OrchestratorStore(store=MemoryStore()).save(bad)
     assert not (tmp_path / ".claude").exists()
+
+
+def test_already_exists_names_the_python_keyword_not_the_cli_flag(tmp_path, monkeypatch):
+    store = MemoryStore()
+    sessions = OrchestratorStore(store=store)
+    created = sessions.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    sessions.start()
+    store.write(f".claude/orchestrator-history/{created['session_id']}.json", b"{}")
+    calls = [sessions.complete, sessions.abort, lambda: sessions.archive(created)]
+    monkeypatch.chdir(tmp_path)
+    archive_session(created, replace=True)
+    calls.append(lambda: archive_session(created))
+    for call in calls:
+        with pytest.raises(AlreadyExistsError) as info:
+            call()
+        message = str(info.value)
+        assert "--replace" not in message and "replace = true" not in message, message
+        assert message.endswith(
+            "pass `replace=True` to overwrite it: `archive(state, replace=True)` or "
+            "`archive_session(state, replace=True)` (also for a session already in a final "
+            "status), `complete(replace=True)` or `abort(replace=True)`"
+        ), message
+        assert info.value.context["key"].startswith(".claude/orchestrator-history/")
+    # The advice works: the keyword is accepted.
+    assert sessions.complete(replace=True)["status"] == "complete"
+
+
+@pytest.mark.parametrize("how", ["root", "file_store", "tilde"])
+def test_create_session_project_defaults_to_the_stores_folder_not_the_current_one(
+    how, tmp_path, monkeypatch
+):
+    from session_state import FileStore
+
+    project = tmp_path / "x" / "projX"
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setenv("HOME", str(tmp_path / "x"))
+    if how == "root":
+        sessions = OrchestratorStore(project)
+    elif how == "file_store":
+        sessions = OrchestratorStore(store=FileStore(project))
+    else:
+        sessions = OrchestratorStore("~/projX")
+    doc = sessions.create_session("g", "default", None)
+    assert doc["project"] == {"name": "projX", "path": str(project)}
+    assert (project / ".claude" / "orchestrator-session.json").exists()
+
+
+def test_create_session_project_without_a_folder_is_the_root_argument(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    sessions = OrchestratorStore(store=MemoryStore())  # root "." at construction
+    monkeypatch.chdir("/")
+    assert sessions.create_session("g", "default", None)["project"] == {
+        "name": tmp_path.name,
+        "path": str(tmp_path),
+    }

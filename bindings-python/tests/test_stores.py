@@ -48,3 +48,37 @@ def test_file_store_is_private_and_confined(tmp_path):
         store.write("link/evil.json", b"1")
     assert info.value.code == "storage"
     assert list(outside.iterdir()) == []
+
+
+@pytest.mark.parametrize("root", ["~/proj", "~"])
+def test_file_store_expands_the_home_folder_like_the_rest_of_the_package(root, tmp_path, monkeypatch):
+    from pathlib import Path
+
+    from session_state.orchestrator import OrchestratorStore
+    from session_state.teams import SpawnConfig, TeamStore
+
+    home = tmp_path / "home"
+    home.mkdir()
+    cwd = tmp_path / "cwd"
+    cwd.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(cwd)
+    expected = home / root[2:] if root != "~" else home
+    store = FileStore(root)
+    assert Path(store.root) == expected
+    store.write("a.json", b"{}")
+    assert (expected / "a.json").read_bytes() == b"{}"
+    assert not (cwd / "~").exists()  # no literal `~` folder
+    # The same folder as OrchestratorStore and TeamStore use for that root.
+    session = OrchestratorStore(root).create_session("g", "default", None, suffix="abc123")
+    assert (expected / ".claude" / "orchestrator-session.json").exists()
+    assert session["project"]["path"] == str(expected)
+    TeamStore(root=root).record_spawn("t", SpawnConfig(name="c", prompt="p"), "codex")
+    assert (expected / "teams" / "t" / "sessions" / "c.json").exists()
+    assert list(cwd.iterdir()) == []
+
+
+def test_file_store_takes_a_path_like_root(tmp_path):
+    from pathlib import Path
+
+    assert Path(FileStore(tmp_path).root) == tmp_path

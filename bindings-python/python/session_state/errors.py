@@ -3,8 +3,9 @@
 Every error the library raises is a :class:`SessionStateError` whose ``code`` is the core's
 stable kind code (``"corrupt_state"``, ``"invalid_key"``, ...). Each subclass also derives from
 the built-in exception a Python user would expect (``InvalidKeyError`` is a ``ValueError``,
-``NotFoundError`` a ``LookupError``, ``StorageError`` an ``OSError``), so existing ``except``
-clauses keep working. An exception raised by a host store is re-raised unchanged, not wrapped.
+``NotFoundError`` a ``LookupError``, ``StorageError`` an ``OSError``, ``InvalidInputError`` both a
+``ValueError`` and a ``TypeError``), so existing ``except`` clauses keep working. An exception
+raised by a host store is re-raised unchanged, not wrapped.
 """
 
 from __future__ import annotations
@@ -78,8 +79,10 @@ class AlreadyExistsError(SessionStateError, FileExistsError):
     code = "already_exists"
 
 
-class InvalidInputError(SessionStateError, ValueError):
-    """An argument is malformed (wrong shape, out of range, too large)."""
+class InvalidInputError(SessionStateError, ValueError, TypeError):
+    """An argument is malformed (wrong type, wrong shape, out of range, too large). Also a
+    ``TypeError``, so that code catching the built-in error of a wrong argument type keeps
+    working. ``.context["argument"]`` names the argument when its type is wrong."""
 
     code = "invalid_input"
 
@@ -104,6 +107,28 @@ ERRORS_BY_CODE: Dict[str, Type[SessionStateError]] = {
         StorageError,
     )
 }
+
+def _wrong_type(name: str, expected: str, value: Any) -> InvalidInputError:
+    """``InvalidInputError``: `` `name` must be {expected}, not {type} `` with
+    ``context["argument"]``, as the native half words it."""
+    return InvalidInputError(
+        f"`{name}` must be {expected}, not {type(value).__name__}", context={"argument": name}
+    )
+
+
+def _path(value: Any, name: str) -> str:
+    """The ``str`` path of ``value`` (a ``str`` or ``os.PathLike`` of ``str``), or
+    ``InvalidInputError`` naming the argument ``name``."""
+    import os
+
+    try:
+        path = os.fspath(value)
+    except TypeError:
+        path = None
+    if not isinstance(path, str):
+        raise _wrong_type(name, "a str or os.PathLike", value)
+    return path
+
 
 __all__ = ["ERRORS_BY_CODE", "SessionStateError"] + [
     cls.__name__ for cls in ERRORS_BY_CODE.values()

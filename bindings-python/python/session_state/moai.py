@@ -19,6 +19,12 @@ what the seed loses (SPEC section 5):
   ``register_agent_result`` instead of naming a file outside the transcript folder;
 - time stamps are written in UTC (naive ISO 8601, as the seed writes local time).
 
+Lookups of a name, id or chain id that is not a str miss, as the seed's lookups in dicts read
+from JSON do (``get_resume_id(None)`` is None, ``get_chain_summary(5)`` is ``{"chain_id": 5,
+"status": "not_found"}``); where the seed fails it is ``InvalidInputError`` (also a
+``TypeError``). Reads take no lock when there is nothing to fold, so a folder the process may
+only read works for every read; a change there is a ``StorageError``.
+
 The manager holds no state of its own: each call reads the file afresh. A file that turns
 corrupt after construction makes the next call raise ``CorruptStateError`` (the file is copied
 aside first and left as it is); constructing a new manager starts empty as the seed does.
@@ -30,9 +36,10 @@ import logging
 import os
 import weakref
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import _native
+from .errors import CorruptStateError, InvalidInputError, _path, _wrong_type
 from .stores import FileStore
 
 __all__ = [
@@ -49,8 +56,30 @@ _PathArg = Union[str, "os.PathLike[str]"]
 
 
 def _check_chain(chain_id: Optional[str]) -> None:
+    """A chain id to write: a str or None (``InvalidInputError``, also a ``TypeError``,
+    otherwise; SPEC section 2, "Where the seed loses data", item 7)."""
     if chain_id is not None and not isinstance(chain_id, str):
-        raise TypeError(f"chain_id must be a str or None, not {type(chain_id).__name__}")
+        raise _wrong_type("chain_id", "a str or None", chain_id)
+
+
+def _is_key(value: Any, name: str) -> bool:
+    """Whether ``value``, a name or id to look up, can be in the files: True for a str. The
+    seed looks such arguments up in dicts read from JSON, whose keys are always str, so
+    another hashable value (``None``, ``5``) simply misses: False, and the caller gives the
+    seed's answer for a miss. An unhashable value (a list) made the seed's lookup raise
+    ``TypeError``: ``InvalidInputError`` (also a ``TypeError``) naming ``name``."""
+    if isinstance(value, str):
+        return True
+    try:
+        hash(value)
+    except TypeError:
+        raise _wrong_type(name, "a str", value) from None
+    return False
+
+
+def _unknown_agent() -> Dict[str, Any]:
+    """The decision for a name the registry does not hold (the core's ``unknown_agent``)."""
+    return {"resume": False, "score": 0.0, "matched": [], "reason": "unknown_agent"}
 
 
 def _make_private_dirs(folder: Path) -> None:
@@ -72,6 +101,14 @@ def _make_private_dirs(folder: Path) -> None:
                 raise
             continue  # made meanwhile by someone else: not ours to change
         os.chmod(path, 0o700)  # exactly 0700 whatever the umask
+
+
+def _compact(registry: "_native.Registry", store: FileStore, journal_key: str) -> None:
+    """Folds the journal at ``journal_key`` into the sessions file, unless it holds nothing
+    (then nothing is locked or written: a read-only folder is left alone)."""
+    journal = store.read(journal_key)
+    if journal is not None and journal.strip():
+        registry.compact()
 
 
 class SessionManager:
@@ -105,36 +142,48 @@ class SessionManager:
     ) -> None:
         project_root = Path.cwd()
         self._session_file = (
-            Path(session_file)
+            Path(_path(session_file, "session_file"))
             if session_file
             else project_root / ".moai" / "memory" / "agent-sessions.json"
         )
         self._transcript_dir = (
-            Path(transcript_dir)
+            Path(_path(transcript_dir, "transcript_dir"))
             if transcript_dir
             else project_root / ".moai" / "logs" / "agent-transcripts"
         )
+        if not isinstance(policy, str) or policy not in ("compat", "explained"):
+            raise InvalidInputError(
+                f"`policy` must be `compat` or `explained`, not `{policy!r}`",
+                context={"argument": "policy"},
+            )
+        self._policy = policy
         _make_private_dirs(self._session_file.parent)
         _make_private_dirs(self._transcript_dir)
-        if policy not in ("compat", "explained"):
-            raise ValueError(f"policy must be 'compat' or 'explained', not {policy!r}")
-        self._policy = policy
         # The store is rooted one folder above the sessions file, so that its files have a
         # folder key (`memory/agent-sessions.json`): corrupt copies are found and reused there.
         folder = self._session_file.parent
         root, prefix = (folder.parent, f"{folder.name}/") if folder.name else (folder, "")
         self._store = FileStore(root, durable=durable)
-        self._registry = _native.Registry(
-            self._store,
-            prefix + self._session_file.name,
-            prefix + "workflow-chains.json",
-            f"{prefix}{self._session_file.stem}.journal.jsonl",
-            journal=journal,
-        )
+        self._journal_key = f"{prefix}{self._session_file.stem}.journal.jsonl"
+
+        def registry(journal: bool) -> "_native.Registry":
+            return _native.Registry(
+                self._store,
+                prefix + self._session_file.name,
+                prefix + "workflow-chains.json",
+                self._journal_key,
+                journal=journal,
+            )
+
+        # Changes go through `_registry`; reads through `_reader`, which takes the registry's
+        # lock only when the journal holds registrations to fold in. A journal-mode registry
+        # locks for every read, which a folder the process may only read refuses.
+        self._registry = registry(journal)
+        self._reader = registry(False) if journal else self._registry
         if journal:
             # Fold the journal when the manager is collected or the interpreter exits, so that
             # a reader of the seed's file alone sees every registration after a normal exit.
-            weakref.finalize(self, self._registry.compact)
+            weakref.finalize(self, _compact, self._registry, self._store, self._journal_key)
         self._load_sessions()
 
     @property
@@ -152,7 +201,10 @@ class SessionManager:
         (``agent-sessions.json`` or ``workflow-chains.json``) is kept aside, a warning logged,
         and that file starts empty."""
         chains_file = self._session_file.parent / "workflow-chains.json"
-        if chains_file.exists():
+        # Each file is read first, without a lock: a readable file needs no repair, so a
+        # folder the process may only read (mode 555) works for every read (the repair takes
+        # the registry's lock, which creates a lock file beside the sessions file).
+        if chains_file.exists() and not self._parses(self._reader.load_chains):
             aside = self._registry.recover_chains()
             if aside is not None:
                 logger.warning(
@@ -161,15 +213,26 @@ class SessionManager:
                 )
         if not self._session_file.exists():
             return
-        aside = self._registry.recover()
-        if aside is not None:
-            logger.warning(
-                f"Failed to load sessions: {self._session_file} is not a valid sessions file; "
-                f"kept aside as {self._session_file.parent / Path(aside).name}, starting empty"
-            )
-            return
-        count = len(self._registry.all_sessions()["sessions"])
+        if not self._parses(self._reader.load):
+            aside = self._registry.recover()
+            if aside is not None:
+                logger.warning(
+                    f"Failed to load sessions: {self._session_file} is not a valid sessions "
+                    f"file; kept aside as {self._session_file.parent / Path(aside).name}, "
+                    "starting empty"
+                )
+                return
+        count = len(self._reader.all_sessions()["sessions"])
         logger.info(f"Loaded {count} sessions from {self._session_file}")
+
+    @staticmethod
+    def _parses(load: Callable[[], Any]) -> bool:
+        """Whether ``load`` reads its file without a ``CorruptStateError``."""
+        try:
+            load()
+        except CorruptStateError:
+            return False
+        return True
 
     def _saved(self) -> None:
         logger.debug(f"Saved sessions to {self._session_file}")
@@ -194,13 +257,20 @@ class SessionManager:
         )
 
     def get_resume_id(self, agent_name: str, chain_id: Optional[str] = None) -> Optional[str]:
-        """The name's latest id; None if unknown or, for a given chain, registered in another."""
-        _check_chain(chain_id)
-        row = self._registry.agent(agent_name)
+        """The name's latest id; None if unknown or, for a given chain, registered in another.
+        As in the seed, a name that is not a str is unknown, a falsy ``chain_id`` means no
+        chain, and any other ``chain_id`` that is not a str matches no chain."""
+        row = self._reader.agent(agent_name) if _is_key(agent_name, "agent_name") else None
         if row is None:
             logger.debug(f"No previous session for {agent_name}")
             return None
-        agent_id = self._registry.resume_id(agent_name, chain_id)
+        if not chain_id:
+            chain_id = None
+        agent_id = (
+            self._reader.resume_id(agent_name, chain_id)
+            if chain_id is None or isinstance(chain_id, str)
+            else None  # the seed compares it with the recorded chain: never equal
+        )
         if agent_id is None:
             logger.debug(
                 f"Chain mismatch: {agent_name} was in {row['chain_id']}, requested {chain_id}"
@@ -219,7 +289,7 @@ class SessionManager:
         decision = self.decide_resume(agent_name, current_task, previous_task)
         reason = decision["reason"]
         if reason == "resume_cap_reached":
-            row = self._registry.agent(agent_name)
+            row = self._reader.agent(agent_name)
             count = row["resume_count"] if row else 0
             logger.warning(f"{agent_name} has been resumed {count} times, starting new session")
         elif reason == "related":
@@ -229,43 +299,49 @@ class SessionManager:
         return bool(decision["resume"])
 
     def increment_resume_count(self, agent_id: str) -> None:
-        """+1 and ``last_resumed_at``; an unknown id is a no-op."""
-        if self._registry.increment_resume_count(agent_id):
+        """+1 and ``last_resumed_at``; an unknown id (or one that is not a str) is a no-op."""
+        if _is_key(agent_id, "agent_id") and self._registry.increment_resume_count(agent_id):
             self._saved()
 
     def get_agent_result(self, agent_id: str) -> Optional[Any]:
-        """The stored result of ``agent_id``, or None."""
-        return self._registry.agent_result(agent_id)
+        """The stored result of ``agent_id``, or None (also for an id that is not a str)."""
+        return self._reader.agent_result(agent_id) if _is_key(agent_id, "agent_id") else None
 
     def get_chain_results(self, chain_id: str) -> List[Dict[str, Any]]:
-        """``[{agent_name, result, timestamp, chain_id}]`` in chain order."""
-        return self._registry.chain_results(chain_id)
+        """``[{agent_name, result, timestamp, chain_id}]`` in chain order (``[]`` for an
+        unknown chain or one that is not a str)."""
+        return self._reader.chain_results(chain_id) if _is_key(chain_id, "chain_id") else []
 
     def get_chain_summary(self, chain_id: str) -> Dict[str, Any]:
         """``{chain_id, status: "not_found"}`` or ``{chain_id, agent_count, agents,
-        started_at, completed_at, status: "completed"}``."""
-        return self._registry.chain_summary(chain_id)
+        started_at, completed_at, status: "completed"}``; a ``chain_id`` that is not a str is
+        not found, as in the seed."""
+        if not _is_key(chain_id, "chain_id"):
+            return {"chain_id": chain_id, "status": "not_found"}
+        return self._reader.chain_summary(chain_id)
 
     def clear_agent_session(self, agent_name: str) -> None:
-        """Forgets the name, and its id's result and metadata."""
-        if self._registry.clear_agent(agent_name):
+        """Forgets the name, and its id's result and metadata (a name that is not a str: no-op)."""
+        if _is_key(agent_name, "agent_name") and self._registry.clear_agent(agent_name):
             self._saved()
             logger.info(f"Cleared session for {agent_name}")
 
     def clear_chain(self, chain_id: str) -> None:
-        """Forgets the chain, its ids' results and metadata, and the names pointing at them."""
-        if self._registry.clear_chain(chain_id):
+        """Forgets the chain, its ids' results and metadata, and the names pointing at them (a
+        chain id that is not a str: no-op)."""
+        if _is_key(chain_id, "chain_id") and self._registry.clear_chain(chain_id):
             self._saved()
             logger.info(f"Cleared chain: {chain_id}")
 
     def get_all_sessions(self) -> Dict[str, Any]:
         """``{"sessions": {name: id}, "chains": [chain ids], "total_results": int}``."""
-        return self._registry.all_sessions()
+        return self._reader.all_sessions()
 
     def export_transcript(self, agent_id: str) -> Optional[Path]:
         """The path of ``agent-{agent_id}.jsonl`` in the transcript folder if it exists, else
-        None (with the seed's warning). ``InvalidKeyError`` for an unsafe id."""
-        transcript_file = self._transcript_dir / _native.transcript_name(agent_id)
+        None (with the seed's warning). ``InvalidKeyError`` for an unsafe id. An id that is not a
+        str is formatted into the name as the seed's f-string does (``5`` -> ``agent-5.jsonl``)."""
+        transcript_file = self._transcript_dir / _native.transcript_name(f"{agent_id}")
         if transcript_file.exists():
             return transcript_file
         logger.warning(f"Transcript not found for agentId: {agent_id}")
@@ -279,7 +355,11 @@ class SessionManager:
     ) -> None:
         """Records ``{created_at, expected_sequence, metadata}`` in ``workflow-chains.json`` and
         adds the chain (keeping its members) to the sessions file."""
-        self._registry.create_chain(chain_id, list(agent_sequence), metadata)
+        try:
+            sequence = list(agent_sequence)
+        except TypeError:
+            raise _wrong_type("agent_sequence", "a list of str", agent_sequence) from None
+        self._registry.create_chain(chain_id, sequence, metadata)
         logger.info(f"Created workflow chain: {chain_id} with {len(agent_sequence)} agents")
 
     # ------------------------------------------------------------------------ beyond the seed
@@ -293,35 +373,59 @@ class SessionManager:
         policy: Optional[str] = None,
     ) -> Dict[str, Any]:
         """``{"resume": bool, "score": float, "matched": [terms], "reason": str}`` by ``policy``
-        (``"compat"`` or ``"explained"``; default the constructor's)."""
-        return self._registry.decide_resume(
+        (``"compat"`` or ``"explained"``; default the constructor's).
+
+        Arguments that are not str get the seed's answer where the seed gives one: a name
+        that is not a str is unknown; a falsy ``previous_task`` (``0``, ``[]``) is none, then
+        the current task is not looked at, nor are the tasks of an agent at its resume cap. Where
+        the seed fails (an unhashable name, a known agent whose tasks must be compared and are
+        not str) it is ``InvalidInputError``."""
+        if not _is_key(agent_name, "agent_name"):
+            return _unknown_agent()
+        if not previous_task:  # "" as well: the core's "no previous task" either way
+            previous_task = None
+        if not (isinstance(current_task, str) and isinstance(previous_task, (str, type(None)))):
+            # The seed looks the name up before the tasks: an unknown name is a miss.
+            if self._reader.agent(agent_name) is None:
+                return _unknown_agent()
+            if previous_task is None:
+                current_task = ""  # not compared: no previous task
+            else:
+                # The seed checks the resume cap before it reads either task (seed 238-242):
+                # that answer stands; past it the tasks are compared, where the seed fails.
+                policy_name = policy or self._policy
+                capped = self._reader.decide_resume(agent_name, "", "-", policy_name)
+                if capped["reason"] == "resume_cap_reached":
+                    return capped
+        return self._reader.decide_resume(
             agent_name, current_task, previous_task, policy or self._policy
         )
 
     def get_chain_status(self, chain_id: str) -> Dict[str, Any]:
         """``{chain_id, defined, expected, done, missing, out_of_order, unexpected, complete}``."""
-        return self._registry.chain_status(chain_id)
+        return self._reader.chain_status(chain_id)
 
     def list_agents(self, chain_id: Optional[str] = None) -> List[Dict[str, Any]]:
         """``[{agent_name, agent_id, chain_id, resume_count, has_result}]``; ``has_result`` is
         True only for a non-null result (a ``None`` result is still stored, as in the seed)."""
-        return self._registry.agents(chain_id)
+        return self._reader.agents(chain_id)
 
     def read_transcript(self, agent_id: str) -> Optional[List[Dict[str, Any]]]:
         """The lines of the transcript (``{"kind": "record", "line": n, "value": ...}``, or
         ``"invalid"``/``"torn"`` with ``error``), or None when there is none."""
-        transcript_file = self._transcript_dir / _native.transcript_name(agent_id)
+        transcript_file = self._transcript_dir / _native.transcript_name(f"{agent_id}")
         if not transcript_file.exists():
             return None
         return _native.parse_transcript(transcript_file.read_bytes())
 
     def compact(self) -> None:
-        """Folds the journal (``journal=True``) into the sessions file."""
-        self._registry.compact()
+        """Folds the journal (``journal=True``) into the sessions file; with nothing to fold
+        nothing is written (nor locked)."""
+        _compact(self._registry, self._store, self._journal_key)
 
     def close(self) -> None:
         """Same as :meth:`compact`; the manager stays usable."""
-        self._registry.compact()
+        _compact(self._registry, self._store, self._journal_key)
 
 
 _session_manager_instance: Optional[SessionManager] = None

@@ -36,7 +36,7 @@ from typing import Any, Dict, List, Optional, TypedDict, Union, cast
 
 from . import _native
 from ._native import json_schema, salvage
-from .errors import IncompatibleSchemaError
+from .errors import IncompatibleSchemaError, _path, _wrong_type
 from .stores import FileStore, Store
 
 __all__ = [
@@ -167,9 +167,10 @@ def _here() -> "_native.Orchestrator":
 
 def _document(state: Any, name: str = "state") -> Dict[str, Any]:
     """The argument ``name`` as a dict (a session, an agent, a project); anything else is a
-    ``TypeError`` naming the argument (not a "corrupt file" error about a file that is fine)."""
+    ``InvalidInputError`` (also a ``TypeError``) naming the argument (not a "corrupt file"
+    error about a file that is fine)."""
     if not isinstance(state, dict):
-        raise TypeError(f"{name} must be a dict, not {type(state).__name__}")
+        raise _wrong_type(name, "a dict", state)
     return state
 
 
@@ -208,10 +209,10 @@ def list_history(limit: int = 10) -> List[HistoryEntry]:
     """``[{"id", "goal", "status", "created"}]``, newest first, at most ``limit``. Without a
     history folder it is ``[]`` and nothing is written (as the seed); otherwise the listing
     index beside the folder is brought up to date. A negative ``limit`` drops that many of the
-    oldest, as the seed's ``sorted(...)[:limit]`` does; a ``limit`` that is not an int is a
-    ``TypeError``."""
+    oldest, as the seed's ``sorted(...)[:limit]`` does; a ``limit`` that is not an int is an
+    ``InvalidInputError`` (also a ``TypeError``)."""
     if not isinstance(limit, int):
-        raise TypeError(f"limit must be an int, not {type(limit).__name__}")
+        raise _wrong_type("limit", "an int", limit)
     if not Path(".claude/orchestrator-history").is_dir():
         return []
     if limit < 0:
@@ -249,8 +250,13 @@ class OrchestratorStore:
         *,
         naive_offset_minutes: Optional[int] = None,
     ) -> None:
+        folder = os.path.abspath(os.path.expanduser(_path(root, "root")))
         if store is None:
-            store = FileStore(os.path.abspath(os.path.expanduser(os.fspath(root))))
+            store = FileStore(folder)
+        if isinstance(store, FileStore):
+            folder = os.path.abspath(os.fspath(store.root))
+        # The default `project` of `create_session`: the store's folder, else `root`.
+        self._folder = Path(folder)
         self._native = _native.Orchestrator(store, naive_offset_minutes=naive_offset_minutes)
 
     # --------------------------------------------------------------------- save, load, archive
@@ -279,7 +285,7 @@ class OrchestratorStore:
     ) -> HistoryPage:
         """A page ``{"entries": [{id, goal, status, created}], "skipped": [{key, code,
         message}], "total": int}``, newest first. ``limit`` and ``offset`` are ints from 0 up
-        (``InvalidInputError`` otherwise, ``TypeError`` when not an int)."""
+        (``InvalidInputError`` otherwise, also when not an int)."""
         return cast(HistoryPage, self._native.list_history(limit, offset, status, full_scan))
 
     def rebuild_index(self) -> None:
@@ -296,10 +302,11 @@ class OrchestratorStore:
         suffix: Optional[str] = None,
     ) -> Dict[str, Any]:
         """A new current session in status ``created`` (``AlreadyExistsError`` when one
-        exists); ``project`` defaults to the root folder's name and path."""
+        exists); ``project`` defaults to the root folder's name and path: the folder of the
+        ``FileStore`` (given as ``store`` or made from ``root``), else ``root`` (made absolute
+        when the ``OrchestratorStore`` was created; by default the current folder then)."""
         if project is None:
-            here = Path.cwd()
-            project = {"name": here.name, "path": str(here)}
+            project = {"name": self._folder.name, "path": str(self._folder)}
         return self._native.create_session(goal, mode, _document(project, "project"), suffix)
 
     def move_to(self, status: str) -> Dict[str, Any]:
@@ -340,7 +347,7 @@ class OrchestratorStore:
 
     def agent_progress(self, agent_id: str, percent: int) -> Dict[str, Any]:
         """Sets the agent's ``progress``: an int from 0 to 100 (``InvalidInputError``
-        otherwise, ``TypeError`` when not an int)."""
+        otherwise, also when not an int)."""
         return self._native.agent_progress(agent_id, percent)
 
     def agent_completed(self, agent_id: str, result_summary: str) -> Dict[str, Any]:

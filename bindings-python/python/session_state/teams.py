@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Mapping, Optional, Type, TypeVar, Union
 
 from . import _native
+from .errors import InvalidInputError, _path, _wrong_type
 from .stores import FileStore, Store
 
 __all__ = [
@@ -36,15 +37,17 @@ _T = TypeVar("_T", bound="_Document")
 
 
 def _require(value: Any, cls: Type[Any], name: str) -> None:
-    """``TypeError`` naming the argument ``name`` when ``value`` is not a ``cls``."""
+    """``InvalidInputError`` (also a ``TypeError``) naming the argument ``name`` when ``value``
+    is not a ``cls``."""
     if not isinstance(value, cls):
-        raise TypeError(f"{name} must be a {cls.__name__}, not {type(value).__name__}")
+        article = "a dict" if cls is Mapping else f"a {cls.__name__}"
+        raise _wrong_type(name, article, value)
 
 
 def _backend(value: Union["BackendType", str]) -> str:
     """The backend name of ``backend_type`` (a ``BackendType`` or its string)."""
     if not isinstance(value, str):  # BackendType is a str too
-        raise TypeError(f"backend_type must be a BackendType or str, not {type(value).__name__}")
+        raise _wrong_type("backend_type", "a BackendType or str", value)
     return str(value)
 
 
@@ -77,7 +80,15 @@ class MemoryConfig:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "MemoryConfig":
+        """``InvalidInputError`` when ``data`` is not a mapping or lacks a member."""
+        _require(data, Mapping, "data")
         data = dict(data)
+        for member in ("max_turns", "budget_chars"):
+            if member not in data:
+                raise InvalidInputError(
+                    f"`data` is not a memory config: field `{member}` is missing",
+                    context={"field": member},
+                )
         return cls(
             max_turns=data.pop("max_turns"), budget_chars=data.pop("budget_chars"), extra=data
         )
@@ -102,6 +113,7 @@ class _Document:
 
     @classmethod
     def _from_checked(cls: Type[_T], data: Mapping[str, Any]) -> _T:
+        _require(data, Mapping, "data")
         data = dict(data)
         kwargs: Dict[str, Any] = {}
         for f in dataclasses.fields(cls):  # type: ignore[arg-type]
@@ -113,6 +125,18 @@ class _Document:
                 kwargs[f.name] = value
         if any(f.name == "extra" for f in dataclasses.fields(cls)):  # type: ignore[arg-type]
             kwargs["extra"] = data
+        missing = [
+            _camel(f.name)
+            for f in dataclasses.fields(cls)  # type: ignore[arg-type]
+            if f.name not in kwargs
+            and f.default is dataclasses.MISSING
+            and f.default_factory is dataclasses.MISSING
+        ]
+        if missing:
+            raise InvalidInputError(
+                f"`data` is not a {cls.__name__}: field `{missing[0]}` is missing",
+                context={"field": missing[0]},
+            )
         return cls(**kwargs)
 
 
@@ -159,6 +183,7 @@ class SessionState(_Document):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> "SessionState":
         """Checks a camelCase document (raises ``InvalidInputError`` when it does not fit)."""
+        _require(data, Mapping, "data")
         return cls._from_checked(_native.team_document(dict(data)))
 
     @classmethod
@@ -179,8 +204,8 @@ class SessionState(_Document):
         now: Optional[str] = None,
     ) -> "SessionState":
         """A new state from ``config``: ``createdAt`` = ``now`` (RFC 3339) or the system clock,
-        empty ``metadata``, no delegations. ``TypeError`` when ``config`` is not a
-        ``SpawnConfig``."""
+        empty ``metadata``, no delegations. ``InvalidInputError`` (also a ``TypeError``) when
+        ``config`` is not a ``SpawnConfig``."""
         _require(config, SpawnConfig, "config")
         doc = _native.team_from_config(config.to_dict(), _backend(backend_type), now)
         return cls._from_checked(doc)
@@ -211,7 +236,7 @@ class TeamStore:
 
     def __init__(self, root: Union[str, "os.PathLike[str]"] = "~/.claude", store: Optional[Store] = None) -> None:
         if store is None:
-            store = FileStore(os.path.expanduser(os.fspath(root)))
+            store = FileStore(os.path.expanduser(_path(root, "root")))
         self._native = _native.TeamStore(store)
 
     def save(self, team: str, state: SessionState) -> str:
@@ -263,9 +288,9 @@ class TeamStore:
         parse, ``InvalidInputError`` naming the key (`` `changes.maxTurns` is invalid: ... ``,
         ``.context["field"]``) when the result is not a valid state, renames the agent or
         changes ``backendType`` to a backend the core does not know (nothing is written then),
-        ``TypeError`` when ``changes`` is not a mapping."""
+        and also when ``changes`` is not a mapping."""
         if not isinstance(changes, Mapping):
-            raise TypeError(f"changes must be a dict, not {type(changes).__name__}")
+            raise _wrong_type("changes", "a dict", changes)
         return SessionState._from_checked(self._native.update(team, agent, dict(changes)))
 
     def resume_plan(self, team: str) -> Dict[str, Any]:
