@@ -7,9 +7,9 @@ use pyo3::types::PyBytes;
 use serde_json::{Map, Value};
 use session_state::orchestrator::{
     self, Agent, AgentStatus, HistoryQuery, OrchestratorSession, OrchestratorStore, ParseOptions,
-    Project, SessionStatus, current_key, parse_document,
+    Project, SessionStatus, current_key, parse_argument,
 };
-use session_state::{Clock, Error, ErrorKind, Store, Timestamp};
+use session_state::{Clock, Error, Store, Timestamp};
 use session_state_fs::SystemClock;
 
 use crate::args;
@@ -28,40 +28,7 @@ fn doc_from_py(
     options: &ParseOptions,
 ) -> PyResult<OrchestratorSession> {
     let bytes = json_bytes(&format!("`{name}`"), value)?;
-    parse_document(&current_key(), &bytes, options)
-        .map_err(|e| argument_error(name, e))
-        .py()
-}
-
-/// A parser error about the bytes of argument `name`: see [`doc_from_py`].
-fn argument_error(name: &str, err: Error) -> Error {
-    if err.kind() != ErrorKind::CorruptState {
-        return err;
-    }
-    // The parser names the current file's key; here the bytes are an argument.
-    let prefix = format!("`{}` is corrupt: ", current_key());
-    let mut reason = err.message().strip_prefix(&prefix).unwrap_or(err.message());
-    let mut field = err.context_value("field").map(str::to_owned);
-    // serde reports a missing member at the object that should hold it (`.`).
-    let missing = reason
-        .strip_prefix("field `.`: missing field `")
-        .and_then(|rest| rest.split_once('`'))
-        .map(|(member, _)| format!("field `{member}` is missing"));
-    if let Some(text) = &missing {
-        field = text.split('`').nth(1).map(str::to_owned);
-        reason = text;
-    }
-    let mut out =
-        Error::invalid_input(format!("`{name}` is not an orchestrator session: {reason}"));
-    if let Some(field) = field {
-        out = out.with_context("field", field);
-    }
-    for (key, value) in err.context() {
-        if !matches!(*key, "key" | "field") {
-            out = out.with_context(key, value.clone());
-        }
-    }
-    out
+    parse_argument(name, &bytes, options).py()
 }
 
 fn now_or(now: Option<&Bound<'_, PyAny>>) -> PyResult<Timestamp> {

@@ -39,7 +39,10 @@ impl PyFileStore {
             Durability::Atomic
         };
         Ok(PyFileStore {
-            inner: FsStore::new(root).py()?.with_durability(durability),
+            inner: FsStore::new(root)
+                .py()?
+                .with_durability(durability)
+                .with_lock_wait(wait_for_lock),
         })
     }
 
@@ -438,4 +441,23 @@ impl AnyStore {
             AnyStore::Host(s) => s.as_ref(),
         }
     }
+}
+
+/// How a `FileStore` waits between polls for another process's lock: Python's signal
+/// handlers run first, so Ctrl-C (`KeyboardInterrupt`) ends the wait and nothing is written
+/// (the exception reaches the caller unchanged: it is the error's source, see
+/// `errors::to_py_err`); then it sleeps without holding the interpreter lock, so other Python
+/// threads run meanwhile.
+fn wait_for_lock(pause: std::time::Duration) -> session_state::Result<()> {
+    Python::attach(|py| {
+        py.check_signals().map_err(|e| {
+            session_state::Error::new(
+                session_state::ErrorKind::Storage,
+                "interrupted while waiting for the store's lock",
+            )
+            .with_source(e)
+        })?;
+        py.detach(|| std::thread::sleep(pause));
+        Ok(())
+    })
 }

@@ -34,17 +34,17 @@ pub struct FsStore {
     canonical_root: PathBuf,
     durability: Durability,
     lock_timeout: Duration,
-    interrupt: Option<InterruptCheck>,
+    lock_wait: Option<LockWait>,
 }
 
-/// A check called while waiting for a lock: an error ends the wait with it (see
-/// [`FsStore::with_interrupt_check`]).
+/// What waits between polls for a lock, instead of a plain sleep: an error ends the wait with
+/// it (see [`FsStore::with_lock_wait`]).
 #[derive(Clone)]
-struct InterruptCheck(Arc<dyn Fn() -> Result<()> + Send + Sync>);
+struct LockWait(Arc<dyn Fn(Duration) -> Result<()> + Send + Sync>);
 
-impl std::fmt::Debug for InterruptCheck {
+impl std::fmt::Debug for LockWait {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("InterruptCheck")
+        f.write_str("LockWait")
     }
 }
 
@@ -100,7 +100,7 @@ impl FsStore {
             canonical_root,
             durability: Durability::default(),
             lock_timeout: DEFAULT_LOCK_TIMEOUT,
-            interrupt: None,
+            lock_wait: None,
         })
     }
 
@@ -113,16 +113,18 @@ impl FsStore {
         self
     }
 
-    /// The same store with `check` called between polls while `update`/`append` wait for
-    /// another process's lock (about every 10 ms at most): when it returns an error, the wait
-    /// ends with that error and nothing is written. A host language uses it to let a user
-    /// interrupt a long wait (the Python package raises `KeyboardInterrupt` on Ctrl-C).
+    /// The same store with `wait(pause)` called instead of sleeping for `pause` between polls
+    /// while `update`/`append` wait for another process's lock (pauses of 0.1 ms growing to
+    /// 10 ms). When it returns an error, the wait ends with that error and nothing is written.
+    /// A host language uses it to stay responsive during a long wait: the Python package
+    /// runs pending signal handlers (Ctrl-C raises `KeyboardInterrupt`) and sleeps without
+    /// holding the interpreter lock.
     #[must_use]
-    pub fn with_interrupt_check(
+    pub fn with_lock_wait(
         mut self,
-        check: impl Fn() -> Result<()> + Send + Sync + 'static,
+        wait: impl Fn(Duration) -> Result<()> + Send + Sync + 'static,
     ) -> FsStore {
-        self.interrupt = Some(InterruptCheck(Arc::new(check)));
+        self.lock_wait = Some(LockWait(Arc::new(wait)));
         self
     }
 
@@ -241,10 +243,10 @@ impl FsStore {
             match file.try_lock() {
                 Ok(()) => return Ok(()),
                 Err(TryLockError::WouldBlock) if Instant::now() < deadline => {
-                    if let Some(InterruptCheck(check)) = &self.interrupt {
-                        check()?;
+                    match &self.lock_wait {
+                        Some(LockWait(wait)) => wait(pause)?,
+                        None => std::thread::sleep(pause),
                     }
-                    std::thread::sleep(pause);
                     pause = (pause * 2).min(Duration::from_millis(10));
                 }
                 Err(TryLockError::WouldBlock) => {

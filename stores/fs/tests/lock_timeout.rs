@@ -54,25 +54,27 @@ fn default_timeout_is_thirty_seconds() {
     );
 }
 
-/// An interrupt check ends a lock wait at once with its error, and nothing is written (a
-/// fresh user's Ctrl-C in Python was ignored until the lock freed, then the change was written
-/// before `KeyboardInterrupt` was raised).
+/// A lock wait hook replaces the sleep between polls, and its error ends the wait at once
+/// with nothing written (for Python: a fresh user's Ctrl-C was ignored until the lock freed,
+/// then the change was written before `KeyboardInterrupt` was raised).
 #[test]
-fn an_interrupt_check_ends_the_wait_and_nothing_is_written() {
-    use std::sync::Arc;
-    use std::sync::atomic::{AtomicUsize, Ordering};
+fn a_lock_wait_hook_error_ends_the_wait_and_nothing_is_written() {
+    use std::sync::{Arc, Mutex};
 
     let dir = tempfile::tempdir().unwrap();
-    let calls = Arc::new(AtomicUsize::new(0));
-    let seen = Arc::clone(&calls);
+    let pauses = Arc::new(Mutex::new(Vec::new()));
+    let seen = Arc::clone(&pauses);
     let store = FsStore::new(dir.path())
         .unwrap()
         .with_lock_timeout(Duration::from_secs(30))
-        .with_interrupt_check(move || {
+        .with_lock_wait(move |pause| {
+            let mut seen = seen.lock().unwrap();
+            seen.push(pause);
             // Interrupted on the third poll.
-            if seen.fetch_add(1, Ordering::SeqCst) == 2 {
+            if seen.len() == 3 {
                 return Err(session_state::Error::new(ErrorKind::Storage, "interrupted"));
             }
+            std::thread::sleep(pause);
             Ok(())
         });
     let key = Key::new("k.json").unwrap();
@@ -90,16 +92,23 @@ fn an_interrupt_check_ends_the_wait_and_nothing_is_written() {
         .update(&key, &mut |_| Ok(Some(b"new".to_vec())))
         .unwrap_err();
     assert_eq!(err.message(), "interrupted");
-    assert_eq!(calls.load(Ordering::SeqCst), 3);
+    assert_eq!(
+        *pauses.lock().unwrap(),
+        [
+            Duration::from_micros(100),
+            Duration::from_micros(200),
+            Duration::from_micros(400)
+        ]
+    );
     assert!(
         started.elapsed() < Duration::from_secs(10),
         "did not wait for the timeout"
     );
     assert_eq!(store.read(&key).unwrap().as_deref(), Some(&b"old"[..]));
-    // Uncontended, the check is not called.
+    // Uncontended, the hook is not called.
     holder.unlock().unwrap();
     store
         .update(&key, &mut |_| Ok(Some(b"new".to_vec())))
         .unwrap();
-    assert_eq!(calls.load(Ordering::SeqCst), 3);
+    assert_eq!(pauses.lock().unwrap().len(), 3);
 }
