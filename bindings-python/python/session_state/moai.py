@@ -175,11 +175,9 @@ class SessionManager:
                 journal=journal,
             )
 
-        # Changes go through `_registry`; reads through `_reader`, which takes the registry's
-        # lock only when the journal holds registrations to fold in. A journal-mode registry
-        # locks for every read, which a folder the process may only read refuses.
+        # Reads take the registry's lock only when the journal holds registrations to fold in
+        # (the core's `load`), so a folder the process may only read is readable.
         self._registry = registry(journal)
-        self._reader = registry(False) if journal else self._registry
         if journal:
             # Fold the journal when the manager is collected or the interpreter exits, so that
             # a reader of the seed's file alone sees every registration after a normal exit.
@@ -204,7 +202,7 @@ class SessionManager:
         # Each file is read first, without a lock: a readable file needs no repair, so a
         # folder the process may only read (mode 555) works for every read (the repair takes
         # the registry's lock, which creates a lock file beside the sessions file).
-        if chains_file.exists() and not self._parses(self._reader.load_chains):
+        if chains_file.exists() and not self._parses(self._registry.load_chains):
             aside = self._registry.recover_chains()
             if aside is not None:
                 logger.warning(
@@ -213,7 +211,7 @@ class SessionManager:
                 )
         if not self._session_file.exists():
             return
-        if not self._parses(self._reader.load):
+        if not self._parses(self._registry.load):
             aside = self._registry.recover()
             if aside is not None:
                 logger.warning(
@@ -222,7 +220,7 @@ class SessionManager:
                     "starting empty"
                 )
                 return
-        count = len(self._reader.all_sessions()["sessions"])
+        count = len(self._registry.all_sessions()["sessions"])
         logger.info(f"Loaded {count} sessions from {self._session_file}")
 
     @staticmethod
@@ -260,14 +258,14 @@ class SessionManager:
         """The name's latest id; None if unknown or, for a given chain, registered in another.
         As in the seed, a name that is not a str is unknown, a falsy ``chain_id`` means no
         chain, and any other ``chain_id`` that is not a str matches no chain."""
-        row = self._reader.agent(agent_name) if _is_key(agent_name, "agent_name") else None
+        row = self._registry.agent(agent_name) if _is_key(agent_name, "agent_name") else None
         if row is None:
             logger.debug(f"No previous session for {agent_name}")
             return None
         if not chain_id:
             chain_id = None
         agent_id = (
-            self._reader.resume_id(agent_name, chain_id)
+            self._registry.resume_id(agent_name, chain_id)
             if chain_id is None or isinstance(chain_id, str)
             else None  # the seed compares it with the recorded chain: never equal
         )
@@ -289,7 +287,7 @@ class SessionManager:
         decision = self.decide_resume(agent_name, current_task, previous_task)
         reason = decision["reason"]
         if reason == "resume_cap_reached":
-            row = self._reader.agent(agent_name)
+            row = self._registry.agent(agent_name)
             count = row["resume_count"] if row else 0
             logger.warning(f"{agent_name} has been resumed {count} times, starting new session")
         elif reason == "related":
@@ -305,12 +303,12 @@ class SessionManager:
 
     def get_agent_result(self, agent_id: str) -> Optional[Any]:
         """The stored result of ``agent_id``, or None (also for an id that is not a str)."""
-        return self._reader.agent_result(agent_id) if _is_key(agent_id, "agent_id") else None
+        return self._registry.agent_result(agent_id) if _is_key(agent_id, "agent_id") else None
 
     def get_chain_results(self, chain_id: str) -> List[Dict[str, Any]]:
         """``[{agent_name, result, timestamp, chain_id}]`` in chain order (``[]`` for an
         unknown chain or one that is not a str)."""
-        return self._reader.chain_results(chain_id) if _is_key(chain_id, "chain_id") else []
+        return self._registry.chain_results(chain_id) if _is_key(chain_id, "chain_id") else []
 
     def get_chain_summary(self, chain_id: str) -> Dict[str, Any]:
         """``{chain_id, status: "not_found"}`` or ``{chain_id, agent_count, agents,
@@ -318,7 +316,7 @@ class SessionManager:
         not found, as in the seed."""
         if not _is_key(chain_id, "chain_id"):
             return {"chain_id": chain_id, "status": "not_found"}
-        return self._reader.chain_summary(chain_id)
+        return self._registry.chain_summary(chain_id)
 
     def clear_agent_session(self, agent_name: str) -> None:
         """Forgets the name, and its id's result and metadata (a name that is not a str: no-op)."""
@@ -335,7 +333,7 @@ class SessionManager:
 
     def get_all_sessions(self) -> Dict[str, Any]:
         """``{"sessions": {name: id}, "chains": [chain ids], "total_results": int}``."""
-        return self._reader.all_sessions()
+        return self._registry.all_sessions()
 
     def export_transcript(self, agent_id: str) -> Optional[Path]:
         """The path of ``agent-{agent_id}.jsonl`` in the transcript folder if it exists, else
@@ -386,7 +384,7 @@ class SessionManager:
             previous_task = None
         if not (isinstance(current_task, str) and isinstance(previous_task, (str, type(None)))):
             # The seed looks the name up before the tasks: an unknown name is a miss.
-            if self._reader.agent(agent_name) is None:
+            if self._registry.agent(agent_name) is None:
                 return _unknown_agent()
             if previous_task is None:
                 current_task = ""  # not compared: no previous task
@@ -394,21 +392,21 @@ class SessionManager:
                 # The seed checks the resume cap before it reads either task (seed 238-242):
                 # that answer stands; past it the tasks are compared, where the seed fails.
                 policy_name = policy or self._policy
-                capped = self._reader.decide_resume(agent_name, "", "-", policy_name)
+                capped = self._registry.decide_resume(agent_name, "", "-", policy_name)
                 if capped["reason"] == "resume_cap_reached":
                     return capped
-        return self._reader.decide_resume(
+        return self._registry.decide_resume(
             agent_name, current_task, previous_task, policy or self._policy
         )
 
     def get_chain_status(self, chain_id: str) -> Dict[str, Any]:
         """``{chain_id, defined, expected, done, missing, out_of_order, unexpected, complete}``."""
-        return self._reader.chain_status(chain_id)
+        return self._registry.chain_status(chain_id)
 
     def list_agents(self, chain_id: Optional[str] = None) -> List[Dict[str, Any]]:
         """``[{agent_name, agent_id, chain_id, resume_count, has_result}]``; ``has_result`` is
         True only for a non-null result (a ``None`` result is still stored, as in the seed)."""
-        return self._reader.agents(chain_id)
+        return self._registry.agents(chain_id)
 
     def read_transcript(self, agent_id: str) -> Optional[List[Dict[str, Any]]]:
         """The lines of the transcript (``{"kind": "record", "line": n, "value": ...}``, or

@@ -144,19 +144,20 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     // ----------------------------------------------------------------------------- reading
 
     /// The registry state: `agent-sessions.json` (empty when absent) with the journal, if any,
-    /// replayed on top.
+    /// replayed on top. In either mode, when the journal holds no registration the base file
+    /// is read alone, without the registry's lock (so a folder the process may only read is
+    /// readable): the journal is read first, and a compaction writes the base before it
+    /// empties the journal, so an empty journal means the base holds everything appended to
+    /// it.
     ///
     /// # Errors
     /// [`ErrorKind::CorruptState`](crate::ErrorKind::CorruptState) when the file does not parse (nothing is changed),
     /// [`ErrorKind::Storage`](crate::ErrorKind::Storage) when the store fails.
     pub fn load(&self) -> Result<SessionsDocument> {
-        let journal_pending = match self.mode {
-            JournalMode::On { .. } => true,
-            JournalMode::Off => self
-                .store
-                .read(&self.journal_key)?
-                .is_some_and(|j| has_entries(&j)),
-        };
+        let journal_pending = self
+            .store
+            .read(&self.journal_key)?
+            .is_some_and(|j| has_entries(&j));
         if !journal_pending {
             return self.read_base();
         }
