@@ -468,3 +468,35 @@ fn history_pages_past_the_end_say_how_many_are_archived() {
         "No archived sessions\n"
     );
 }
+
+/// A current file holding an integer beyond 64 bits (another program wrote it) is shown, but no
+/// command writes it again, `archive` included (a fresh user's `archive` wrote the nearest float
+/// and removed the current file); `doctor --fix` rewrites it after keeping the exact bytes.
+#[test]
+fn a_file_with_an_integer_beyond_64_bits_is_never_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    let seed = String::from_utf8(vector("seed-example.json")).unwrap();
+    let big = seed.replacen("{", "{\n  \"x\": 99999999999999999999999,", 1);
+    std::fs::write(root.join(CURRENT), &big).unwrap();
+    assert_eq!(code(&run(root, &["show", "--json"])), 0);
+    for args in [
+        &["archive"][..],
+        &["archive", "--replace"],
+        &["pause"],
+        &["complete"],
+    ] {
+        let out = run(root, args);
+        assert_eq!(code(&out), 3, "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains("99999999999999999999999"),
+            "{}",
+            stderr(&out)
+        );
+        assert_eq!(std::fs::read_to_string(root.join(CURRENT)).unwrap(), big);
+    }
+    assert!(!root.join(".claude/orchestrator-history").exists());
+    assert_eq!(code(&run(root, &["doctor", "--fix"])), 0);
+    assert_eq!(code(&run(root, &["archive"])), 0);
+}

@@ -7,7 +7,7 @@
 //! float written as such (`1e30`) is no reason to refuse.
 
 use serde_json::{Value, json};
-use session_state::orchestrator::{OrchestratorStore, SessionStatus, current_key};
+use session_state::orchestrator::{OrchestratorStore, SessionStatus, current_key, history_dir};
 use session_state::registry::{AgentRegistry, CHAINS_KEY, SESSIONS_KEY};
 use session_state::team::{BackendType, SessionState, SpawnConfig, TeamStore};
 use session_state::{Clock, ErrorKind, FixedClock, Key, MemoryStore, Store};
@@ -49,6 +49,11 @@ fn orchestrator_changes_are_refused_and_doctor_fix_keeps_the_exact_bytes() {
     assert_refused(&s.pause().unwrap_err());
     assert_refused(&s.decision_made("d", "r").unwrap_err());
     assert_refused(&s.move_to(SessionStatus::Complete).unwrap_err());
+    // Archiving it as it is would write the float too (a fresh user's `archive` and
+    // `session_end` did, then removed the current file).
+    assert_refused(&s.session_end().unwrap_err());
+    assert_refused(&s.load_to_rewrite().unwrap_err());
+    assert!(s.store().list(&history_dir()).unwrap().is_empty());
     assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), bytes);
 
     let report = s.doctor(false).unwrap();

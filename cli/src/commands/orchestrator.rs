@@ -198,7 +198,8 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         }
         Command::Archive { replace } => {
             let sessions = sessions(ctx, false)?;
-            let doc = current(&sessions)?.ok_or_else(no_current)?;
+            current(&sessions)?;
+            let doc = sessions.load_to_rewrite()?.ok_or_else(no_current)?;
             let key = sessions.archive(&doc, replace)?;
             out!("archived session `{}` to {key}", doc.session_id);
         }

@@ -180,7 +180,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// # Errors
     /// [`ErrorKind::NotFound`] when there is no current session; the errors of `archive`.
     pub fn session_end(&self) -> Result<OrchestratorSession> {
-        let doc = self.load()?.ok_or_else(super::store::no_session)?;
+        let doc = self
+            .load_to_rewrite()?
+            .ok_or_else(super::store::no_session)?;
         self.archive(&doc, false)?;
         Ok(doc)
     }

@@ -110,6 +110,23 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         self.read_document(&current_key())
     }
 
+    /// The current session, to be written again as it is (archived by
+    /// [`session_end`](Self::session_end) or a caller's [`archive`](Self::archive)): as
+    /// [`load`](Self::load), but a file holding an integer beyond 64 bits is refused, since
+    /// writing the parsed document would change that integer ([`check_rewrite`]).
+    ///
+    /// # Errors
+    /// As [`load`](Self::load), and [`ErrorKind::CorruptState`] from [`check_rewrite`].
+    pub fn load_to_rewrite(&self) -> Result<Option<OrchestratorSession>> {
+        let key = current_key();
+        let Some(bytes) = self.store.read(&key)? else {
+            return Ok(None);
+        };
+        let doc = self.parse(&key, &bytes)?;
+        check_rewrite(&key, &bytes)?;
+        Ok(Some(doc))
+    }
+
     /// Saves `doc` as the current session: sets `doc.updated` to now, writes pretty JSON
     /// atomically, returns the key. When the file it replaces does not parse as a "1.0"
     /// document, a copy of it is kept first (`<key>.corrupt-<stamp>`).
