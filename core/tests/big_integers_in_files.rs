@@ -111,13 +111,19 @@ fn registry_changes_are_refused_and_reads_still_work() {
     );
     assert_refused(&reg.register("b", "id2", json!(1), None).unwrap_err());
     assert_eq!(reg.store().read(&sessions).unwrap().unwrap(), bytes);
+    // `create_chain` writes both files: neither is written (a fresh user saw the chains file
+    // written, then the error).
+    let chains = Key::new(CHAINS_KEY).unwrap();
+    let chains_before = reg.store().read(&chains).unwrap();
+    assert_refused(&reg.create_chain("c9", &["a".to_owned()], None).unwrap_err());
+    assert_eq!(reg.store().read(&chains).unwrap(), chains_before);
     // `doctor` names it, for a person to fix (a salvage would write the float).
     let report = reg.doctor(true).unwrap();
     assert_eq!(report.problems.len(), 1, "{report:?}");
     assert!(!report.problems[0].fixable && report.problems[0].message.contains(BIG));
     assert_eq!(reg.store().read(&sessions).unwrap().unwrap(), bytes);
 
-    let chains = Key::new(CHAINS_KEY).unwrap();
+    reg.store().write(&sessions, b"{}").unwrap();
     let chain_bytes = format!(
         "{{\"c1\": {{\"created_at\": \"2025-12-27T10:00:00\", \"expected_sequence\": [], \
          \"metadata\": {{\"n\": {BIG}}}}}}}"

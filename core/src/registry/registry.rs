@@ -574,6 +574,10 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             .filter(is_truthy)
             .unwrap_or_else(|| Value::Object(Map::new()));
         crate::json::check_nesting("the chain metadata", &metadata)?;
+        // The sessions file is checked before the chains file is written: one that is corrupt
+        // or cannot be written again must not leave only the chains file changed.
+        let sessions = self.store.read(&self.sessions_key)?;
+        self.parse_or_keep_aside(sessions.as_deref())?;
         self.store.update(&self.chains_key, &mut |current| {
             let mut chains = match current {
                 None => ChainsDocument::default(),
