@@ -8,7 +8,7 @@
 
 use serde_json::{Value, json};
 use session_state::orchestrator::{OrchestratorStore, SessionStatus, current_key, history_dir};
-use session_state::registry::{AgentRegistry, CHAINS_KEY, SESSIONS_KEY};
+use session_state::registry::{AgentRegistry, CHAINS_KEY, JOURNAL_KEY, JournalMode, SESSIONS_KEY};
 use session_state::team::{BackendType, SessionState, SpawnConfig, TeamStore};
 use session_state::{Clock, ErrorKind, FixedClock, Key, MemoryStore, Store};
 
@@ -160,4 +160,33 @@ fn team_changes_that_keep_the_file_are_refused() {
     assert_eq!(teams.store().read(&key).unwrap().unwrap(), bytes);
     // Replacing the whole state writes nothing of the old file: allowed.
     teams.save("t", &state).unwrap();
+}
+
+/// A journal line holding such an integer is not folded into the sessions file as a float (a
+/// fresh user's edited journal was folded by the next registration and by `compact`).
+#[test]
+fn a_journal_line_with_one_is_not_folded() {
+    let store = MemoryStore::new();
+    let journaled = AgentRegistry::new(store.clone(), clock()).with_journal(JournalMode::On {
+        min_compact_bytes: 1 << 30,
+    });
+    journaled
+        .register("a", "id-a", json!({"n": 1}), None)
+        .unwrap();
+    let journal = Key::new(JOURNAL_KEY).unwrap();
+    let text = String::from_utf8(store.read(&journal).unwrap().unwrap()).unwrap();
+    let edited = text.replace("\"n\":1", &format!("\"n\":{BIG}"));
+    assert_ne!(edited, text, "the journal line holds the result");
+    store.write(&journal, edited.as_bytes()).unwrap();
+    let sessions = Key::new(SESSIONS_KEY).unwrap();
+    let before = store.read(&sessions).unwrap();
+
+    let err = journaled.compact().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::CorruptState, "{err}");
+    assert!(err.message().contains(BIG), "{err}");
+    let plain = AgentRegistry::new(store.clone(), clock());
+    let err = plain.register("b", "id-b", json!(1), None).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::CorruptState, "{err}");
+    assert_eq!(store.read(&sessions).unwrap(), before);
+    assert_eq!(store.read(&journal).unwrap().unwrap(), edited.as_bytes());
 }

@@ -338,6 +338,11 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         let base = self.store.read(&self.sessions_key)?;
         let mut doc = self.parse_or_keep_aside(base.as_deref())?;
         let journal = journal.unwrap_or_default();
+        // A journal line holding an integer beyond 64 bits (written by another program) would
+        // be folded in as the nearest float: refused, as for the base file.
+        for line in journal.split(|&b| b == b'\n') {
+            check_rewrite(&self.journal_key, line)?;
+        }
         let folded_before = doc.journal_folded.map(|m| m.generation);
         let replayed = replay(&mut doc, journal);
         // Whatever is dropped (bad lines, a cut-short or all-garbage last line) is kept.
