@@ -92,6 +92,10 @@ CALLS = [
     ("SessionState.from_json(str)", lambda p: SessionState.from_json("{}"), "data"),
     ("SessionManager(journal=1)", lambda p: manager(p, journal=1), "journal"),
     ("create_chain('c', 5)", lambda p: manager(p).create_chain("c", 5), "agent_sequence"),
+    # Iterable, but `list()` would store letters or keys (a fresh user saw 12 one-letter agents).
+    ("create_chain('c', 'spec-builder')", lambda p: manager(p).create_chain("c", "spec-builder"), "agent_sequence"),
+    ("create_chain('c', b'ab')", lambda p: manager(p).create_chain("c", b"ab"), "agent_sequence"),
+    ("create_chain('c', {'a': 1})", lambda p: manager(p).create_chain("c", {"a": 1}), "agent_sequence"),
     ("create_chain('c', [5])", lambda p: manager(p).create_chain("c", [5]), "agent_sequence[0]"),
     ("decide_resume(policy=5)", lambda p: manager(p).decide_resume("a", "x", "y", policy=5), "policy"),
 ]

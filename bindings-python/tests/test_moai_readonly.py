@@ -58,10 +58,10 @@ print(json.dumps(out))
 """
 
 
-def run_checks(root: Path) -> dict:
+def run_checks(root: Path, script: str = CHECKS) -> dict:
     if os.geteuid() != 0:
         done = subprocess.run(
-            [sys.executable, "-c", CHECKS, str(root)], capture_output=True, text=True
+            [sys.executable, "-c", script, str(root)], capture_output=True, text=True
         )
     else:
         setpriv = shutil.which("setpriv")
@@ -72,12 +72,13 @@ def run_checks(root: Path) -> dict:
             os.chown(path, nobody, nobody, follow_symlinks=False)
         done = subprocess.run(
             [setpriv, f"--reuid={nobody}", f"--regid={nobody}", "--clear-groups",
-             sys.executable, "-c", CHECKS, str(root)],
+             sys.executable, "-c", script, str(root)],
             capture_output=True, text=True,
         )
         if "ModuleNotFoundError" in done.stderr or "Permission denied: '" + sys.executable in done.stderr:
             pytest.skip(f"`nobody` cannot run this Python here: {done.stderr.strip()[-300:]}")
     assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stderr, done.stderr
     return json.loads(done.stdout)
 
 
@@ -104,6 +105,43 @@ def test_reads_of_a_read_only_memory_folder_work_and_create_nothing():
         assert seen["register journal=True"] == "storage"
         assert sorted(p.name for p in memory.iterdir()) == before  # no lock file, nothing
         assert json.loads((memory / "agent-sessions.json").read_text()) == SESSIONS
+    finally:
+        memory.chmod(0o755)
+        shutil.rmtree(root)
+
+
+# Reads with registrations waiting in the journal, then a normal exit (the manager's cleanup
+# tries to fold the journal).
+PENDING = r"""
+import json, os, sys
+from session_state.moai import SessionManager
+os.chdir(sys.argv[1])
+m = SessionManager(journal=True)
+print(json.dumps({"late": m.get_resume_id("late-agent")}))
+"""
+
+
+def test_a_pending_journal_in_a_read_only_folder_is_read_and_exit_prints_no_traceback():
+    # A fresh user saw a StorageError traceback at exit: the cleanup could not fold the journal.
+    root = Path(tempfile.mkdtemp(prefix="session-state-ro-"))
+    memory = root / ".moai" / "memory"
+    try:
+        memory.mkdir(parents=True)
+        (memory / "agent-sessions.json").write_text(json.dumps(SESSIONS, indent=2))
+        # The writer leaves without its cleanup (`os._exit`): the registration stays pending.
+        writer = (
+            "import os, sys\nfrom session_state.moai import SessionManager\nos.chdir(sys.argv[1])\n"
+            "m = SessionManager(journal=True)\n"
+            "m.register_agent_result('late-agent', 'agent-late', {})\n"
+            "os._exit(0)\n"
+        )
+        subprocess.run([sys.executable, "-c", writer, str(root)], check=True)
+        journal = (memory / "agent-sessions.journal.jsonl").read_bytes()
+        assert b"agent-late" in journal
+        os.chmod(root, 0o755)
+        memory.chmod(0o555)
+        assert run_checks(root, PENDING) == {"late": "agent-late"}
+        assert (memory / "agent-sessions.journal.jsonl").read_bytes() == journal
     finally:
         memory.chmod(0o755)
         shutil.rmtree(root)

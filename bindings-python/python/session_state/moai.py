@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Callable, Dict, List, Optional, Union
 
 from . import _native
-from .errors import CorruptStateError, InvalidInputError, _path, _wrong_type
+from .errors import CorruptStateError, InvalidInputError, SessionStateError, _path, _wrong_type
 from .stores import FileStore
 
 __all__ = [
@@ -101,6 +101,16 @@ def _make_private_dirs(folder: Path) -> None:
                 raise
             continue  # made meanwhile by someone else: not ours to change
         os.chmod(path, 0o700)  # exactly 0700 whatever the umask
+
+
+def _compact_at_exit(registry: "_native.Registry", store: FileStore, journal_key: str) -> None:
+    """`_compact` when the manager is collected or the interpreter exits: a failure (a folder
+    the process may only read) is logged, not printed as a traceback at exit; the journal
+    stays and is folded by the next writer."""
+    try:
+        _compact(registry, store, journal_key)
+    except SessionStateError as e:
+        logger.warning(f"Could not fold the sessions journal at exit: {e}")
 
 
 def _compact(registry: "_native.Registry", store: FileStore, journal_key: str) -> None:
@@ -181,7 +191,7 @@ class SessionManager:
         if journal:
             # Fold the journal when the manager is collected or the interpreter exits, so that
             # a reader of the seed's file alone sees every registration after a normal exit.
-            weakref.finalize(self, _compact, self._registry, self._store, self._journal_key)
+            weakref.finalize(self, _compact_at_exit, self._registry, self._store, self._journal_key)
         self._load_sessions()
 
     @property
@@ -353,6 +363,10 @@ class SessionManager:
     ) -> None:
         """Records ``{created_at, expected_sequence, metadata}`` in ``workflow-chains.json`` and
         adds the chain (keeping its members) to the sessions file."""
+        # A str, bytes or dict is iterable, but `list()` of one is not what the caller meant
+        # (letters, keys): refused rather than stored changed.
+        if isinstance(agent_sequence, (str, bytes, bytearray, dict)):
+            raise _wrong_type("agent_sequence", "a list of str", agent_sequence)
         try:
             sequence = list(agent_sequence)
         except TypeError:
