@@ -7,7 +7,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::keys::{current_key, history_dir, history_id};
+use super::keys::{current_key, history_dir, history_id, index_key};
 use super::parse::parse_document;
 use super::salvage::salvage;
 use super::store::OrchestratorStore;
@@ -167,8 +167,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     }
 
     /// Checks the current file and every history file; with `fix`, repairs the corrupt ones
-    /// ([`recover`](Self::recover)) and rebuilds the history index. Problems that remain are
-    /// in [`DoctorReport::problems`].
+    /// ([`recover`](Self::recover)) and rebuilds the history index when there is one (a missing
+    /// index is made by the next listing). Problems that remain are in [`DoctorReport::problems`].
     pub fn doctor(&self, fix: bool) -> Result<DoctorReport> {
         let mut keys = vec![current_key()];
         keys.extend(
@@ -199,7 +199,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 report.problems.push(problem(&key, &err, fixable));
             }
         }
-        if fix {
+        // A stale index is rebuilt; a missing one is not made here (the next listing makes
+        // it), so that a healthy project, even a read-only one, is left untouched.
+        if fix && self.store.read(&index_key())?.is_some() {
             self.rebuild_index()?;
         }
         Ok(report)
