@@ -3,7 +3,7 @@
 
 use serde_json::json;
 use session_state::registry::{AgentRegistry, CHAINS_KEY, JOURNAL_KEY, JournalMode, SESSIONS_KEY};
-use session_state::{FixedClock, Key, MemoryStore, Store};
+use session_state::{Error, ErrorKind, FixedClock, Key, MemoryStore, Result, Store, UpdateFn};
 
 fn key(k: &str) -> Key {
     Key::new(k).unwrap()
@@ -256,4 +256,65 @@ fn salvage_reads_past_nan_and_infinities() {
         serde_json::from_slice(&store.read(&key(SESSIONS_KEY)).unwrap().unwrap()).unwrap();
     assert_eq!(doc["zz_after"], json!([1, 2]));
     assert_eq!(reg_sessions(&store), ["a", "b"]);
+}
+
+/// Refuses every change: a folder the process may only read.
+struct ReadOnly(MemoryStore);
+
+impl Store for ReadOnly {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        self.0.read(key)
+    }
+    fn write(&self, key: &Key, _: &[u8]) -> Result<()> {
+        Err(Error::new(
+            ErrorKind::Storage,
+            format!("`{key}` is read-only"),
+        ))
+    }
+    fn delete(&self, key: &Key) -> Result<bool> {
+        Err(Error::new(
+            ErrorKind::Storage,
+            format!("`{key}` is read-only"),
+        ))
+    }
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        self.0.list(prefix)
+    }
+    fn update(&self, key: &Key, _: &mut UpdateFn<'_>) -> Result<()> {
+        Err(Error::new(
+            ErrorKind::Storage,
+            format!("cannot lock `{key}`: read-only"),
+        ))
+    }
+}
+
+/// `doctor` checks a healthy journal with registrations waiting without locking it, so a
+/// read-only folder can be checked (a fresh user's `doctor` failed with "cannot lock").
+#[test]
+fn doctor_checks_a_healthy_pending_journal_without_the_lock() {
+    let store = MemoryStore::new();
+    let writer = AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z")).with_journal(
+        JournalMode::On {
+            min_compact_bytes: 1 << 30,
+        },
+    );
+    writer.register("a", "id-a", json!(1), None).unwrap();
+    let reg = AgentRegistry::new(ReadOnly(store.clone()), at("2026-11-29T17:56:00Z"));
+    for fix in [false, true] {
+        let report = reg.doctor(fix).unwrap();
+        assert!(
+            report.problems.is_empty() && report.repaired.is_empty(),
+            "{report:?}"
+        );
+        let present = [SESSIONS_KEY, CHAINS_KEY, JOURNAL_KEY]
+            .iter()
+            .filter(|k| store.read(&key(k)).unwrap().is_some())
+            .count();
+        assert_eq!(report.checked, present, "{report:?}");
+    }
+    // A damaged journal is still looked at under the lock (refused here: read-only).
+    let mut journal = store.read(&key(JOURNAL_KEY)).unwrap().unwrap();
+    journal.extend_from_slice(b"not json\n");
+    store.write(&key(JOURNAL_KEY), &journal).unwrap();
+    assert_eq!(reg.doctor(false).unwrap_err().kind(), ErrorKind::Storage);
 }
