@@ -16,10 +16,10 @@ const artifact = "session_state_wasm";
 // 274 KB (see "Size" in ../README.md for the breakdown and what it would take). Until that
 // work lands this guard sits just above today's size, so any growth fails CI; it is not the
 // target and must only ever go down, except for correctness fixes and the API issue 7 asks
-// for (each a row of the README's "Size" table; the last raised it from 272.1 to 274.2 KB for
-// refusing to rewrite files that hold integers beyond 64 bits).
+// for (each a row of the README's "Size" table; the last raised it from 274.2 to 274.8 KB for
+// the fresh user's fourth round of fixes).
 const targetGzip = 120 * 1024;
-const budgetGzip = 274.2 * 1024;
+const budgetGzip = 274.8 * 1024;
 // The wasm features rustc enables by default for wasm32-unknown-unknown; wasm-opt must accept them.
 const wasmFeatures = [
   "--enable-bulk-memory",

@@ -186,7 +186,9 @@ export interface OrchestratorStoreOptions {
 #[derive(Debug, Default, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct Options {
-    max_document_bytes: Option<usize>,
+    // u64, not usize: wasm32's usize stops at 2^32 - 1, and the Node package takes any safe
+    // integer (a larger value than the memory can hold means no limit, as on Node).
+    max_document_bytes: Option<u64>,
     naive_offset_minutes: Option<i32>,
 }
 
@@ -194,8 +196,9 @@ struct Options {
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct HistoryOptions {
-    limit: Option<usize>,
-    offset: Option<usize>,
+    // u64 as above: past 2^32 - 1 they are as good as no bound.
+    limit: Option<u64>,
+    offset: Option<u64>,
     status: Option<SessionStatus>,
 }
 
@@ -259,7 +262,7 @@ impl OrchestratorStore {
         let options: Options = options_arg(options, "options")?;
         let mut inner = core::OrchestratorStore::new(AnyStore::from_js(store)?, JsClock);
         if let Some(bytes) = options.max_document_bytes {
-            inner = inner.with_max_document_bytes(bytes);
+            inner = inner.with_max_document_bytes(saturating_usize(bytes));
         }
         if let Some(minutes) = options.naive_offset_minutes {
             let offset =
@@ -326,8 +329,8 @@ impl OrchestratorStore {
         let options: HistoryOptions = options_arg(query, "query")?;
         let defaults = HistoryQuery::default();
         let query = HistoryQuery {
-            limit: options.limit.unwrap_or(defaults.limit),
-            offset: options.offset.unwrap_or(defaults.offset),
+            limit: options.limit.map_or(defaults.limit, saturating_usize),
+            offset: options.offset.map_or(defaults.offset, saturating_usize),
             status: options.status,
         };
         to_js(&self.inner.list_history(&query).js()?)
@@ -580,4 +583,9 @@ mod tests {
         let generated = serde_json::to_string_pretty(&core::json_schema()).expect("serialises");
         assert_eq!(SCHEMA_JSON, generated + "\n");
     }
+}
+
+/// `n` as a `usize`, `usize::MAX` when it does not fit (wasm32).
+fn saturating_usize(n: u64) -> usize {
+    usize::try_from(n).unwrap_or(usize::MAX)
 }

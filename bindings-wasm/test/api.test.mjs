@@ -168,3 +168,13 @@ test("complete and abort are all or nothing over an existing archive, unless { r
   assert.equal(sessions.load(), null);
   assert.deepEqual(sessions.listHistory().entries.map((e) => e.status), ["aborted"]);
 });
+
+test("integer options beyond 2^32 - 1 are taken, as by the Node package (wasm32's usize is 32 bits)", () => {
+  for (const big of [2 ** 32, Number.MAX_SAFE_INTEGER]) {
+    const sessions = new OrchestratorStore(new MemoryStore(), { maxDocumentBytes: big });
+    sessions.createSession({ goal: "g", project, suffix: "s" });
+    assert.equal(sessions.load().goal, "g");
+    const page = sessions.listHistory({ limit: big, offset: big });
+    assert.deepEqual(page.entries, []);
+  }
+});
