@@ -117,12 +117,20 @@ pub fn check_confined(canonical_root: &Path, root: &Path, key: &Key, path: &Path
         current.push(segment);
         match std::fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => {
-                let inside = std::fs::canonicalize(&current)
+                let resolved = std::fs::canonicalize(&current);
+                let inside = resolved
+                    .as_ref()
                     .is_ok_and(|target| target.starts_with(canonical_root));
                 if !inside {
+                    let why = if resolved.is_ok() {
+                        "leads outside the store root"
+                    } else {
+                        // Dangling or looping: where it would lead cannot be checked.
+                        "cannot be followed (it points to nothing, or loops)"
+                    };
                     return Err(Error::new(
                         ErrorKind::Storage,
-                        format!("`{key}` goes through a symlink that leads outside the store root"),
+                        format!("`{key}` goes through a symlink that {why}"),
                     )
                     .with_context("key", key.as_str())
                     .with_context("path", path.display().to_string())

@@ -77,9 +77,15 @@ fn a_linked_file_leading_outside_is_refused() {
     assert_storage(&store.append(&key, b"x").unwrap_err(), "d/passwd");
     assert_eq!(std::fs::read(&target).unwrap(), b"root:x:0:0");
     assert_eq!(store.list(&k("d")).unwrap(), Vec::new());
-    // A dangling link counts as leading outside too.
+    // A dangling link is refused too, saying why (it said "leads outside" for a link to a
+    // missing file inside, and for a loop).
     symlink(root.path().join("nowhere"), root.path().join("d/dangling")).unwrap();
-    assert_storage(&store.read(&k("d/dangling")).unwrap_err(), "d/dangling");
+    let err = store.read(&k("d/dangling")).unwrap_err();
+    assert_storage(&err, "d/dangling");
+    assert!(err.message().contains("cannot be followed"), "{err}");
+    symlink("loop", root.path().join("d/loop")).unwrap();
+    let err = store.write(&k("d/loop"), b"x").unwrap_err();
+    assert!(err.message().contains("cannot be followed"), "{err}");
 }
 
 #[test]
