@@ -42,11 +42,17 @@ fn out_of_range(name: &str, value: &Bound<'_, PyAny>, range: &str) -> PyErr {
     )
 }
 
-/// A count (a limit, an offset): an int from 0 up.
+/// A count (a limit, an offset): an int from 0 up; one too large for a `usize` counts as
+/// `usize::MAX` (no list is that long).
 pub fn count(value: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
-    int(value, name)?
-        .and_then(|n| usize::try_from(n).ok())
-        .ok_or_else(|| out_of_range(name, value, "zero or more"))
+    let negative = || out_of_range(name, value, "zero or more");
+    match int(value, name)? {
+        Some(n) if n < 0 => Err(negative()),
+        Some(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
+        // Beyond i128: positive or negative.
+        None if value.lt(0i32)? => Err(negative()),
+        None => Ok(usize::MAX),
+    }
 }
 
 /// An int within `min..=max`.

@@ -139,3 +139,16 @@ def test_a_host_stores_own_type_error_is_not_turned_into_invalid_input():
     with pytest.raises(TypeError, match="host says no") as info:
         OrchestratorStore(store=Host()).load()
     assert type(info.value) is TypeError
+
+
+def test_counts_beyond_64_bits_mean_no_bound_and_negatives_are_refused(tmp_path):
+    # A fresh user saw `limit=2**64` refused as "must be zero or more".
+    from session_state.orchestrator import OrchestratorStore
+
+    sessions = OrchestratorStore(tmp_path)
+    for big in (2**64, 2**200):
+        assert sessions.list_history(limit=big, offset=big)["entries"] == []
+    for negative in (-1, -(2**200)):
+        with pytest.raises(InvalidInputError) as raised:
+            sessions.list_history(limit=negative)
+        assert "zero or more" in str(raised.value)
