@@ -66,7 +66,7 @@ def test_compat_list_history_wrong_type_names_limit(project, bad):
         list_history(bad)
 
 
-@pytest.mark.parametrize("kwargs", [{"limit": -1}, {"offset": -1}, {"limit": 2**70}, {"offset": -(2**70)}])
+@pytest.mark.parametrize("kwargs", [{"limit": -1}, {"offset": -1}, {"offset": -(2**70)}])
 def test_store_list_history_out_of_range_is_invalid_input(kwargs):
     s = OrchestratorStore(store=MemoryStore())
     name = next(iter(kwargs))
