@@ -478,7 +478,7 @@ fn a_file_with_an_integer_beyond_64_bits_is_never_rewritten() {
     let root = dir.path();
     std::fs::create_dir_all(root.join(".claude")).unwrap();
     let seed = String::from_utf8(vector("seed-example.json")).unwrap();
-    let big = seed.replacen("{", "{\n  \"x\": 99999999999999999999999,", 1);
+    let big = seed.replacen('{', "{\n  \"x\": 99999999999999999999999,", 1);
     std::fs::write(root.join(CURRENT), &big).unwrap();
     assert_eq!(code(&run(root, &["show", "--json"])), 0);
     for args in [
