@@ -39,6 +39,10 @@ CASES = [
     ("should_resume", ([1], "x", "y"), RAISES),
     # seed 247-248 `keyword in current_task.lower() for keyword in previous_task.lower()...`
     ("should_resume", (KNOWN, 5, "implement login"), RAISES),
+    # seed 246-249: `current_task` is read only for a word of `previous_task` over 4 letters
+    ("should_resume", (KNOWN, None, "fix the bug"), False),
+    ("should_resume", (KNOWN, 42, "a b"), False),
+    ("should_resume", (KNOWN, ["x"], "add a test"), False),
     ("should_resume", (KNOWN, "implement login", 5), RAISES),
     # seed 185 `if agent_name not in self._sessions: return None`
     ("get_resume_id", (None,), None),

@@ -409,6 +409,17 @@ class SessionManager:
                 capped = self._registry.decide_resume(agent_name, "", "-", policy_name)
                 if capped["reason"] == "resume_cap_reached":
                     return capped
+                # The seed reads `current_task` only for a word of `previous_task` longer than
+                # 4 letters (seed 246-249). Whether there is one is the seed's rule applied to
+                # `previous_task` against itself; without one its answer is False, unread.
+                if policy_name == "compat" and isinstance(previous_task, str):
+                    itself = self._registry.decide_resume(
+                        agent_name, previous_task, previous_task, "compat"
+                    )
+                    if not itself["resume"]:
+                        return self._registry.decide_resume(
+                            agent_name, "", previous_task, "compat"
+                        )
         return self._registry.decide_resume(
             agent_name, current_task, previous_task, policy or self._policy
         )
