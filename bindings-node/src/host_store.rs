@@ -41,7 +41,7 @@ use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
-use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
+use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn, read_apply_write};
 
 use crate::args::type_name;
 use crate::errors::HostException;
@@ -90,15 +90,7 @@ impl Busy {
     fn enter(id: u64, key: &Key) -> Result<Busy> {
         let mut busy = BUSY.lock().unwrap_or_else(PoisonError::into_inner);
         if !busy.insert(id) {
-            return Err(Error::new(
-                ErrorKind::Conflict,
-                format!(
-                    "host store re-entered: an update of `{key}` was started while another \
-                     update of the same host store object was running (from inside one of its \
-                     methods)"
-                ),
-            )
-            .with_context("key", key.as_str()));
+            return Err(Error::host_reentered(key));
         }
         Ok(Busy(id))
     }
@@ -312,11 +304,7 @@ impl Store for HostStore {
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
         let _busy = Busy::enter(self.id, key)?;
-        let current = self.read(key)?;
-        if let Some(bytes) = apply(current.as_deref())? {
-            self.write(key, &bytes)?;
-        }
-        Ok(())
+        read_apply_write(self, key, apply)
     }
 }
 

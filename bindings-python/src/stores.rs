@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyList, PyMemoryView, PyString, PyTuple};
 use session_state::{
     Error, ErrorKind, Key, MemoryStore as CoreMemoryStore, Result, Store, UpdateFn,
+    read_apply_write,
 };
 use session_state_fs::{Durability, FsStore};
 
@@ -346,13 +347,7 @@ impl Store for HostStore {
                 Ok(guard) => break guard,
                 Err(TryLockError::WouldBlock) => {
                     if *lock.owner.lock().map_err(|_| poisoned())? == Some(me) {
-                        return Err(Error::new(
-                            ErrorKind::Conflict,
-                            format!(
-                                "host store re-entered: an update of `{key}` was started from inside another update of the same store object"
-                            ),
-                        )
-                        .with_context("key", key.as_str()));
+                        return Err(Error::host_reentered(key));
                     }
                     // Another thread holds it, maybe waiting for the GIL: wait without it.
                     Python::attach(|py| py.detach(|| std::thread::sleep(Duration::from_millis(1))));
@@ -361,13 +356,7 @@ impl Store for HostStore {
             }
         };
         *lock.owner.lock().map_err(|_| poisoned())? = Some(me);
-        let result = (|| {
-            let current = self.read(key)?;
-            if let Some(bytes) = apply(current.as_deref())? {
-                self.write(key, &bytes)?;
-            }
-            Ok(())
-        })();
+        let result = read_apply_write(self, key, apply);
         *lock.owner.lock().map_err(|_| poisoned())? = None;
         result
     }

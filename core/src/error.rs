@@ -169,6 +169,20 @@ impl Error {
         Error::new(ErrorKind::InvalidInput, message)
     }
 
+    /// The [`ErrorKind::Conflict`] error of a host store object (a Python or JS object used as
+    /// a store) whose update of `key` was started from inside another update of the same
+    /// object, from one of its own methods: the bindings refuse it instead of deadlocking.
+    pub fn host_reentered(key: impl fmt::Display) -> Self {
+        Error::new(
+            ErrorKind::Conflict,
+            format!(
+                "host store re-entered: an update of `{key}` was started while another update \
+                 of the same host store object was running (from inside one of its methods)"
+            ),
+        )
+        .with_context("key", key.to_string())
+    }
+
     /// Shorthand for an [`ErrorKind::CorruptState`] error about `key`.
     pub fn corrupt(key: impl fmt::Display, detail: impl fmt::Display) -> Self {
         Error::new(

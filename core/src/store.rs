@@ -120,6 +120,24 @@ where
     })
 }
 
+/// The read-modify-write of `key` through `store`'s own `read` and `write`, without a lock:
+/// for a store whose caller serialises updates itself (the bindings' host store objects,
+/// guarded by a lock or busy mark of the binding's language). `apply` gets the current
+/// bytes; a `None` from it writes nothing.
+///
+/// # Errors
+/// What `read`, `apply` or `write` return.
+pub fn read_apply_write<S: Store + ?Sized>(
+    store: &S,
+    key: &Key,
+    apply: &mut UpdateFn<'_>,
+) -> Result<()> {
+    if let Some(bytes) = apply(store.read(key)?.as_deref())? {
+        store.write(key, &bytes)?;
+    }
+    Ok(())
+}
+
 /// A store in memory, for tests and for hosts that keep state themselves. Cheap to clone:
 /// clones share the same map. `update` holds an update lock for the whole read-modify-write.
 #[derive(Clone, Debug, Default)]

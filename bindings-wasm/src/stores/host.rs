@@ -13,7 +13,7 @@
 //! Node package; it is released on every path (errors, exceptions thrown by the host).
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
+use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn, read_apply_write};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -161,25 +161,10 @@ impl Store for HostStore {
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
         if !host_busy(&self.object, true) {
-            return Err(Error::new(
-                ErrorKind::Conflict,
-                format!(
-                    "host store re-entered: an update of `{key}` was started while another \
-                     update of the same host store object was running (from inside one of its \
-                     methods)"
-                ),
-            )
-            .with_context("key", key.as_str()));
+            return Err(Error::host_reentered(key));
         }
-        // Released on every path (errors, exceptions thrown by the host): the `?`s below
-        // return from the closure only.
-        let result = (|| {
-            let current = self.read(key)?;
-            if let Some(bytes) = apply(current.as_deref())? {
-                self.write(key, &bytes)?;
-            }
-            Ok(())
-        })();
+        // Released on every path (errors, exceptions thrown by the host).
+        let result = read_apply_write(self, key, apply);
         host_busy(&self.object, false);
         result
     }
