@@ -123,11 +123,14 @@ The previous session file appears corrupted.
 ";
 
 fn current(sessions: &Sessions) -> Result<Option<OrchestratorSession>> {
-    sessions.load().inspect_err(|e| {
-        if e.kind() == ErrorKind::CorruptState {
-            eprintln!("{RECOVERY}");
-        }
-    })
+    sessions.load().inspect_err(recovery_hint)
+}
+
+/// Prints how to recover after a corrupt file.
+fn recovery_hint(e: &Error) {
+    if e.kind() == ErrorKind::CorruptState {
+        eprintln!("{RECOVERY}");
+    }
 }
 
 /// Runs one orchestrator command.
@@ -198,8 +201,10 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         }
         Command::Archive { replace } => {
             let sessions = sessions(ctx, false)?;
-            current(&sessions)?;
-            let doc = sessions.load_to_rewrite()?.ok_or_else(no_current)?;
+            let doc = sessions
+                .load_to_rewrite()
+                .inspect_err(recovery_hint)?
+                .ok_or_else(no_current)?;
             let key = sessions.archive(&doc, replace)?;
             out!("archived session `{}` to {key}", doc.session_id);
         }
