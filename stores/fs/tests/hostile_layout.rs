@@ -116,6 +116,13 @@ fn links_that_stay_inside_can_be_read() {
     assert_eq!(store.list(&k("real")).unwrap().len(), 2);
 }
 
+fn is_link(path: &Path) -> bool {
+    std::fs::symlink_metadata(path)
+        .unwrap()
+        .file_type()
+        .is_symlink()
+}
+
 /// A key that is a link to a file inside the root is written through, as a plain write would
 /// be: the target changes and the link stays a link (a fresh user saw the link replaced by a
 /// file, the shared target left stale).
@@ -130,12 +137,7 @@ fn writes_to_a_link_inside_the_root_go_to_its_target() {
     let key = k(".moai/memory/agent-sessions.json");
 
     store.write(&key, b"written").unwrap();
-    assert!(
-        std::fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
+    assert!(is_link(&link));
     assert_eq!(
         store.read(&k("shared/as.json")).unwrap().as_deref(),
         Some(&b"written"[..])
@@ -147,12 +149,7 @@ fn writes_to_a_link_inside_the_root_go_to_its_target() {
         })
         .unwrap();
     store.append(&key, b"+appended").unwrap();
-    assert!(
-        std::fs::symlink_metadata(&link)
-            .unwrap()
-            .file_type()
-            .is_symlink()
-    );
+    assert!(is_link(&link));
     assert_eq!(
         store.read(&k("shared/as.json")).unwrap().as_deref(),
         Some(&b"updated+appended"[..])
