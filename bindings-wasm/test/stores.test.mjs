@@ -147,8 +147,34 @@ test("LocalStorageStore keeps items under its prefix, text as text", () => {
   assert.equal(s.delete(".claude/blob"), true);
   assert.equal(s.delete(".claude/blob"), false);
   assert.equal(storage.getItem("unrelated"), "keep");
+  // A NUL-led value someone else wrote reads as its own text (a document reader finds it corrupt).
   storage.setItem("app/.claude/foreign", "\u0000garbage");
-  assert.equal(thrown(() => s.read(".claude/foreign")).code, "corrupt_state");
+  assert.equal(s.readText(".claude/foreign"), "\u0000garbage");
+  storage.setItem("app/.claude/foreign", "\u0000base64:***");
+  assert.equal(s.readText(".claude/foreign"), "\u0000base64:***");
+});
+
+test("LocalStorageStore: a foreign NUL-led item is a corrupt file, listed as skipped and repaired", () => {
+  const { OrchestratorStore } = wasm;
+  const storage = fakeWebStorage();
+  const s = new LocalStorageStore("p:", storage);
+  const sessions = new OrchestratorStore(s);
+  const doc = sessions.createSession({ goal: "g", project: { name: "p", path: "/p" }, suffix: "a" });
+  sessions.archive(doc);
+  storage.setItem("p:.claude/orchestrator-history/evil.json", "\u0000garbage");
+  const page = sessions.listHistory();
+  assert.equal(page.total, 1);
+  assert.deepEqual(page.skipped.map((k) => k.key), [".claude/orchestrator-history/evil.json"]);
+  sessions.rebuildIndex();
+  assert.equal(sessions.listHistory().total, 1);
+  storage.setItem("p:.claude/orchestrator-session.json", "\u0000garbage");
+  assert.equal(thrown(() => sessions.load()).code, "corrupt_state");
+  const repaired = sessions.recover();
+  assert.equal(repaired.action, "moved_aside");
+  assert.equal(storage.getItem("p:.claude/orchestrator-session.json"), null);
+  const kept = s.list(".claude").filter((k) => k.includes("corrupt-"));
+  assert.equal(kept.length, 1);
+  assert.equal(s.readText(kept[0]), "\u0000garbage");
 });
 
 test("LocalStorageStore: a quota error is a storage error and the old value stays", () => {

@@ -77,12 +77,7 @@ impl Store for LocalStorage {
             )
             .with_context("key", key.as_str())
         })?;
-        text::decode(stored).map(Some).ok_or_else(|| {
-            Error::corrupt(
-                key,
-                "the stored value starts with NUL but is not session-state's base64",
-            )
-        })
+        Ok(Some(text::decode(stored)))
     }
 
     fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
