@@ -73,6 +73,36 @@ fn no_write_path_writes_a_document_over_the_read_limit() {
 }
 
 #[test]
+fn no_write_path_writes_a_progress_that_would_not_read_back() {
+    let s = memory();
+    let seed = vector("seed-example.json");
+    s.store().write(&current_key(), &seed).unwrap();
+    let mut agent = s.load().unwrap().unwrap().agents[0].clone();
+    agent.id = "new".into();
+    agent.progress = Some(101);
+    let e = s.agent_started(&agent).unwrap_err();
+    assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
+    assert!(
+        e.message()
+            .contains("field `agents[2].progress` is 101, above 100"),
+        "{e}"
+    );
+    assert_eq!(e.context_value("field"), Some("agents[2].progress"));
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+    let mut doc = s.load().unwrap().unwrap();
+    doc.agents[0].progress = Some(200);
+    assert_eq!(
+        s.save(&mut doc).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    assert_eq!(
+        s.archive(&doc, false).unwrap_err().kind(),
+        ErrorKind::InvalidInput
+    );
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+}
+
+#[test]
 fn doctor_fix_does_not_write_a_repair_over_the_read_limit() {
     // A torn file just under the limit whose pretty repair would be over it.
     let v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();

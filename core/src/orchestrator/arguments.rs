@@ -19,7 +19,8 @@ use crate::time::Timestamp;
 /// argument is the caller's input, there is no file to keep aside), with the context pair
 /// `field` naming the member at fault when the parser found it (no `key`: the bytes are not
 /// stored). Other kinds (`incompatible_schema`, `invalid_key`, `invalid_input` for a size over
-/// `max_document_bytes`) are returned as they are.
+/// `max_document_bytes`) keep their kind and context, with the argument named where the parser
+/// named the current file (`` `doc` has schema_version `2.0` ... ``) and no `key`.
 ///
 /// # Errors
 /// As above.
@@ -33,11 +34,19 @@ pub fn parse_argument(
 
 /// A parser error about the bytes of the argument `name`: see [`parse_argument`].
 fn argument_error(name: &str, err: Error) -> Error {
-    if err.kind() != ErrorKind::CorruptState {
-        return err;
-    }
     // The parser names the current file's key; here the bytes are an argument.
-    let prefix = format!("`{}` is corrupt: ", current_key());
+    let file = format!("`{}`", current_key());
+    if err.kind() != ErrorKind::CorruptState {
+        let message = err.message().replacen(&file, &format!("`{name}`"), 1);
+        let mut out = Error::new(err.kind(), message);
+        for (key, value) in err.context() {
+            if *key != "key" {
+                out = out.with_context(key, value.clone());
+            }
+        }
+        return out;
+    }
+    let prefix = format!("{file} is corrupt: ");
     let mut reason = err.message().strip_prefix(&prefix).unwrap_or(err.message());
     let mut field = err.context_value("field").map(str::to_owned);
     // serde reports a missing member at the object that should hold it (`.`).
@@ -107,7 +116,7 @@ mod tests {
     }
 
     #[test]
-    fn other_kinds_pass_through() {
+    fn other_kinds_keep_their_kind_and_name_the_argument() {
         let err = parse_argument(
             "doc",
             br#"{"schema_version": "2.0"}"#,
@@ -115,6 +124,23 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.kind(), ErrorKind::IncompatibleSchema, "{err}");
+        assert!(
+            err.message().starts_with("`doc` has schema_version `2.0`"),
+            "{err}"
+        );
+        assert_eq!(err.context_value("key"), None);
+        assert_eq!(err.context_value("schema_version"), Some("2.0"));
+        let options = ParseOptions {
+            max_document_bytes: 10,
+            ..ParseOptions::default()
+        };
+        let err = parse_argument("doc", br#"{"schema_version": "1.0"}"#, &options).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+        assert!(
+            err.message().starts_with("`doc` is 25 bytes, more than"),
+            "{err}"
+        );
+        assert_eq!(err.context_value("key"), None);
     }
 
     #[test]

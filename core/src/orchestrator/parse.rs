@@ -163,16 +163,27 @@ fn check_schema_version(key: &Key, value: &serde_json::Map<String, Value>) -> Re
 fn validate(key: &Key, doc: &OrchestratorSession) -> Result<()> {
     // The id must also make an archive file name, or the session could never be archived.
     history_key(&doc.session_id).map_err(|e| e.with_context("key", key.as_str()))?;
-    for (i, agent) in doc.agents.iter().enumerate() {
-        if let Some(p) = agent.progress.filter(|p| *p > 100) {
-            return Err(Error::corrupt(
-                key,
-                format!("field `agents[{i}].progress` is {p}, above 100"),
-            )
-            .with_context("field", format!("agents[{i}].progress")));
+    match unreadable_field(doc) {
+        Some((field, detail)) => {
+            Err(Error::corrupt(key, format!("field `{field}` {detail}"))
+                .with_context("field", field))
         }
+        None => Ok(()),
     }
-    Ok(())
+}
+
+/// The first field of `doc` that the typed reader accepts but [`parse_document`] refuses
+/// (an agent's `progress` above 100), as (field path, what is wrong), for writers that must
+/// not write what would not read back.
+pub(crate) fn unreadable_field(doc: &OrchestratorSession) -> Option<(String, String)> {
+    doc.agents.iter().enumerate().find_map(|(i, agent)| {
+        agent.progress.filter(|p| *p > 100).map(|p| {
+            (
+                format!("agents[{i}].progress"),
+                format!("is {p}, above 100"),
+            )
+        })
+    })
 }
 
 /// Resolves every naive timestamp of `doc` as local time at `offset`.

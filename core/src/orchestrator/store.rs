@@ -5,7 +5,7 @@ use chrono::FixedOffset;
 
 use super::document::OrchestratorSession;
 use super::keys::{current_key, history_key};
-use super::parse::{ParseOptions, parse_document};
+use super::parse::{ParseOptions, parse_document, unreadable_field};
 use super::recovery::keep_corrupt_copy;
 use super::salvage::salvage;
 use super::status::{SessionStatus, transition};
@@ -162,8 +162,17 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     ///
     /// # Errors
     /// [`ErrorKind::InvalidInput`] when the bytes exceed
-    /// [`ParseOptions::max_document_bytes`] (nothing must be written then).
+    /// [`ParseOptions::max_document_bytes`] or a field would not read back (an agent's
+    /// `progress` above 100); nothing must be written then.
     pub(crate) fn encode(&self, key: &Key, doc: &OrchestratorSession) -> Result<Vec<u8>> {
+        if let Some((field, detail)) = unreadable_field(doc) {
+            return Err(Error::invalid_input(format!(
+                "session `{}` cannot be written to `{key}`: field `{field}` {detail}",
+                doc.session_id.escape_debug()
+            ))
+            .with_context("key", key.as_str())
+            .with_context("field", field));
+        }
         let bytes = doc.to_pretty_json();
         let limit = self.options.max_document_bytes;
         if bytes.len() > limit {
@@ -188,7 +197,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// Writes `doc` (unchanged) to `.claude/orchestrator-history/{session_id}.json`, then
     /// removes the current file if it holds the same session id, then records the entry in
     /// the history index. Returns the archive key. A current session left in a final status
-    /// (`complete`/`aborted`) is archived like any other.
+    /// (`complete`/`aborted`) is archived like any other. When removing the current file
+    /// fails, the archive slot is put back as it was, so a retry finds nothing in the way.
     ///
     /// # Errors
     /// [`ErrorKind::AlreadyExists`] when an archive with that id exists and `replace` is false
@@ -198,16 +208,20 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     pub fn archive(&self, doc: &OrchestratorSession, replace: bool) -> Result<Key> {
         let key = history_key(&doc.session_id)?;
         let bytes = self.encode(&key, doc)?;
+        let mut previous = None;
         self.store.update(&key, &mut |old| {
             self.check_archive_slot(&key, doc, old, replace)?;
+            previous = old.map(<[u8]>::to_vec);
             Ok(Some(bytes.clone()))
         })?;
         let current = current_key();
         if let Some(bytes) = self.store.read(&current)?
             && let Ok(now) = parse_document(&current, &bytes, &self.options)
             && now.session_id == doc.session_id
+            && let Err(err) = self.store.delete(&current)
         {
-            self.store.delete(&current)?;
+            self.restore_slot(&key, previous.as_deref());
+            return Err(err);
         }
         self.index_archived(&key, doc)?;
         Ok(key)
@@ -281,7 +295,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// the archive written, and then the current file removed, so no other process ever sees
     /// a current file in a final status nor has a newer current file removed; then the index
     /// is updated. When any of that fails the current file keeps its old
-    /// status.
+    /// status and the archive slot is put back as it was (absent, or its old bytes).
     ///
     /// # Errors
     /// [`ErrorKind::InvalidTransition`] naming `from` and `to`; [`ErrorKind::NotFound`]; the
@@ -303,19 +317,27 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             doc.updated = self.now();
             let bytes = self.encode(&current, &doc)?;
             let archive = history_key(&doc.session_id)?;
-            self.check_archive_slot(
-                &archive,
-                &doc,
-                self.store.read(&archive)?.as_deref(),
-                replace,
-            )?;
+            let previous = self.store.read(&archive)?;
+            self.check_archive_slot(&archive, &doc, previous.as_deref(), replace)?;
             self.store.write(&archive, &bytes)?;
             // Still under the current file's lock: nobody can have changed it since `old`.
-            self.store.delete(&current)?;
+            if let Err(err) = self.store.delete(&current) {
+                self.restore_slot(&archive, previous.as_deref());
+                return Err(err);
+            }
             Ok((None, (doc, archive)))
         })?;
         self.index_archived(&archive, &doc)?;
         Ok(doc)
+    }
+
+    /// All or nothing: puts `key` back as it was (`previous`, or absent) after a later step of
+    /// a final move failed. Best effort: that step's error is the one reported.
+    fn restore_slot(&self, key: &Key, previous: Option<&[u8]>) {
+        let _ = match previous {
+            Some(bytes) => self.store.write(key, bytes),
+            None => self.store.delete(key).map(drop),
+        };
     }
 
     /// [`ErrorKind::NotFound`] before any lock is taken when there is no current file, so a

@@ -1,0 +1,97 @@
+//! A final move or an archive whose removal of the current file fails leaves the archive slot
+//! as it was, so nothing is half done and a retry is not `already_exists` (fresh user, round 5).
+
+mod orchestrator_common;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use orchestrator_common::{GOLDEN_NOW, clock, vector};
+use session_state::orchestrator::{OrchestratorStore, current_key, history_key, parse_document};
+use session_state::{Error, ErrorKind, Key, MemoryStore, Result, Store, UpdateFn};
+
+/// A memory store whose deletes of the current file fail while `failing` is set.
+struct FailingRemoval {
+    inner: MemoryStore,
+    failing: AtomicBool,
+}
+
+impl Store for FailingRemoval {
+    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        self.inner.read(key)
+    }
+    fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
+        self.inner.write(key, data)
+    }
+    fn delete(&self, key: &Key) -> Result<bool> {
+        if *key == current_key() && self.failing.load(Ordering::SeqCst) {
+            return Err(Error::new(ErrorKind::Storage, "permission denied"));
+        }
+        self.inner.delete(key)
+    }
+    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
+        self.inner.list(prefix)
+    }
+    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
+        self.inner.update(key, apply)
+    }
+}
+
+type Sessions = OrchestratorStore<FailingRemoval, session_state::FixedClock>;
+
+fn with_seed() -> (Sessions, Key, Vec<u8>) {
+    let store = FailingRemoval {
+        inner: MemoryStore::new(),
+        failing: AtomicBool::new(true),
+    };
+    let s = OrchestratorStore::new(store, clock(GOLDEN_NOW));
+    let seed = vector("seed-example.json");
+    s.store().write(&current_key(), &seed).unwrap();
+    let id = parse_document(&current_key(), &seed, &Default::default())
+        .unwrap()
+        .session_id;
+    (s, history_key(&id).unwrap(), seed)
+}
+
+#[test]
+fn a_final_move_whose_removal_fails_leaves_no_archive() {
+    let (s, archive, seed) = with_seed();
+    assert_eq!(s.complete().unwrap_err().kind(), ErrorKind::Storage);
+    assert_eq!(s.store().read(&archive).unwrap(), None);
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+    s.store().failing.store(false, Ordering::SeqCst);
+    let done = s.complete().unwrap();
+    assert_eq!(done.status.as_str(), "complete");
+    assert_eq!(s.store().read(&current_key()).unwrap(), None);
+}
+
+#[test]
+fn a_replacing_final_move_whose_removal_fails_keeps_the_old_archive() {
+    let (s, archive, seed) = with_seed();
+    s.store().write(&archive, b"{\"old\": true}").unwrap();
+    assert_eq!(
+        s.move_to_with(session_state::orchestrator::SessionStatus::Aborted, true)
+            .unwrap_err()
+            .kind(),
+        ErrorKind::Storage
+    );
+    assert_eq!(
+        s.store().read(&archive).unwrap().unwrap(),
+        b"{\"old\": true}"
+    );
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+}
+
+#[test]
+fn an_archive_whose_removal_fails_leaves_no_archive() {
+    let (s, archive, seed) = with_seed();
+    let doc = s.load().unwrap().unwrap();
+    assert_eq!(
+        s.archive(&doc, false).unwrap_err().kind(),
+        ErrorKind::Storage
+    );
+    assert_eq!(s.store().read(&archive).unwrap(), None);
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+    s.store().failing.store(false, Ordering::SeqCst);
+    assert_eq!(s.archive(&doc, false).unwrap(), archive);
+    assert_eq!(s.store().read(&current_key()).unwrap(), None);
+}
