@@ -46,7 +46,8 @@ fn register_then_list_agents_and_chains() {
         String::from_utf8_lossy(&out.stderr)
     );
     let file = root.join("result.json");
-    std::fs::write(&file, "[1, \"두\"]").unwrap();
+    // With a BOM, as some Windows editors save it: not part of the JSON.
+    std::fs::write(&file, "\u{feff}[1, \"두\"]").unwrap();
     let out = run(
         root,
         &[

@@ -185,7 +185,9 @@ fn read_result(inline: Option<&str>, file: Option<&std::path::Path>) -> Result<V
         }
         (None, None) => return Ok(Value::Null),
     };
-    let value = serde_json::from_str(&text)
+    // A file saved by some Windows editors starts with a BOM: not part of the JSON.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+    let value = serde_json::from_str(text)
         .map_err(|e| Error::invalid_input(format!("the result in {origin} is not JSON: {e}")))?;
     // Valid JSON now: refuse what serde_json would have changed (integers beyond 64 bits
     // become floats) or what would not read back (nesting).

@@ -34,8 +34,9 @@ pub(crate) struct Lenient {
     pub partial: Vec<String>,
 }
 
-/// Reads `bytes` leniently.
+/// Reads `bytes` leniently (a leading UTF-8 BOM is skipped).
 pub(crate) fn read(bytes: &[u8]) -> Lenient {
+    let bytes = bytes.strip_prefix(super::parse::UTF8_BOM).unwrap_or(bytes);
     let mut reader = Reader {
         bytes,
         pos: 0,

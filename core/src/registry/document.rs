@@ -18,6 +18,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::key::Key;
+use crate::orchestrator::UTF8_BOM;
 
 /// `.moai/memory/agent-sessions.json`: the registry state.
 ///
@@ -134,7 +135,7 @@ pub fn python_isoformat(now: DateTime<Utc>) -> String {
     }
 }
 
-/// Parses `bytes` as the registry state stored under `key`.
+/// Parses `bytes` as the registry state stored under `key` (a leading UTF-8 BOM is skipped).
 ///
 /// # Errors
 /// [`ErrorKind::CorruptState`](crate::ErrorKind::CorruptState) naming `key` when the bytes are
@@ -155,6 +156,8 @@ pub fn parse_chains(key: &Key, bytes: &[u8]) -> Result<ChainsDocument> {
 /// Parses straight into `T` (one pass); on failure, parses again as a plain value only to
 /// give a clearer message for a top level that is not an object.
 fn parse_typed<T: serde::de::DeserializeOwned>(key: &Key, bytes: &[u8]) -> Result<T> {
+    // A leading BOM (some Windows editors add one) is skipped, as in orchestrator files.
+    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     if first == Some(&b'{') {
         return serde_json::from_slice(bytes).map_err(|e| Error::corrupt(key, e));
