@@ -22,6 +22,25 @@ pub fn safe(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
+/// `text` for one line of a table or a `name: value` line: every control character escaped,
+/// line breaks and tabs too, so a value cannot make a row of its own.
+pub fn cell(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(char::is_control) {
+        return Cow::Borrowed(text);
+    }
+    Cow::Owned(
+        text.chars()
+            .map(|c| {
+                if c.is_control() {
+                    c.escape_default().collect()
+                } else {
+                    c.to_string()
+                }
+            })
+            .collect(),
+    )
+}
+
 /// `println!` through [`safe`]. Like `println!`, it panics when stdout cannot be written;
 /// `main` turns that panic into a quiet exit.
 macro_rules! out {
@@ -34,6 +53,13 @@ pub(crate) use out;
 #[cfg(test)]
 mod tests {
     use super::safe;
+
+    #[test]
+    fn cells_escape_line_breaks_and_tabs_too() {
+        assert_eq!(cell("x\nfake-row\tid9"), "x\\nfake-row\\tid9");
+        assert_eq!(cell("\u{1b}[31mRED"), "\\u{1b}[31mRED");
+        assert!(matches!(cell("plain é"), Cow::Borrowed("plain é")));
+    }
 
     #[test]
     fn control_characters_are_escaped_and_the_rest_kept() {

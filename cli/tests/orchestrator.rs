@@ -500,3 +500,29 @@ fn a_file_with_an_integer_beyond_64_bits_is_never_rewritten() {
     assert_eq!(code(&run(root, &["doctor", "--fix"])), 0);
     assert_eq!(code(&run(root, &["archive"])), 0);
 }
+
+#[test]
+fn resume_and_show_print_control_characters_escaped() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    let mut doc: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    doc["goal"] = Value::String("evil\u{1b}]0;pwned\u{7}\u{1b}[31mRED\nline2".into());
+    doc["agents"][0]["task"] = Value::String("t\nfake-agent-row".into());
+    std::fs::write(root.join(CURRENT), serde_json::to_vec_pretty(&doc).unwrap()).unwrap();
+    for command in ["resume", "show"] {
+        let out = run(root, &[command]);
+        assert_eq!(code(&out), 0, "{}", stderr(&out));
+        let text = stdout(&out);
+        assert!(
+            !text.contains('\u{1b}') && !text.contains('\u{7}'),
+            "{command}: {text:?}"
+        );
+        assert!(text.contains("evil\\u{1b}]0;pwned"), "{command}: {text:?}");
+    }
+    let text = stdout(&run(root, &["show"]));
+    assert!(
+        !text.lines().any(|l| l.starts_with("fake-agent-row")),
+        "{text:?}"
+    );
+}

@@ -383,4 +383,13 @@ fn long_names_big_integers_and_control_characters() {
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(!text.contains('\u{1b}'), "{text:?}");
     assert!(text.contains("evil\\u{1b}[2J"), "{text:?}");
+    // A line break in a name cannot make a table row of its own.
+    assert!(
+        run(root, &["register", "x\nfake-row  id9", "id-5"])
+            .status
+            .success()
+    );
+    let text = String::from_utf8(run(root, &["agents"]).stdout).unwrap();
+    assert!(text.contains("x\\nfake-row  id9"), "{text:?}");
+    assert!(!text.lines().any(|l| l.starts_with("fake-row")), "{text:?}");
 }

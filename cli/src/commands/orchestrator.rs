@@ -12,7 +12,7 @@ use session_state_fs::{FsStore, SystemClock};
 
 use crate::context::Context;
 
-use crate::terminal::out;
+use crate::terminal::{cell, out, safe};
 
 /// The orchestrator commands.
 #[derive(Debug, clap::Subcommand)]
@@ -50,11 +50,11 @@ pub enum Command {
         #[arg(long)]
         replace: bool,
     },
-    /// Move the current session from `created` to `in_progress`.
+    /// Move the current session to `in_progress` (from `created`, or from `paused` as `continue`).
     Start,
     /// Move the current session from `in_progress` to `paused` (it stays current).
     Pause,
-    /// Move the current session from `paused` to `in_progress`.
+    /// Move the current session to `in_progress` (from `paused`, or from `created` as `start`).
     Continue,
     /// Move the current session to `complete` and archive it (all or nothing).
     Complete {
@@ -147,7 +147,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             if json {
                 print_json(&summary);
             } else {
-                print!("{}", render_markdown(&summary));
+                print!("{}", safe(&render_markdown(&summary)));
             }
         }
         Command::Show { json } => {
@@ -193,8 +193,8 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
                     out!(
                         "{created:<24}  {:<11}  {}  {}",
                         e.status.as_str(),
-                        e.id,
-                        e.goal
+                        cell(&e.id),
+                        cell(&e.goal)
                     );
                 }
             }
@@ -244,21 +244,25 @@ fn moved(doc: &OrchestratorSession) {
 }
 
 fn show(doc: &OrchestratorSession) {
-    out!("session:  {}", doc.session_id);
-    out!("goal:     {}", doc.goal);
+    out!("session:  {}", cell(&doc.session_id));
+    out!("goal:     {}", cell(&doc.goal));
     out!("status:   {}", doc.status);
     out!("mode:     {}", doc.mode);
     out!("created:  {}", doc.created);
     out!("updated:  {}", doc.updated);
-    out!("project:  {} ({})", doc.project.name, doc.project.path);
+    out!(
+        "project:  {} ({})",
+        cell(&doc.project.name),
+        cell(&doc.project.path)
+    );
     out!("agents:");
     for a in &doc.agents {
         let progress = a.progress.map(|p| format!(" {p}%")).unwrap_or_default();
         out!(
             "  {:<12} {:<12} {}{progress}",
-            a.id,
+            cell(&a.id),
             a.status.as_str(),
-            a.task
+            cell(&a.task)
         );
     }
     out!("pending:  {}", doc.pending_tasks.len());

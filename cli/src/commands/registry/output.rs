@@ -5,7 +5,7 @@ use serde_json::json;
 use session_state::registry::{AgentEntry, ChainStatus, ChainSummary, ResumeDecision};
 use session_state::{Error, Result};
 
-use crate::terminal::out;
+use crate::terminal::{cell, out};
 
 fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value)
@@ -15,10 +15,15 @@ fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
 }
 
 fn table(header: &[&str], rows: &[Vec<String>]) {
+    // One row per line whatever the values hold (a name with a line break is escaped).
+    let rows: Vec<Vec<String>> = rows
+        .iter()
+        .map(|row| row.iter().map(|c| cell(c).into_owned()).collect())
+        .collect();
     let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
+    for row in &rows {
+        for (w, text) in widths.iter_mut().zip(row) {
+            *w = (*w).max(text.chars().count());
         }
     }
     let line = |cells: Vec<&str>| {
@@ -36,7 +41,7 @@ fn table(header: &[&str], rows: &[Vec<String>]) {
         out!("{}", out.trim_end());
     };
     line(header.to_vec());
-    for row in rows {
+    for row in &rows {
         line(row.iter().map(String::as_str).collect());
     }
 }
