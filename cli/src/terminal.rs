@@ -52,7 +52,7 @@ pub(crate) use out;
 
 #[cfg(test)]
 mod tests {
-    use super::safe;
+    use super::{Cow, cell, safe};
 
     #[test]
     fn cells_escape_line_breaks_and_tabs_too() {
