@@ -89,8 +89,7 @@ pub fn value_from_js(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<
     let text = outcome
         .get_named_property::<Option<String>>("text")?
         .ok_or_else(|| invalid_input(env, format!("`{name}` is not JSON: got {kind}")))?;
-    serde_json::from_str(&text)
-        .map_err(|e| invalid_input(env, format!("`{name}` is not JSON: {e}")))
+    session_state::json_text::parse_input(name, text.as_bytes()).map_err(|e| to_js_error(env, e))
 }
 
 /// The `invalid_input` error of a value `name` nested deeper than [`MAX_VALUE_NESTING`].

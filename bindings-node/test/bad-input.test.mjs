@@ -65,6 +65,32 @@ test('wrong argument types are invalid_input', () => {
   for (const [i, call] of cases.entries()) throwsCode(call, 'invalid_input', `case ${i}: ${call}`)
 })
 
+test('a lone surrogate is named with its member; agent fields the reader refuses are not written', () => {
+  const caught = (call, code) => {
+    try {
+      call()
+    } catch (err) {
+      assert.equal(err.code, code, err.message)
+      return err
+    }
+    assert.fail(`no ${code} error`)
+  }
+  const sessions = new OrchestratorStore(new MemoryStore())
+  const project = { name: 'p', path: '/p' }
+  const lone = caught(() => sessions.createSession({ goal: '\ud800x', project }), 'invalid_input')
+  assert.match(lone.message, /^`session` holds the lone surrogate `\\ud800` at `\["goal"\]`/)
+  assert.equal(lone.context.field, '["goal"]')
+  sessions.createSession({ goal: 'g', project, suffix: 'p' })
+  const over = caught(() => sessions.agentStarted({ id: 'a', type: 'c', task: 't', progress: 101 }), 'invalid_input')
+  assert.equal(over.context.field, 'agents[0].progress')
+  assert.equal(sessions.load().agents.length, 0)
+  // A document argument's errors name the argument, not the current file.
+  const doc = sessions.load()
+  const other = caught(() => sessions.save({ ...doc, schema_version: '2.0' }), 'incompatible_schema')
+  assert.match(other.message, /^`doc` has schema_version `2.0`/)
+  assert.equal(other.context.key, undefined)
+})
+
 test('unsafe ids and names are invalid_key, and nothing is written', () => {
   const store = new MemoryStore()
   const reg = new AgentRegistry(store)

@@ -59,10 +59,9 @@ extern "C" {
 pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value> {
     #[allow(clippy::cast_possible_truncation)] // 100
     let text = strict_json(value, what, MAX_VALUE_NESTING as u32)?;
-    // `from_slice` (not `from_str`): the same reader instance as the core's parsers, so the
-    // wasm holds one JSON reader for `Value` instead of two. The text is UTF-8 already.
-    serde_json::from_slice(text.as_bytes())
-        .map_err(|e| invalid_input(format!("`{what}` is not JSON: {e}")))
+    // `from_slice` inside (not `from_str`): the same reader instance as the core's parsers, so
+    // the wasm holds one JSON reader for `Value` instead of two. The text is UTF-8 already.
+    session_state::json_text::parse_input(what, text.as_bytes()).js()
 }
 
 /// A document (a JSON object) from the JS argument `what`, with every member kept in order.

@@ -89,6 +89,17 @@ test("options and arguments are checked, not coerced", () => {
   }
   assert.equal(thrown(() => resumeSummary({}, "2025-01-01T00:00:00Z")).code, "invalid_input");
   assert.equal(thrown(() => salvage(12)).code, "invalid_input");
+  // A lone surrogate (UTF-8 cannot hold it) is named with its member, as in the Node package.
+  const lone = thrown(() => sessions.createSession({ goal: "\ud800x", project }));
+  assert.equal(lone.code, "invalid_input");
+  assert.match(lone.message, /^`session` holds the lone surrogate `\\ud800` at `\["goal"\]`/);
+  assert.equal(lone.context.field, '["goal"]');
+  // Agent fields the file reader would refuse are not written (progress above 100).
+  sessions.createSession({ goal: "g", project, suffix: "p" });
+  const over = thrown(() => sessions.agentStarted({ id: "a", type: "c", task: "t", progress: 101 }));
+  assert.equal(over.code, "invalid_input");
+  assert.equal(over.context.field, "agents[0].progress");
+  assert.equal(sessions.load().agents.length, 0);
 });
 
 test("the orchestrator works over localStorage-like and host stores", () => {

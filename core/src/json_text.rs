@@ -171,6 +171,22 @@ fn surrogate_escape(text: &[u8], at: usize) -> Escape {
     }
 }
 
+/// Parses `text`, the JSON a host's writer made of the argument `what` (JS `JSON.stringify`),
+/// into a value. `JSON.stringify` writes a lone surrogate as the escape `\ud800`, which
+/// serde_json refuses with a message about hex escapes: that refusal is worded by
+/// [`check_input`] instead, naming the member. Shared by the Node and wasm packages.
+///
+/// # Errors
+/// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput): `` `{what}` holds the lone
+/// surrogate `\ud800` at `["goal"]`, ... `` (context `field`), or
+/// `` `{what}` is not JSON: {serde_json's reason} ``.
+pub fn parse_input(what: &str, text: &[u8]) -> crate::Result<serde_json::Value> {
+    serde_json::from_slice(text).map_err(|e| match check_input(&format!("`{what}`"), text) {
+        Err(err) => err,
+        Ok(()) => crate::Error::invalid_input(format!("`{what}` is not JSON: {e}")),
+    })
+}
+
 /// [`check`] as a core [`Error`](crate::Error): [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)
 /// naming `what` (e.g. "the result in --result", "`result`") and where the refused integer or
 /// lone surrogate is (context `field`), or the nesting limit ([`too_deep`]). The one wording
@@ -308,6 +324,27 @@ mod tests {
             Ok(())
         );
         assert_eq!(check(br#"{"99999999999999999999999": 1}"#), Ok(()));
+    }
+
+    #[test]
+    fn input_with_a_lone_surrogate_is_refused_naming_the_member() {
+        let err = parse_input("session", br#"{"goal": "\ud800x"}"#).unwrap_err();
+        assert_eq!(err.kind(), crate::ErrorKind::InvalidInput);
+        assert!(
+            err.message()
+                .starts_with(r#"`session` holds the lone surrogate `\ud800` at `["goal"]`"#),
+            "{err}"
+        );
+        assert_eq!(err.context_value("field"), Some(r#"["goal"]"#));
+        let err = parse_input("session", b"{").unwrap_err();
+        assert!(
+            err.message().starts_with("`session` is not JSON: "),
+            "{err}"
+        );
+        assert_eq!(
+            parse_input("v", br#"{"a": "\ud83d\ude00"}"#).unwrap()["a"],
+            "\u{1f600}"
+        );
     }
 
     #[test]
