@@ -6,7 +6,9 @@ mod orchestrator_common;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use orchestrator_common::{GOLDEN_NOW, clock, vector};
-use session_state::orchestrator::{OrchestratorStore, current_key, history_key, parse_document};
+use session_state::orchestrator::{
+    OrchestratorStore, ParseOptions, current_key, history_key, parse_document,
+};
 use session_state::{Error, ErrorKind, Key, MemoryStore, Result, Store, UpdateFn};
 
 /// A memory store whose deletes of the current file fail while `failing` is set.
@@ -46,7 +48,7 @@ fn with_seed() -> (Sessions, Key, Vec<u8>) {
     let s = OrchestratorStore::new(store, clock(GOLDEN_NOW));
     let seed = vector("seed-example.json");
     s.store().write(&current_key(), &seed).unwrap();
-    let id = parse_document(&current_key(), &seed, &Default::default())
+    let id = parse_document(&current_key(), &seed, &ParseOptions::default())
         .unwrap()
         .session_id;
     (s, history_key(&id).unwrap(), seed)

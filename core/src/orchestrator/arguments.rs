@@ -29,11 +29,11 @@ pub fn parse_argument(
     bytes: &[u8],
     options: &ParseOptions,
 ) -> Result<OrchestratorSession> {
-    parse_document(&current_key(), bytes, options).map_err(|e| argument_error(name, e))
+    parse_document(&current_key(), bytes, options).map_err(|e| argument_error(name, &e))
 }
 
 /// A parser error about the bytes of the argument `name`: see [`parse_argument`].
-fn argument_error(name: &str, err: Error) -> Error {
+fn argument_error(name: &str, err: &Error) -> Error {
     // The parser names the current file's key; here the bytes are an argument.
     let file = format!("`{}`", current_key());
     if err.kind() != ErrorKind::CorruptState {
