@@ -243,6 +243,17 @@ impl PyRegistry {
         Ok(self.inner.recover().py()?.map(|k| k.as_str().to_owned()))
     }
 
+    /// `recover_salvaging() -> (str, str) | None`: as `recover`, but writes back what the
+    /// corrupt file still holds (the core's `recover_salvaging`, what `doctor --fix` runs):
+    /// the key of the copy and what was salvaged ("salvaged 3 sessions, ...").
+    fn recover_salvaging(&self) -> PyResult<Option<(String, String)>> {
+        Ok(self
+            .inner
+            .recover_salvaging()
+            .py()?
+            .map(|(k, action)| (k.as_str().to_owned(), action)))
+    }
+
     /// `recover_chains() -> str | None`: the same for `workflow-chains.json` (started as `{}`).
     fn recover_chains(&self) -> PyResult<Option<String>> {
         Ok(self

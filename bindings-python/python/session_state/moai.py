@@ -10,9 +10,13 @@ what the seed loses (SPEC section 5):
   restart and are shared by every process using the folder;
 - every change is one atomic, locked read-modify-write of the file: concurrent processes lose
   no registration, a crash never leaves a torn file;
-- a corrupt file is copied aside (``agent-sessions.json.corrupt-<UTC stamp>``) before starting
-  empty, with the seed's warning; so is a corrupt ``workflow-chains.json`` (the seed's
-  ``create_chain`` failed on it until it was repaired by hand);
+- a sessions file that cannot be read (cut short, ``NaN``, a wrongly typed entry) is copied
+  aside (``agent-sessions.json.corrupt-<UTC stamp>``), then every entry still whole is written
+  back, as ``session-state doctor --fix`` and Node's ``AgentRegistry.recover()`` do, with the
+  seed's warning naming the copy and what was salvaged (the seed started empty in memory and
+  its next save dropped everything); a corrupt ``workflow-chains.json`` is copied aside and
+  starts empty (the seed's ``create_chain`` failed on it until it was repaired by hand);
+  a readable file is never written at construction;
 - re-registering an id keeps its resume count; ``create_chain`` keeps the chain's members and
   saves both files; ``clear_chain`` also forgets the names pointing at the cleared ids;
 - an unsafe ``agent_id`` (``../x``) raises ``InvalidKeyError`` in ``export_transcript`` and
@@ -27,7 +31,7 @@ only read works for every read; a change there is a ``StorageError``.
 
 The manager holds no state of its own: each call reads the file afresh. A file that turns
 corrupt after construction makes the next call raise ``CorruptStateError`` (the file is copied
-aside first and left as it is); constructing a new manager starts empty as the seed does.
+aside first and left as it is); constructing a new manager repairs it as above.
 """
 
 from __future__ import annotations
@@ -205,9 +209,11 @@ class SessionManager:
         return self._transcript_dir
 
     def _load_sessions(self) -> None:
-        """Checks the files as the seed's loader does for the sessions file: a corrupt file
-        (``agent-sessions.json`` or ``workflow-chains.json``) is kept aside, a warning logged,
-        and that file starts empty."""
+        """Checks the files as the seed's loader does for the sessions file, writing nothing
+        when they read. A sessions file that does not is kept aside, then its entries that
+        are still whole are written back (the core's ``recover_salvaging``, what ``doctor
+        --fix`` runs), with a warning naming the copy and what was salvaged; a corrupt
+        ``workflow-chains.json`` is kept aside and starts empty."""
         chains_file = self._session_file.parent / "workflow-chains.json"
         # Each file is read first, without a lock: a readable file needs no repair, so a
         # folder the process may only read (mode 555) works for every read (the repair takes
@@ -222,12 +228,15 @@ class SessionManager:
         if not self._session_file.exists():
             return
         if not self._parses(self._registry.load):
-            aside = self._registry.recover()
-            if aside is not None:
+            # Repaired as `doctor --fix` and Node's `recover()` do: the corrupt bytes are kept
+            # aside, then every entry that is still whole is written back (not an empty file).
+            repaired = self._registry.recover_salvaging()
+            if repaired is not None:
+                aside, salvaged = repaired
                 logger.warning(
                     f"Failed to load sessions: {self._session_file} is not a valid sessions "
                     f"file; kept aside as {self._session_file.parent / Path(aside).name}, "
-                    "starting empty"
+                    f"{salvaged}"
                 )
                 return
         count = len(self._registry.all_sessions()["sessions"])
