@@ -328,3 +328,31 @@ def test_folders_it_creates_are_private_and_existing_ones_keep_their_mode(tmp_pa
     ]:
         assert mode(created) == 0o700, created
 
+
+@pytest.mark.parametrize(
+    "sequence",
+    [lambda: (x for x in ["a", "b"]), lambda: map(str, ["a", "b"]), lambda: iter(["a", "b"])],
+    ids=["generator", "map", "iter"],
+)
+def test_create_chain_takes_any_iterable_of_str(tmp_path, sequence):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    m.create_chain("cg", sequence())
+    chains = json.loads((tmp_path / "workflow-chains.json").read_text())
+    assert chains["cg"]["expected_sequence"] == ["a", "b"]
+    assert m.get_chain_status("cg")["missing"] == ["a", "b"]
+
+
+def test_create_chain_converts_an_iterator_before_writing(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    with pytest.raises(InvalidInputError):
+        m.create_chain("cg", (x for x in ["a", 5]))  # type: ignore[misc]
+    assert not (tmp_path / "workflow-chains.json").exists()
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_create_chain_takes_a_set_in_any_order(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    m.create_chain("cs", {"a", "b"})  # type: ignore[arg-type]
+    chains = json.loads((tmp_path / "workflow-chains.json").read_text())
+    assert sorted(chains["cs"]["expected_sequence"]) == ["a", "b"]
+

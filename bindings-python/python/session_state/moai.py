@@ -40,7 +40,7 @@ import logging
 import os
 import weakref
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Union
 
 from . import _native
 from .errors import CorruptStateError, InvalidInputError, SessionStateError, _path, _wrong_type
@@ -367,11 +367,16 @@ class SessionManager:
     def create_chain(
         self,
         chain_id: str,
-        agent_sequence: List[str],
+        agent_sequence: Iterable[str],
         metadata: Optional[Dict[str, Any]] = None,
     ) -> None:
         """Records ``{created_at, expected_sequence, metadata}`` in ``workflow-chains.json`` and
-        adds the chain (keeping its members) to the sessions file."""
+        adds the chain (keeping its members) to the sessions file.
+
+        ``agent_sequence`` is any iterable of str (a list, tuple, generator, ``map``, ...),
+        read once into a list before anything is written; a ``set`` is stored in its
+        iteration order, which is arbitrary (as in the seed). A str, bytes or dict is refused
+        (``InvalidInputError``), as is an item that is not a str (nothing written)."""
         # A str, bytes or dict is iterable, but `list()` of one is not what the caller meant
         # (letters, keys): refused rather than stored changed.
         if isinstance(agent_sequence, (str, bytes, bytearray, dict)):
@@ -381,7 +386,8 @@ class SessionManager:
         except TypeError:
             raise _wrong_type("agent_sequence", "a list of str", agent_sequence) from None
         self._registry.create_chain(chain_id, sequence, metadata)
-        logger.info(f"Created workflow chain: {chain_id} with {len(agent_sequence)} agents")
+        # `len(sequence)`: an iterator (a generator) has no len and is spent by now.
+        logger.info(f"Created workflow chain: {chain_id} with {len(sequence)} agents")
 
     # ------------------------------------------------------------------------ beyond the seed
 
