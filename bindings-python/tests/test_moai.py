@@ -356,3 +356,23 @@ def test_create_chain_takes_a_set_in_any_order(tmp_path):
     chains = json.loads((tmp_path / "workflow-chains.json").read_text())
     assert sorted(chains["cs"]["expected_sequence"]) == ["a", "b"]
 
+
+@pytest.mark.parametrize("relative", ["../up.json", "deep/../x.json", "./s.json", "s.json"])
+def test_relative_session_file_is_resolved_against_the_current_folder(
+    tmp_path, monkeypatch, relative
+):
+    work = tmp_path / "work"
+    (work / "deep").mkdir(parents=True)
+    monkeypatch.chdir(work)
+    m = SessionManager(session_file=relative, transcript_dir="../t/../t2")
+    expected = Path(os.path.abspath(relative))
+    assert m.session_file == expected and m.transcript_dir == tmp_path / "t2"
+    m.register_agent_result("a", "id-1", 1, "C")
+    m.create_chain("D", ["a"])
+    assert json.loads(expected.read_text())["sessions"] == {"a": "id-1"}
+    assert "D" in json.loads((expected.parent / "workflow-chains.json").read_text())
+    (tmp_path / "t2" / "agent-id-1.jsonl").write_text("{}\n", encoding="utf-8")
+    assert m.export_transcript("id-1") == tmp_path / "t2" / "agent-id-1.jsonl"
+    monkeypatch.chdir(tmp_path)  # fixed at construction, as the default paths are
+    assert m.get_resume_id("a") == "id-1"
+

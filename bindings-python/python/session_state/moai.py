@@ -130,7 +130,9 @@ class SessionManager:
 
     Args:
         session_file: the sessions file; default ``.moai/memory/agent-sessions.json`` below the
-            current folder at construction. ``workflow-chains.json`` sits beside it.
+            current folder at construction. ``workflow-chains.json`` sits beside it. A
+            relative path (``../s.json``, ``deep/../s.json``) is made absolute against the
+            current folder at construction (``os.path.abspath``); so is ``transcript_dir``.
         transcript_dir: where ``agent-{agent_id}.jsonl`` transcripts are looked up; default
             ``.moai/logs/agent-transcripts`` below the current folder. The folders created
             for these two (missing parents included) get mode 0700; existing ones are left
@@ -155,13 +157,16 @@ class SessionManager:
         policy: str = "compat",
     ) -> None:
         project_root = Path.cwd()
+        # A relative path is resolved against the current folder now, as the default paths
+        # are, and `..` folded away (`os.path.abspath`, symlinks not followed): the store is
+        # rooted above the sessions file, which needs a real folder name there.
         self._session_file = (
-            Path(_path(session_file, "session_file"))
+            Path(os.path.abspath(_path(session_file, "session_file")))
             if session_file
             else project_root / ".moai" / "memory" / "agent-sessions.json"
         )
         self._transcript_dir = (
-            Path(_path(transcript_dir, "transcript_dir"))
+            Path(os.path.abspath(_path(transcript_dir, "transcript_dir")))
             if transcript_dir
             else project_root / ".moai" / "logs" / "agent-transcripts"
         )
