@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import session_state.moai as moai
-from session_state.errors import InvalidInputError, InvalidKeyError
+from session_state.errors import InvalidInputError, InvalidKeyError, StorageError
 from session_state.moai import SessionManager
 
 
@@ -376,3 +376,27 @@ def test_relative_session_file_is_resolved_against_the_current_folder(
     monkeypatch.chdir(tmp_path)  # fixed at construction, as the default paths are
     assert m.get_resume_id("a") == "id-1"
 
+
+def test_a_transcript_that_is_a_folder_is_a_storage_error(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    (tmp_path / "t" / "agent-id3.jsonl").mkdir()
+    for call in (m.read_transcript, m.export_transcript):
+        with pytest.raises(StorageError) as info:
+            call("id3")
+        assert info.value.code == "storage"
+
+
+def test_a_transcript_symlink_leading_outside_is_refused(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    outside = tmp_path / "outside.jsonl"
+    outside.write_text('{"secret": 1}\n', encoding="utf-8")
+    (tmp_path / "t" / "agent-id2.jsonl").symlink_to(outside)
+    for call in (m.read_transcript, m.export_transcript):
+        with pytest.raises(StorageError) as info:
+            call("id2")
+        assert "outside the store root" in str(info.value)
+    # A symlink to a transcript inside the folder is read through.
+    (tmp_path / "t" / "agent-id1.jsonl").write_text('{"n": 1}\n', encoding="utf-8")
+    (tmp_path / "t" / "agent-id4.jsonl").symlink_to(tmp_path / "t" / "agent-id1.jsonl")
+    assert m.read_transcript("id4") == [{"kind": "record", "line": 1, "value": {"n": 1}}]
+    assert m.export_transcript("id4") == tmp_path / "t" / "agent-id4.jsonl"

@@ -21,6 +21,9 @@ what the seed loses (SPEC section 5):
   saves both files; ``clear_chain`` also forgets the names pointing at the cleared ids;
 - an unsafe ``agent_id`` (``../x``) raises ``InvalidKeyError`` in ``export_transcript`` and
   ``register_agent_result`` instead of naming a file outside the transcript folder;
+- transcripts are read through a ``FileStore`` rooted at the transcript folder, as the Node
+  package reads them through its store: one that is a folder, or a symlink leading outside
+  that folder, is a ``StorageError`` (the seed returned its path);
 - time stamps are written in UTC (naive ISO 8601, as the seed writes local time).
 
 Lookups of a name, id or chain id that is not a str miss, as the seed's lookups in dicts read
@@ -178,6 +181,9 @@ class SessionManager:
         self._policy = policy
         _make_private_dirs(self._session_file.parent)
         _make_private_dirs(self._transcript_dir)
+        # Transcripts are read through a store rooted at their folder, as the Node package
+        # reads them through its store: a folder or a symlink leading out is a `StorageError`.
+        self._transcripts = FileStore(self._transcript_dir)
         # The store is rooted one folder above the sessions file, so that its files have a
         # folder key (`memory/agent-sessions.json`): corrupt copies are found and reused there.
         folder = self._session_file.parent
@@ -362,10 +368,13 @@ class SessionManager:
     def export_transcript(self, agent_id: str) -> Optional[Path]:
         """The path of ``agent-{agent_id}.jsonl`` in the transcript folder if it exists, else
         None (with the seed's warning). ``InvalidKeyError`` for an unsafe id. An id that is not a
-        str is formatted into the name as the seed's f-string does (``5`` -> ``agent-5.jsonl``)."""
-        transcript_file = self._transcript_dir / _native.transcript_name(f"{agent_id}")
-        if transcript_file.exists():
-            return transcript_file
+        str is formatted into the name as the seed's f-string does (``5`` -> ``agent-5.jsonl``).
+        The file is looked up through the transcript folder's store, as the Node package does:
+        ``StorageError`` where it is a folder or a symlink leading outside that folder (the
+        seed returned such a path)."""
+        name = _native.export_transcript(self._transcripts, f"{agent_id}")
+        if name is not None:
+            return self._transcript_dir / name
         logger.warning(f"Transcript not found for agentId: {agent_id}")
         return None
 
@@ -455,11 +464,10 @@ class SessionManager:
 
     def read_transcript(self, agent_id: str) -> Optional[List[Dict[str, Any]]]:
         """The lines of the transcript (``{"kind": "record", "line": n, "value": ...}``, or
-        ``"invalid"``/``"torn"`` with ``error``), or None when there is none."""
-        transcript_file = self._transcript_dir / _native.transcript_name(f"{agent_id}")
-        if not transcript_file.exists():
-            return None
-        return _native.parse_transcript(transcript_file.read_bytes())
+        ``"invalid"``/``"torn"`` with ``error``), or None when there is none. Read as
+        :meth:`export_transcript` looks it up (``StorageError`` for a folder or a symlink
+        leading outside the transcript folder)."""
+        return _native.read_transcript(self._transcripts, f"{agent_id}")
 
     def compact(self) -> None:
         """Folds the journal (``journal=True``) into the sessions file; with nothing to fold
