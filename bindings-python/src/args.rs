@@ -26,10 +26,11 @@ pub fn wrong_type(value: &Bound<'_, PyAny>, name: &str, expected: &str) -> PyErr
 }
 
 /// The int in `value` as an `i128` (every Python int of 128 bits), or `None` when it is
-/// larger still. Wrong type when `value` is not an int (`bool` counts as an int, as
-/// everywhere in Python).
+/// larger still. Wrong type when `value` is not an int, and for a `bool`: Python counts it
+/// as an int, but `agent_progress("a", True)` storing 1 is not what the caller meant, and
+/// the Node package refuses a boolean too (`must be a number, got boolean`).
 fn int(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i128>> {
-    if !value.is_instance_of::<PyInt>() {
+    if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
         return Err(wrong_type(value, name, "an int"));
     }
     Ok(value.extract::<i128>().ok())

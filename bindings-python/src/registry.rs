@@ -4,8 +4,10 @@
 use pyo3::prelude::*;
 use serde_json::Value;
 use session_state::registry::{
-    AgentRegistry, CompatPolicy, ExplainedPolicy, JournalMode, ResumePolicy, transcript_key,
+    AgentRegistry, CompatPolicy, ExplainedPolicy, JournalMode, ResumePolicy, TranscriptLines,
+    existing_transcript_key,
 };
+use session_state::{Key, Store};
 use session_state_fs::SystemClock;
 
 use crate::args::{self, opt_text, text};
@@ -243,6 +245,17 @@ impl PyRegistry {
         Ok(self.inner.recover().py()?.map(|k| k.as_str().to_owned()))
     }
 
+    /// `recover_salvaging() -> (str, str) | None`: as `recover`, but writes back what the
+    /// corrupt file still holds (the core's `recover_salvaging`, what `doctor --fix` runs):
+    /// the key of the copy and what was salvaged ("salvaged 3 sessions, ...").
+    fn recover_salvaging(&self) -> PyResult<Option<(String, String)>> {
+        Ok(self
+            .inner
+            .recover_salvaging()
+            .py()?
+            .map(|(k, action)| (k.as_str().to_owned(), action)))
+    }
+
     /// `recover_chains() -> str | None`: the same for `workflow-chains.json` (started as `{}`).
     fn recover_chains(&self) -> PyResult<Option<String>> {
         Ok(self
@@ -268,14 +281,48 @@ impl PyRegistry {
     }
 }
 
-/// `transcript_name(agent_id) -> str`: `agent-{agent_id}.jsonl`, the id checked as a safe file
-/// name first (`InvalidKeyError`).
+/// The transcript of `agent_id` in `store`, a store rooted at the transcript folder: its key
+/// (`agent-{agent_id}.jsonl`) and bytes, or `None` when there is none (also for an id too long
+/// for that file name, as the core's `export_transcript`). Read through the store as the Node
+/// package reads it: a folder there, or a symlink leading outside the store's root, is a
+/// `StorageError`; an unsafe id an `InvalidKeyError`.
+fn transcript_in(
+    py: Python<'_>,
+    store: &Bound<'_, PyAny>,
+    agent_id: &Bound<'_, PyAny>,
+) -> PyResult<Option<(Key, Vec<u8>)>> {
+    let store = AnyStore::from_py(store)?;
+    let Some(key) = existing_transcript_key(&text(agent_id, "agent_id")?).py()? else {
+        return Ok(None);
+    };
+    let key = Key::new(key.file_name()).py()?;
+    let bytes = py.detach(|| store.read(&key)).py()?;
+    Ok(bytes.map(|b| (key, b)))
+}
+
+/// `export_transcript(store, agent_id) -> str | None`: the file name of `agent_id`'s
+/// transcript in `store` (rooted at the transcript folder) if it exists; see `transcript_in`.
 #[pyfunction]
-pub fn transcript_name(agent_id: &Bound<'_, PyAny>) -> PyResult<String> {
-    Ok(transcript_key(&text(agent_id, "agent_id")?)
-        .py()?
-        .file_name()
-        .to_owned())
+pub fn export_transcript(
+    py: Python<'_>,
+    store: &Bound<'_, PyAny>,
+    agent_id: &Bound<'_, PyAny>,
+) -> PyResult<Option<String>> {
+    Ok(transcript_in(py, store, agent_id)?.map(|(key, _)| key.as_str().to_owned()))
+}
+
+/// `read_transcript(store, agent_id) -> list[dict] | None`: the lines of `agent_id`'s
+/// transcript in `store` (`{"kind": "record" | "invalid" | "torn", "line": n, ...}`), or
+/// `None` when there is none; see `transcript_in`.
+#[pyfunction]
+pub fn read_transcript<'py>(
+    py: Python<'py>,
+    store: &Bound<'py, PyAny>,
+    agent_id: &Bound<'py, PyAny>,
+) -> PyResult<Bound<'py, PyAny>> {
+    let lines = transcript_in(py, store, agent_id)?
+        .map(|(_, bytes)| TranscriptLines::new(&bytes).collect::<Vec<_>>());
+    to_py(py, &lines)
 }
 
 /// `parse_transcript(data) -> list[dict]`: the lines of a transcript
@@ -285,15 +332,15 @@ pub fn parse_transcript<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let lines: Vec<_> =
-        session_state::registry::TranscriptLines::new(args::bytes(data, "data")?).collect();
+    let lines: Vec<_> = TranscriptLines::new(args::bytes(data, "data")?).collect();
     to_py(py, &lines)
 }
 
 /// Registers the registry class and functions on the native module.
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyRegistry>()?;
-    m.add_function(wrap_pyfunction!(transcript_name, m)?)?;
+    m.add_function(wrap_pyfunction!(export_transcript, m)?)?;
+    m.add_function(wrap_pyfunction!(read_transcript, m)?)?;
     m.add_function(wrap_pyfunction!(parse_transcript, m)?)?;
     Ok(())
 }

@@ -98,6 +98,12 @@ CALLS = [
     ("create_chain('c', {'a': 1})", lambda p: manager(p).create_chain("c", {"a": 1}), "agent_sequence"),
     ("create_chain('c', [5])", lambda p: manager(p).create_chain("c", [5]), "agent_sequence[0]"),
     ("decide_resume(policy=5)", lambda p: manager(p).decide_resume("a", "x", "y", policy=5), "policy"),
+    # A bool is an int in Python, but not a number the caller meant (Node refuses it too).
+    ("agent_progress(.., True)", lambda p: orch().agent_progress("a", True), "percent"),
+    ("agent_progress(.., False)", lambda p: orch().agent_progress("a", False), "percent"),
+    ("list_history(limit=True)", lambda p: orch().list_history(limit=True), "limit"),
+    ("list_history(offset=False)", lambda p: orch().list_history(offset=False), "offset"),
+    ("OrchestratorStore(naive_offset_minutes=True)", lambda p: OrchestratorStore(store=MemoryStore(), naive_offset_minutes=True), "naive_offset_minutes"),
 ]
 
 
@@ -152,3 +158,17 @@ def test_counts_beyond_64_bits_mean_no_bound_and_negatives_are_refused(tmp_path)
         with pytest.raises(InvalidInputError) as raised:
             sessions.list_history(limit=negative)
         assert "zero or more" in str(raised.value)
+
+
+def test_a_bool_progress_writes_nothing():
+    store = MemoryStore()
+    o = OrchestratorStore(store=store)
+    o.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    o.start()
+    o.agent_started({"id": "a", "type": "t", "task": "x"})
+    before = {k: store.read(k) for k in store.list(".claude")}
+    assert before
+    with pytest.raises(InvalidInputError):
+        o.agent_progress("a", True)
+    assert {k: store.read(k) for k in store.list(".claude")} == before
+    assert o.agent_progress("a", 1)["agents"][0]["progress"] == 1

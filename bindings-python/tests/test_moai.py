@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import session_state.moai as moai
-from session_state.errors import InvalidInputError, InvalidKeyError
+from session_state.errors import InvalidInputError, InvalidKeyError, StorageError
 from session_state.moai import SessionManager
 
 
@@ -41,19 +41,77 @@ def test_results_survive_a_restart(tmp_path):
     assert summary["status"] == "completed" and summary["agents"] == ["planner"]
 
 
-def test_corrupt_file_is_kept_aside_then_empty(tmp_path, caplog):
+def test_corrupt_file_is_kept_aside_then_salvaged(tmp_path, caplog):
     f = tmp_path / "agent-sessions.json"
     f.write_text('{"sessions": {"a": "id-1"}, "chains": {', encoding="utf-8")
     with caplog.at_level(logging.WARNING, logger="session_state.moai"):
         m = SessionManager(session_file=f, transcript_dir=tmp_path / "t")
-    assert any(r.levelno == logging.WARNING and "Failed to load sessions" in r.getMessage()
-               for r in caplog.records)
     kept = list(tmp_path.glob("agent-sessions.json.corrupt-*"))
     assert len(kept) == 1
     assert kept[0].read_text(encoding="utf-8") == '{"sessions": {"a": "id-1"}, "chains": {'
-    assert m.get_all_sessions() == {"sessions": {}, "chains": [], "total_results": 0}
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "Failed to load sessions" in warnings[0]
+    assert kept[0].name in warnings[0] and "salvaged 1 sessions" in warnings[0], warnings
+    assert m.get_all_sessions() == {"sessions": {"a": "id-1"}, "chains": [], "total_results": 0}
     m.register_agent_result("b", "id-2", None)
-    assert json.loads(f.read_text())["sessions"] == {"b": "id-2"}
+    assert json.loads(f.read_text())["sessions"] == {"a": "id-1", "b": "id-2"}
+
+
+def test_unreadable_file_with_nothing_complete_starts_empty(tmp_path, caplog):
+    f = tmp_path / "agent-sessions.json"
+    f.write_bytes(b"[1,2")
+    with caplog.at_level(logging.WARNING, logger="session_state.moai"):
+        m = SessionManager(session_file=f, transcript_dir=tmp_path / "t")
+    assert m.get_all_sessions() == {"sessions": {}, "chains": [], "total_results": 0}
+    assert [p.read_bytes() for p in tmp_path.glob("agent-sessions.json.corrupt-*")] == [b"[1,2"]
+    assert any("nothing readable" in r.getMessage() for r in caplog.records)
+
+
+def _three_agents(tmp_path):
+    f = tmp_path / "memory" / "agent-sessions.json"
+    m = SessionManager(session_file=f, transcript_dir=tmp_path / "t")
+    for i in (1, 2, 3):
+        m.register_agent_result(f"agent{i}", f"id{i}", {"v": i}, "C")
+    return f
+
+
+# A fresh user's files that the registry's strict parser refuses (round 5): each entry
+# that is still whole is kept, as `doctor --fix` and Node's `AgentRegistry.recover()` do.
+DAMAGES = [
+    ("nan", lambda t: t.replace('"v": 3', '"v": NaN'), 3),
+    ("null session", lambda t: t.replace('"agent3": "id3"', '"agent3": null'), 2),
+    ("float resume_count", lambda t: t.replace('"resume_count": 0', '"resume_count": 1.0', 1), 3),
+    ("wrongly typed chains", lambda t: t.replace('"chains": {', '"chains": {"X": 5, ', 1), 3),
+]
+
+
+@pytest.mark.parametrize("damage,sessions", [d[1:] for d in DAMAGES], ids=[d[0] for d in DAMAGES])
+def test_construction_salvages_a_file_the_parser_refuses(tmp_path, caplog, damage, sessions):
+    f = _three_agents(tmp_path)
+    damaged = damage(f.read_text(encoding="utf-8"))
+    assert damaged != f.read_text(encoding="utf-8")
+    f.write_text(damaged, encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="session_state.moai"):
+        m = SessionManager(session_file=f, transcript_dir=tmp_path / "t")
+    kept = list(f.parent.glob("agent-sessions.json.corrupt-*"))
+    assert [p.read_text(encoding="utf-8") for p in kept] == [damaged]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and kept[0].name in warnings[0] and "salvaged" in warnings[0]
+    found = m.get_all_sessions()
+    assert len(found["sessions"]) == sessions and found["chains"] == ["C"], found
+    assert m.get_agent_result("id1") == {"v": 1}
+    # What was salvaged is on disk and readable again.
+    again = SessionManager(session_file=f, transcript_dir=tmp_path / "t")
+    assert again.get_all_sessions() == found
+
+
+def test_construction_writes_nothing_when_the_file_is_readable(tmp_path):
+    f = _three_agents(tmp_path)
+    before = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in f.parent.iterdir()}
+    time.sleep(0.01)
+    SessionManager(session_file=f, transcript_dir=tmp_path / "t").get_all_sessions()
+    after = {p.name: (p.read_bytes(), p.stat().st_mtime_ns) for p in f.parent.iterdir()}
+    assert after == before
 
 
 def test_logging_calls_of_the_seed(tmp_path, caplog):
@@ -269,3 +327,76 @@ def test_folders_it_creates_are_private_and_existing_ones_keep_their_mode(tmp_pa
         tmp_path / "t1" / "t2",
     ]:
         assert mode(created) == 0o700, created
+
+
+@pytest.mark.parametrize(
+    "sequence",
+    [lambda: (x for x in ["a", "b"]), lambda: map(str, ["a", "b"]), lambda: iter(["a", "b"])],
+    ids=["generator", "map", "iter"],
+)
+def test_create_chain_takes_any_iterable_of_str(tmp_path, sequence):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    m.create_chain("cg", sequence())
+    chains = json.loads((tmp_path / "workflow-chains.json").read_text())
+    assert chains["cg"]["expected_sequence"] == ["a", "b"]
+    assert m.get_chain_status("cg")["missing"] == ["a", "b"]
+
+
+def test_create_chain_converts_an_iterator_before_writing(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    with pytest.raises(InvalidInputError):
+        m.create_chain("cg", (x for x in ["a", 5]))  # type: ignore[misc]
+    assert not (tmp_path / "workflow-chains.json").exists()
+    assert not (tmp_path / "s.json").exists()
+
+
+def test_create_chain_takes_a_set_in_any_order(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    m.create_chain("cs", {"a", "b"})  # type: ignore[arg-type]
+    chains = json.loads((tmp_path / "workflow-chains.json").read_text())
+    assert sorted(chains["cs"]["expected_sequence"]) == ["a", "b"]
+
+
+@pytest.mark.parametrize("relative", ["../up.json", "deep/../x.json", "./s.json", "s.json"])
+def test_relative_session_file_is_resolved_against_the_current_folder(
+    tmp_path, monkeypatch, relative
+):
+    work = tmp_path / "work"
+    (work / "deep").mkdir(parents=True)
+    monkeypatch.chdir(work)
+    m = SessionManager(session_file=relative, transcript_dir="../t/../t2")
+    expected = Path(os.path.abspath(relative))
+    assert m.session_file == expected and m.transcript_dir == tmp_path / "t2"
+    m.register_agent_result("a", "id-1", 1, "C")
+    m.create_chain("D", ["a"])
+    assert json.loads(expected.read_text())["sessions"] == {"a": "id-1"}
+    assert "D" in json.loads((expected.parent / "workflow-chains.json").read_text())
+    (tmp_path / "t2" / "agent-id-1.jsonl").write_text("{}\n", encoding="utf-8")
+    assert m.export_transcript("id-1") == tmp_path / "t2" / "agent-id-1.jsonl"
+    monkeypatch.chdir(tmp_path)  # fixed at construction, as the default paths are
+    assert m.get_resume_id("a") == "id-1"
+
+
+def test_a_transcript_that_is_a_folder_is_a_storage_error(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    (tmp_path / "t" / "agent-id3.jsonl").mkdir()
+    for call in (m.read_transcript, m.export_transcript):
+        with pytest.raises(StorageError) as info:
+            call("id3")
+        assert info.value.code == "storage"
+
+
+def test_a_transcript_symlink_leading_outside_is_refused(tmp_path):
+    m = SessionManager(session_file=tmp_path / "s.json", transcript_dir=tmp_path / "t")
+    outside = tmp_path / "outside.jsonl"
+    outside.write_text('{"secret": 1}\n', encoding="utf-8")
+    (tmp_path / "t" / "agent-id2.jsonl").symlink_to(outside)
+    for call in (m.read_transcript, m.export_transcript):
+        with pytest.raises(StorageError) as info:
+            call("id2")
+        assert "outside the store root" in str(info.value)
+    # A symlink to a transcript inside the folder is read through.
+    (tmp_path / "t" / "agent-id1.jsonl").write_text('{"n": 1}\n', encoding="utf-8")
+    (tmp_path / "t" / "agent-id4.jsonl").symlink_to(tmp_path / "t" / "agent-id1.jsonl")
+    assert m.read_transcript("id4") == [{"kind": "record", "line": 1, "value": {"n": 1}}]
+    assert m.export_transcript("id4") == tmp_path / "t" / "agent-id4.jsonl"

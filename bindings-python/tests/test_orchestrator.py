@@ -60,6 +60,10 @@ def project(tmp_path, monkeypatch):
 def test_skill_functions_on_the_fixture_project(project):
     assert list_history() == json.loads((ORCH / "project.history.json").read_text("utf-8"))
     assert list_history(limit=1) == json.loads((ORCH / "project.history.json").read_text("utf-8"))[:1]
+    # The skill's function keeps the seed's slicing with a bool (`[:True]`, `[:False]`); the
+    # package's own `OrchestratorStore.list_history` refuses one.
+    assert list_history(limit=True) == list_history(limit=1)  # type: ignore[arg-type]
+    assert list_history(limit=False) == []  # type: ignore[arg-type]
     state = load_session()
     assert state is not None and state["session_id"] == "2025-12-27-abc123"
     # the values as the file holds them (the naive `updated` the skill wrote)

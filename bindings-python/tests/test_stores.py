@@ -82,3 +82,20 @@ def test_file_store_takes_a_path_like_root(tmp_path):
     from pathlib import Path
 
     assert Path(FileStore(tmp_path).root) == tmp_path
+
+
+@pytest.mark.parametrize("root", ["../up", "deep/../here"])
+def test_relative_roots_with_dotdot_work_for_every_path_argument(root, tmp_path, monkeypatch):
+    from session_state.orchestrator import OrchestratorStore
+    from session_state.teams import TeamStore
+
+    work = tmp_path / "work"
+    (work / "deep").mkdir(parents=True)
+    monkeypatch.chdir(work)
+    expected = os.path.abspath(root)
+    FileStore(root).write("k/v.json", b"{}")
+    assert open(os.path.join(expected, "k", "v.json"), "rb").read() == b"{}"
+    o = OrchestratorStore(root)
+    o.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    assert os.path.isfile(os.path.join(expected, ".claude", "orchestrator-session.json"))
+    assert TeamStore(root).list_teams() == []

@@ -86,6 +86,7 @@ def moai_usage(tmp: Path) -> None:
     everything: Dict[str, Any] = m.get_all_sessions()
     path: Optional[Path] = m.export_transcript("id-1")
     m.create_chain("D", ["a", "b"], metadata={"k": 1})
+    m.create_chain("G", (name for name in ["a", "b"]))  # any iterable of str
     m.clear_agent_session("a")
     m.clear_chain("C")
     decision: Dict[str, Any] = m2.decide_resume("a", "x", "y", policy="compat")

@@ -10,13 +10,20 @@ what the seed loses (SPEC section 5):
   restart and are shared by every process using the folder;
 - every change is one atomic, locked read-modify-write of the file: concurrent processes lose
   no registration, a crash never leaves a torn file;
-- a corrupt file is copied aside (``agent-sessions.json.corrupt-<UTC stamp>``) before starting
-  empty, with the seed's warning; so is a corrupt ``workflow-chains.json`` (the seed's
-  ``create_chain`` failed on it until it was repaired by hand);
+- a sessions file that cannot be read (cut short, ``NaN``, a wrongly typed entry) is copied
+  aside (``agent-sessions.json.corrupt-<UTC stamp>``), then every entry still whole is written
+  back, as ``session-state doctor --fix`` and Node's ``AgentRegistry.recover()`` do, with the
+  seed's warning naming the copy and what was salvaged (the seed started empty in memory and
+  its next save dropped everything); a corrupt ``workflow-chains.json`` is copied aside and
+  starts empty (the seed's ``create_chain`` failed on it until it was repaired by hand);
+  a readable file is never written at construction;
 - re-registering an id keeps its resume count; ``create_chain`` keeps the chain's members and
   saves both files; ``clear_chain`` also forgets the names pointing at the cleared ids;
 - an unsafe ``agent_id`` (``../x``) raises ``InvalidKeyError`` in ``export_transcript`` and
   ``register_agent_result`` instead of naming a file outside the transcript folder;
+- transcripts are read through a ``FileStore`` rooted at the transcript folder, as the Node
+  package reads them through its store: one that is a folder, or a symlink leading outside
+  that folder, is a ``StorageError`` (the seed returned its path);
 - time stamps are written in UTC (naive ISO 8601, as the seed writes local time).
 
 Lookups of a name, id or chain id that is not a str miss, as the seed's lookups in dicts read
@@ -27,7 +34,7 @@ only read works for every read; a change there is a ``StorageError``.
 
 The manager holds no state of its own: each call reads the file afresh. A file that turns
 corrupt after construction makes the next call raise ``CorruptStateError`` (the file is copied
-aside first and left as it is); constructing a new manager starts empty as the seed does.
+aside first and left as it is); constructing a new manager repairs it as above.
 """
 
 from __future__ import annotations
@@ -36,7 +43,7 @@ import logging
 import os
 import weakref
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Optional, Union
 
 from . import _native
 from .errors import CorruptStateError, InvalidInputError, SessionStateError, _path, _wrong_type
@@ -126,7 +133,9 @@ class SessionManager:
 
     Args:
         session_file: the sessions file; default ``.moai/memory/agent-sessions.json`` below the
-            current folder at construction. ``workflow-chains.json`` sits beside it.
+            current folder at construction. ``workflow-chains.json`` sits beside it. A
+            relative path (``../s.json``, ``deep/../s.json``) is made absolute against the
+            current folder at construction (``os.path.abspath``); so is ``transcript_dir``.
         transcript_dir: where ``agent-{agent_id}.jsonl`` transcripts are looked up; default
             ``.moai/logs/agent-transcripts`` below the current folder. The folders created
             for these two (missing parents included) get mode 0700; existing ones are left
@@ -151,13 +160,16 @@ class SessionManager:
         policy: str = "compat",
     ) -> None:
         project_root = Path.cwd()
+        # A relative path is resolved against the current folder now, as the default paths
+        # are, and `..` folded away (`os.path.abspath`, symlinks not followed): the store is
+        # rooted above the sessions file, which needs a real folder name there.
         self._session_file = (
-            Path(_path(session_file, "session_file"))
+            Path(os.path.abspath(_path(session_file, "session_file")))
             if session_file
             else project_root / ".moai" / "memory" / "agent-sessions.json"
         )
         self._transcript_dir = (
-            Path(_path(transcript_dir, "transcript_dir"))
+            Path(os.path.abspath(_path(transcript_dir, "transcript_dir")))
             if transcript_dir
             else project_root / ".moai" / "logs" / "agent-transcripts"
         )
@@ -169,6 +181,9 @@ class SessionManager:
         self._policy = policy
         _make_private_dirs(self._session_file.parent)
         _make_private_dirs(self._transcript_dir)
+        # Transcripts are read through a store rooted at their folder, as the Node package
+        # reads them through its store: a folder or a symlink leading out is a `StorageError`.
+        self._transcripts = FileStore(self._transcript_dir)
         # The store is rooted one folder above the sessions file, so that its files have a
         # folder key (`memory/agent-sessions.json`): corrupt copies are found and reused there.
         folder = self._session_file.parent
@@ -205,9 +220,11 @@ class SessionManager:
         return self._transcript_dir
 
     def _load_sessions(self) -> None:
-        """Checks the files as the seed's loader does for the sessions file: a corrupt file
-        (``agent-sessions.json`` or ``workflow-chains.json``) is kept aside, a warning logged,
-        and that file starts empty."""
+        """Checks the files as the seed's loader does for the sessions file, writing nothing
+        when they read. A sessions file that does not is kept aside, then its entries that
+        are still whole are written back (the core's ``recover_salvaging``, what ``doctor
+        --fix`` runs), with a warning naming the copy and what was salvaged; a corrupt
+        ``workflow-chains.json`` is kept aside and starts empty."""
         chains_file = self._session_file.parent / "workflow-chains.json"
         # Each file is read first, without a lock: a readable file needs no repair, so a
         # folder the process may only read (mode 555) works for every read (the repair takes
@@ -222,12 +239,15 @@ class SessionManager:
         if not self._session_file.exists():
             return
         if not self._parses(self._registry.load):
-            aside = self._registry.recover()
-            if aside is not None:
+            # Repaired as `doctor --fix` and Node's `recover()` do: the corrupt bytes are kept
+            # aside, then every entry that is still whole is written back (not an empty file).
+            repaired = self._registry.recover_salvaging()
+            if repaired is not None:
+                aside, salvaged = repaired
                 logger.warning(
                     f"Failed to load sessions: {self._session_file} is not a valid sessions "
                     f"file; kept aside as {self._session_file.parent / Path(aside).name}, "
-                    "starting empty"
+                    f"{salvaged}"
                 )
                 return
         count = len(self._registry.all_sessions()["sessions"])
@@ -348,21 +368,29 @@ class SessionManager:
     def export_transcript(self, agent_id: str) -> Optional[Path]:
         """The path of ``agent-{agent_id}.jsonl`` in the transcript folder if it exists, else
         None (with the seed's warning). ``InvalidKeyError`` for an unsafe id. An id that is not a
-        str is formatted into the name as the seed's f-string does (``5`` -> ``agent-5.jsonl``)."""
-        transcript_file = self._transcript_dir / _native.transcript_name(f"{agent_id}")
-        if transcript_file.exists():
-            return transcript_file
+        str is formatted into the name as the seed's f-string does (``5`` -> ``agent-5.jsonl``).
+        The file is looked up through the transcript folder's store, as the Node package does:
+        ``StorageError`` where it is a folder or a symlink leading outside that folder (the
+        seed returned such a path)."""
+        name = _native.export_transcript(self._transcripts, f"{agent_id}")
+        if name is not None:
+            return self._transcript_dir / name
         logger.warning(f"Transcript not found for agentId: {agent_id}")
         return None
 
     def create_chain(
         self,
         chain_id: str,
-        agent_sequence: List[str],
+        agent_sequence: Iterable[str],
         metadata: Optional[Dict[str, Any]] = None,
     ) -> None:
         """Records ``{created_at, expected_sequence, metadata}`` in ``workflow-chains.json`` and
-        adds the chain (keeping its members) to the sessions file."""
+        adds the chain (keeping its members) to the sessions file.
+
+        ``agent_sequence`` is any iterable of str (a list, tuple, generator, ``map``, ...),
+        read once into a list before anything is written; a ``set`` is stored in its
+        iteration order, which is arbitrary (as in the seed). A str, bytes or dict is refused
+        (``InvalidInputError``), as is an item that is not a str (nothing written)."""
         # A str, bytes or dict is iterable, but `list()` of one is not what the caller meant
         # (letters, keys): refused rather than stored changed.
         if isinstance(agent_sequence, (str, bytes, bytearray, dict)):
@@ -372,7 +400,8 @@ class SessionManager:
         except TypeError:
             raise _wrong_type("agent_sequence", "a list of str", agent_sequence) from None
         self._registry.create_chain(chain_id, sequence, metadata)
-        logger.info(f"Created workflow chain: {chain_id} with {len(agent_sequence)} agents")
+        # `len(sequence)`: an iterator (a generator) has no len and is spent by now.
+        logger.info(f"Created workflow chain: {chain_id} with {len(sequence)} agents")
 
     # ------------------------------------------------------------------------ beyond the seed
 
@@ -435,11 +464,10 @@ class SessionManager:
 
     def read_transcript(self, agent_id: str) -> Optional[List[Dict[str, Any]]]:
         """The lines of the transcript (``{"kind": "record", "line": n, "value": ...}``, or
-        ``"invalid"``/``"torn"`` with ``error``), or None when there is none."""
-        transcript_file = self._transcript_dir / _native.transcript_name(f"{agent_id}")
-        if not transcript_file.exists():
-            return None
-        return _native.parse_transcript(transcript_file.read_bytes())
+        ``"invalid"``/``"torn"`` with ``error``), or None when there is none. Read as
+        :meth:`export_transcript` looks it up (``StorageError`` for a folder or a symlink
+        leading outside the transcript folder)."""
+        return _native.read_transcript(self._transcripts, f"{agent_id}")
 
     def compact(self) -> None:
         """Folds the journal (``journal=True``) into the sessions file; with nothing to fold

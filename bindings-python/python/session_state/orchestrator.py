@@ -219,7 +219,8 @@ def list_history(limit: int = 10) -> List[HistoryEntry]:
         # The seed slices `sorted(...)[:limit]`: a negative limit drops that many from the end.
         everything = cast(HistoryPage, _here().list_history(sys.maxsize))["entries"]
         return everything[:limit]
-    return cast(HistoryPage, _here().list_history(min(limit, sys.maxsize)))["entries"]
+    # `int()`: the seed slices with a bool as with 0/1 (`[:True]`), the native half refuses one.
+    return cast(HistoryPage, _here().list_history(int(min(limit, sys.maxsize))))["entries"]
 
 
 def resume_summary(state: Dict[str, Any], now: Optional[str] = None) -> ResumeSummary:
@@ -285,7 +286,7 @@ class OrchestratorStore:
     ) -> HistoryPage:
         """A page ``{"entries": [{id, goal, status, created}], "skipped": [{key, code,
         message}], "total": int}``, newest first. ``limit`` and ``offset`` are ints from 0 up
-        (``InvalidInputError`` otherwise, also when not an int)."""
+        (``InvalidInputError`` otherwise, also when not an int or a ``bool``)."""
         return cast(HistoryPage, self._native.list_history(limit, offset, status, full_scan))
 
     def rebuild_index(self) -> None:
@@ -347,7 +348,8 @@ class OrchestratorStore:
 
     def agent_progress(self, agent_id: str, percent: int) -> Dict[str, Any]:
         """Sets the agent's ``progress``: an int from 0 to 100 (``InvalidInputError``
-        otherwise, also when not an int)."""
+        otherwise, also when not an int or a ``bool``: ``True`` is not 1 here, as in the
+        Node package)."""
         return self._native.agent_progress(agent_id, percent)
 
     def agent_completed(self, agent_id: str, result_summary: str) -> Dict[str, Any]:
