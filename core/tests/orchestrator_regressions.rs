@@ -270,6 +270,29 @@ fn a_current_session_left_in_a_final_status_can_be_archived() {
 }
 
 #[test]
+fn a_history_file_named_dot_json_is_listed_and_checked() {
+    // The seed's `glob("*.json")` finds `.json` too; it was neither listed nor skipped.
+    let s = memory();
+    let name = history_dir().join(".json").unwrap();
+    s.store()
+        .write(&name, &vector("seed-example.json"))
+        .unwrap();
+    let page = s.list_history(&HistoryQuery::default()).unwrap();
+    assert_eq!(page.total, 1, "{page:?}");
+    assert_eq!(page.entries[0].id, "2025-12-27-abc123");
+    let s = memory();
+    s.store().write(&name, b"{torn").unwrap();
+    let page = s.list_history(&HistoryQuery::default()).unwrap();
+    assert_eq!((page.total, page.skipped.len()), (0, 1), "{page:?}");
+    assert_eq!(page.skipped[0].key, name.as_str());
+    let report = s.doctor(false).unwrap();
+    assert!(
+        report.problems.iter().any(|p| p.key == name.as_str()),
+        "{report:?}"
+    );
+}
+
+#[test]
 fn doctor_fix_moves_aside_files_with_nothing_to_salvage() {
     let history = history_key("2025-12-01-junk").unwrap();
     for junk in [

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use super::document::OrchestratorSession;
 use super::history_index::{Index, Record, parse_owned};
-use super::keys::{history_dir, history_id, index_key};
+use super::keys::{history_dir, index_key, is_history_file};
 use super::parse::{ParseOptions, parse_document};
 use super::status::SessionStatus;
 use super::store::OrchestratorStore;
@@ -88,7 +88,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             .store
             .list(&history_dir())?
             .into_iter()
-            .filter(|k| history_id(k).is_some())
+            .filter(is_history_file)
             .map(|k| (k.file_name().to_owned(), k))
             .collect())
     }

@@ -56,11 +56,21 @@ pub fn history_key(session_id: &str) -> Result<Key> {
 /// The session id of a history key: its file name without `.json`, when it is a direct child
 /// of the history folder.
 pub fn history_id(key: &Key) -> Option<&str> {
+    history_file_stem(key).filter(|id| !id.is_empty())
+}
+
+/// Whether `key` is a history file: a `*.json` directly in the history folder, as the seed's
+/// `glob("*.json")` finds them (also `.json`, whose name holds no id; its document has one).
+pub(crate) fn is_history_file(key: &Key) -> bool {
+    history_file_stem(key).is_some()
+}
+
+fn history_file_stem(key: &Key) -> Option<&str> {
     let rest = key.as_str().strip_prefix(HISTORY_DIR)?.strip_prefix('/')?;
     if rest.contains('/') {
         return None;
     }
-    rest.strip_suffix(".json").filter(|id| !id.is_empty())
+    rest.strip_suffix(".json")
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::keys::{current_key, history_dir, history_id, index_key};
+use super::keys::{current_key, history_dir, history_id, index_key, is_history_file};
 use super::parse::parse_document;
 use super::salvage::salvage;
 use super::store::OrchestratorStore;
@@ -175,7 +175,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             self.store
                 .list(&history_dir())?
                 .into_iter()
-                .filter(|k| history_id(k).is_some()),
+                .filter(is_history_file),
         );
         let mut report = DoctorReport::default();
         for key in keys {
