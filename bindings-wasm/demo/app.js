@@ -61,8 +61,47 @@ function agentProgress(doc, agent) {
   return resumeSummary({ ...doc, agents: [agent] }).progress_percent;
 }
 
+// A loaded document may hold numbers beyond 2^53 - 1 (`"estimated_tokens":
+// 18446744073709551615` loads as the nearest double), which the package's argument check
+// refuses. For display only, the summary is computed from a copy where each such number is
+// capped at ±Number.MAX_SAFE_INTEGER; the stored file is never rewritten for it. Returns
+// `value` itself when it holds none, else a copy; the paths capped are pushed to `capped`.
+function capUnsafe(value, path, capped) {
+  if (typeof value === "number") {
+    if (Math.abs(value) <= Number.MAX_SAFE_INTEGER) return value;
+    capped.push(path);
+    return Math.sign(value) * Number.MAX_SAFE_INTEGER;
+  }
+  if (value === null || typeof value !== "object") return value;
+  const isArray = Array.isArray(value);
+  let copy = null;
+  for (const [k, v] of Object.entries(value)) {
+    const at = isArray ? `${path}[${k}]` : path ? `${path}.${k}` : k;
+    const w = capUnsafe(v, at, capped);
+    if (w !== v) {
+      copy ??= isArray ? [...value] : { ...value };
+      copy[k] = w;
+    }
+  }
+  return copy ?? value;
+}
+
+function showCapped(capped) {
+  const note = $("s-capped");
+  note.hidden = capped.length === 0;
+  if (note.hidden) return;
+  const shown = capped.slice(0, 5).map((p) => `\`${p}\``).join(", ");
+  const more = capped.length > 5 ? ` and ${capped.length - 5} more` : "";
+  note.textContent =
+    `${shown}${more}: beyond 2^53 - 1, shown as the nearest JS number here and capped at ` +
+    `${Number.MAX_SAFE_INTEGER.toLocaleString("en-US")} in the resume block. The stored file is unchanged.`;
+}
+
 function showSession(doc) {
-  const summary = resumeSummary(doc);
+  const capped = [];
+  const shown = capUnsafe(doc, "", capped);
+  const summary = resumeSummary(shown);
+  showCapped(capped);
   $("session").hidden = false;
   text("s-id", summary.session_id);
   text("s-goal", summary.goal);
@@ -75,7 +114,7 @@ function showSession(doc) {
   text("s-resume-from", summary.resume_from ?? "nothing in progress");
   text("s-markdown", renderResume(summary));
 
-  const rows = doc.agents.map((agent) => {
+  const rows = shown.agents.map((agent) => {
     const tr = document.createElement("tr");
     const cells = [agent.id + (agent.type ? ` (${agent.type})` : ""), agent.task];
     for (const value of cells) {
@@ -91,7 +130,7 @@ function showSession(doc) {
     const pr = document.createElement("td");
     const progress = document.createElement("progress");
     progress.max = 100;
-    const value = agentProgress(doc, agent);
+    const value = agentProgress(shown, agent);
     bar(progress, value, `Progress of ${agent.id}`);
     progress.dataset.agent = agent.id;
     const label = document.createElement("span");
@@ -115,10 +154,12 @@ function showSession(doc) {
     li.append(time);
   });
 
+  // The numbers as loaded (not capped; see capUnsafe).
+  const usage = doc.context_usage;
   const ctx = summary.context;
-  const pct = Math.max(0, Math.min(100, Number(ctx.percentage)));
+  const pct = Math.max(0, Math.min(100, Number(usage.percentage)));
   bar($("c-progress"), pct, "Context used");
-  text("c-label", `~${ctx.estimated_tokens.toLocaleString("en-US")} tokens (${ctx.percentage}%)`);
+  text("c-label", `~${usage.estimated_tokens.toLocaleString("en-US")} tokens (${usage.percentage}%)`);
   text(
     "c-compression",
     `Last compression: ${ctx.last_compression ? `${ctx.last_compression_relative} (${ctx.last_compression})` : "never"}`,

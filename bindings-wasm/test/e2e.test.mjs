@@ -87,6 +87,24 @@ async function ready() {
 const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 const textOf = (selector) => page.textContent(selector);
 const status = () => textOf("#s-status");
+const seedText = () => readFileSync(join(vectors, "seed-example.json"), "utf8");
+const storedText = (key) => page.evaluate((k) => localStorage.getItem(`session-state:${k}`), key);
+const CURRENT = ".claude/orchestrator-session.json";
+
+/** The page with an empty localStorage. */
+async function fresh() {
+  await page.goto(`${base}/demo/`);
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await ready();
+}
+
+/** Writes `text` to `<repo>/target/e2e/<name>` and opens it with the file input. */
+async function open(name, text) {
+  const path = join(shots, name);
+  writeFileSync(path, text);
+  await page.setInputFiles("#file", path);
+}
 
 test("the viewer shows the seed example, moves it, keeps it across reloads, and salvages a torn file", async () => {
   await page.goto(`${base}/demo/`);
@@ -247,4 +265,29 @@ test("the viewer shows the seed example, moves it, keeps it across reloads, and 
   await page.click("button[data-move=archive]");
   assert.match(await textOf("#message"), /^Archived to \.claude\/orchestrator-history\/2025-12-27-abc123\.json/);
   assert.equal(await page.isVisible("#empty"), true);
+});
+
+test("a session holding numbers beyond 2^53 - 1 is shown, and its file is not rewritten", async () => {
+  const cases = [
+    ['"estimated_tokens": 25000', '"estimated_tokens": 18446744073709551615', "context_usage.estimated_tokens", /^~18,446,744,073,709,552,000 tokens \(20%\)$/],
+    ['"percentage": 20', '"percentage": 1e20', "context_usage.percentage", /^~25,000 tokens \(100000000000000000000%\)$/],
+    ['"estimated_tokens": 25000', '"estimated_tokens": 9007199254740993', "context_usage.estimated_tokens", /^~9,007,199,254,740,992 tokens \(20%\)$/],
+  ];
+  for (const [i, [from, to, path, label]] of cases.entries()) {
+    await fresh();
+    const text = seedText().replace(from, to);
+    assert.notEqual(text, seedText());
+    await open("orchestrator-session.json", text);
+    await page.waitForSelector("#session:not([hidden])");
+    assert.equal(await page.isVisible("#problem"), false);
+    assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
+    assert.equal(await textOf("#s-progress-label"), "80% complete");
+    assert.match(await textOf("#c-label"), label);
+    assert.equal(await page.isVisible("button[data-move=pause]"), true);
+    assert.match(await textOf("#s-capped"), new RegExp(`\`${path.replace(".", "\\.")}\`: beyond 2\\^53 - 1`));
+    assert.match(await page.$eval("#s-markdown", (p) => p.textContent), /^## 🔄 RESUMING SESSION/);
+    // Display only: the stored file keeps its exact text.
+    assert.equal(await storedText(CURRENT), text);
+    await shot(`13-unsafe-number-${i + 1}`);
+  }
 });
