@@ -226,26 +226,43 @@ function render() {
   showHistory();
 }
 
-// Before a file replaces the stored current session, that session is kept: archived when it is
-// another session (by id, read from the incoming bytes even when they are torn), or its bytes
-// copied to `<current>.replaced-<ms>` when it cannot be archived (unreadable, or its archive
-// exists) or is the same session in another state. Identical bytes need nothing. Returns what
-// was done, or "" when nothing needed keeping.
-function keepCurrent(incoming) {
+// Stores `incoming` as the current session without losing the one it replaces. The new bytes
+// are written first: when that write fails (the storage quota), nothing has changed and the
+// previous session is still current. Then the previous session is kept: archived when it is
+// another session (by id, read from the incoming bytes even when they are torn; the archive
+// does not remove the current file, which now holds another id), or its bytes copied to
+// `<current>.replaced-<ms>` when it cannot be archived (unreadable, or its archive exists) or
+// is the same session in another state. When keeping it fails, its bytes are put back as the
+// current file and the error is thrown. Identical bytes need nothing. Returns what was done.
+function storeCurrent(incoming) {
   const old = store.read(CURRENT);
-  if (!old || sameBytes(old, incoming)) return "";
-  const incomingId = salvage(incoming).document.session_id;
-  try {
-    const doc = sessions.load();
-    if (doc && doc.session_id !== incomingId) {
-      return ` The session it replaces was archived to ${sessions.archive(doc, { replace: false })}.`;
+  if (old && sameBytes(old, incoming)) return "";
+  let previous = null;
+  if (old) {
+    try {
+      previous = sessions.load();
+    } catch {
+      // Unreadable, incompatible or too large: kept aside below.
     }
-  } catch {
-    // Unreadable, incompatible, or already archived: kept aside below.
   }
-  const aside = `${CURRENT}.replaced-${Date.now()}`;
-  store.write(aside, old);
-  return ` The file it replaces was kept as ${aside}.`;
+  const incomingId = old ? salvage(incoming).document.session_id : null;
+  store.write(CURRENT, incoming);
+  if (!old) return "";
+  try {
+    if (previous && previous.session_id !== incomingId) {
+      try {
+        return ` The session it replaces was archived to ${sessions.archive(previous, { replace: false })}.`;
+      } catch {
+        // Its archive exists (or cannot be written): kept aside below.
+      }
+    }
+    const aside = `${CURRENT}.replaced-${Date.now()}`;
+    store.write(aside, old);
+    return ` The file it replaces was kept as ${aside}.`;
+  } catch (err) {
+    store.write(CURRENT, old);
+    throw err;
+  }
 }
 
 function sameBytes(a, b) {
@@ -267,11 +284,12 @@ async function openFiles(files) {
     // others are archives of the history folder.
     const key = single || file.name === "orchestrator-session.json" ? CURRENT : `${HISTORY}/${file.name}`;
     try {
-      if (key === CURRENT) kept += keepCurrent(bytes);
-      store.write(key, bytes);
+      if (key === CURRENT) kept += storeCurrent(bytes);
+      else store.write(key, bytes);
       written.push(file.name);
     } catch (err) {
-      say(`${file.name} was not stored: ${describeError(err)}`, true);
+      const unchanged = key === CURRENT ? " The current session is unchanged." : "";
+      say(`${file.name} was not stored: ${describeError(err)}.${unchanged}`, true);
       render();
       return;
     }

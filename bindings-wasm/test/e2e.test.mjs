@@ -291,3 +291,26 @@ test("a session holding numbers beyond 2^53 - 1 is shown, and its file is not re
     await shot(`13-unsafe-number-${i + 1}`);
   }
 });
+
+test("a file the storage quota refuses leaves the current session current", async () => {
+  await fresh();
+  await page.setInputFiles("#file", join(vectors, "seed-example.json"));
+  await page.waitForSelector("#session:not([hidden])");
+  const seed = await storedText(CURRENT);
+  // Another session, larger than Chromium's localStorage quota (10 MB per origin).
+  const huge = JSON.parse(seedText());
+  huge.session_id = "2026-01-01-huge01";
+  huge.goal = "x".repeat(12 * 1024 * 1024);
+  await open("huge.json", JSON.stringify(huge));
+  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("huge.json was not stored"));
+  assert.match(await textOf("#message"), /^huge\.json was not stored: storage: .* The current session is unchanged\.$/s);
+  assert.equal(await page.isVisible("#empty"), false);
+  assert.equal(await page.isVisible("#session"), true);
+  assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
+  assert.equal(await storedText(CURRENT), seed);
+  // Nothing archived, nothing kept aside: the store is as before.
+  assert.equal(await page.$$eval("#history-list li time", (t) => t.length), 0);
+  const keys = await page.evaluate(() => Object.keys(localStorage).sort());
+  assert.deepEqual(keys, [`session-state:${CURRENT}`]);
+  await shot("14-quota-refused");
+});
