@@ -55,10 +55,11 @@ function list(id, items, render) {
   }
 }
 
-// An agent's own progress by the package's rule (a complete agent counts 100): the summary of
-// the session with that agent alone.
-function agentProgress(doc, agent) {
-  return resumeSummary({ ...doc, agents: [agent] }).progress_percent;
+// An agent's own progress by the rule of the package's session progress (the core's
+// `progress_percent`: a complete agent counts 100, one without `progress` 0, capped at 100).
+// Computed here, once per agent: a summary per agent cost agents x pending tasks.
+function agentProgress(agent) {
+  return agent.status === "complete" ? 100 : Math.min(100, agent.progress ?? 0);
 }
 
 // A loaded document may hold numbers beyond 2^53 - 1 (`"estimated_tokens":
@@ -130,7 +131,7 @@ function showSession(doc) {
     const pr = document.createElement("td");
     const progress = document.createElement("progress");
     progress.max = 100;
-    const value = agentProgress(shown, agent);
+    const value = agentProgress(agent);
     bar(progress, value, `Progress of ${agent.id}`);
     progress.dataset.agent = agent.id;
     const label = document.createElement("span");

@@ -314,3 +314,30 @@ test("a file the storage quota refuses leaves the current session current", asyn
   assert.deepEqual(keys, [`session-state:${CURRENT}`]);
   await shot("14-quota-refused");
 });
+
+// The e2e's time limit (a hang fails instead of blocking CI; not a speed measure): a summary
+// per agent took minutes here.
+test("a session with 8,000 agents and 8,000 pending tasks renders (one summary, not one per agent)", { timeout: 60_000 }, async () => {
+  await fresh();
+  const big = JSON.parse(seedText());
+  const statuses = ["complete", "in_progress", "pending", "failed"];
+  big.agents = Array.from({ length: 8000 }, (_, i) => ({
+    id: `agent-${i}`,
+    type: "code",
+    task: `Task ${i}`,
+    status: statuses[i % 4],
+    started: "2025-12-27T10:30:00Z",
+    progress: i % 101,
+  }));
+  big.pending_tasks = Array.from({ length: 8000 }, (_, i) => `Pending ${i}`);
+  await open("orchestrator-session.json", JSON.stringify(big));
+  await page.waitForFunction(() => document.querySelectorAll("#agent-rows tr").length === 8000);
+  assert.equal(await page.evaluate(() => document.querySelectorAll("#pending-list li").length), 8000);
+  // (page.evaluate, not $$eval: a handle per element is slow for 8,000 of them.)
+  const values = await page.evaluate(() => [...document.querySelectorAll("#agent-rows progress")].map((p) => p.value));
+  assert.deepEqual(values.slice(0, 4), [100, 1, 2, 3]);
+  // The session's progress is the mean of the agents' bars, rounded (the package's rule).
+  const mean = Math.round(values.reduce((a, b) => a + b, 0) / values.length);
+  assert.equal(await textOf("#s-progress-label"), `${mean}% complete`);
+  await page.screenshot({ path: join(shots, "15-many-agents.png") });
+});
