@@ -167,16 +167,30 @@ function showSession(doc) {
   );
 }
 
+// The top-level fields that identify a session's content (the core's `CONTENT_FIELDS`).
+const CONTENT_FIELDS = ["session_id", "goal", "project", "created", "agents", "completed_work", "pending_tasks", "decisions_made"];
+
+// Whether a salvage holds anything of the original (the core's `Salvaged::recovered_anything`,
+// which the package reports only after a repair, as `action`): the bytes held a top-level
+// object and one of CONTENT_FIELDS was read, neither missing nor replaced. Otherwise the
+// salvaged document is made only of defaults (id `recovered`, 1970 dates).
+function recoveredAnything(found) {
+  const lost = new Set([...found.missing, ...found.replaced]);
+  return found.top_level_object && CONTENT_FIELDS.some((field) => !lost.has(field));
+}
+
 function showProblem(err) {
   $("problem").hidden = false;
   text("problem-code", err.code ?? "error");
   text("problem-message", err.message);
   const salvaged = err.salvaged;
-  $("salvage").hidden = !salvaged;
+  const bytes = salvaged ? store.read(CURRENT) : null;
+  const found = bytes ? salvage(bytes) : null;
+  const usable = Boolean(found && recoveredAnything(found));
+  $("salvage").hidden = !usable;
+  $("unsalvageable").hidden = !salvaged || usable;
   $("no-salvage").hidden = Boolean(salvaged);
-  if (!salvaged) return;
-  const bytes = store.read(CURRENT);
-  const found = bytes ? salvage(bytes) : { partial: [], missing: [], replaced: [] };
+  if (!usable) return;
   const names = (paths) => (paths.length ? paths.map((p) => p || "(top level)").join(", ") : "none");
   text("salvage-partial", names(found.partial));
   text("salvage-missing", names(found.missing));
@@ -331,7 +345,10 @@ function move(name, replace = false) {
 function repair() {
   try {
     const done = sessions.recover();
-    say(done ? `Repaired; the damaged file was kept as ${done.kept_copy}.` : "Nothing to repair.");
+    if (!done) say("Nothing to repair.");
+    else if (done.action === "moved_aside") {
+      say(`Nothing could be salvaged: the damaged file was moved aside to ${done.kept_copy}; there is no current session.`);
+    } else say(`Repaired; the damaged file was kept as ${done.kept_copy}.`);
   } catch (err) {
     say(`Cannot repair: ${describeError(err)}`, true);
   }
@@ -360,6 +377,7 @@ async function main() {
     button.addEventListener("click", () => move(button.dataset.move));
   }
   $("repair").addEventListener("click", repair);
+  $("move-aside").addEventListener("click", repair);
   render();
   document.body.dataset.ready = "true";
 }

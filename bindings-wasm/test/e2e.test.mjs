@@ -341,3 +341,30 @@ test("a session with 8,000 agents and 8,000 pending tasks renders (one summary, 
   assert.equal(await textOf("#s-progress-label"), `${mean}% complete`);
   await page.screenshot({ path: join(shots, "15-many-agents.png") });
 });
+
+test("a file with nothing salvageable offers to keep it aside, and says so after", async () => {
+  await fresh();
+  const path = join(shots, "orchestrator-session.json");
+  writeFileSync(path, Buffer.from([0xff, 0x00, 0x13]));
+  await page.setInputFiles("#file", path);
+  await page.waitForSelector("#problem:not([hidden])");
+  assert.equal(await textOf("#problem-code"), "corrupt_state");
+  // No made-up session: no salvage view, no session, no lifecycle buttons.
+  assert.equal(await page.isVisible("#salvage"), false);
+  assert.equal(await page.isVisible("#session"), false);
+  assert.equal(await page.isVisible("button[data-move=pause]"), false);
+  assert.match(await textOf("#unsalvageable"), /Nothing could be salvaged/);
+  assert.equal(await textOf("#move-aside"), "Keep the damaged file aside");
+  await shot("16-nothing-salvaged");
+  await page.click("#move-aside");
+  assert.match(
+    await textOf("#message"),
+    /^Nothing could be salvaged: the damaged file was moved aside to \.claude\/orchestrator-session\.json\.corrupt-\d{8}T\d{6}Z; there is no current session\.$/,
+  );
+  assert.equal(await page.isVisible("#problem"), false);
+  assert.equal(await page.isVisible("#empty"), true);
+  const aside = (await textOf("#message")).match(/moved aside to (\S+);/)[1];
+  assert.equal(await storedText(CURRENT), null);
+  assert.ok((await storedText(aside)) !== null);
+  await shot("17-moved-aside");
+});
