@@ -368,3 +368,32 @@ test("a file with nothing salvageable offers to keep it aside, and says so after
   assert.ok((await storedText(aside)) !== null);
   await shot("17-moved-aside");
 });
+
+test("long unbroken words wrap: the page and the agents table fit the viewport", async () => {
+  await fresh();
+  const long = JSON.parse(seedText());
+  long.goal = "g".repeat(3000);
+  long.agents = long.agents.map((a, i) => ({ ...a, id: `${i}`.padEnd(200, "a"), task: "t".repeat(500) }));
+  long.pending_tasks = ["p".repeat(1000)];
+  long.decisions_made[0].decision = "d".repeat(1000);
+  long.project.path = `/${"q".repeat(1000)}`;
+  await open("orchestrator-session.json", JSON.stringify(long));
+  await page.waitForSelector("#session:not([hidden])");
+  // Archived too, so the history list holds the long goal.
+  await page.click("button[data-move=archive]");
+  await open("orchestrator-session.json", JSON.stringify(long));
+  await page.waitForSelector("#session:not([hidden])");
+  assert.equal(await page.$$eval("#history-list li time", (t) => t.length), 1);
+  const [scrollWidth, innerWidth, tableRight] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    window.innerWidth,
+    document.querySelector("#agents table").getBoundingClientRect().right,
+  ]);
+  assert.ok(scrollWidth <= innerWidth, `page ${scrollWidth} px wide at a ${innerWidth} px viewport`);
+  assert.ok(tableRight <= innerWidth, `agents table ends at ${tableRight} px`);
+  // The Progress column is on screen.
+  const barRight = await page.$eval("#agent-rows progress", (p) => p.getBoundingClientRect().right);
+  assert.ok(barRight <= innerWidth, `progress bar ends at ${barRight} px`);
+  await shot("18-long-words");
+  await page.locator("#agents").screenshot({ path: join(shots, "18-long-words-agents.png") });
+});
