@@ -55,14 +55,54 @@ function list(id, items, render) {
   }
 }
 
-// An agent's own progress by the package's rule (a complete agent counts 100): the summary of
-// the session with that agent alone.
-function agentProgress(doc, agent) {
-  return resumeSummary({ ...doc, agents: [agent] }).progress_percent;
+// An agent's own progress by the rule of the package's session progress (the core's
+// `progress_percent`: a complete agent counts 100, one without `progress` 0, capped at 100).
+// Computed here, once per agent: a summary per agent cost agents x pending tasks.
+function agentProgress(agent) {
+  return agent.status === "complete" ? 100 : Math.min(100, agent.progress ?? 0);
+}
+
+// A loaded document may hold numbers beyond 2^53 - 1 (`"estimated_tokens":
+// 18446744073709551615` loads as the nearest double), which the package's argument check
+// refuses. For display only, the summary is computed from a copy where each such number is
+// capped at ±Number.MAX_SAFE_INTEGER; the stored file is never rewritten for it. Returns
+// `value` itself when it holds none, else a copy; the paths capped are pushed to `capped`.
+function capUnsafe(value, path, capped) {
+  if (typeof value === "number") {
+    if (Math.abs(value) <= Number.MAX_SAFE_INTEGER) return value;
+    capped.push(path);
+    return Math.sign(value) * Number.MAX_SAFE_INTEGER;
+  }
+  if (value === null || typeof value !== "object") return value;
+  const isArray = Array.isArray(value);
+  let copy = null;
+  for (const [k, v] of Object.entries(value)) {
+    const at = isArray ? `${path}[${k}]` : path ? `${path}.${k}` : k;
+    const w = capUnsafe(v, at, capped);
+    if (w !== v) {
+      copy ??= isArray ? [...value] : { ...value };
+      copy[k] = w;
+    }
+  }
+  return copy ?? value;
+}
+
+function showCapped(capped) {
+  const note = $("s-capped");
+  note.hidden = capped.length === 0;
+  if (note.hidden) return;
+  const shown = capped.slice(0, 5).map((p) => `\`${p}\``).join(", ");
+  const more = capped.length > 5 ? ` and ${capped.length - 5} more` : "";
+  note.textContent =
+    `${shown}${more}: beyond 2^53 - 1, shown as the nearest JS number here and capped at ` +
+    `${Number.MAX_SAFE_INTEGER.toLocaleString("en-US")} in the resume block. The stored file is unchanged.`;
 }
 
 function showSession(doc) {
-  const summary = resumeSummary(doc);
+  const capped = [];
+  const shown = capUnsafe(doc, "", capped);
+  const summary = resumeSummary(shown);
+  showCapped(capped);
   $("session").hidden = false;
   text("s-id", summary.session_id);
   text("s-goal", summary.goal);
@@ -75,7 +115,7 @@ function showSession(doc) {
   text("s-resume-from", summary.resume_from ?? "nothing in progress");
   text("s-markdown", renderResume(summary));
 
-  const rows = doc.agents.map((agent) => {
+  const rows = shown.agents.map((agent) => {
     const tr = document.createElement("tr");
     const cells = [agent.id + (agent.type ? ` (${agent.type})` : ""), agent.task];
     for (const value of cells) {
@@ -91,7 +131,7 @@ function showSession(doc) {
     const pr = document.createElement("td");
     const progress = document.createElement("progress");
     progress.max = 100;
-    const value = agentProgress(doc, agent);
+    const value = agentProgress(agent);
     bar(progress, value, `Progress of ${agent.id}`);
     progress.dataset.agent = agent.id;
     const label = document.createElement("span");
@@ -115,14 +155,28 @@ function showSession(doc) {
     li.append(time);
   });
 
+  // The numbers as loaded (not capped; see capUnsafe).
+  const usage = doc.context_usage;
   const ctx = summary.context;
-  const pct = Math.max(0, Math.min(100, Number(ctx.percentage)));
+  const pct = Math.max(0, Math.min(100, Number(usage.percentage)));
   bar($("c-progress"), pct, "Context used");
-  text("c-label", `~${ctx.estimated_tokens.toLocaleString("en-US")} tokens (${ctx.percentage}%)`);
+  text("c-label", `~${usage.estimated_tokens.toLocaleString("en-US")} tokens (${usage.percentage}%)`);
   text(
     "c-compression",
     `Last compression: ${ctx.last_compression ? `${ctx.last_compression_relative} (${ctx.last_compression})` : "never"}`,
   );
+}
+
+// The top-level fields that identify a session's content (the core's `CONTENT_FIELDS`).
+const CONTENT_FIELDS = ["session_id", "goal", "project", "created", "agents", "completed_work", "pending_tasks", "decisions_made"];
+
+// Whether a salvage holds anything of the original (the core's `Salvaged::recovered_anything`,
+// which the package reports only after a repair, as `action`): the bytes held a top-level
+// object and one of CONTENT_FIELDS was read, neither missing nor replaced. Otherwise the
+// salvaged document is made only of defaults (id `recovered`, 1970 dates).
+function recoveredAnything(found) {
+  const lost = new Set([...found.missing, ...found.replaced]);
+  return found.top_level_object && CONTENT_FIELDS.some((field) => !lost.has(field));
 }
 
 function showProblem(err) {
@@ -130,11 +184,13 @@ function showProblem(err) {
   text("problem-code", err.code ?? "error");
   text("problem-message", err.message);
   const salvaged = err.salvaged;
-  $("salvage").hidden = !salvaged;
+  const bytes = salvaged ? store.read(CURRENT) : null;
+  const found = bytes ? salvage(bytes) : null;
+  const usable = Boolean(found && recoveredAnything(found));
+  $("salvage").hidden = !usable;
+  $("unsalvageable").hidden = !salvaged || usable;
   $("no-salvage").hidden = Boolean(salvaged);
-  if (!salvaged) return;
-  const bytes = store.read(CURRENT);
-  const found = bytes ? salvage(bytes) : { partial: [], missing: [], replaced: [] };
+  if (!usable) return;
   const names = (paths) => (paths.length ? paths.map((p) => p || "(top level)").join(", ") : "none");
   text("salvage-partial", names(found.partial));
   text("salvage-missing", names(found.missing));
@@ -162,6 +218,14 @@ function showHistory() {
     time.dateTime = entry.created;
     time.textContent = entry.created;
     li.append(time, " ", badge, ` ${entry.id}: ${entry.goal}`);
+    // The file, when the entry names it (copies of one session under other names are told
+    // apart by it). The package's `HistoryEntry` has no `key` yet: nothing is shown today.
+    if (typeof entry.key === "string") {
+      const file = document.createElement("code");
+      file.className = "muted";
+      file.textContent = entry.key.slice(entry.key.lastIndexOf("/") + 1);
+      li.append(" ", file);
+    }
   });
   text(
     "history-skipped",
@@ -185,26 +249,43 @@ function render() {
   showHistory();
 }
 
-// Before a file replaces the stored current session, that session is kept: archived when it is
-// another session (by id, read from the incoming bytes even when they are torn), or its bytes
-// copied to `<current>.replaced-<ms>` when it cannot be archived (unreadable, or its archive
-// exists) or is the same session in another state. Identical bytes need nothing. Returns what
-// was done, or "" when nothing needed keeping.
-function keepCurrent(incoming) {
+// Stores `incoming` as the current session without losing the one it replaces. The new bytes
+// are written first: when that write fails (the storage quota), nothing has changed and the
+// previous session is still current. Then the previous session is kept: archived when it is
+// another session (by id, read from the incoming bytes even when they are torn; the archive
+// does not remove the current file, which now holds another id), or its bytes copied to
+// `<current>.replaced-<ms>` when it cannot be archived (unreadable, or its archive exists) or
+// is the same session in another state. When keeping it fails, its bytes are put back as the
+// current file and the error is thrown. Identical bytes need nothing. Returns what was done.
+function storeCurrent(incoming) {
   const old = store.read(CURRENT);
-  if (!old || sameBytes(old, incoming)) return "";
-  const incomingId = salvage(incoming).document.session_id;
-  try {
-    const doc = sessions.load();
-    if (doc && doc.session_id !== incomingId) {
-      return ` The session it replaces was archived to ${sessions.archive(doc, { replace: false })}.`;
+  if (old && sameBytes(old, incoming)) return "";
+  let previous = null;
+  if (old) {
+    try {
+      previous = sessions.load();
+    } catch {
+      // Unreadable, incompatible or too large: kept aside below.
     }
-  } catch {
-    // Unreadable, incompatible, or already archived: kept aside below.
   }
-  const aside = `${CURRENT}.replaced-${Date.now()}`;
-  store.write(aside, old);
-  return ` The file it replaces was kept as ${aside}.`;
+  const incomingId = old ? salvage(incoming).document.session_id : null;
+  store.write(CURRENT, incoming);
+  if (!old) return "";
+  try {
+    if (previous && previous.session_id !== incomingId) {
+      try {
+        return ` The session it replaces was archived to ${sessions.archive(previous, { replace: false })}.`;
+      } catch {
+        // Its archive exists (or cannot be written): kept aside below.
+      }
+    }
+    const aside = `${CURRENT}.replaced-${Date.now()}`;
+    store.write(aside, old);
+    return ` The file it replaces was kept as ${aside}.`;
+  } catch (err) {
+    store.write(CURRENT, old);
+    throw err;
+  }
 }
 
 function sameBytes(a, b) {
@@ -226,11 +307,12 @@ async function openFiles(files) {
     // others are archives of the history folder.
     const key = single || file.name === "orchestrator-session.json" ? CURRENT : `${HISTORY}/${file.name}`;
     try {
-      if (key === CURRENT) kept += keepCurrent(bytes);
-      store.write(key, bytes);
+      if (key === CURRENT) kept += storeCurrent(bytes);
+      else store.write(key, bytes);
       written.push(file.name);
     } catch (err) {
-      say(`${file.name} was not stored: ${describeError(err)}`, true);
+      const unchanged = key === CURRENT ? " The current session is unchanged." : "";
+      say(`${file.name} was not stored: ${describeError(err)}.${unchanged}`, true);
       render();
       return;
     }
@@ -271,7 +353,10 @@ function move(name, replace = false) {
 function repair() {
   try {
     const done = sessions.recover();
-    say(done ? `Repaired; the damaged file was kept as ${done.kept_copy}.` : "Nothing to repair.");
+    if (!done) say("Nothing to repair.");
+    else if (done.action === "moved_aside") {
+      say(`Nothing could be salvaged: the damaged file was moved aside to ${done.kept_copy}; there is no current session.`);
+    } else say(`Repaired; the damaged file was kept as ${done.kept_copy}.`);
   } catch (err) {
     say(`Cannot repair: ${describeError(err)}`, true);
   }
@@ -300,6 +385,7 @@ async function main() {
     button.addEventListener("click", () => move(button.dataset.move));
   }
   $("repair").addEventListener("click", repair);
+  $("move-aside").addEventListener("click", repair);
   render();
   document.body.dataset.ready = "true";
 }

@@ -87,6 +87,24 @@ async function ready() {
 const shot = (name) => page.screenshot({ path: join(shots, `${name}.png`), fullPage: true });
 const textOf = (selector) => page.textContent(selector);
 const status = () => textOf("#s-status");
+const seedText = () => readFileSync(join(vectors, "seed-example.json"), "utf8");
+const storedText = (key) => page.evaluate((k) => localStorage.getItem(`session-state:${k}`), key);
+const CURRENT = ".claude/orchestrator-session.json";
+
+/** The page with an empty localStorage. */
+async function fresh() {
+  await page.goto(`${base}/demo/`);
+  await page.evaluate(() => localStorage.clear());
+  await page.reload();
+  await ready();
+}
+
+/** Writes `text` to `<repo>/target/e2e/<name>` and opens it with the file input. */
+async function open(name, text) {
+  const path = join(shots, name);
+  writeFileSync(path, text);
+  await page.setInputFiles("#file", path);
+}
 
 test("the viewer shows the seed example, moves it, keeps it across reloads, and salvages a torn file", async () => {
   await page.goto(`${base}/demo/`);
@@ -247,4 +265,135 @@ test("the viewer shows the seed example, moves it, keeps it across reloads, and 
   await page.click("button[data-move=archive]");
   assert.match(await textOf("#message"), /^Archived to \.claude\/orchestrator-history\/2025-12-27-abc123\.json/);
   assert.equal(await page.isVisible("#empty"), true);
+});
+
+test("a session holding numbers beyond 2^53 - 1 is shown, and its file is not rewritten", async () => {
+  const cases = [
+    ['"estimated_tokens": 25000', '"estimated_tokens": 18446744073709551615', "context_usage.estimated_tokens", /^~18,446,744,073,709,552,000 tokens \(20%\)$/],
+    ['"percentage": 20', '"percentage": 1e20', "context_usage.percentage", /^~25,000 tokens \(100000000000000000000%\)$/],
+    ['"estimated_tokens": 25000', '"estimated_tokens": 9007199254740993', "context_usage.estimated_tokens", /^~9,007,199,254,740,992 tokens \(20%\)$/],
+  ];
+  for (const [i, [from, to, path, label]] of cases.entries()) {
+    await fresh();
+    const text = seedText().replace(from, to);
+    assert.notEqual(text, seedText());
+    await open("orchestrator-session.json", text);
+    await page.waitForSelector("#session:not([hidden])");
+    assert.equal(await page.isVisible("#problem"), false);
+    assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
+    assert.equal(await textOf("#s-progress-label"), "80% complete");
+    assert.match(await textOf("#c-label"), label);
+    assert.equal(await page.isVisible("button[data-move=pause]"), true);
+    assert.match(await textOf("#s-capped"), new RegExp(`\`${path.replace(".", "\\.")}\`: beyond 2\\^53 - 1`));
+    assert.match(await page.$eval("#s-markdown", (p) => p.textContent), /^## 🔄 RESUMING SESSION/);
+    // Display only: the stored file keeps its exact text.
+    assert.equal(await storedText(CURRENT), text);
+    await shot(`13-unsafe-number-${i + 1}`);
+  }
+});
+
+test("a file the storage quota refuses leaves the current session current", async () => {
+  await fresh();
+  await page.setInputFiles("#file", join(vectors, "seed-example.json"));
+  await page.waitForSelector("#session:not([hidden])");
+  const seed = await storedText(CURRENT);
+  // Another session, larger than Chromium's localStorage quota (10 MB per origin).
+  const huge = JSON.parse(seedText());
+  huge.session_id = "2026-01-01-huge01";
+  huge.goal = "x".repeat(12 * 1024 * 1024);
+  await open("huge.json", JSON.stringify(huge));
+  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("huge.json was not stored"));
+  assert.match(await textOf("#message"), /^huge\.json was not stored: storage: .* The current session is unchanged\.$/s);
+  assert.equal(await page.isVisible("#empty"), false);
+  assert.equal(await page.isVisible("#session"), true);
+  assert.equal(await textOf("#s-id"), "2025-12-27-abc123");
+  assert.equal(await storedText(CURRENT), seed);
+  // Nothing archived, nothing kept aside: the store is as before.
+  assert.equal(await page.$$eval("#history-list li time", (t) => t.length), 0);
+  const keys = await page.evaluate(() => Object.keys(localStorage).sort());
+  assert.deepEqual(keys, [`session-state:${CURRENT}`]);
+  await shot("14-quota-refused");
+});
+
+// The e2e's time limit (a hang fails instead of blocking CI; not a speed measure): a summary
+// per agent took minutes here.
+test("a session with 8,000 agents and 8,000 pending tasks renders (one summary, not one per agent)", { timeout: 60_000 }, async () => {
+  await fresh();
+  const big = JSON.parse(seedText());
+  const statuses = ["complete", "in_progress", "pending", "failed"];
+  big.agents = Array.from({ length: 8000 }, (_, i) => ({
+    id: `agent-${i}`,
+    type: "code",
+    task: `Task ${i}`,
+    status: statuses[i % 4],
+    started: "2025-12-27T10:30:00Z",
+    progress: i % 101,
+  }));
+  big.pending_tasks = Array.from({ length: 8000 }, (_, i) => `Pending ${i}`);
+  await open("orchestrator-session.json", JSON.stringify(big));
+  await page.waitForFunction(() => document.querySelectorAll("#agent-rows tr").length === 8000);
+  assert.equal(await page.evaluate(() => document.querySelectorAll("#pending-list li").length), 8000);
+  // (page.evaluate, not $$eval: a handle per element is slow for 8,000 of them.)
+  const values = await page.evaluate(() => [...document.querySelectorAll("#agent-rows progress")].map((p) => p.value));
+  assert.deepEqual(values.slice(0, 4), [100, 1, 2, 3]);
+  // The session's progress is the mean of the agents' bars, rounded (the package's rule).
+  const mean = Math.round(values.reduce((a, b) => a + b, 0) / values.length);
+  assert.equal(await textOf("#s-progress-label"), `${mean}% complete`);
+  await page.screenshot({ path: join(shots, "15-many-agents.png") });
+});
+
+test("a file with nothing salvageable offers to keep it aside, and says so after", async () => {
+  await fresh();
+  const path = join(shots, "orchestrator-session.json");
+  writeFileSync(path, Buffer.from([0xff, 0x00, 0x13]));
+  await page.setInputFiles("#file", path);
+  await page.waitForSelector("#problem:not([hidden])");
+  assert.equal(await textOf("#problem-code"), "corrupt_state");
+  // No made-up session: no salvage view, no session, no lifecycle buttons.
+  assert.equal(await page.isVisible("#salvage"), false);
+  assert.equal(await page.isVisible("#session"), false);
+  assert.equal(await page.isVisible("button[data-move=pause]"), false);
+  assert.match(await textOf("#unsalvageable"), /Nothing could be salvaged/);
+  assert.equal(await textOf("#move-aside"), "Keep the damaged file aside");
+  await shot("16-nothing-salvaged");
+  await page.click("#move-aside");
+  assert.match(
+    await textOf("#message"),
+    /^Nothing could be salvaged: the damaged file was moved aside to \.claude\/orchestrator-session\.json\.corrupt-\d{8}T\d{6}Z; there is no current session\.$/,
+  );
+  assert.equal(await page.isVisible("#problem"), false);
+  assert.equal(await page.isVisible("#empty"), true);
+  const aside = (await textOf("#message")).match(/moved aside to (\S+);/)[1];
+  assert.equal(await storedText(CURRENT), null);
+  assert.ok((await storedText(aside)) !== null);
+  await shot("17-moved-aside");
+});
+
+test("long unbroken words wrap: the page and the agents table fit the viewport", async () => {
+  await fresh();
+  const long = JSON.parse(seedText());
+  long.goal = "g".repeat(3000);
+  long.agents = long.agents.map((a, i) => ({ ...a, id: `${i}`.padEnd(200, "a"), task: "t".repeat(500) }));
+  long.pending_tasks = ["p".repeat(1000)];
+  long.decisions_made[0].decision = "d".repeat(1000);
+  long.project.path = `/${"q".repeat(1000)}`;
+  await open("orchestrator-session.json", JSON.stringify(long));
+  await page.waitForSelector("#session:not([hidden])");
+  // Archived too, so the history list holds the long goal.
+  await page.click("button[data-move=archive]");
+  await open("orchestrator-session.json", JSON.stringify(long));
+  await page.waitForSelector("#session:not([hidden])");
+  assert.equal(await page.$$eval("#history-list li time", (t) => t.length), 1);
+  const [scrollWidth, innerWidth, tableRight] = await page.evaluate(() => [
+    document.documentElement.scrollWidth,
+    window.innerWidth,
+    document.querySelector("#agents table").getBoundingClientRect().right,
+  ]);
+  assert.ok(scrollWidth <= innerWidth, `page ${scrollWidth} px wide at a ${innerWidth} px viewport`);
+  assert.ok(tableRight <= innerWidth, `agents table ends at ${tableRight} px`);
+  // The Progress column is on screen.
+  const barRight = await page.$eval("#agent-rows progress", (p) => p.getBoundingClientRect().right);
+  assert.ok(barRight <= innerWidth, `progress bar ends at ${barRight} px`);
+  await shot("18-long-words");
+  await page.locator("#agents").screenshot({ path: join(shots, "18-long-words-agents.png") });
 });
