@@ -8,9 +8,10 @@
 //! `Date` as its ISO string), except that values JSON cannot hold are `invalid_input` instead
 //! of being changed silently: `NaN` and `±Infinity` (which `JSON.stringify` writes as `null`),
 //! `Map` and `Set` (written as `{}`), functions and symbols, `BigInt` and cycles; and so are
-//! numbers beyond `Number.MAX_SAFE_INTEGER` (2^53 - 1) either way, whose JSON text names an
-//! integer other than the one a file held or the caller meant (`2 ** 60` is written
-//! `1152921504606847000`), and objects and arrays nested deeper than the core's
+//! numbers beyond `Number.MAX_SAFE_INTEGER` (2^53 - 1) either way and below 1e21, whose JSON
+//! text names an integer other than the one a file held or the caller meant (`2 ** 60` is
+//! written `1152921504606847000`; from 1e21 on the text is the exponent form, `1e+300`, read
+//! as the float it is), and objects and arrays nested deeper than the core's
 //! [`MAX_VALUE_NESTING`] (100) levels, at any depth (context `max_depth`). This covers every
 //! document, options object and value argument.
 
@@ -53,7 +54,7 @@ const STRICT_STRINGIFY: &str = r"(function (value, maxDepth) {
     const text = JSON.stringify(value, function (key, v) {
       const at = key === '' ? 'the value' : `member \`${key}\``;
       if (typeof v === 'number' && !Number.isFinite(v)) throw new TypeError(`${at} is ${v}, which JSON cannot hold`);
-      if (typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER) throw new RangeError(`${at} is ${v}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no longer holds the integer meant exactly`);
+      if (typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER && Math.abs(v) < 1e21) throw new RangeError(`${at} is ${v}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no longer holds the integer meant exactly`);
       if (typeof v === 'function' || typeof v === 'symbol') throw new TypeError(`${at} is a ${typeof v}, which JSON cannot hold`);
       if (v instanceof Map || v instanceof Set) throw new TypeError(`${at} is a ${v.constructor.name}, which JSON cannot hold (use a plain object or array)`);
       if (typeof v === 'object' && v !== null) {

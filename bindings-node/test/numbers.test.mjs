@@ -17,7 +17,7 @@ const BAD = [
   ['2^60', 2 ** 60],
   ['-2^60', -(2 ** 60)],
   ['u64::MAX as a number', 18446744073709551615],
-  ['1e300', 1e300],
+  // 1e300: JSON.stringify writes '1e+300', read as the float it is: taken (documents.test.mjs).
   ['NaN', NaN],
   ['Infinity', Infinity],
   ['-Infinity', -Infinity],

@@ -7,8 +7,9 @@
 //! members dropped, a `Date` as its ISO string), except that what JSON cannot hold is an
 //! `invalid_input` error naming the argument and the member instead of being changed silently
 //! (the Node package's rules and messages): `NaN` and `±Infinity` (which `JSON.stringify`
-//! writes as `null`), numbers beyond `Number.MAX_SAFE_INTEGER` (2^53 - 1, whose JSON text names
-//! another integer), functions, symbols and `BigInt`, `Map` and `Set` (written as `{}`),
+//! writes as `null`), numbers beyond `Number.MAX_SAFE_INTEGER` (2^53 - 1) and below 1e21 (whose JSON
+//! text names another integer; from 1e21 on it is the exponent form, read as the float it
+//! is), functions, symbols and `BigInt`, `Map` and `Set` (written as `{}`),
 //! cycles, `undefined` itself, and objects and arrays nested deeper than the core's
 //! [`MAX_VALUE_NESTING`] (100) levels (context `max_depth`; checked before descending, so even
 //! 100,000 levels never overflow the stack). This covers every document, value and options

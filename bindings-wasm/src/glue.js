@@ -51,7 +51,7 @@ export function strictJson(value, what, maxDepth) {
       const at = key === '' ? 'the value' : `member \`${key}\``;
       const t = typeof v;
       if (t === 'number' && !Number.isFinite(v)) throw `${at} is ${v}, which JSON cannot hold`;
-      if (t === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER) throw `${at} is ${v}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no longer holds the integer meant exactly`;
+      if (t === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER && Math.abs(v) < 1e21) throw `${at} is ${v}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no longer holds the integer meant exactly`;
       if (t === 'function' || t === 'symbol' || t === 'bigint') throw `${at} is a ${t}, which JSON cannot hold`;
       if (v instanceof Map || v instanceof Set) throw `${at} is a ${v.constructor.name}, which JSON cannot hold (use a plain object or array)`;
       if (t === 'object' && v !== null) {
