@@ -185,7 +185,7 @@ impl FsStore {
         let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);
         let tmp = sibling(path, &format!("{TMP_INFIX}{}-{n}", std::process::id()));
         let result = (|| {
-            let mut file = private_file(&tmp, false)?;
+            let mut file = new_private_file(&tmp)?;
             file.write_all(data)?;
             if self.durability == Durability::Sync {
                 file.sync_all()?;
@@ -216,10 +216,8 @@ impl FsStore {
         create_dirs(parent).map_err(|e| io_error(key, parent, "create the folder of", e))?;
         let lock_path = sibling(path, crate::paths::LOCK_SUFFIX);
         let queue_path = sibling(path, crate::paths::QUEUE_SUFFIX);
-        let lock =
-            private_file(&lock_path, true).map_err(|e| io_error(key, &lock_path, "lock", e))?;
-        let queue =
-            private_file(&queue_path, true).map_err(|e| io_error(key, &queue_path, "lock", e))?;
+        let lock = open_lock_file(key, &lock_path)?;
+        let queue = open_lock_file(key, &queue_path)?;
         let deadline = Instant::now() + self.lock_timeout;
         self.acquire(key, &queue_path, &queue, deadline)?;
         let locked = self.acquire(key, &lock_path, &lock, deadline);
@@ -289,19 +287,54 @@ fn create_dirs(dir: &Path) -> io::Result<()> {
     builder.create(dir)
 }
 
-/// Opens `path` for writing with mode 0600: a new file (`reuse` false: fails if it exists) or
-/// an existing-or-new one without truncation (`reuse` true).
-fn private_file(path: &Path, reuse: bool) -> io::Result<File> {
+/// Opens `path` for writing as a new file with mode 0600 (fails if anything, even a dangling
+/// symlink, is there already).
+fn new_private_file(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
-    options.write(true);
-    if reuse {
-        options.create(true).truncate(false);
-    } else {
-        options.create_new(true);
-    }
+    options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options.open(path)
+}
+
+/// Opens the lock or queue file `path` of `key` (created with mode 0600 if missing, never
+/// truncated). A lock file is the store's own, never a user's link: a symlink there (leading
+/// inside the root or not, dangling or not) is refused with a `storage` error naming it, and
+/// nothing is created or opened through it (the open uses `O_NOFOLLOW` on Unix, so a link put
+/// there after the check is refused too). Anything else that is not a plain file (a folder, a
+/// FIFO that would block the open) is refused as well.
+fn open_lock_file(key: &Key, path: &Path) -> Result<File> {
+    let refuse = |what: &str| {
+        Error::new(
+            ErrorKind::Storage,
+            format!(
+                "lock file `{}` of `{key}` {what}: the store's lock files are its own plain \
+                 files, never followed elsewhere (remove it to go on)",
+                path.display()
+            ),
+        )
+        .with_context("key", key.as_str())
+        .with_context("path", path.display().to_string())
+    };
+    let is_link = || fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => return Err(refuse("is a symlink")),
+        Ok(meta) if !meta.is_file() => return Err(refuse("is not a plain file")),
+        _ => {}
+    }
+    let mut options = OpenOptions::new();
+    options.write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    match options.open(path) {
+        Ok(file) => Ok(file),
+        // Made a link since the check: `O_NOFOLLOW` refused it (ELOOP).
+        Err(_) if is_link() => Err(refuse("is a symlink")),
+        Err(e) => Err(io_error(key, path, "lock", e)),
+    }
 }
 
 fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {
