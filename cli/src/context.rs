@@ -1,8 +1,14 @@
 //! What every command needs: the root folder, the store over it, and the clock.
+//!
+//! The rule for a root that does not exist, the same for every command that uses one: the
+//! command fails with `not_found` (exit 1) naming the folder, reads and writes alike, so that a
+//! mistyped `--root` is reported instead of answering "nothing there" or creating a project in
+//! the wrong place. The one exception is the default root of `teams`/`team`, `~/.claude`,
+//! which the user did not type: when it is missing there are simply no teams.
 
 use std::path::{Path, PathBuf};
 
-use session_state::Result;
+use session_state::{Error, ErrorKind, Result};
 use session_state_fs::{FsStore, SystemClock};
 
 /// The resolved global options.
@@ -22,22 +28,60 @@ impl Context {
     }
 
     /// `--root`, or the current folder (orchestrator and registry commands).
-    pub fn project_root(&self) -> &Path {
-        self.root.as_deref().unwrap_or(Path::new("."))
+    ///
+    /// # Errors
+    /// `not_found` when it does not exist or is not a folder (nothing is created).
+    pub fn project_root(&self) -> Result<&Path> {
+        let root = self.root.as_deref().unwrap_or(Path::new("."));
+        existing_folder("project folder", root)?;
+        Ok(root)
     }
 
-    /// `--root`, or `~/.claude` (team commands).
-    pub fn claude_root(&self) -> PathBuf {
-        match &self.root {
-            Some(root) => root.clone(),
-            None => std::env::var_os("HOME")
-                .map_or_else(|| PathBuf::from("."), PathBuf::from)
-                .join(".claude"),
+    /// `--root`, or `~/.claude` (team commands); `None` when the default `~/.claude` does not
+    /// exist (no teams).
+    ///
+    /// # Errors
+    /// `not_found` when a `--root` given does not exist or is not a folder, or when `~/.claude`
+    /// is there but is not a folder.
+    pub fn claude_root(&self) -> Result<Option<PathBuf>> {
+        if let Some(root) = &self.root {
+            existing_folder("root folder", root)?;
+            return Ok(Some(root.clone()));
         }
+        let root = Self::default_claude_root();
+        if !root.exists() {
+            return Ok(None);
+        }
+        existing_folder("root folder", &root)?;
+        Ok(Some(root))
+    }
+
+    /// `~/.claude` (`./.claude` without `HOME`), whether or not it exists.
+    pub fn default_claude_root() -> PathBuf {
+        std::env::var_os("HOME")
+            .map_or_else(|| PathBuf::from("."), PathBuf::from)
+            .join(".claude")
     }
 
     /// A filesystem store over `root`.
     pub fn store(root: &Path) -> Result<FsStore> {
         FsStore::new(root)
     }
+}
+
+/// `not_found` naming `root` (as `what`) unless it is an existing folder.
+fn existing_folder(what: &str, root: &Path) -> Result<()> {
+    if root.is_dir() {
+        return Ok(());
+    }
+    let why = if root.exists() {
+        "is not a folder"
+    } else {
+        "does not exist"
+    };
+    Err(Error::new(
+        ErrorKind::NotFound,
+        format!("{what} `{}` {why}", root.display()),
+    )
+    .with_context("path", root.display().to_string()))
 }

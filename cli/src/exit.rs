@@ -8,7 +8,8 @@ use session_state::{Error, ErrorKind};
 pub const HELP: &str = "\
 Exit codes:
   0  success (also: `should-resume` answered, whatever the answer)
-  1  nothing there: no session to resume, unknown agent, chain or team (not_found)
+  1  nothing there: no session to resume, unknown agent, chain or team, a --root folder
+     that does not exist (not_found)
   2  bad usage or input: unknown flag, bad value, unsafe id (invalid_input, invalid_key)
   3  the state is not usable as it is: corrupt_state, incompatible_schema,
      invalid_transition, conflict, already_exists; `doctor` found problems it did not fix

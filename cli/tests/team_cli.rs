@@ -243,21 +243,32 @@ fn bad_team_names_and_missing_teams() {
     assert_eq!(out.status.code(), Some(1));
     assert!(stderr(&out).starts_with("error[not_found]: team `ghost`"));
 
-    // A missing root lists nothing and is not created.
+    // A `--root` that does not exist is an error (a mistyped path), and is not created.
     let empty = tempfile::tempdir().unwrap();
     let root = empty.path().join("nowhere");
-    let out = run(
-        &["--root", root.to_str().unwrap(), "teams", "--json"],
-        empty.path(),
-    );
-    assert!(out.status.success());
-    assert_eq!(stdout(&out).trim(), "[]");
-    let out = run(
-        &["--root", root.to_str().unwrap(), "team", "t"],
-        empty.path(),
-    );
-    assert_eq!(out.status.code(), Some(1));
+    for args in [&["teams", "--json"][..], &["team", "t"]] {
+        let out = run(
+            &[&["--root", root.to_str().unwrap()][..], args].concat(),
+            empty.path(),
+        );
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            stderr(&out).starts_with("error[not_found]: root folder `"),
+            "{}",
+            stderr(&out)
+        );
+        assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+    }
     assert!(!root.exists());
+
+    // A missing default `~/.claude` just means no teams: nothing listed, nothing created.
+    let out = run(&["teams", "--json"], empty.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out).trim(), "[]");
+    let out = run(&["team", "t"], empty.path());
+    assert_eq!(out.status.code(), Some(1));
+    assert!(stderr(&out).starts_with("error[not_found]: team `t`"));
+    assert!(!empty.path().join(".claude").exists());
 }
 
 #[test]

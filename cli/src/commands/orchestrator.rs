@@ -88,20 +88,12 @@ fn parse_status(text: &str) -> std::result::Result<SessionStatus, String> {
 
 type Sessions = OrchestratorStore<FsStore, SystemClock>;
 
-fn sessions(ctx: &Context, create: bool) -> Result<Sessions> {
-    let root = ctx.project_root();
-    if !create && !root.is_dir() {
-        let what = if root.exists() {
-            "is not a folder"
-        } else {
-            "does not exist"
-        };
-        return Err(Error::new(
-            ErrorKind::NotFound,
-            format!("project folder `{}` {what}", root.display()),
-        ));
-    }
-    Ok(OrchestratorStore::new(Context::store(root)?, ctx.clock))
+/// The sessions of the project folder, which must exist (see `Context::project_root`).
+fn sessions(ctx: &Context) -> Result<Sessions> {
+    Ok(OrchestratorStore::new(
+        Context::store(ctx.project_root()?)?,
+        ctx.clock,
+    ))
 }
 
 fn print_json(value: &impl serde::Serialize) {
@@ -138,7 +130,7 @@ fn recovery_hint(e: &Error) {
 pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
     match cmd {
         Command::Resume { json } => {
-            let sessions = sessions(ctx, false)?;
+            let sessions = sessions(ctx)?;
             let Some(doc) = current(&sessions)? else {
                 out!("{}", if json { "null" } else { "No session to resume" });
                 return Ok(ExitCode::from(1));
@@ -151,7 +143,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             }
         }
         Command::Show { json } => {
-            let sessions = sessions(ctx, false)?;
+            let sessions = sessions(ctx)?;
             let Some(doc) = current(&sessions)? else {
                 out!("{}", if json { "null" } else { "No current session" });
                 return Ok(ExitCode::from(1));
@@ -168,7 +160,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             status,
             json,
         } => {
-            let sessions = sessions(ctx, false)?;
+            let sessions = sessions(ctx)?;
             let page = sessions.list_history(&HistoryQuery {
                 limit,
                 offset,
@@ -200,7 +192,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             }
         }
         Command::Archive { replace } => {
-            let sessions = sessions(ctx, false)?;
+            let sessions = sessions(ctx)?;
             let doc = sessions
                 .load_to_rewrite()
                 .inspect_err(recovery_hint)?
@@ -208,16 +200,16 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             let key = sessions.archive(&doc, replace)?;
             out!("archived session `{}` to {key}", doc.session_id);
         }
-        Command::Start => moved(&sessions(ctx, false)?.start()?),
-        Command::Pause => moved(&sessions(ctx, false)?.pause()?),
-        Command::Continue => moved(&sessions(ctx, false)?.resume()?),
+        Command::Start => moved(&sessions(ctx)?.start()?),
+        Command::Pause => moved(&sessions(ctx)?.pause()?),
+        Command::Continue => moved(&sessions(ctx)?.resume()?),
         Command::Complete { replace } => {
-            moved(&sessions(ctx, false)?.move_to_with(SessionStatus::Complete, replace)?);
+            moved(&sessions(ctx)?.move_to_with(SessionStatus::Complete, replace)?);
         }
         Command::Abort { replace } => {
-            moved(&sessions(ctx, false)?.move_to_with(SessionStatus::Aborted, replace)?);
+            moved(&sessions(ctx)?.move_to_with(SessionStatus::Aborted, replace)?);
         }
-        Command::Doctor { fix, json } => return doctor(&sessions(ctx, false)?, ctx, fix, json),
+        Command::Doctor { fix, json } => return doctor(&sessions(ctx)?, ctx, fix, json),
         Command::Schema => print_json(&json_schema()),
     }
     Ok(ExitCode::SUCCESS)

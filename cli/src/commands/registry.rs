@@ -96,7 +96,7 @@ pub enum Command {
 
 fn registry(ctx: &Context) -> Result<AgentRegistry<FsStore, SystemClock>> {
     Ok(AgentRegistry::new(
-        Context::store(ctx.project_root())?,
+        Context::store(ctx.project_root()?)?,
         ctx.clock,
     ))
 }

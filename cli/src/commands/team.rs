@@ -1,8 +1,10 @@
 //! Team agent spawn state (SPEC section 3): `teams`, `team TEAM`, `team TEAM --resume-plan`.
 //!
 //! The root is `--root` or `~/.claude`; files are `teams/{team}/sessions/{agent}.json`. These
-//! commands only read: a missing root is never created. Files that cannot be read or parsed
-//! are reported on stderr as `warning: skipped ...` and never stop the listing.
+//! commands only read: a missing root is never created. A `--root` that does not exist is a
+//! `not_found` error (exit 1), as for every command; a missing default `~/.claude` means no
+//! teams. Files that cannot be read or parsed are reported on stderr as `warning: skipped ...`
+//! and never stop the listing.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -37,11 +39,11 @@ pub enum Command {
 }
 
 pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
-    let root = ctx.claude_root();
+    let root = ctx.claude_root()?;
     match cmd {
         Command::Teams { json } => {
-            let teams = match open(&root)? {
-                Some(store) => store.list_teams()?,
+            let teams = match &root {
+                Some(root) => open(root)?.list_teams()?,
                 None => Vec::new(),
             };
             print_teams(&teams, json)?;
@@ -52,7 +54,8 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             json,
         } => {
             session_state::team::validate_name("team name", &team)?;
-            let store = open(&root)?.ok_or_else(|| missing_team(&team, &root))?;
+            let root = root.unwrap_or_else(Context::default_claude_root);
+            let store = open(&root)?;
             let listing = store.list(&team)?;
             if listing.members.is_empty() && listing.skipped.is_empty() {
                 return Err(missing_team(&team, &root));
@@ -68,12 +71,9 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// A store over `root`, or `None` when the folder does not exist (nothing is created).
-fn open(root: &Path) -> Result<Option<TeamStore<FsStore, SystemClock>>> {
-    if !root.is_dir() {
-        return Ok(None);
-    }
-    Ok(Some(TeamStore::new(Context::store(root)?, SystemClock)))
+/// A store over `root` (nothing is created: the team commands only read).
+fn open(root: &Path) -> Result<TeamStore<FsStore, SystemClock>> {
+    Ok(TeamStore::new(Context::store(root)?, SystemClock))
 }
 
 fn missing_team(team: &str, root: &Path) -> Error {

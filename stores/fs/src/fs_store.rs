@@ -3,8 +3,8 @@
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
@@ -31,7 +31,8 @@ pub enum Durability {
 #[derive(Clone, Debug)]
 pub struct FsStore {
     root: PathBuf,
-    canonical_root: PathBuf,
+    /// `root` with its symlinks resolved, set once the root exists (see `canonical_root`).
+    canonical_root: OnceLock<PathBuf>,
     durability: Durability,
     lock_timeout: Duration,
     lock_wait: Option<LockWait>,
@@ -51,11 +52,13 @@ impl std::fmt::Debug for LockWait {
 static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
 
 impl FsStore {
-    /// A store over `root`, which is created (0700) if missing.
+    /// A store over `root`. Nothing is created: a missing root reads as empty (every key
+    /// absent, every list empty, a delete finds nothing), and the first write, update or append
+    /// creates it (0700, with its missing parents) along with the folders the key needs.
     ///
     /// # Errors
-    /// [`ErrorKind::InvalidInput`] when `root` is empty or holds a NUL; [`ErrorKind::Storage`] when it cannot
-    /// be created or is not a folder.
+    /// [`ErrorKind::InvalidInput`] when `root` is empty or holds a NUL; [`ErrorKind::Storage`]
+    /// when it exists but is not a folder, or cannot be resolved (a file on its path).
     pub fn new(root: impl AsRef<Path>) -> Result<FsStore> {
         let given = root.as_ref();
         let shown = given.display().to_string();
@@ -81,19 +84,20 @@ impl FsStore {
         // Resolved now: a relative root must not follow later changes of the current folder
         // (the folder would be created in one place and written in another).
         let root = std::path::absolute(given).map_err(|e| storage("resolve", e))?;
-        if root.exists() && !root.is_dir() {
-            return Err(storage(
-                "use",
-                io::Error::new(io::ErrorKind::NotADirectory, "not a folder"),
-            ));
-        }
-        create_dirs(&root).map_err(|e| storage("create", e))?;
-        let canonical_root = fs::canonicalize(&root).map_err(|e| storage("resolve", e))?;
-        if !canonical_root.is_dir() {
-            return Err(storage(
-                "use",
-                io::Error::new(io::ErrorKind::NotADirectory, "not a folder"),
-            ));
+        let canonical_root = OnceLock::new();
+        match fs::canonicalize(&root) {
+            Ok(resolved) if resolved.is_dir() => {
+                let _ = canonical_root.set(resolved);
+            }
+            Ok(_) => {
+                return Err(storage(
+                    "use",
+                    io::Error::new(io::ErrorKind::NotADirectory, "not a folder"),
+                ));
+            }
+            // Made by the first write; until then every read finds nothing.
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+            Err(e) => return Err(storage("resolve", e)),
         }
         Ok(FsStore {
             root,
@@ -156,10 +160,23 @@ impl FsStore {
         path_of(&self.root, key)
     }
 
+    /// The root with its symlinks resolved, or `None` while it does not exist. Resolved once,
+    /// the first time the root is there.
+    fn canonical_root(&self, key: &Key) -> Result<Option<&Path>> {
+        if let Some(resolved) = self.canonical_root.get() {
+            return Ok(Some(resolved));
+        }
+        match fs::canonicalize(&self.root) {
+            Ok(resolved) => Ok(Some(self.canonical_root.get_or_init(|| resolved))),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(io_error(key, &self.root, "resolve the store root of", e)),
+        }
+    }
+
     fn confined(&self, key: &Key) -> Result<PathBuf> {
         check_not_reserved(key)?;
         let path = self.path(key);
-        check_confined(&self.canonical_root, &self.root, key, &path)?;
+        check_confined(self.canonical_root(key)?, &self.root, key, &path)?;
         Ok(path)
     }
 
@@ -172,9 +189,10 @@ impl FsStore {
         let path = match fs::symlink_metadata(path) {
             Ok(meta) if meta.file_type().is_symlink() => {
                 resolved = fs::canonicalize(path).map_err(|e| io_error(key, path, "resolve", e))?;
-                if !resolved.starts_with(&self.canonical_root) {
+                let canonical_root = self.canonical_root(key)?;
+                if !canonical_root.is_some_and(|c| resolved.starts_with(c)) {
                     // Changed since `confined` looked at it.
-                    check_confined(&self.canonical_root, &self.root, key, path)?;
+                    check_confined(canonical_root, &self.root, key, path)?;
                 }
                 resolved.as_path()
             }
@@ -185,7 +203,7 @@ impl FsStore {
         let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);
         let tmp = sibling(path, &format!("{TMP_INFIX}{}-{n}", std::process::id()));
         let result = (|| {
-            let mut file = private_file(&tmp, false)?;
+            let mut file = new_private_file(&tmp)?;
             file.write_all(data)?;
             if self.durability == Durability::Sync {
                 file.sync_all()?;
@@ -216,10 +234,8 @@ impl FsStore {
         create_dirs(parent).map_err(|e| io_error(key, parent, "create the folder of", e))?;
         let lock_path = sibling(path, crate::paths::LOCK_SUFFIX);
         let queue_path = sibling(path, crate::paths::QUEUE_SUFFIX);
-        let lock =
-            private_file(&lock_path, true).map_err(|e| io_error(key, &lock_path, "lock", e))?;
-        let queue =
-            private_file(&queue_path, true).map_err(|e| io_error(key, &queue_path, "lock", e))?;
+        let lock = open_lock_file(key, &lock_path)?;
+        let queue = open_lock_file(key, &queue_path)?;
         let deadline = Instant::now() + self.lock_timeout;
         self.acquire(key, &queue_path, &queue, deadline)?;
         let locked = self.acquire(key, &lock_path, &lock, deadline);
@@ -289,19 +305,54 @@ fn create_dirs(dir: &Path) -> io::Result<()> {
     builder.create(dir)
 }
 
-/// Opens `path` for writing with mode 0600: a new file (`reuse` false: fails if it exists) or
-/// an existing-or-new one without truncation (`reuse` true).
-fn private_file(path: &Path, reuse: bool) -> io::Result<File> {
+/// Opens `path` for writing as a new file with mode 0600 (fails if anything, even a dangling
+/// symlink, is there already).
+fn new_private_file(path: &Path) -> io::Result<File> {
     let mut options = OpenOptions::new();
-    options.write(true);
-    if reuse {
-        options.create(true).truncate(false);
-    } else {
-        options.create_new(true);
-    }
+    options.write(true).create_new(true);
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
     options.open(path)
+}
+
+/// Opens the lock or queue file `path` of `key` (created with mode 0600 if missing, never
+/// truncated). A lock file is the store's own, never a user's link: a symlink there (leading
+/// inside the root or not, dangling or not) is refused with a `storage` error naming it, and
+/// nothing is created or opened through it (the open uses `O_NOFOLLOW` on Unix, so a link put
+/// there after the check is refused too). Anything else that is not a plain file (a folder, a
+/// FIFO that would block the open) is refused as well.
+fn open_lock_file(key: &Key, path: &Path) -> Result<File> {
+    let refuse = |what: &str| {
+        Error::new(
+            ErrorKind::Storage,
+            format!(
+                "lock file `{}` of `{key}` {what}: the store's lock files are its own plain \
+                 files, never followed elsewhere (remove it to go on)",
+                path.display()
+            ),
+        )
+        .with_context("key", key.as_str())
+        .with_context("path", path.display().to_string())
+    };
+    let is_link = || fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => return Err(refuse("is a symlink")),
+        Ok(meta) if !meta.is_file() => return Err(refuse("is not a plain file")),
+        _ => {}
+    }
+    let mut options = OpenOptions::new();
+    options.write(true).create(true).truncate(false);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+    }
+    match options.open(path) {
+        Ok(file) => Ok(file),
+        // Made a link since the check: `O_NOFOLLOW` refused it (ELOOP).
+        Err(_) if is_link() => Err(refuse("is a symlink")),
+        Err(e) => Err(io_error(key, path, "lock", e)),
+    }
 }
 
 fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {

@@ -12,8 +12,15 @@
 //!   wait is fair: a writer queues on `.NAME.lock-queue` before taking `.NAME.lock`, so one that
 //!   releases the lock and comes straight back waits behind one already waiting.
 //! - **Private**: files are created 0600 and folders 0700 (Unix).
+//! - **No side effect on a read**: making the store, `read`, `list` and `delete` create nothing;
+//!   a missing root reads as empty. Only `write`, `update` and `append` create the root and
+//!   the folders a key needs (an `update` does so even when it ends up writing nothing: it
+//!   makes the key's lock file).
 //! - **Confined**: keys are validated segments; a symlink inside the root that leads outside it
-//!   is refused with a `storage` error, for reads and writes alike.
+//!   is refused with a `storage` error, for reads and writes alike. Lock and queue files are
+//!   never followed: a symlink at `.NAME.lock` or `.NAME.lock-queue` (leading anywhere) is a
+//!   `storage` error naming it, and they are opened with `O_NOFOLLOW` (Unix), so nothing is
+//!   ever created or opened through one.
 //!
 //! Temporary files (`.NAME.tmp-*`), lock files (`.NAME.lock`) and queue files
 //! (`.NAME.lock-queue`) are reserved names: they never

@@ -109,9 +109,15 @@ pub fn io_error(key: &Key, path: &Path, action: &str, err: io::Error) -> Error {
 }
 
 /// Checks that every existing component of `path` below `root` that is a symlink resolves
-/// inside `root` (`canonical_root` is `root` canonicalised). Missing components are fine: the
-/// store creates them as plain folders.
-pub fn check_confined(canonical_root: &Path, root: &Path, key: &Key, path: &Path) -> Result<()> {
+/// inside `root` (`canonical_root` is `root` canonicalised, `None` when the root does not
+/// exist: then no link can lead inside it). Missing components are fine: the store creates them
+/// as plain folders.
+pub fn check_confined(
+    canonical_root: Option<&Path>,
+    root: &Path,
+    key: &Key,
+    path: &Path,
+) -> Result<()> {
     let mut current = root.to_path_buf();
     for segment in key.segments() {
         current.push(segment);
@@ -120,7 +126,7 @@ pub fn check_confined(canonical_root: &Path, root: &Path, key: &Key, path: &Path
                 let resolved = std::fs::canonicalize(&current);
                 let inside = resolved
                     .as_ref()
-                    .is_ok_and(|target| target.starts_with(canonical_root));
+                    .is_ok_and(|target| canonical_root.is_some_and(|c| target.starts_with(c)));
                 if !inside {
                     let why = if resolved.is_ok() {
                         "leads outside the store root"

@@ -99,8 +99,8 @@ fn files_are_0600_and_folders_0700() {
     let parent = tempfile::tempdir().unwrap();
     let root = parent.path().join("new-root");
     let store = FsStore::new(&root).unwrap();
-    assert_eq!(mode(&root), 0o700, "root created by new");
     store.write(&k("a/b/c/written.json"), b"{}").unwrap();
+    assert_eq!(mode(&root), 0o700, "root created by the first write");
     store.append(&k("a/appended.log"), b"x\n").unwrap();
     store
         .update(&k("u/updated"), &mut |_| Ok(Some(b"1".to_vec())))
