@@ -469,7 +469,8 @@ export declare class AgentRegistry {
  */
 export declare class FileStore {
   /**
-   * A store over the folder `root`, created (0700) if missing.
+   * A store over the folder `root`; nothing is created until the first write, which creates
+   * it (0700) and the folders a key needs. Reads of a missing root find nothing.
    *
    * Throws `invalid_input` for a non-string, empty or NUL-holding `root`, or for options that
    * are not an object, hold an unknown member (`{ durabilty: true }`) or a value of the
