@@ -180,6 +180,8 @@ export interface Salvaged {
   replaced: string[]
   partial: string[]
   top_level_object: boolean
+  /** Whether anything of the original was recovered (else the document is only defaults, not worth saving). */
+  recovered_anything: boolean
 }
 
 /** Options of `new AgentRegistry(store, options)`. */
@@ -709,7 +711,7 @@ export declare function runStoreConformance(store: Store, scratch?: string): Con
 
 /**
  * Every complete field of torn or damaged bytes, made into a valid "1.0" document:
- * `{document, missing, replaced, partial, top_level_object}`. Never throws for any bytes.
+ * `{document, missing, replaced, partial, top_level_object, recovered_anything}`. Never throws for any bytes.
  */
 export declare function salvage(bytes: Uint8Array | string): Salvaged
 

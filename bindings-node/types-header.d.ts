@@ -180,6 +180,8 @@ export interface Salvaged {
   replaced: string[]
   partial: string[]
   top_level_object: boolean
+  /** Whether anything of the original was recovered (else the document is only defaults, not worth saving). */
+  recovered_anything: boolean
 }
 
 /** Options of `new AgentRegistry(store, options)`. */

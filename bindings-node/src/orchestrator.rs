@@ -464,7 +464,7 @@ pub fn render_resume(env: &Env, summary_or_doc: Unknown<'_>) -> napi::Result<Str
 }
 
 /// Every complete field of torn or damaged bytes, made into a valid "1.0" document:
-/// `{document, missing, replaced, partial, top_level_object}`. Never throws for any bytes.
+/// `{document, missing, replaced, partial, top_level_object, recovered_anything}`. Never throws for any bytes.
 #[napi(
     ts_args_type = "bytes: Uint8Array | string",
     ts_return_type = "Salvaged"

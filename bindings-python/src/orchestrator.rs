@@ -374,7 +374,8 @@ pub fn render_resume(doc: &Bound<'_, PyAny>, now: Option<&Bound<'_, PyAny>>) -> 
 }
 
 /// `salvage(data) -> dict`: every complete field of damaged bytes
-/// (`{document, missing, replaced, partial, top_level_object}`).
+/// (`{document, missing, replaced, partial, top_level_object,
+/// recovered_anything}`).
 #[pyfunction]
 pub fn salvage<'py>(py: Python<'py>, data: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     to_py(py, &orchestrator::salvage(args::bytes(data, "data")?))

@@ -167,18 +167,6 @@ function showSession(doc) {
   );
 }
 
-// The top-level fields that identify a session's content (the core's `CONTENT_FIELDS`).
-const CONTENT_FIELDS = ["session_id", "goal", "project", "created", "agents", "completed_work", "pending_tasks", "decisions_made"];
-
-// Whether a salvage holds anything of the original (the core's `Salvaged::recovered_anything`,
-// which the package reports only after a repair, as `action`): the bytes held a top-level
-// object and one of CONTENT_FIELDS was read, neither missing nor replaced. Otherwise the
-// salvaged document is made only of defaults (id `recovered`, 1970 dates).
-function recoveredAnything(found) {
-  const lost = new Set([...found.missing, ...found.replaced]);
-  return found.top_level_object && CONTENT_FIELDS.some((field) => !lost.has(field));
-}
-
 function showProblem(err) {
   $("problem").hidden = false;
   text("problem-code", err.code ?? "error");
@@ -186,7 +174,7 @@ function showProblem(err) {
   const salvaged = err.salvaged;
   const bytes = salvaged ? store.read(CURRENT) : null;
   const found = bytes ? salvage(bytes) : null;
-  const usable = Boolean(found && recoveredAnything(found));
+  const usable = Boolean(found?.recovered_anything);
   $("salvage").hidden = !usable;
   $("unsalvageable").hidden = !salvaged || usable;
   $("no-salvage").hidden = Boolean(salvaged);

@@ -131,6 +131,8 @@ export interface Salvaged {
   partial: string[];
   /** Whether the bytes started with a JSON object at all. */
   top_level_object: boolean;
+  /** Whether anything of the original was recovered (else the document is only defaults, not worth saving). */
+  recovered_anything: boolean;
 }
 
 /** One archived session in a listing. */

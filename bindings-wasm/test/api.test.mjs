@@ -67,6 +67,8 @@ test("a corrupt current file: load throws corrupt_state with the salvage, recove
   assert.equal(err.context.key, CURRENT);
   assert.equal(err.salvaged.session_id, doc.session_id);
   assert.deepEqual(salvage(store.read(CURRENT)).document, err.salvaged);
+  assert.equal(salvage(store.read(CURRENT)).recovered_anything, true);
+  assert.equal(salvage(new Uint8Array([0xff, 0x00, 0x13])).recovered_anything, false);
   const report = sessions.doctor();
   assert.deepEqual(report.problems.map((p) => [p.key, p.code, p.fixable]), [[CURRENT, "corrupt_state", true]]);
   const repair = sessions.recover();

@@ -293,6 +293,15 @@ fn a_history_file_named_dot_json_is_listed_and_checked() {
 }
 
 #[test]
+fn a_salvage_says_whether_it_recovered_anything() {
+    assert!(!salvage(b"\xff\x00\x13").recovered_anything);
+    assert!(!salvage(b"{\"goal\": 7}").recovered_anything);
+    assert!(salvage(b"{\"goal\": \"g\"").recovered_anything);
+    let value = serde_json::to_value(salvage(b"[]")).unwrap();
+    assert_eq!(value["recovered_anything"], false);
+}
+
+#[test]
 fn doctor_fix_moves_aside_files_with_nothing_to_salvage() {
     let history = history_key("2025-12-01-junk").unwrap();
     for junk in [

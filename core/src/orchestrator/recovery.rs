@@ -122,7 +122,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 Err(_) => {}
             }
             let mut salvaged = salvage(old);
-            let worth_saving = salvaged.recovered_anything();
+            let worth_saving = salvaged.recovered_anything;
             let bytes = if worth_saving {
                 if let (Some(id), Value::Object(doc)) = (history_id(key), &mut salvaged.document)
                     && salvaged.missing.iter().any(|m| m == "session_id")

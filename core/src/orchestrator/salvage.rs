@@ -56,6 +56,11 @@ pub struct Salvaged {
     pub partial: Vec<String>,
     /// Whether the bytes started with a JSON object at all.
     pub top_level_object: bool,
+    /// Whether anything of the original was recovered: the bytes held a top-level object and
+    /// at least one of [`CONTENT_FIELDS`] was read with the right type (not filled with a
+    /// default, not replaced). When `false`, the document is made only of defaults (id
+    /// `recovered`, 1970 dates) and is not worth saving (`recover` moves the file aside then).
+    pub recovered_anything: bool,
 }
 
 /// The top-level fields that identify a session's content: when none of them was read with
@@ -72,17 +77,12 @@ pub const CONTENT_FIELDS: [&str; 8] = [
     "decisions_made",
 ];
 
-impl Salvaged {
-    /// Whether anything of the original was recovered: the bytes held a top-level object and
-    /// at least one of [`CONTENT_FIELDS`] was read with the right type (not filled with a
-    /// default, not replaced). When `false`, the document is made only of defaults (id
-    /// `recovered`, 1970 dates) and is not worth saving.
-    pub fn recovered_anything(&self) -> bool {
-        self.top_level_object
-            && CONTENT_FIELDS
-                .iter()
-                .any(|f| !self.missing.iter().chain(&self.replaced).any(|p| p == f))
-    }
+/// See [`Salvaged::recovered_anything`].
+fn recovered_anything(top_level_object: bool, missing: &[String], replaced: &[String]) -> bool {
+    top_level_object
+        && CONTENT_FIELDS
+            .iter()
+            .any(|f| !missing.iter().chain(replaced).any(|p| p == f))
 }
 
 /// Salvages what can be read from `bytes` (see the module docs). Never fails, never panics.
@@ -93,6 +93,7 @@ pub fn salvage(bytes: &[u8]) -> Salvaged {
     let mut doc = read.object;
     fix.document(&mut doc);
     Salvaged {
+        recovered_anything: recovered_anything(read.top_is_object, &fix.missing, &fix.replaced),
         document: Value::Object(doc),
         missing: fix.missing,
         replaced: fix.replaced,
