@@ -4,7 +4,7 @@
 //! [`MAX_SEGMENT_BYTES`] bytes, is not `.` or `..`, and holds no `/`, `\`, NUL or control
 //! character. Ids and names that become segments (session id, agent id, team and agent names)
 //! go through [`Key::segment`] where they enter, so an unsafe id is an
-//! [`ErrorKind::InvalidKey`](crate::ErrorKind::InvalidKey) error naming it, never a path.
+//! [`ErrorKind::InvalidKey`] error naming it, never a path.
 
 use std::fmt;
 

@@ -139,11 +139,15 @@ pub fn read_apply_write<S: Store + ?Sized>(
 }
 
 /// A store in memory, for tests and for hosts that keep state themselves. Cheap to clone:
-/// clones share the same map. `update` holds an update lock for the whole read-modify-write.
+/// clones share the same map. `update` holds one update lock (for every key) for the whole
+/// read-modify-write; an `update` started by its own `apply` (on the same thread) is
+/// [`ErrorKind::Conflict`] at once instead of waiting for itself forever.
 #[derive(Clone, Debug, Default)]
 pub struct MemoryStore {
     map: Arc<Mutex<BTreeMap<Key, Vec<u8>>>>,
     updates: Arc<Mutex<()>>,
+    /// The thread running an update, if any: re-entry from it is refused, not deadlocked.
+    updating: Arc<Mutex<Option<std::thread::ThreadId>>>,
 }
 
 impl MemoryStore {
@@ -153,12 +157,7 @@ impl MemoryStore {
     }
 
     fn map(&self) -> Result<MutexGuard<'_, BTreeMap<Key, Vec<u8>>>> {
-        self.map.lock().map_err(|_| {
-            Error::new(
-                ErrorKind::Storage,
-                "memory store lock poisoned by a panic in another thread",
-            )
-        })
+        self.map.lock().map_err(poisoned)
     }
 
     /// Number of keys held.
@@ -170,6 +169,14 @@ impl MemoryStore {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+}
+
+/// The error of a [`MemoryStore`] lock poisoned by a panic.
+fn poisoned<T>(_: std::sync::PoisonError<T>) -> Error {
+    Error::new(
+        ErrorKind::Storage,
+        "memory store lock poisoned by a panic in another thread",
+    )
 }
 
 impl Store for MemoryStore {
@@ -196,17 +203,26 @@ impl Store for MemoryStore {
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
-        let _exclusive = self.updates.lock().map_err(|_| {
-            Error::new(
-                ErrorKind::Storage,
-                "memory store lock poisoned by a panic in another thread",
+        let me = std::thread::current().id();
+        if *self.updating.lock().map_err(poisoned)? == Some(me) {
+            return Err(Error::new(
+                ErrorKind::Conflict,
+                format!(
+                    "memory store re-entered: an update of `{key}` was started from inside                      another update of the same store (an update's closure must not update the                      store again)"
+                ),
             )
-        })?;
-        let current = self.read(key)?;
-        if let Some(bytes) = apply(current.as_deref())? {
-            self.write(key, &bytes)?;
+            .with_context("key", key.as_str()));
         }
-        Ok(())
+        let _exclusive = self.updates.lock().map_err(poisoned)?;
+        *self.updating.lock().map_err(poisoned)? = Some(me);
+        let result = self.read(key).and_then(|current| {
+            if let Some(bytes) = apply(current.as_deref())? {
+                self.write(key, &bytes)?;
+            }
+            Ok(())
+        });
+        *self.updating.lock().map_err(poisoned)? = None;
+        result
     }
 }
 
@@ -216,6 +232,28 @@ mod tests {
 
     fn k(s: &str) -> Key {
         Key::new(s).unwrap()
+    }
+
+    #[test]
+    fn an_update_started_inside_an_update_is_a_conflict_not_a_hang() {
+        let s = MemoryStore::new();
+        let mut inner = None;
+        s.update(&k("a"), &mut |_| {
+            inner = Some(s.update(&k("b"), &mut |_| Ok(Some(b"2".to_vec()))));
+            Ok(Some(b"1".to_vec()))
+        })
+        .unwrap();
+        let err = inner.unwrap().unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+        assert_eq!(err.context_value("key"), Some("b"));
+        assert_eq!(s.read(&k("b")).unwrap(), None);
+        // The store works afterwards, also from another thread.
+        let clone = s.clone();
+        std::thread::spawn(move || clone.update(&k("b"), &mut |_| Ok(Some(b"3".to_vec()))))
+            .join()
+            .unwrap()
+            .unwrap();
+        assert_eq!(s.read(&k("b")).unwrap().unwrap(), b"3");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 use chrono::FixedOffset;
 
 use super::document::OrchestratorSession;
-use super::keys::{current_key, history_key};
+use super::keys::{CURRENT_KEY, current_key, history_key};
 use super::parse::{ParseOptions, parse_document, unreadable_field};
 use super::recovery::keep_corrupt_copy;
 use super::salvage::salvage;
@@ -197,32 +197,60 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// Writes `doc` (unchanged) to `.claude/orchestrator-history/{session_id}.json`, then
     /// removes the current file if it holds the same session id, then records the entry in
     /// the history index. Returns the archive key. A current session left in a final status
-    /// (`complete`/`aborted`) is archived like any other. When removing the current file
-    /// fails, the archive slot is put back as it was, so a retry finds nothing in the way.
+    /// (`complete`/`aborted`) is archived like any other. The check, the archive write and the
+    /// removal happen under the current file's lock; when the removal fails the archive slot
+    /// is put back as it was, so a retry finds nothing in the way.
     ///
     /// # Errors
     /// [`ErrorKind::AlreadyExists`] when an archive with that id exists and `replace` is false
     /// (nothing is written; the message suggests `--replace`); [`ErrorKind::InvalidKey`];
     /// [`ErrorKind::InvalidInput`] when the JSON would exceed
-    /// [`ParseOptions::max_document_bytes`]; [`ErrorKind::Storage`].
+    /// [`ParseOptions::max_document_bytes`]; [`ErrorKind::Conflict`] when the current file
+    /// holds the same session saved later than `doc` (its `updated` is later) with other
+    /// content: removing it would lose that save, so nothing is written or removed (load it
+    /// again and archive that);
+    /// [`ErrorKind::Storage`].
     pub fn archive(&self, doc: &OrchestratorSession, replace: bool) -> Result<Key> {
         let key = history_key(&doc.session_id)?;
         let bytes = self.encode(&key, doc)?;
-        let mut previous = None;
+        let current = current_key();
+        if self.store.read(&current)?.is_some() {
+            // Under the current file's lock, as a final move: nobody changes or removes it
+            // between the check and the removal.
+            let archived = update_with(&self.store, &current, |old| {
+                let same = old
+                    .and_then(|old| parse_document(&current, old, &self.options).ok())
+                    .filter(|now| now.session_id == doc.session_id);
+                let Some(mut now) = same else {
+                    return Ok((None, false));
+                };
+                // Saved later with other content: removing it would lose that save. (Saved
+                // later with the same content, as after `save(doc)`, loses nothing.)
+                if now.updated > doc.updated {
+                    let later = now.updated;
+                    now.updated = doc.updated;
+                    if now != *doc {
+                        return Err(stale_archive(doc, later));
+                    }
+                }
+                let previous = self.store.read(&key)?;
+                self.check_archive_slot(&key, doc, previous.as_deref(), replace)?;
+                self.store.write(&key, &bytes)?;
+                if let Err(err) = self.store.delete(&current) {
+                    self.restore_slot(&key, previous.as_deref());
+                    return Err(err);
+                }
+                Ok((None, true))
+            })?;
+            if archived {
+                self.index_archived(&key, doc)?;
+                return Ok(key);
+            }
+        }
         self.store.update(&key, &mut |old| {
             self.check_archive_slot(&key, doc, old, replace)?;
-            previous = old.map(<[u8]>::to_vec);
             Ok(Some(bytes.clone()))
         })?;
-        let current = current_key();
-        if let Some(bytes) = self.store.read(&current)?
-            && let Ok(now) = parse_document(&current, &bytes, &self.options)
-            && now.session_id == doc.session_id
-            && let Err(err) = self.store.delete(&current)
-        {
-            self.restore_slot(&key, previous.as_deref());
-            return Err(err);
-        }
         self.index_archived(&key, doc)?;
         Ok(key)
     }
@@ -254,7 +282,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 
     /// Read-modify-write of the current session through [`Store::update`]: `change` edits the
     /// document, then `updated` is set to now and the result written. Returns the saved
-    /// document.
+    /// document. `change` runs under the current file's lock: it must not write through this
+    /// store (a `conflict` on [`MemoryStore`](crate::MemoryStore), a lock timeout on a file
+    /// store).
     ///
     /// # Errors
     /// [`ErrorKind::NotFound`] when there is no current session; the parse errors of
@@ -381,6 +411,22 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 }
 
 /// The error for "no current session".
+/// The [`ErrorKind::Conflict`] of an archive of `doc` while the current file holds a later
+/// save of that session (updated at `later`) with other content: removing it would lose it.
+fn stale_archive(doc: &OrchestratorSession, later: Timestamp) -> Error {
+    Error::new(
+        ErrorKind::Conflict,
+        format!(
+            "the current file holds a later save of session `{}` (updated {}, the document to \
+             archive {}): load it again and archive that, so the later changes are not lost",
+            doc.session_id.escape_debug(),
+            later,
+            doc.updated
+        ),
+    )
+    .with_context("key", CURRENT_KEY)
+}
+
 pub(crate) fn no_session() -> Error {
     Error::new(
         ErrorKind::NotFound,

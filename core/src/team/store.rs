@@ -140,7 +140,10 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
 
     /// Changes a saved member in one exclusive read-modify-write: `apply` gets the current
     /// state and edits it (including `createdAt` and `metadata` if it wants). Returns the
-    /// state written.
+    /// state written. `apply` runs under the store's update lock: it must not write through
+    /// this store (`record_spawn`, `save`, `update`, ... of any member), which would wait for
+    /// that lock (a `conflict` at once on [`MemoryStore`](crate::MemoryStore), a lock timeout
+    /// on a file store).
     ///
     /// # Errors
     /// [`ErrorKind::NotFound`] when there is no file, [`ErrorKind::CorruptState`] when it does

@@ -1,0 +1,81 @@
+//! `archive` of a document read before a later save of the same session is `conflict`: it
+//! used to write the old document and remove the current file, losing the later save (fresh
+//! user, round 5). A document derived from the current one (the seed's load, change, archive)
+//! is archived as before.
+
+use std::sync::atomic::{AtomicI64, Ordering};
+
+use chrono::{DateTime, Utc};
+use session_state::orchestrator::{OrchestratorStore, Project, SessionStatus, current_key};
+use session_state::{Clock, ErrorKind, MemoryStore, Store};
+
+/// A clock one second later at every reading.
+struct Ticking(AtomicI64);
+
+impl Clock for Ticking {
+    fn now(&self) -> DateTime<Utc> {
+        DateTime::from_timestamp(1_767_225_600 + self.0.fetch_add(1, Ordering::SeqCst), 0).unwrap()
+    }
+}
+
+fn sessions() -> OrchestratorStore<MemoryStore, Ticking> {
+    let s = OrchestratorStore::new(MemoryStore::new(), Ticking(AtomicI64::new(0)));
+    s.create_session(
+        "goal",
+        "default",
+        Project::new("p", "/p", None),
+        Some("abc"),
+    )
+    .unwrap();
+    s.start().unwrap();
+    s
+}
+
+#[test]
+fn an_archive_of_a_stale_snapshot_is_a_conflict_and_loses_nothing() {
+    let s = sessions();
+    let snapshot = s.load().unwrap().unwrap();
+    s.decision_made("use postgres", "important").unwrap();
+    let current = s.store().read(&current_key()).unwrap().unwrap();
+    let err = s.archive(&snapshot, false).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+    assert!(err.message().contains("later save"), "{err}");
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), current);
+    assert!(
+        s.list_history(&Default::default())
+            .unwrap()
+            .entries
+            .is_empty()
+    );
+    // Loaded again, it archives with the decision.
+    let fresh = s.load().unwrap().unwrap();
+    let key = s.archive(&fresh, false).unwrap();
+    assert_eq!(s.load().unwrap(), None);
+    let archived = s.read_document(&key).unwrap().unwrap();
+    assert_eq!(archived.decisions_made.len(), 1);
+}
+
+#[test]
+fn a_document_derived_from_the_current_one_is_archived() {
+    // The seed's flow: load, change, archive.
+    let s = sessions();
+    let mut doc = s.load().unwrap().unwrap();
+    doc.status = SessionStatus::Complete;
+    let key = s.archive(&doc, false).unwrap();
+    assert_eq!(s.load().unwrap(), None);
+    assert_eq!(
+        s.read_document(&key).unwrap().unwrap().status,
+        SessionStatus::Complete
+    );
+}
+
+#[test]
+fn a_document_saved_again_unchanged_is_archived() {
+    // `save(doc)` writes a later `updated` into the file, not into `doc`: same content.
+    let s = sessions();
+    let mut doc = s.load().unwrap().unwrap();
+    let read = doc.clone();
+    s.save(&mut doc).unwrap();
+    s.archive(&read, false).unwrap();
+    assert_eq!(s.load().unwrap(), None);
+}
