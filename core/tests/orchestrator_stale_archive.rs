@@ -6,7 +6,9 @@
 use std::sync::atomic::{AtomicI64, Ordering};
 
 use chrono::{DateTime, Utc};
-use session_state::orchestrator::{OrchestratorStore, Project, SessionStatus, current_key};
+use session_state::orchestrator::{
+    HistoryQuery, OrchestratorStore, Project, SessionStatus, current_key,
+};
 use session_state::{Clock, ErrorKind, MemoryStore, Store};
 
 /// A clock one second later at every reading.
@@ -42,7 +44,7 @@ fn an_archive_of_a_stale_snapshot_is_a_conflict_and_loses_nothing() {
     assert!(err.message().contains("later save"), "{err}");
     assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), current);
     assert!(
-        s.list_history(&Default::default())
+        s.list_history(&HistoryQuery::default())
             .unwrap()
             .entries
             .is_empty()
