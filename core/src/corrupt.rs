@@ -5,11 +5,12 @@
 //! (`-1`, `-2`, ... is appended when the name is taken), and copies do not pile up: when a
 //! `<key>.corrupt-*` sibling already holds exactly these bytes, its key is returned and
 //! nothing is written. Copies do not end in `.json`, so no listing takes them for documents.
+//! A file name too long for that suffix (over 226 bytes) is cut in the copy's name.
 
 use chrono::{DateTime, Utc};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::key::Key;
+use crate::key::{Key, MAX_SEGMENT_BYTES};
 use crate::store::Store;
 
 /// How many `-N` suffixes are tried for one stamp before giving up.
@@ -22,13 +23,27 @@ const MAX_SUFFIX: u32 = 1000;
 pub fn corrupt_copy_key(key: &Key, now: DateTime<Utc>) -> Result<Key> {
     let name = format!(
         "{}.corrupt-{}",
-        key.file_name(),
+        copy_stem(key),
         crate::time::format_compact_stamp(now)
     );
     match key.parent() {
         Some(parent) => parent.join(&name),
         None => Key::new(name),
     }
+}
+
+/// The file name part of `key`'s copies: its file name, cut (at a character boundary) so that
+/// `{stem}.corrupt-{stamp}-{n}` fits one key segment ([`MAX_SEGMENT_BYTES`]): a file whose
+/// name is almost that long still gets a copy, so it can be replaced.
+fn copy_stem(key: &Key) -> &str {
+    // `.corrupt-` (9), the stamp `20261129T175600Z` (16), `-999` (4).
+    const ROOM: usize = MAX_SEGMENT_BYTES - 9 - 16 - 4;
+    let name = key.file_name();
+    let mut end = name.len().min(ROOM);
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
 }
 
 /// Keeps `bytes` (the content of `key`) as a corrupt copy taken at `now` and returns the key
@@ -40,7 +55,7 @@ pub fn corrupt_copy_key(key: &Key, now: DateTime<Utc>) -> Result<Key> {
 /// other keys.
 ///
 /// # Errors
-/// [`ErrorKind::InvalidKey`] when the copy's name would be too long, [`ErrorKind::Conflict`]
+/// [`ErrorKind::Conflict`]
 /// when 1000 copies of `key` already carry this second's stamp, [`ErrorKind::Storage`].
 pub fn keep_corrupt_copy<S: Store + ?Sized>(
     store: &S,
@@ -80,7 +95,7 @@ fn identical_copy<S: Store + ?Sized>(store: &S, key: &Key, bytes: &[u8]) -> Resu
     let Some(parent) = key.parent() else {
         return Ok(None);
     };
-    let prefix = format!("{}.corrupt-", key.file_name());
+    let prefix = format!("{}.corrupt-", copy_stem(key));
     for sibling in store.list(&parent)? {
         if sibling.parent().as_ref() != Some(&parent) || !sibling.file_name().starts_with(&prefix) {
             continue;
@@ -109,6 +124,22 @@ mod tests {
             corrupt_copy_key(&key, now()).unwrap().as_str(),
             "a/b.json.corrupt-20261129T175600Z"
         );
+    }
+
+    #[test]
+    fn a_name_too_long_for_the_suffix_is_cut_in_the_copy() {
+        let store = MemoryStore::new();
+        let name = format!("{}.json", "é".repeat(124));
+        let key = Key::new(format!("t/{name}")).unwrap();
+        let copy = keep_corrupt_copy(&store, &key, b"{", now()).unwrap();
+        let file = copy.file_name();
+        assert!(file.len() <= 255 - 4, "{}", file.len());
+        assert!(file.ends_with(".corrupt-20261129T175600Z"), "{file}");
+        assert!(name.starts_with(file.split(".corrupt-").next().unwrap()));
+        // Identical bytes find that copy again; other bytes get the next suffix.
+        assert_eq!(keep_corrupt_copy(&store, &key, b"{", now()).unwrap(), copy);
+        let next = keep_corrupt_copy(&store, &key, b"[", now()).unwrap();
+        assert_eq!(next.as_str(), format!("{copy}-1"));
     }
 
     #[test]
