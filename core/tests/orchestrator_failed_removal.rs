@@ -11,10 +11,12 @@ use session_state::orchestrator::{
 };
 use session_state::{Error, ErrorKind, Key, MemoryStore, Result, Store, UpdateFn};
 
-/// A memory store whose deletes of the current file fail while `failing` is set.
+/// A memory store whose deletes of the current file fail while `failing` is set (after
+/// deleting it, when `deletes_anyway` is set, as a host store whose acknowledgement is lost).
 struct FailingRemoval {
     inner: MemoryStore,
     failing: AtomicBool,
+    deletes_anyway: bool,
 }
 
 impl Store for FailingRemoval {
@@ -26,6 +28,9 @@ impl Store for FailingRemoval {
     }
     fn delete(&self, key: &Key) -> Result<bool> {
         if *key == current_key() && self.failing.load(Ordering::SeqCst) {
+            if self.deletes_anyway {
+                self.inner.delete(key)?;
+            }
             return Err(Error::new(ErrorKind::Storage, "permission denied"));
         }
         self.inner.delete(key)
@@ -41,9 +46,14 @@ impl Store for FailingRemoval {
 type Sessions = OrchestratorStore<FailingRemoval, session_state::FixedClock>;
 
 fn with_seed() -> (Sessions, Key, Vec<u8>) {
+    with_seed_deleting(false)
+}
+
+fn with_seed_deleting(deletes_anyway: bool) -> (Sessions, Key, Vec<u8>) {
     let store = FailingRemoval {
         inner: MemoryStore::new(),
         failing: AtomicBool::new(true),
+        deletes_anyway,
     };
     let s = OrchestratorStore::new(store, clock(GOLDEN_NOW));
     let seed = vector("seed-example.json");
@@ -96,4 +106,18 @@ fn an_archive_whose_removal_fails_leaves_no_archive() {
     s.store().failing.store(false, Ordering::SeqCst);
     assert_eq!(s.archive(&doc, false).unwrap(), archive);
     assert_eq!(s.store().read(&current_key()).unwrap(), None);
+}
+
+#[test]
+fn a_removal_that_fails_after_removing_keeps_the_archive() {
+    // Putting the archive back then would lose the session from both places.
+    let (s, archive, _) = with_seed_deleting(true);
+    let done = s.complete().unwrap();
+    assert_eq!(done.status.as_str(), "complete");
+    assert_eq!(s.store().read(&current_key()).unwrap(), None);
+    assert!(s.store().read(&archive).unwrap().is_some());
+    let (s, archive, _) = with_seed_deleting(true);
+    let doc = s.load().unwrap().unwrap();
+    assert_eq!(s.archive(&doc, false).unwrap(), archive);
+    assert!(s.store().read(&archive).unwrap().is_some());
 }

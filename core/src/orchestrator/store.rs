@@ -236,10 +236,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 let previous = self.store.read(&key)?;
                 self.check_archive_slot(&key, doc, previous.as_deref(), replace)?;
                 self.store.write(&key, &bytes)?;
-                if let Err(err) = self.store.delete(&current) {
-                    self.restore_slot(&key, previous.as_deref());
-                    return Err(err);
-                }
+                self.remove_current(&current, &key, previous.as_deref())?;
                 Ok((None, true))
             })?;
             if archived {
@@ -351,23 +348,34 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             self.check_archive_slot(&archive, &doc, previous.as_deref(), replace)?;
             self.store.write(&archive, &bytes)?;
             // Still under the current file's lock: nobody can have changed it since `old`.
-            if let Err(err) = self.store.delete(&current) {
-                self.restore_slot(&archive, previous.as_deref());
-                return Err(err);
-            }
+            self.remove_current(&current, &archive, previous.as_deref())?;
             Ok((None, (doc, archive)))
         })?;
         self.index_archived(&archive, &doc)?;
         Ok(doc)
     }
 
-    /// All or nothing: puts `key` back as it was (`previous`, or absent) after a later step of
-    /// a final move failed. Best effort: that step's error is the one reported.
-    fn restore_slot(&self, key: &Key, previous: Option<&[u8]>) {
-        let _ = match previous {
-            Some(bytes) => self.store.write(key, bytes),
-            None => self.store.delete(key).map(drop),
+    /// Removes the current file `current` after its archive `archive` (which held `previous`)
+    /// was written. All or nothing: when the removal fails and the current file is still there,
+    /// the archive slot is put back as it was (best effort; the removal's error is the one
+    /// reported). A removal that failed but did remove the file (a host store throwing after
+    /// deleting) counts as done; when the current file cannot even be read, the archive is
+    /// kept and the error reported, so nothing is lost either way.
+    fn remove_current(&self, current: &Key, archive: &Key, previous: Option<&[u8]>) -> Result<()> {
+        let Err(err) = self.store.delete(current) else {
+            return Ok(());
         };
+        match self.store.read(current) {
+            Ok(None) => Ok(()),
+            Ok(Some(_)) => {
+                let _ = match previous {
+                    Some(bytes) => self.store.write(archive, bytes),
+                    None => self.store.delete(archive).map(drop),
+                };
+                Err(err)
+            }
+            Err(_) => Err(err),
+        }
     }
 
     /// [`ErrorKind::NotFound`] before any lock is taken when there is no current file, so a
