@@ -356,13 +356,23 @@ fn open_lock_file(key: &Key, path: &Path) -> Result<File> {
 }
 
 fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {
-    match File::open(path) {
+    let mut options = OpenOptions::new();
+    options.read(true);
+    // A FIFO or device at a key would block the open; without blocking it opens at once and
+    // is refused below. Regular files read the same either way.
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    match options.open(path) {
         Ok(mut file) => {
             let meta = file
                 .metadata()
                 .map_err(|e| io_error(key, path, "read", e))?;
             if meta.is_dir() {
                 let e = io::Error::new(io::ErrorKind::IsADirectory, "it is a folder");
+                return Err(io_error(key, path, "read", e));
+            }
+            if !meta.is_file() {
+                let e = io::Error::other("it is not a regular file (a FIFO, socket or device)");
                 return Err(io_error(key, path, "read", e));
             }
             let mut bytes = Vec::new();
