@@ -12,7 +12,8 @@ use crate::documents::to_js;
 use crate::errors::ToJs;
 
 /// Runs the store conformance suite on `store` below the folder key `scratch` (default
-/// `"conformance"`; each case clears and then removes its own sub-folder). Returns
+/// `"conformance"`; each case clears the keys of its own sub-folder, whose emptied folders and
+/// lock files stay on a file store). Returns
 /// `{cases: [{name, passed, message}], passed, failed}`; a store that breaks the contract
 /// gives failed cases, not an exception. Throws `invalid_input` for a value that is not a
 /// store, `invalid_key` for an unsafe `scratch`.
