@@ -91,6 +91,25 @@ test('a lone surrogate is named with its member; agent fields the reader refuses
   assert.equal(other.context.key, undefined)
 })
 
+test('save and archive of a document read before a later save are conflict, nothing written', () => {
+  const store = new MemoryStore()
+  const a = new OrchestratorStore(store)
+  const b = new OrchestratorStore(store)
+  a.createSession({ goal: 'g', project: { name: 'p', path: '/p' }, suffix: 's' })
+  const snap = a.load()
+  b.decisionMade('use postgres', 'important')
+  const before = store.read('.claude/orchestrator-session.json')
+  for (const call of [() => a.save({ ...snap, goal: 'new' }), () => a.archive(snap)]) {
+    assert.throws(call, (err) => err.code === 'conflict' && /later save/.test(err.message))
+  }
+  assert.deepEqual(store.read('.claude/orchestrator-session.json'), before)
+  // Loaded again, the change keeps the decision; saving the returned document again works.
+  const saved = a.save({ ...a.load(), goal: 'new' })
+  assert.equal(saved.decisions_made.length, 1)
+  b.save({ ...saved, goal: 'newer' })
+  assert.equal(a.load().goal, 'newer')
+})
+
 test('unsafe ids and names are invalid_key, and nothing is written', () => {
   const store = new MemoryStore()
   const reg = new AgentRegistry(store)

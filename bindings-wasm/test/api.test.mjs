@@ -78,6 +78,21 @@ test("a corrupt current file: load throws corrupt_state with the salvage, recove
   assert.deepEqual(sessions.doctor({ fix: true }).problems, []);
 });
 
+test("save and archive of a document read before a later save are conflict, nothing written", () => {
+  const store = new MemoryStore();
+  const a = new OrchestratorStore(store);
+  const b = new OrchestratorStore(store);
+  a.createSession({ goal: "g", project, suffix: "s" });
+  const snap = a.load();
+  b.decisionMade("use postgres", "important");
+  const before = store.readText(CURRENT);
+  assert.equal(thrown(() => a.save({ ...snap, goal: "new" })).code, "conflict");
+  assert.equal(thrown(() => a.archive(snap)).code, "conflict");
+  assert.equal(store.readText(CURRENT), before);
+  const saved = a.save({ ...a.load(), goal: "new" });
+  assert.equal(saved.decisions_made.length, 1);
+});
+
 test("options and arguments are checked, not coerced", () => {
   assert.equal(thrown(() => new OrchestratorStore(42)).code, "invalid_input");
   assert.equal(thrown(() => new OrchestratorStore(new MemoryStore(), { nope: 1 })).code, "invalid_input");

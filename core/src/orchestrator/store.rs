@@ -131,13 +131,20 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// atomically, returns the key. When the file it replaces does not parse as a "1.0"
     /// document, a copy of it is kept first (`<key>.corrupt-<stamp>`).
     ///
+    /// A `doc` read before a later save of the same session (the file's `updated` is later
+    /// than `doc.updated`, and its content differs) is refused: writing it would drop that
+    /// save (another process's auto-save, say). What this handle saved itself is never in the
+    /// way, so load, change, save, change, save on one handle works.
+    ///
     /// # Errors
     /// [`ErrorKind::InvalidKey`] for an unsafe `session_id` or one too long to be archived
     /// (see [`history_key`]); [`ErrorKind::InvalidInput`] when
     /// the JSON would exceed [`ParseOptions::max_document_bytes`] (nothing written);
-    /// [`ErrorKind::Storage`].
+    /// [`ErrorKind::Conflict`] for a `doc` read before a later save (see above; nothing
+    /// written); [`ErrorKind::Storage`].
     pub fn save(&self, doc: &mut OrchestratorSession) -> Result<Key> {
         history_key(&doc.session_id)?;
+        let read_at = doc.updated;
         doc.updated = self.now();
         let key = current_key();
         let bytes = self.encode(&key, doc)?;
@@ -145,11 +152,27 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             .last_saved
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let doc = &*doc;
         self.store.update(&key, &mut |old| {
-            // The file this handle saved last was readable; anything else is checked.
+            // The file this handle saved last was readable and is `doc`'s own past; anything
+            // else is checked: kept aside when unreadable, refused when it is a later save of
+            // this session with other content (writing `doc` would drop that save).
             let known = |old: &&[u8]| !last_saved.is_empty() && *old == last_saved.as_slice();
             if let Some(old) = old.filter(|old| !known(old)) {
-                self.keep_if_unreadable(&key, old)?;
+                match parse_document(&key, old, &self.options) {
+                    Ok(mut now) if now.session_id == doc.session_id && now.updated > read_at => {
+                        let later = now.updated;
+                        now.updated = doc.updated;
+                        // Compared as written (the writer is the one `bytes` came from).
+                        if now.to_pretty_json() != bytes {
+                            return Err(stale_document(doc, later, read_at, "save"));
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(_) => {
+                        keep_corrupt_copy(&self.store, &self.clock, &key, old)?;
+                    }
+                }
             }
             Ok(Some(bytes.clone()))
         })?;
@@ -224,17 +247,18 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 let Some(mut now) = same else {
                     return Ok((None, false));
                 };
+                let previous = self.store.read(&key)?;
+                self.check_archive_slot(&key, doc, previous.as_deref(), replace)?;
                 // Saved later with other content: removing it would lose that save. (Saved
                 // later with the same content, as after `save(doc)`, loses nothing.)
                 if now.updated > doc.updated {
                     let later = now.updated;
                     now.updated = doc.updated;
-                    if now != *doc {
-                        return Err(stale_archive(doc, later));
+                    // Compared as written (the writer is the one `bytes` came from).
+                    if now.to_pretty_json() != bytes {
+                        return Err(stale_document(doc, later, doc.updated, "archive"));
                     }
                 }
-                let previous = self.store.read(&key)?;
-                self.check_archive_slot(&key, doc, previous.as_deref(), replace)?;
                 self.store.write(&key, &bytes)?;
                 self.remove_current(&current, &key, previous.as_deref())?;
                 Ok((None, true))
@@ -419,17 +443,22 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 }
 
 /// The error for "no current session".
-/// The [`ErrorKind::Conflict`] of an archive of `doc` while the current file holds a later
-/// save of that session (updated at `later`) with other content: removing it would lose it.
-fn stale_archive(doc: &OrchestratorSession, later: Timestamp) -> Error {
+/// The [`ErrorKind::Conflict`] of `action` (`save`, `archive`) of `doc`, read when the
+/// session was updated at `read_at`, while the current file holds a later save of that session
+/// (updated at `later`) with other content: writing or removing would lose that save.
+fn stale_document(
+    doc: &OrchestratorSession,
+    later: Timestamp,
+    read_at: Timestamp,
+    action: &str,
+) -> Error {
     Error::new(
         ErrorKind::Conflict,
         format!(
-            "the current file holds a later save of session `{}` (updated {}, the document to \
-             archive {}): load it again and archive that, so the later changes are not lost",
+            "the current file holds a later save of session `{}` (updated {later}, the document \
+             to {action} was read at {read_at}): load it again, apply the change and {action} \
+             that, so the later changes are not lost",
             doc.session_id.escape_debug(),
-            later,
-            doc.updated
         ),
     )
     .with_context("key", CURRENT_KEY)

@@ -1,7 +1,7 @@
-//! `archive` of a document read before a later save of the same session is `conflict`: it
-//! used to write the old document and remove the current file, losing the later save (fresh
-//! user, round 5). A document derived from the current one (the seed's load, change, archive)
-//! is archived as before.
+//! `save` and `archive` of a document read before a later save of the same session are
+//! `conflict`: they used to write the old document (or remove the current file), losing the
+//! later save (fresh users, round 5). A document derived from the current one (the seed's
+//! load, change, save or archive) goes through as before.
 
 use std::sync::atomic::{AtomicI64, Ordering};
 
@@ -80,4 +80,42 @@ fn a_document_saved_again_unchanged_is_archived() {
     s.save(&mut doc).unwrap();
     s.archive(&read, false).unwrap();
     assert_eq!(s.load().unwrap(), None);
+}
+
+#[test]
+fn a_save_of_a_stale_snapshot_is_a_conflict_and_loses_nothing() {
+    let s = sessions();
+    let other = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(100)));
+    let mut snapshot = s.load().unwrap().unwrap();
+    other.decision_made("use postgres", "important").unwrap();
+    let current = s.store().read(&current_key()).unwrap().unwrap();
+    snapshot.goal = "new goal".into();
+    let err = s.save(&mut snapshot).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+    assert!(err.message().contains("load it again"), "{err}");
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), current);
+    // Loaded again and changed, it saves with the decision.
+    let mut fresh = s.load().unwrap().unwrap();
+    fresh.goal = "new goal".into();
+    s.save(&mut fresh).unwrap();
+    let saved = s.load().unwrap().unwrap();
+    assert_eq!(
+        (saved.goal.as_str(), saved.decisions_made.len()),
+        ("new goal", 1)
+    );
+}
+
+#[test]
+fn load_change_save_change_save_works_on_one_handle_and_across_handles() {
+    let s = sessions();
+    let mut doc = s.load().unwrap().unwrap();
+    doc.goal = "one".into();
+    s.save(&mut doc).unwrap();
+    doc.pending_tasks.push("two".into());
+    s.save(&mut doc).unwrap();
+    // A new handle each time (the save sets `doc.updated`, so the next save is not stale).
+    let again = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(50)));
+    doc.pending_tasks.push("three".into());
+    again.save(&mut doc).unwrap();
+    assert_eq!(s.load().unwrap().unwrap().pending_tasks, ["two", "three"]);
 }
