@@ -206,14 +206,6 @@ function showHistory() {
     time.dateTime = entry.created;
     time.textContent = entry.created;
     li.append(time, " ", badge, ` ${entry.id}: ${entry.goal}`);
-    // The file, when the entry names it (copies of one session under other names are told
-    // apart by it). The package's `HistoryEntry` has no `key` yet: nothing is shown today.
-    if (typeof entry.key === "string") {
-      const file = document.createElement("code");
-      file.className = "muted";
-      file.textContent = entry.key.slice(entry.key.lastIndexOf("/") + 1);
-      li.append(" ", file);
-    }
   });
   text(
     "history-skipped",
