@@ -25,7 +25,8 @@
 //! Temporary files (`.NAME.tmp-*`), lock files (`.NAME.lock`) and queue files
 //! (`.NAME.lock-queue`) are reserved names: they never
 //! appear in [`list`](session_state::Store::list), a temporary file left by a crash is
-//! ignored, and a key with a segment of that form (`.x.lock`, `.x.tmp-1`) is refused with an
+//! never read, and the next write in its folder removes it (when its writer's PID is no longer
+//! running, checked in `/proc`), and a key with a segment of that form (`.x.lock`, `.x.tmp-1`) is refused with an
 //! `invalid_key` error, since writing it would replace a lock file. Temp and lock names keep
 //! the first 200 bytes of the key's name, so a 255-byte segment still fits the file-name limit.
 //!
