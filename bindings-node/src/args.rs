@@ -5,12 +5,14 @@
 //! and hands anything else over as `Unknown`) and calls the matching function here. Give the
 //! method a `ts_args_type` so the `.d.ts` shows the expected type, not the `Either`.
 
+use napi::JsString;
 use napi::bindgen_prelude::{Either, Env, Uint8Array, Unknown, ValueType};
 
 use crate::errors::invalid_input;
 
-/// A string argument, or whatever was passed instead.
-pub type StrArg<'a> = Either<String, Unknown<'a>>;
+/// A string argument (read as UTF-16, so a lone surrogate is seen, not replaced), or whatever
+/// was passed instead.
+pub type StrArg<'a> = Either<JsString<'a>, Unknown<'a>>;
 
 /// A bytes argument (`Uint8Array`, so also a Node `Buffer`), or whatever was passed instead.
 pub type BytesArg<'a> = Either<Uint8Array, Unknown<'a>>;
@@ -31,10 +33,20 @@ pub fn type_name(value: &Unknown<'_>) -> &'static str {
     }
 }
 
-/// The string in `arg`; `invalid_input` naming `name` when it is not a string.
+/// The string in `arg`; `invalid_input` naming `name` when it is not a string, or when it
+/// holds a lone surrogate: UTF-8 cannot hold one, and napi's own conversion would replace it
+/// with U+FFFD, so two different ids (`x\uD800`, `x\uDBFF`) would name one key.
 pub fn string(env: &Env, arg: StrArg<'_>, name: &str) -> napi::Result<String> {
     match arg {
-        Either::A(s) => Ok(s),
+        Either::A(s) => s.into_utf16()?.as_str().map_err(|_| {
+            invalid_input(
+                env,
+                format!(
+                    "`{name}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a \
+                     file name or JSON file) cannot hold"
+                ),
+            )
+        }),
         Either::B(other) => Err(invalid_input(
             env,
             format!("`{name}` must be a string, got {}", type_name(&other)),
@@ -68,7 +80,6 @@ pub fn key(env: &Env, arg: StrArg<'_>, name: &str) -> napi::Result<session_state
 pub fn opt_string(env: &Env, arg: Option<StrArg<'_>>, name: &str) -> napi::Result<Option<String>> {
     match arg {
         None => Ok(None),
-        Some(Either::A(s)) => Ok(Some(s)),
         Some(Either::B(other)) if is_nullish(&other) => Ok(None),
         Some(other) => string(env, other, name).map(Some),
     }

@@ -91,12 +91,31 @@ test('a lone surrogate is named with its member; agent fields the reader refuses
   assert.equal(other.context.key, undefined)
 })
 
+test('a string argument holding a lone surrogate is invalid_input, not turned into U+FFFD', () => {
+  const reg = new AgentRegistry(new MemoryStore())
+  reg.registerAgentResult('agent', 'x', { v: 1 })
+  for (const call of [
+    () => reg.registerAgentResult('agent', 'x\uD800', { v: 1 }),
+    () => reg.registerAgentResult('agent\uDBFF', 'y', { v: 2 }),
+    () => reg.getAgentResult('x\uDC00'),
+    () => new MemoryStore().write('k/a\uD800.json', Buffer.from('{}')),
+  ]) {
+    assert.throws(call, (err) => err.code === 'invalid_input' && /lone surrogate/.test(err.message))
+  }
+  assert.deepEqual(Object.keys(reg.load().sessions), ['agent'])
+  // A proper pair is text like any other.
+  reg.registerAgentResult('agent', 'x\uD83D\uDE00', { v: 3 })
+  assert.deepEqual(reg.getAgentResult('x\u{1F600}'), { v: 3 })
+})
+
 test('save and archive of a document read before a later save are conflict, nothing written', () => {
   const store = new MemoryStore()
   const a = new OrchestratorStore(store)
   const b = new OrchestratorStore(store)
   a.createSession({ goal: 'g', project: { name: 'p', path: '/p' }, suffix: 's' })
   const snap = a.load()
+  // The check compares `updated` instants: let the clock move on first.
+  for (const start = Date.now(); Date.now() === start;);
   b.decisionMade('use postgres', 'important')
   const before = store.read('.claude/orchestrator-session.json')
   for (const call of [() => a.save({ ...snap, goal: 'new' }), () => a.archive(snap)]) {

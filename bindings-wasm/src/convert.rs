@@ -101,14 +101,23 @@ pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> 
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).
 ///
 /// # Errors
-/// `invalid_input` naming `what` and the type it got.
+/// `invalid_input` naming `what` and the type it got, or when the string holds a lone
+/// surrogate (the conversion to UTF-8 would replace it with U+FFFD, so two different ids would
+/// name one key), as in the Node package.
 pub fn string_arg(value: &JsValue, what: &str) -> JsResult<String> {
-    value.as_string().ok_or_else(|| {
-        invalid_input(format!(
+    let Some(text) = value.dyn_ref::<js_sys::JsString>() else {
+        return Err(invalid_input(format!(
             "`{what}` must be a string, not {}",
             type_name(value)
-        ))
-    })
+        )));
+    };
+    if !text.is_valid_utf16() {
+        return Err(invalid_input(format!(
+            "`{what}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a file \
+             name or JSON file) cannot hold"
+        )));
+    }
+    Ok(String::from(text))
 }
 
 /// The store key argument `key` (a string such as `.claude/orchestrator-session.json`).
@@ -125,8 +134,8 @@ pub fn key_arg(key: &JsValue) -> JsResult<Key> {
 /// # Errors
 /// `invalid_input` naming `what` and the type it got for anything else.
 pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
-    if let Some(text) = value.as_string() {
-        Ok(text.into_bytes())
+    if value.is_string() {
+        Ok(string_arg(value, what)?.into_bytes())
     } else if let Some(array) = value.dyn_ref::<Uint8Array>() {
         Ok(array.to_vec())
     } else {

@@ -78,12 +78,32 @@ test("a corrupt current file: load throws corrupt_state with the salvage, recove
   assert.deepEqual(sessions.doctor({ fix: true }).problems, []);
 });
 
+test("a string argument holding a lone surrogate is invalid_input, not turned into U+FFFD", () => {
+  const reg = new AgentRegistry(new MemoryStore());
+  reg.registerAgentResult("agent", "x", { v: 1 });
+  for (const call of [
+    () => reg.registerAgentResult("agent", "x\uD800", { v: 1 }),
+    () => reg.getAgentResult("x\uDC00"),
+    () => new MemoryStore().write("k/a\uD800.json", "{}"),
+    () => new MemoryStore().write("k/a.json", "\uD800"),
+  ]) {
+    const err = thrown(call);
+    assert.equal(err.code, "invalid_input", err.message);
+    assert.match(err.message, /lone surrogate/);
+  }
+  assert.deepEqual(Object.keys(reg.load().sessions), ["agent"]);
+  reg.registerAgentResult("agent", "x\uD83D\uDE00", { v: 3 });
+  assert.deepEqual(reg.getAgentResult("x\u{1F600}"), { v: 3 });
+});
+
 test("save and archive of a document read before a later save are conflict, nothing written", () => {
   const store = new MemoryStore();
   const a = new OrchestratorStore(store);
   const b = new OrchestratorStore(store);
   a.createSession({ goal: "g", project, suffix: "s" });
   const snap = a.load();
+  // The check compares `updated` instants (milliseconds here): let the clock move on first.
+  for (const start = Date.now(); Date.now() === start; );
   b.decisionMade("use postgres", "important");
   const before = store.readText(CURRENT);
   assert.equal(thrown(() => a.save({ ...snap, goal: "new" })).code, "conflict");
