@@ -129,6 +129,10 @@ test('update refuses an unknown backendType, naming it, and writes nothing', () 
   for (const backendType of ['bogus', 'Codex', '', 5, null, ['codex']]) {
     refusesField(() => teams.update('t', 'a', { backendType }), 'changes.backendType', JSON.stringify(backendType))
   }
+  // A name the crate refuses is refused by the update, not only by a later save.
+  for (const name of ['../x', '']) {
+    refusesField(() => teams.update('t', 'a', { name }), 'changes.name', name)
+  }
   assert.deepEqual(store.read(key), before, 'file unchanged')
   assert.equal(teams.update('t', 'a', { backendType: 'gemini-cli' }).backendType, 'gemini-cli')
 })

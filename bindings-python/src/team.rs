@@ -200,17 +200,17 @@ impl PyTeamStore {
 /// reading the merged document with the same serde rules. `state` is unchanged on error.
 fn merge_changes(state: &mut SessionState, changes: &Map<String, Value>) -> Result<()> {
     state.merge(changes).map_err(|err| {
-        if err.context_value("field").is_some() {
-            return below("changes", err, Names::Keys);
+        // The full path of a type error (`changes.memoryConfig.max_turns`) where serde finds
+        // one; else the change the core named (`name`, `backendType`), below `changes`.
+        if let Ok(Value::Object(mut merged)) = serde_json::to_value(&*state) {
+            merged.extend(changes.clone());
+            if let Err(named) =
+                from_value::<SessionState>("changes", Value::Object(merged), Names::Keys)
+            {
+                return named;
+            }
         }
-        let Ok(Value::Object(mut merged)) = serde_json::to_value(&*state) else {
-            return err;
-        };
-        merged.extend(changes.clone());
-        match from_value::<SessionState>("changes", Value::Object(merged), Names::Keys) {
-            Err(named) => named,
-            Ok(_) => err,
-        }
+        below("changes", err, Names::Keys)
     })
 }
 

@@ -115,6 +115,15 @@ def test_team_update_names_the_changed_key(teams):
     assert teams.load("my-team", "coder").max_turns is None  # nothing written
 
 
+def test_team_update_refuses_a_name_the_crate_refuses(teams):
+    for name in ("../x", ""):
+        with pytest.raises(InvalidInputError) as info:
+            teams.update("my-team", "coder", {"name": name})
+        assert str(info.value).startswith("`changes.name` is invalid: "), str(info.value)
+        assert info.value.context["field"] == "changes.name"
+    assert teams.load("my-team", "coder").name == "coder"  # nothing written
+
+
 # ------------------------------------------------------------ item 3: unknown backend changes
 
 

@@ -17,9 +17,9 @@ const artifact = "session_state_wasm";
 // work lands this guard sits just above today's size, so any growth fails CI; it is not the
 // target and must only ever go down, except for correctness fixes and the API issue 7 asks
 // for (each a row of the README's "Size" table; build-std lowered it from 274.8 to 248.8 KB,
-// the fifth fresh-user round's fixes raised it to 252.1 KB).
+// the fifth fresh-user round's fixes raised it to 252.6 KB).
 const targetGzip = 120 * 1024;
-const budgetGzip = 252.1 * 1024;
+const budgetGzip = 252.6 * 1024;
 // The wasm features rustc enables by default for wasm32-unknown-unknown; wasm-opt must accept them.
 const wasmFeatures = [
   "--enable-bulk-memory",

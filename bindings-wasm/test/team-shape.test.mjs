@@ -69,7 +69,14 @@ test("update refuses an unknown backendType and wrong types, and writes nothing"
     { memoryConfig: { max_turns: 1 } },
     { createdAt: "2026-01-01T00:00:00" },
   ]) {
-    refuses(() => teams.update("my-team", "coder", changes), "the changes make an invalid session state: ", JSON.stringify(changes));
+    // The change at fault is named below the argument (the core finds it).
+    const [member] = Object.keys(changes);
+    const err = refuses(() => teams.update("my-team", "coder", changes), `\`changes.${member}\` is invalid: `, JSON.stringify(changes));
+    assert.equal(err.context.field, `changes.${member}`);
+  }
+  for (const name of ["../x", ""]) {
+    const err = refuses(() => teams.update("my-team", "coder", { name }), "`changes.name` is invalid: ", name);
+    assert.equal(err.context.field, "changes.name");
   }
   refuses(() => teams.update("my-team", "coder", { maxTurns: "ten" }), 'invalid type: string "ten", expected i32');
   refuses(() => teams.update("my-team", "coder", "changes"), "`changes` must be an object");

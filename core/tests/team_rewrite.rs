@@ -75,15 +75,31 @@ fn replace_keeps_an_unknown_backend_already_stored() {
 }
 
 #[test]
-fn a_refused_merge_names_serde_reason_without_a_position_in_text_made_by_the_core() {
+fn a_refused_merge_names_the_change_and_serde_reason_without_a_position_in_text_made_here() {
     let mut held = state("coder", BackendType::Codex);
     let changes = serde_json::json!({"maxTurns": "ten", "extraKey": [1, 2]});
     let err = held.merge(changes.as_object().unwrap()).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::InvalidInput);
     assert_eq!(
         err.message(),
-        "the changes make an invalid session state: invalid type: string \"ten\", expected i32"
+        "`maxTurns` is invalid: invalid type: string \"ten\", expected i32"
     );
+    assert_eq!(err.context_value("field"), Some("maxTurns"));
+    // A timestamp without offset names its field (serde says only "premature end of input").
+    let changes = serde_json::json!({"model": "m", "createdAt": "2026-03-01T12:34:56"});
+    let err = held.merge(changes.as_object().unwrap()).unwrap_err();
+    assert!(
+        err.message().starts_with("`createdAt` is invalid: "),
+        "{err}"
+    );
+    // A name the crate refuses is refused here, not only by a later save.
+    for name in ["../x", ""] {
+        let changes = serde_json::json!({ "name": name });
+        let err = held.merge(changes.as_object().unwrap()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+        assert_eq!(err.context_value("field"), Some("name"));
+    }
+    assert_eq!(held.name, "coder");
     // Unknown keys are kept, in order, after the known ones.
     let changes = serde_json::json!({"zeta": 1, "alpha": {"b": 2}, "model": "m"});
     held.merge(changes.as_object().unwrap()).unwrap();

@@ -19,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::backend::BackendType;
+use super::names::validate_name;
 use super::spawn::SpawnConfig;
 use crate::error::{Error, Result};
 
@@ -183,8 +184,10 @@ impl SessionState {
     /// and `TeamStore::save` keep it.
     ///
     /// # Errors
-    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the reason when the
-    /// result is not a valid session state (a wrong type, a timestamp without offset, ...),
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the change at fault
+    /// and the reason (`` `createdAt` is invalid: ... ``, context `field`; without a change to
+    /// name, `` the changes make an invalid session state: ... ``) when the result is not a valid
+    /// session state (a wrong type, a timestamp without offset, a `name` the crate refuses, ...),
     /// or with `` `backendType` is invalid: unknown backend type `...` `` (`` expected a backend
     /// name, got `5` `` for a value that is not a string) and the context pair `field` =
     /// `backendType` for a change to an unknown backend; `self` is then unchanged.
@@ -202,26 +205,52 @@ impl SessionState {
         // Through the document's JSON text, with the writer and reader that saving and loading
         // use (not `to_value`/`from_value`: a second serialiser and deserialiser of the type
         // cost the wasm package about 6 KB gzip for the same result).
-        let Ok(Value::Object(mut doc)) = serde_json::from_slice::<Value>(&self.to_json()?) else {
+        let Ok(Value::Object(doc)) = serde_json::from_slice::<Value>(&self.to_json()?) else {
             return Err(Error::invalid_input(
                 "a session state serialises as an object",
             ));
         };
+        let merged = Self::with_changes(&doc, changes.iter()).map_err(|reason| {
+            // Name the change at fault: the first that fails on its own.
+            let field = changes
+                .iter()
+                .find(|change| Self::with_changes(&doc, std::iter::once(*change)).is_err())
+                .map(|(key, _)| key.as_str());
+            match field {
+                Some(field) => Error::invalid_input(format!("`{field}` is invalid: {reason}"))
+                    .with_context("field", field),
+                None => Error::invalid_input(format!(
+                    "the changes make an invalid session state: {reason}"
+                )),
+            }
+        })?;
+        if changes.contains_key("name") {
+            // What `save` would refuse: refused here, where the change is made.
+            validate_name("agent name", &merged.name).map_err(|e| {
+                Error::invalid_input(format!("`name` is invalid: {}", e.message()))
+                    .with_context("field", "name")
+            })?;
+        }
+        *self = merged;
+        Ok(())
+    }
+
+    /// `doc` (a state's JSON object) with `changes` set over it, read back as a state; the
+    /// error is serde's reason without a position (the text is made here, not by the caller).
+    fn with_changes<'a>(
+        doc: &Map<String, Value>,
+        changes: impl Iterator<Item = (&'a String, &'a Value)>,
+    ) -> std::result::Result<SessionState, String> {
+        let mut doc = doc.clone();
         for (key, value) in changes {
             doc.insert(key.clone(), value.clone());
         }
-        let text = serde_json::to_vec(&doc)
-            .map_err(|e| Error::invalid_input(format!("cannot serialise session state: {e}")))?;
-        *self = serde_json::from_slice(&text).map_err(|e| {
-            // The position is in text made here, not in anything the caller wrote.
+        let text = serde_json::to_vec(&doc).map_err(|e| e.to_string())?;
+        serde_json::from_slice(&text).map_err(|e| {
             let reason = e.to_string();
             let position = format!(" at line {} column {}", e.line(), e.column());
-            let reason = reason.strip_suffix(&position).unwrap_or(&reason);
-            Error::invalid_input(format!(
-                "the changes make an invalid session state: {reason}"
-            ))
-        })?;
-        Ok(())
+            reason.strip_suffix(&position).unwrap_or(&reason).to_owned()
+        })
     }
 
     /// Checks that `backend` may replace this state's `backendType`: it is the same string, or
