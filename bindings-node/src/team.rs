@@ -255,28 +255,9 @@ fn merge_changes(
         merged.extend(changes.clone());
         match from_value::<SessionState>(serde_json::Value::Object(merged), "changes") {
             Err(named) => named,
-            Ok(_) => below_changes(err),
+            Ok(_) => err.rename_field(|field| format!("changes.{field}")),
         }
     })
-}
-
-/// A core error naming a changed member (`context.field` = `name`) re-worded to name it below
-/// the argument (`changes.name`), as the type errors found above are named.
-fn below_changes(err: Error) -> Error {
-    let Some(field) = err.context_value("field").map(str::to_owned) else {
-        return err;
-    };
-    let named = format!("changes.{field}");
-    let message = err
-        .message()
-        .replacen(&format!("`{field}`"), &format!("`{named}`"), 1);
-    let mut out = Error::new(err.kind(), message).with_context("field", named);
-    for (key, value) in err.context() {
-        if *key != "field" {
-            out = out.with_context(key, value.clone());
-        }
-    }
-    out
 }
 
 /// Refuses a `backendType` that differs from the stored one and is not a backend the core

@@ -3,11 +3,11 @@
 
 use pyo3::prelude::*;
 use serde_json::Value;
+use session_state::Key;
 use session_state::registry::{
     AgentRegistry, CompatPolicy, ExplainedPolicy, JournalMode, ResumePolicy, TranscriptLines,
-    existing_transcript_key,
+    find_transcript,
 };
-use session_state::{Key, Store};
 use session_state_fs::SystemClock;
 
 use crate::args::{self, opt_text, text};
@@ -292,12 +292,8 @@ fn transcript_in(
     agent_id: &Bound<'_, PyAny>,
 ) -> PyResult<Option<(Key, Vec<u8>)>> {
     let store = AnyStore::from_py(store)?;
-    let Some(key) = existing_transcript_key(&text(agent_id, "agent_id")?).py()? else {
-        return Ok(None);
-    };
-    let key = Key::new(key.file_name()).py()?;
-    let bytes = py.detach(|| store.read(&key)).py()?;
-    Ok(bytes.map(|b| (key, b)))
+    let agent_id = text(agent_id, "agent_id")?;
+    py.detach(|| find_transcript(&store, &agent_id, true)).py()
 }
 
 /// `export_transcript(store, agent_id) -> str | None`: the file name of `agent_id`'s

@@ -217,20 +217,7 @@ fn merge_changes(state: &mut SessionState, changes: &Map<String, Value>) -> Resu
 /// A core error naming a document member (`context["field"]` = `backendType`) re-worded to
 /// name it below the argument `name` (`changes.backendType`, `state.backend_type`).
 fn below(name: &str, err: Error, names: Names) -> Error {
-    let Some(field) = err.context_value("field").map(str::to_owned) else {
-        return err;
-    };
-    let named = format!("{name}.{}", convert::member(&field, names));
-    let message = err
-        .message()
-        .replacen(&format!("`{field}`"), &format!("`{named}`"), 1);
-    let mut out = Error::invalid_input(message).with_context("field", named);
-    for (key, value) in err.context() {
-        if *key != "field" {
-            out = out.with_context(key, value.clone());
-        }
-    }
-    out
+    err.rename_field(|field| format!("{name}.{}", convert::member(field, names)))
 }
 
 /// Registers the team functions and class on the native module.

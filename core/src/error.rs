@@ -107,6 +107,22 @@ impl Error {
         self
     }
 
+    /// This error with its `field` context, and the first `` `field` `` in its message, renamed
+    /// by `rename`: a binding names a document member below its argument (`name` becomes
+    /// `changes.name`). Unchanged when there is no `field`.
+    #[must_use]
+    pub fn rename_field(mut self, rename: impl FnOnce(&str) -> String) -> Self {
+        let Some(pair) = self.context.iter_mut().find(|(name, _)| *name == "field") else {
+            return self;
+        };
+        let renamed = rename(&pair.1);
+        self.message = self
+            .message
+            .replacen(&format!("`{}`", pair.1), &format!("`{renamed}`"), 1);
+        pair.1 = renamed;
+        self
+    }
+
     /// Sets the underlying cause.
     #[must_use]
     pub fn with_source(mut self, source: impl Into<BoxError>) -> Self {
@@ -224,6 +240,19 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rename_field_renames_the_context_and_the_message_once() {
+        let err = Error::invalid_input("`name` is invalid: `name` is empty")
+            .with_context("field", "name")
+            .with_context("value", "");
+        let err = err.rename_field(|f| format!("changes.{f}"));
+        assert_eq!(err.message(), "`changes.name` is invalid: `name` is empty");
+        assert_eq!(err.context_value("field"), Some("changes.name"));
+        assert_eq!(err.context_value("value"), Some(""));
+        let plain = Error::invalid_input("no field").rename_field(|f| format!("x.{f}"));
+        assert_eq!(plain.message(), "no field");
+    }
 
     #[test]
     fn codes_are_unique_snake_case_and_round_trip() {

@@ -72,4 +72,6 @@ pub use policy::{
     CompatPolicy, ExplainedPolicy, ResumeDecision, ResumePolicy, ResumeQuery, ResumeReason,
 };
 pub use registry::{AgentEntry, AgentRegistry, AllSessions, CHAINS_KEY, JOURNAL_KEY, SESSIONS_KEY};
-pub use transcript::{TranscriptLine, TranscriptLines, existing_transcript_key, transcript_key};
+pub use transcript::{
+    TranscriptLine, TranscriptLines, existing_transcript_key, find_transcript, transcript_key,
+};

@@ -12,7 +12,7 @@ use super::chain::{self, ChainStatus, ChainSummary};
 use super::document::AgentResult;
 use super::policy::{CompatPolicy, ResumeDecision, ResumePolicy, ResumeQuery};
 use super::registry::{AgentEntry, AgentRegistry, AllSessions};
-use super::transcript::{TranscriptLine, TranscriptLines, existing_transcript_key};
+use super::transcript::{TranscriptLine, TranscriptLines, find_transcript};
 
 impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// The seed's `get_resume_id`: the name's latest id, or `None` if the name is unknown or,
@@ -176,10 +176,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// [`ErrorKind::InvalidKey`](crate::ErrorKind::InvalidKey) for an unsafe id (SPEC section 2, difference 6),
     /// [`ErrorKind::Storage`](crate::ErrorKind::Storage).
     pub fn export_transcript(&self, agent_id: &str) -> Result<Option<Key>> {
-        let Some(key) = existing_transcript_key(agent_id)? else {
-            return Ok(None);
-        };
-        Ok(self.store().read(&key)?.map(|_| key))
+        Ok(find_transcript(self.store(), agent_id, false)?.map(|(key, _)| key))
     }
 
     /// The lines of `agent_id`'s transcript (records, and bad or torn lines reported in place),
@@ -188,12 +185,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// # Errors
     /// As [`export_transcript`](Self::export_transcript).
     pub fn read_transcript(&self, agent_id: &str) -> Result<Option<Vec<TranscriptLine>>> {
-        let Some(key) = existing_transcript_key(agent_id)? else {
-            return Ok(None);
-        };
-        Ok(self
-            .store()
-            .read(&key)?
-            .map(|bytes| TranscriptLines::new(&bytes).collect()))
+        Ok(find_transcript(self.store(), agent_id, false)?
+            .map(|(_, bytes)| TranscriptLines::new(&bytes).collect()))
     }
 }

@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::error::Result;
 use crate::key::Key;
+use crate::store::Store;
 
 /// The folder of the transcripts, relative to the project root.
 pub const TRANSCRIPT_DIR: &str = ".moai/logs/agent-transcripts";
@@ -23,6 +24,27 @@ pub fn existing_transcript_key(agent_id: &str) -> Result<Option<Key>> {
         return Ok(None);
     }
     transcript_key(id).map(Some)
+}
+
+/// The key and bytes of `agent_id`'s transcript in `store`: below [`TRANSCRIPT_DIR`], or at
+/// the store's root when `at_store_root` (a store rooted at the transcript folder itself, as
+/// the Python drop-in's configurable `transcript_dir`); `None` when there is none (also for an
+/// id too long for the file name, see [`existing_transcript_key`]).
+///
+/// # Errors
+/// [`ErrorKind::InvalidKey`](crate::ErrorKind::InvalidKey) for an unsafe id; the store's errors.
+pub fn find_transcript<S: Store + ?Sized>(
+    store: &S,
+    agent_id: &str,
+    at_store_root: bool,
+) -> Result<Option<(Key, Vec<u8>)>> {
+    let Some(mut key) = existing_transcript_key(agent_id)? else {
+        return Ok(None);
+    };
+    if at_store_root {
+        key = Key::new(key.file_name())?;
+    }
+    Ok(store.read(&key)?.map(|bytes| (key, bytes)))
 }
 
 /// The key of `agent_id`'s transcript. The id is validated as a key segment first (SPEC section
@@ -120,6 +142,31 @@ impl Iterator for TranscriptLines<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn transcripts_are_found_below_a_folder_or_at_a_store_root() {
+        use crate::store::MemoryStore;
+        let store = MemoryStore::new();
+        store
+            .write(&transcript_key("a1").unwrap(), b"{}\n")
+            .unwrap();
+        store
+            .write(&Key::new("agent-b1.jsonl").unwrap(), b"[]\n")
+            .unwrap();
+        let (key, bytes) = find_transcript(&store, "a1", false).unwrap().unwrap();
+        assert_eq!(
+            (key, bytes),
+            (transcript_key("a1").unwrap(), b"{}\n".to_vec())
+        );
+        let (key, _) = find_transcript(&store, "b1", true).unwrap().unwrap();
+        assert_eq!(key.as_str(), "agent-b1.jsonl");
+        assert_eq!(find_transcript(&store, "a1", true).unwrap(), None);
+        assert_eq!(
+            find_transcript(&store, &"x".repeat(250), true).unwrap(),
+            None
+        );
+        assert!(find_transcript(&store, "../x", true).is_err());
+    }
 
     #[test]
     fn keys_are_validated() {
