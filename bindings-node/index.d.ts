@@ -143,10 +143,12 @@ export interface HistoryPage {
 /** The "RESUMING SESSION" block as data. */
 export interface ResumeSummary {
   session_id: string
-  goal: string
+  /** `null` when the session has no goal (a salvaged document). */
+  goal: string | null
   status: SessionStatus
-  started: string
-  started_relative: string
+  /** `null` when the start is not known (a salvaged document whose dates were lost). */
+  started: string | null
+  started_relative: string | null
   progress_percent: number
   completed_work: Array<{ task: string; outcome: string }>
   in_progress: Array<{ id: string; task: string; progress: number }>

@@ -99,11 +99,13 @@ export interface OrchestratorSession {
 /** What the "RESUMING SESSION" block shows (`resumeSummary`). */
 export interface ResumeSummary {
   session_id: string;
-  goal: string;
+  /** `null` when the session has no goal (a salvaged document). */
+  goal: string | null;
   status: SessionStatus;
-  started: Timestamp;
-  /** e.g. "2 hours ago". */
-  started_relative: string;
+  /** `null` when the start is not known (a salvaged document whose dates were lost). */
+  started: Timestamp | null;
+  /** e.g. "2 hours ago"; `null` with `started`. */
+  started_relative: string | null;
   /** Mean progress over agents, 0 to 100. */
   progress_percent: number;
   completed_work: { task: string; outcome: string }[];

@@ -196,24 +196,28 @@ fn history_lists_newest_first_filters_and_reports_skipped_files() {
     assert_eq!(code(&out), 0);
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
     let golden: Value = serde_json::from_slice(&vector("project.history.json")).unwrap();
-    assert_eq!(v, golden);
-    assert!(
-        stderr(&out)
-            .contains("skipped `.claude/orchestrator-history/package.json`: error[corrupt_state]"),
-        "{}",
-        stderr(&out)
+    assert_eq!(v["entries"], golden);
+    assert_eq!(v["total"], 3);
+    assert_eq!(
+        v["skipped"][0]["key"],
+        ".claude/orchestrator-history/package.json"
+    );
+    assert_eq!(v["skipped"][0]["code"], "corrupt_state");
+    assert_eq!(
+        stderr(&out),
+        "warning: 1 archive could not be read: run `session-state doctor`\n"
     );
     let out = run(dir.path(), &["history", "--json", "--status", "aborted"]);
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(v.as_array().unwrap().len(), 1);
-    assert_eq!(v[0]["id"], "2025-12-22-0be7c2");
+    assert_eq!(v["entries"].as_array().unwrap().len(), 1);
+    assert_eq!(v["entries"][0]["id"], "2025-12-22-0be7c2");
     let out = run(
         dir.path(),
         &["history", "--json", "--limit", "1", "--offset", "1"],
     );
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(v.as_array().unwrap().len(), 1);
-    assert_eq!(v[0]["id"], "2025-12-22-0be7c2");
+    assert_eq!(v["entries"].as_array().unwrap().len(), 1);
+    assert_eq!(v["entries"][0]["id"], "2025-12-22-0be7c2");
     let out = run(dir.path(), &["history", "--status", "finished"]);
     assert_eq!(code(&out), 2);
     assert!(hist.join("package.json").exists(), "never deleted");
@@ -224,8 +228,12 @@ fn lifecycle_and_archive_commands() {
     let dir = project(FIXTURE);
     let root = dir.path();
     let out = run(root, &["start"]);
-    assert_eq!(code(&out), 3, "in_progress -> in_progress");
-    assert!(stderr(&out).contains("error[invalid_transition]"));
+    assert_eq!(
+        code(&out),
+        0,
+        "in_progress -> in_progress: {}",
+        stderr(&out)
+    );
     assert_eq!(code(&run(root, &["pause"])), 0);
     let v: Value = serde_json::from_slice(&std::fs::read(root.join(CURRENT)).unwrap()).unwrap();
     assert_eq!(v["status"], "paused");
@@ -307,7 +315,7 @@ fn doctor_reports_then_fixes_keeping_corrupt_copies() {
     assert_eq!(v["session_id"], "2025-12-27-abc123");
     let out = run(root, &["history", "--json"]);
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let ids: Vec<&str> = v
+    let ids: Vec<&str> = v["entries"]
         .as_array()
         .unwrap()
         .iter()
@@ -422,7 +430,11 @@ fn doctor_fix_moves_unsalvageable_files_aside_instead_of_inventing_sessions() {
     let out = run(root, &["history", "--json"]);
     assert!(!stderr(&out).contains("skipped"), "{}", stderr(&out));
     let v: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    assert_eq!(v.as_array().unwrap().len(), 3, "only the real archives");
+    assert_eq!(
+        v["entries"].as_array().unwrap().len(),
+        3,
+        "only the real archives"
+    );
 }
 
 #[test]

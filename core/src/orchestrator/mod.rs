@@ -65,6 +65,6 @@ pub use schema::json_schema;
 pub use status::{AgentStatus, SessionStatus, transition};
 pub use store::OrchestratorStore;
 pub use summary::{
-    AgentLine, ContextBudget, ResumeSummary, WorkLine, group_thousands, progress_percent,
-    relative_time, render_markdown, resume_summary,
+    AgentLine, ContextBudget, ResumeSummary, UNKNOWN, WorkLine, group_thousands, known_text,
+    known_time, progress_percent, relative_time, render_markdown, resume_summary,
 };

@@ -331,6 +331,26 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         })
     }
 
+    /// [`move_to_with`](Self::move_to_with) for a status that is not final: a session already
+    /// in `to` is returned as it is, nothing written (hooks may ask twice).
+    fn move_within(&self, to: SessionStatus) -> Result<OrchestratorSession> {
+        let key = current_key();
+        self.require_current(&key)?;
+        update_with(&self.store, &key, |old| {
+            let Some(old) = old else {
+                return Err(no_session());
+            };
+            let mut doc = self.parse(&key, old)?;
+            if doc.status == to {
+                return Ok((None, doc));
+            }
+            check_rewrite(&key, old)?;
+            transition(&mut doc, to)?;
+            doc.updated = self.now();
+            Ok((Some(self.encode(&key, &doc)?), doc))
+        })
+    }
+
     /// Moves the current session to `to` (lifecycle of SPEC section 1) and saves it; a move to
     /// `complete` or `aborted` also archives it, all or nothing (see
     /// [`move_to_with`](Self::move_to_with), without replace).
@@ -341,7 +361,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         self.move_to_with(to, false)
     }
 
-    /// Moves the current session to `to` (lifecycle of SPEC section 1) and saves it. A move to
+    /// Moves the current session to `to` (lifecycle of SPEC section 1) and saves it; a session
+    /// already `paused` or `in_progress` asked to stay so is left as it is. A move to
     /// `complete` or `aborted` archives it: inside the same exclusive update of the current
     /// file, the archive key is built and checked (no archive of that id unless `replace`),
     /// the archive written, and then the current file removed, so no other process ever sees
@@ -355,7 +376,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// [`archive`](Self::archive) ([`ErrorKind::AlreadyExists`] without `replace`).
     pub fn move_to_with(&self, to: SessionStatus, replace: bool) -> Result<OrchestratorSession> {
         if !to.is_final() {
-            return self.modify(|doc| transition(doc, to));
+            return self.move_within(to);
         }
         let current = current_key();
         self.require_current(&current)?;
