@@ -165,11 +165,13 @@ export interface Problem { key: string; code: ErrorCode; message: string; fixabl
 export interface Repair {
   key: string;
   kept_copy: string;
-  /** `rewritten`: the salvage was written back; `moved_aside`: nothing could be salvaged, the file was removed (its copy kept). */
+  /** `rewritten`: the salvage was written back; `moved_aside`: nothing could be salvaged, or the file was over the read limit (`limit`), the file was removed (its copy kept). */
   action: "rewritten" | "moved_aside";
   missing: string[];
   replaced: string[];
   partial: string[];
+  /** The read limit in bytes, when the file was moved aside for being larger. */
+  limit?: number;
 }
 /** What `doctor` found and did. */
 export interface DoctorReport { checked: number; problems: Problem[]; repaired: Repair[] }

@@ -153,12 +153,6 @@ fn bad_current_files_give_typed_errors_and_are_left_alone() {
             3,
             "`session_id`",
         ),
-        (
-            "unsafe id",
-            serde_json::to_vec(&unsafe_id).unwrap(),
-            2,
-            "error[invalid_key]",
-        ),
         ("bom", bom, 0, ""),
     ];
     for (name, bytes, want, needle) in cases {
@@ -184,6 +178,23 @@ fn bad_current_files_give_typed_errors_and_are_left_alone() {
                 "{name}: untouched"
             );
         }
+    }
+    // An unsafe id is shown with a warning, and refused by the commands that write.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
+    let bytes = serde_json::to_vec(&unsafe_id).unwrap();
+    std::fs::write(dir.path().join(CURRENT), &bytes).unwrap();
+    for (args, want, needle) in [
+        (&["resume"][..], 0, "warning: session id `../x`"),
+        (&["show", "--json"], 0, "warning: session id `../x`"),
+        (&["pause"], 2, "error[invalid_key]"),
+        (&["archive"], 2, "error[invalid_key]"),
+    ] {
+        let out = run(dir.path(), args);
+        assert_eq!(code(&out), want, "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains(needle), "{args:?}: {}", stderr(&out));
+        assert!(stderr(&out).contains("doctor --fix"), "{args:?}");
+        assert_eq!(std::fs::read(dir.path().join(CURRENT)).unwrap(), bytes);
     }
 }
 
@@ -369,13 +380,13 @@ fn an_id_too_long_to_archive_is_reported_on_read_and_by_doctor() {
     v["session_id"] = Value::String(id.clone());
     std::fs::write(root.join(CURRENT), serde_json::to_vec_pretty(&v).unwrap()).unwrap();
     let out = run(root, &["resume"]);
-    assert_eq!(code(&out), 2);
+    assert_eq!(code(&out), 0, "shown: {}", stderr(&out));
     let err = stderr(&out);
-    assert!(
-        err.contains("error[invalid_key]") && err.contains(&id),
-        "{err}"
-    );
+    assert!(err.contains("warning: ") && err.contains(&id), "{err}");
     assert!(err.contains("too long for a file name"), "{err}");
+    let out = run(root, &["archive"]);
+    assert_eq!(code(&out), 2);
+    assert!(stderr(&out).contains("error[invalid_key]"));
     let out = run(root, &["doctor"]);
     assert_eq!(code(&out), 3);
     assert!(
@@ -383,6 +394,11 @@ fn an_id_too_long_to_archive_is_reported_on_read_and_by_doctor() {
         "{}",
         stdout(&out)
     );
+    assert_eq!(code(&run(root, &["doctor", "--fix"])), 0);
+    let v: Value = serde_json::from_slice(&std::fs::read(root.join(CURRENT)).unwrap()).unwrap();
+    assert_eq!(v["session_id"], "x".repeat(250), "cut to fit a file name");
+    assert_eq!(v["original_session_id"], id);
+    assert_eq!(code(&run(root, &["archive"])), 0);
 }
 
 #[test]

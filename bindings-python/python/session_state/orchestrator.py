@@ -130,12 +130,17 @@ class Problem(TypedDict):
     fixable: bool
 
 
-class Repair(TypedDict):
+class _RepairLimit(TypedDict, total=False):
+    limit: int  # the read limit, when the file was moved aside for being larger
+
+
+class Repair(_RepairLimit):
     """A repaired file: where the corrupt bytes were kept and what the salvage changed."""
 
     key: str
     kept_copy: str
-    action: str  # "rewritten" (salvage written back) or "moved_aside" (nothing to salvage)
+    # "rewritten" (salvage written back) or "moved_aside" (nothing to salvage, or over `limit`)
+    action: str
     missing: List[str]
     replaced: List[str]
     partial: List[str]

@@ -127,8 +127,20 @@ The previous session file appears corrupted.
 3. **Manual recovery**: `session-state doctor --fix` keeps a copy and extracts what it can
 ";
 
+/// The current session to show: also one whose id cannot name an archive file, with a
+/// warning saying how to repair it.
 fn current(sessions: &Sessions) -> Result<Option<OrchestratorSession>> {
-    sessions.load().inspect_err(recovery_hint)
+    let Some((doc, unsafe_id)) = sessions.load_to_show().inspect_err(recovery_hint)? else {
+        return Ok(None);
+    };
+    if let Some(e) = unsafe_id {
+        eprintln!(
+            "warning: {}: it cannot be saved or archived as it is; `session-state doctor --fix` \
+             gives it a safe id (the old one kept as `original_session_id`)",
+            safe(e.message())
+        );
+    }
+    Ok(Some(doc))
 }
 
 /// Prints how to recover after a corrupt file.
@@ -319,6 +331,15 @@ fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<E
         print_json(&value);
     } else {
         for r in &report.repaired {
+            if let (RepairAction::MovedAside, Some(limit)) = (r.action, r.limit) {
+                out!(
+                    "moved {} aside: it is larger than the read limit of {limit} bytes (copy \
+                     kept at {}; to use it, move it back and raise `--max-bytes`)",
+                    r.key,
+                    r.kept_copy
+                );
+                continue;
+            }
             if r.action == RepairAction::MovedAside {
                 out!(
                     "moved {} aside: nothing could be salvaged (corrupt copy kept at {})",
@@ -331,12 +352,17 @@ fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<E
             if !r.missing.is_empty() {
                 out!("  filled with defaults: {}", r.missing.join(", "));
             }
+            if !r.replaced.is_empty() {
+                out!("  replaced or dropped: {}", r.replaced.join(", "));
+            }
         }
         for p in &report.problems {
-            let hint = if p.fixable {
-                " (fixable with --fix)"
-            } else {
-                ""
+            let hint = match (p.fixable, p.code.as_str()) {
+                (true, "invalid_input") => {
+                    " (read it with a larger `--max-bytes`, or `--fix` moves it aside)"
+                }
+                (true, _) => " (fixable with --fix)",
+                (false, _) => "",
             };
             out!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
         }

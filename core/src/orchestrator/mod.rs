@@ -55,7 +55,8 @@ pub use keys::{
     index_key,
 };
 pub use parse::{
-    DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, UTF8_BOM, parse_document, resolve_naive,
+    DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, UTF8_BOM, is_over_limit, is_unsafe_session_id,
+    parse_document, resolve_naive,
 };
 pub use recovery::{
     DoctorReport, Problem, Repair, RepairAction, corrupt_copy_key, keep_corrupt_copy,

@@ -5,7 +5,9 @@ use chrono::FixedOffset;
 
 use super::document::OrchestratorSession;
 use super::keys::{CURRENT_KEY, current_key, history_key};
-use super::parse::{ParseOptions, parse_document, unreadable_field};
+use super::parse::{
+    ParseOptions, is_unsafe_session_id, parse_any_id, parse_document, unreadable_field,
+};
 use super::recovery::keep_corrupt_copy;
 use super::salvage::salvage;
 use super::status::{SessionStatus, transition};
@@ -108,6 +110,28 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// (too large); [`ErrorKind::Storage`].
     pub fn load(&self) -> Result<Option<OrchestratorSession>> {
         self.read_document(&current_key())
+    }
+
+    /// The current session to show, also when its `session_id` cannot name an archive file
+    /// (another program wrote it: empty, or holding `/`): the document, and then the
+    /// [`ErrorKind::InvalidKey`] error that keeps it from being saved or archived until
+    /// [`recover`](Self::recover) (`doctor --fix`) gives it a safe id. `None` when there is no
+    /// current session.
+    ///
+    /// # Errors
+    /// As [`load`](Self::load), but for that one.
+    pub fn load_to_show(&self) -> Result<Option<(OrchestratorSession, Option<Error>)>> {
+        let key = current_key();
+        let Some(bytes) = self.store.read(&key)? else {
+            return Ok(None);
+        };
+        match self.parse(&key, &bytes) {
+            Ok(doc) => Ok(Some((doc, None))),
+            Err(e) if is_unsafe_session_id(&e) => {
+                Ok(Some((parse_any_id(&key, &bytes, &self.options)?, Some(e))))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// The current session, to be written again as it is (archived by

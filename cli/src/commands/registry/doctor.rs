@@ -12,7 +12,7 @@ use crate::terminal::out;
 
 /// Runs the registry's doctor over `--root`.
 pub fn check(ctx: &Context, fix: bool) -> Result<RegistryDoctorReport> {
-    super::registry(ctx)?.doctor(fix)
+    super::open(ctx)?.doctor(fix)
 }
 
 /// Prints the report's lines in the orchestrator doctor's format (nothing when all is well).
