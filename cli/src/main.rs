@@ -4,6 +4,7 @@
 mod commands;
 mod context;
 mod exit;
+mod input;
 mod terminal;
 
 use std::process::ExitCode;
@@ -19,6 +20,11 @@ struct Cli {
     /// The project folder (for `teams`/`team`: the folder holding `teams/`, default `~/.claude`).
     #[arg(long, global = true, value_name = "DIR")]
     root: Option<std::path::PathBuf>,
+
+    /// The most bytes read from any one input: a result file, stdin, a session document
+    /// (default 16MiB, or `SESSION_STATE_MAX_BYTES`; suffixes K, M, G: `64MiB`).
+    #[arg(long, global = true, value_name = "SIZE")]
+    max_bytes: Option<String>,
 
     #[command(subcommand)]
     command: Command,
@@ -57,11 +63,16 @@ fn main() -> ExitCode {
             return exit::usage(&err);
         }
     };
-    let ctx = Context::new(cli.root);
+    let max_bytes = input::resolve(cli.max_bytes.as_deref());
     if let Command::Hook(_) = cli.command {
-        return commands::hook::run(&ctx);
+        return commands::hook::main(cli.root, cli.max_bytes.is_some(), max_bytes);
     }
     exit::quiet_stdout_failures();
+    let max_bytes = match max_bytes {
+        Ok(limit) => limit,
+        Err(err) => return exit::report(&err),
+    };
+    let ctx = Context::new(cli.root, max_bytes);
     // Output goes through `println!`, which panics when stdout fails (a closed pipe, a full
     // disk): that one panic is turned into a clean exit here, any other is re-raised.
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match cli.command {
@@ -69,7 +80,7 @@ fn main() -> ExitCode {
         Command::Registry(cmd) => commands::registry::run(cmd, &ctx),
         Command::Record(cmd) => commands::record::run(cmd, &ctx),
         Command::Team(cmd) => commands::team::run(cmd, &ctx),
-        Command::Hook(_) => Ok(commands::hook::run(&ctx)),
+        Command::Hook(_) => unreachable!("the hook runs before"),
     }));
     match outcome {
         Ok(Ok(code)) => code,

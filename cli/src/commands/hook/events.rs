@@ -13,6 +13,7 @@ use session_state_fs::{FsStore, SystemClock};
 
 use super::payload::{Payload, first_line};
 use crate::commands::orchestrator::RECOVERY;
+use crate::context::Context;
 
 /// The longest sub-agent summary or task taken from a payload, in characters.
 const LINE_CHARS: usize = 200;
@@ -20,8 +21,10 @@ const LINE_CHARS: usize = 200;
 type Sessions = OrchestratorStore<FsStore, SystemClock>;
 
 /// Runs the event of `payload` on the project at `root`; returns what goes to stdout.
-pub fn run(payload: &Payload, root: &Path, clock: SystemClock) -> Result<Option<String>> {
-    let sessions = OrchestratorStore::new(FsStore::new(root)?, clock);
+pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<String>> {
+    let clock = ctx.clock;
+    let sessions = OrchestratorStore::new(FsStore::new(root)?, clock)
+        .with_max_document_bytes(crate::input::max_bytes(ctx));
     let has_session = sessions.store().read(&current_key())?.is_some();
     match payload.hook_event_name.as_str() {
         "SessionStart" => return Ok(session_start(&sessions, clock)?.map(|c| context(&c))),

@@ -16,7 +16,7 @@
 mod events;
 mod payload;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::process::ExitCode;
 
 use session_state::{Error, Result};
@@ -28,11 +28,39 @@ use crate::terminal::cell;
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
-/// Runs the hook; always exits 0.
-pub fn run(ctx: &Context) -> ExitCode {
+/// Runs the hook over `root` (`--root`); always exits 0. The payload limit is
+/// [`payload::MAX_PAYLOAD_BYTES`] unless `--max-bytes` or `SESSION_STATE_MAX_BYTES` set one
+/// (`limit`, already resolved; a bad value is reported like any other failure).
+pub fn main(root: Option<std::path::PathBuf>, flag_given: bool, limit: Result<usize>) -> ExitCode {
+    let explicit = flag_given
+        || std::env::var_os(crate::input::ENV)
+            .is_some_and(|v| !v.to_string_lossy().trim().is_empty());
+    let (payload_limit, documents) = match limit {
+        Ok(limit) if explicit => (limit, limit),
+        Ok(limit) => (payload::MAX_PAYLOAD_BYTES, limit),
+        Err(err) => {
+            fail(&err);
+            return ExitCode::SUCCESS;
+        }
+    };
+    run(&Context::new(root, documents), payload_limit)
+}
+
+/// Prints the one stderr line of a failure.
+fn fail(err: &Error) {
+    eprintln!(
+        "session-state hook: error[{}]: {}",
+        err.code(),
+        cell(&err.to_string())
+    );
+}
+
+/// Runs the hook, reading at most `payload_limit` bytes of payload; always exits 0.
+fn run(ctx: &Context, payload_limit: usize) -> ExitCode {
     // A bug must not print a multi-line report: one line, below.
     std::panic::set_hook(Box::new(|_| {}));
-    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle(ctx)));
+    let outcome =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle(ctx, payload_limit)));
     match outcome {
         Ok(Ok(Some(text))) => {
             // A host that closed stdout does not want the context: nothing to report.
@@ -42,11 +70,7 @@ pub fn run(ctx: &Context) -> ExitCode {
                 .and_then(|()| stdout.flush());
         }
         Ok(Ok(None)) => {}
-        Ok(Err(err)) => eprintln!(
-            "session-state hook: error[{}]: {}",
-            err.code(),
-            cell(&err.to_string())
-        ),
+        Ok(Err(err)) => fail(&err),
         Err(panic) => {
             let what = panic
                 .downcast_ref::<String>()
@@ -59,8 +83,9 @@ pub fn run(ctx: &Context) -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn handle(ctx: &Context) -> Result<Option<String>> {
-    let bytes = read_payload(&mut std::io::stdin().lock(), payload::MAX_PAYLOAD_BYTES)?;
+fn handle(ctx: &Context, payload_limit: usize) -> Result<Option<String>> {
+    let stdin = std::io::stdin().lock();
+    let bytes = crate::input::read_limited(stdin, "the hook payload", payload_limit)?;
     let payload = payload::parse(&bytes)?;
     let root = payload::project_dir(ctx.root(), &payload.cwd);
     if !root.is_dir() {
@@ -69,43 +94,8 @@ fn handle(ctx: &Context) -> Result<Option<String>> {
             format!("project folder `{}` does not exist", root.display()),
         ));
     }
-    events::run(&payload, &root, ctx.clock).map_err(|e| {
+    events::run(&payload, &root, ctx).map_err(|e| {
         let message = format!("{}: {}", payload.hook_event_name, e.message());
         Error::new(e.kind(), message)
     })
-}
-
-/// At most `limit` bytes of `input`.
-///
-/// # Errors
-/// `invalid_input` when there are more (the rest is not read), or when reading fails.
-fn read_payload(input: &mut impl Read, limit: u64) -> Result<Vec<u8>> {
-    let mut bytes = Vec::new();
-    input
-        .take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| Error::invalid_input(format!("cannot read the hook payload: {e}")))?;
-    if bytes.len() as u64 > limit {
-        return Err(Error::invalid_input(format!(
-            "the hook payload is over the limit of {limit} bytes"
-        )));
-    }
-    Ok(bytes)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::read_payload;
-
-    #[test]
-    fn payloads_over_the_limit_are_refused_unread() {
-        let big = vec![b' '; 100];
-        assert_eq!(read_payload(&mut &big[..], 100).unwrap().len(), 100);
-        let err = read_payload(&mut &big[..], 99).unwrap_err();
-        assert_eq!(err.code(), "invalid_input");
-        assert!(
-            err.message().contains("over the limit of 99 bytes"),
-            "{err}"
-        );
-    }
 }

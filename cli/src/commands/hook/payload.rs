@@ -6,7 +6,7 @@ use serde::Deserialize;
 use session_state::{Error, Result};
 
 /// The most bytes of payload read; a larger one is refused, unread past this.
-pub const MAX_PAYLOAD_BYTES: u64 = 1024 * 1024;
+pub const MAX_PAYLOAD_BYTES: usize = 1024 * 1024;
 
 /// The members of a hook payload this command reads (Claude Code documents them; any other
 /// member is ignored).
