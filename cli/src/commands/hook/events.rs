@@ -1,5 +1,6 @@
 //! What each Claude Code hook event does to the project's session state.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use serde_json::{Value, json};
@@ -74,10 +75,11 @@ fn session_start(sessions: &Sessions, clock: SystemClock) -> Result<Option<Strin
         _ => return Ok(None),
     };
     if doc.status == SessionStatus::Paused {
-        text.push_str(&format!(
+        let _ = write!(
+            text,
             "\n(Session `{}` is paused: `session-state continue` resumes it.)\n",
             doc.session_id
-        ));
+        );
     }
     Ok(Some(text))
 }
