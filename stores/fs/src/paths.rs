@@ -108,10 +108,24 @@ pub fn io_error(key: &Key, path: &Path, action: &str, err: io::Error) -> Error {
     Error::storage(key, action, err).with_context("path", path.display().to_string())
 }
 
+/// The layout's own folders (SPEC section 4), as segments from the root: a symlink the user made
+/// at one of them (a dotfiles setup linking `.claude` elsewhere) is followed wherever it leads,
+/// and what lies below it must then stay inside its target.
+const LAYOUT_FOLDERS: &[&[&str]] = &[&[".claude"], &[".moai"], &[".moai", "memory"], &["teams"]];
+
+/// Whether the first `depth` segments of `key` name one of the layout's own folders.
+fn is_layout_folder(key: &Key, depth: usize) -> bool {
+    LAYOUT_FOLDERS.iter().any(|folder| {
+        folder.len() == depth && key.segments().take(depth).eq(folder.iter().copied())
+    })
+}
+
 /// Checks that every existing component of `path` below `root` that is a symlink resolves
 /// inside `root` (`canonical_root` is `root` canonicalised, `None` when the root does not
-/// exist: then no link can lead inside it). Missing components are fine: the store creates them
-/// as plain folders.
+/// exist: then no link can lead inside it), or inside the target of the last layout folder
+/// (`.claude`, `.moai`, `.moai/memory`, `teams`) above it that is a symlink: such a link is
+/// followed wherever it leads, as long as it leads to a folder. Missing components are fine:
+/// the store creates them as plain folders.
 pub fn check_confined(
     canonical_root: Option<&Path>,
     root: &Path,
@@ -119,14 +133,24 @@ pub fn check_confined(
     path: &Path,
 ) -> Result<()> {
     let mut current = root.to_path_buf();
-    for segment in key.segments() {
+    // Where the links met so far may lead: the root, or a linked layout folder's target.
+    let mut bound = canonical_root.map(Path::to_path_buf);
+    for (depth, segment) in key.segments().enumerate() {
         current.push(segment);
         match std::fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => {
                 let resolved = std::fs::canonicalize(&current);
-                let inside = resolved
-                    .as_ref()
-                    .is_ok_and(|target| canonical_root.is_some_and(|c| target.starts_with(c)));
+                if let Ok(target) = &resolved
+                    && is_layout_folder(key, depth + 1)
+                    && target.is_dir()
+                {
+                    bound = Some(target.clone());
+                    continue;
+                }
+                let inside = resolved.as_ref().is_ok_and(|target| {
+                    canonical_root.is_some_and(|c| target.starts_with(c))
+                        || bound.as_ref().is_some_and(|b| target.starts_with(b))
+                });
                 if !inside {
                     let why = if resolved.is_ok() {
                         "leads outside the store root"
