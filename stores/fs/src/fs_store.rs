@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
+use session_state::{Error, ErrorKind, Key, Leftover, Result, Store, UpdateFn};
 
 use crate::paths::{
     TMP_INFIX, check_confined, check_not_reserved, io_error, is_reserved, path_of,
@@ -17,12 +17,14 @@ use crate::paths::{
 /// How hard a write tries to reach the disk before it returns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Durability {
-    /// Atomic rename only: the file is whole after a process crash; a power loss may lose the
-    /// last writes. The default, and what the seeds do.
-    #[default]
+    /// Atomic rename only: the file is whole after a process crash (old or new bytes), but a
+    /// power loss or an OS crash may lose writes that had returned. The opt-out for speed
+    /// (`durable=False` in Python, `{ durable: false }` in Node, `SESSION_STATE_DURABLE=0` for
+    /// the CLI).
     Atomic,
-    /// Also fsync the file before the rename and the folder after it: a returned write
-    /// survives a power loss.
+    /// Also fsync the file before the rename and the folder after it: a write that returned
+    /// survives a power loss or an OS crash too. The default.
+    #[default]
     Sync,
 }
 
@@ -173,7 +175,7 @@ impl FsStore {
         }
     }
 
-    fn confined(&self, key: &Key) -> Result<PathBuf> {
+    pub(crate) fn confined(&self, key: &Key) -> Result<PathBuf> {
         check_not_reserved(key)?;
         let path = self.path(key);
         check_confined(self.canonical_root(key)?, &self.root, key, &path)?;
@@ -456,6 +458,14 @@ impl Store for FsStore {
         }
         out.sort();
         Ok(out)
+    }
+
+    fn leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        self.stale_temps(prefix)
+    }
+
+    fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        self.remove_stale_temps_below(prefix)
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {

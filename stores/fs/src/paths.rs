@@ -2,6 +2,7 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use session_state::{Error, ErrorKind, Key, Result};
 
@@ -65,40 +66,68 @@ pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
     path.with_file_name(format!(".{}{suffix}", &name[..end]))
 }
 
-/// Removes the temporary files in the folder of `path` (`.NAME.tmp-PID-N`, for any `NAME`) left
-/// by writers that died mid-write: only those whose PID is not a running process (checked in
-/// `/proc`; where there is no `/proc`, nothing is removed) and is not this process. Any key's
-/// leftovers go, not only `path`'s: a key may be written under another key's lock (the
-/// registry writes its sessions file under its journal's lock), and a dead writer's file is
-/// garbage whichever lock is held. Best effort: errors are ignored, since a leftover temporary
-/// file is never read or listed anyway.
-pub fn remove_stale_temps(path: &Path) {
-    let Some(parent) = path.parent() else {
-        return;
+/// How old a temporary file must be to count as stale whatever its PID says: no write keeps
+/// one that long, and a dead writer's PID may have been reused by a live process since.
+pub const STALE_TEMP_AGE: Duration = Duration::from_secs(60 * 60);
+
+/// Whether the file name `name` is a temporary file (`.NAME.tmp-PID-N`) of a writer that is no
+/// longer writing: its PID is neither this process nor a running one (checked in `/proc`;
+/// where there is no `/proc`, only the age counts), or it was last modified over
+/// [`STALE_TEMP_AGE`] ago (`modified`).
+pub fn is_stale_temp(name: &str, modified: Option<SystemTime>) -> bool {
+    let Some(rest) = Some(name)
+        .filter(|n| n.starts_with('.'))
+        .and_then(|n| n.rsplit_once(TMP_INFIX))
+        .map(|(_, rest)| rest)
+    else {
+        return false;
     };
+    let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+        return false;
+    };
+    let old = modified
+        .and_then(|m| m.elapsed().ok())
+        .is_some_and(|age| age > STALE_TEMP_AGE);
     let proc_root = Path::new("/proc");
-    if !proc_root.join("self").exists() {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(parent) else {
-        return;
+    let dead = pid != std::process::id()
+        && proc_root.join("self").exists()
+        && !proc_root.join(pid.to_string()).exists();
+    old || dead
+}
+
+/// The stale temporary files directly in `dir` (see [`is_stale_temp`]), with their sizes.
+/// Best effort: an unreadable folder or entry is skipped.
+pub fn stale_temps_in(dir: &Path) -> Vec<(PathBuf, u64)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
     };
-    let own = std::process::id();
+    let mut out = Vec::new();
     for entry in entries.flatten() {
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
         let name = entry.file_name();
-        let Some(rest) = name
-            .to_str()
-            .filter(|n| n.starts_with('.'))
-            .and_then(|n| n.rsplit_once(TMP_INFIX))
-            .map(|(_, rest)| rest)
-        else {
-            continue;
-        };
-        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
-            continue;
-        };
-        if pid != own && !proc_root.join(pid.to_string()).exists() {
-            let _ = std::fs::remove_file(entry.path());
+        if meta.is_file()
+            && name
+                .to_str()
+                .is_some_and(|n| is_stale_temp(n, meta.modified().ok()))
+        {
+            out.push((entry.path(), meta.len()));
+        }
+    }
+    out
+}
+
+/// Removes the temporary files in the folder of `path` (`.NAME.tmp-PID-N`, for any `NAME`) left
+/// by writers that died mid-write (see [`is_stale_temp`]). Any key's leftovers go, not only
+/// `path`'s: a key may be written under another key's lock (the registry writes its sessions
+/// file under its journal's lock), and a dead writer's file is garbage whichever lock is held.
+/// Best effort: errors are ignored, since a leftover temporary file is never read or listed
+/// anyway.
+pub fn remove_stale_temps(path: &Path) {
+    if let Some(parent) = path.parent() {
+        for (temp, _) in stale_temps_in(parent) {
+            let _ = std::fs::remove_file(temp);
         }
     }
 }

@@ -126,13 +126,19 @@ fn a_lock_path_that_is_not_a_plain_file_is_refused() {
 #[test]
 fn the_folders_of_a_lock_file_get_the_data_files_checks() {
     // The lock sits beside the key, so a linked parent folder leading outside is refused
-    // before any lock file is made in it.
+    // before any lock file is made in it (`.moai/data` is none of the layout's own folders,
+    // whose links are followed).
     let root = tempfile::tempdir().unwrap();
     let outside = tempfile::tempdir().unwrap();
     std::fs::create_dir(root.path().join(".moai")).unwrap();
-    symlink(outside.path(), root.path().join(".moai/memory")).unwrap();
+    symlink(outside.path(), root.path().join(".moai/data")).unwrap();
     let store = FsStore::new(root.path()).unwrap();
-    for err in both_writes_fail(&store) {
+    let key = k(".moai/data/journal.jsonl");
+    let update = store
+        .update(&key, &mut |_| Ok(Some(b"replaced\n".to_vec())))
+        .unwrap_err();
+    let append = store.append(&key, b"appended\n").unwrap_err();
+    for err in [update, append] {
         assert_storage(&err, "journal.jsonl");
         assert!(err.message().contains("outside the store root"), "{err}");
     }
