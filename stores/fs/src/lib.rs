@@ -16,8 +16,9 @@
 //! - **Private**: files are created 0600 and folders 0700 (Unix).
 //! - **No side effect on a read**: making the store, `read`, `list` and `delete` create nothing;
 //!   a missing root reads as empty. Only `write`, `update` and `append` create the root and
-//!   the folders a key needs (an `update` does so even when it ends up writing nothing: it
-//!   makes the key's lock file).
+//!   the folders a key needs (an `update` does so even when it ends up writing nothing).
+//!   Lock and queue files exist while writers hold or wait for them: the last writer removes
+//!   them (Unix), so they stay behind only after a kill or while writers queue.
 //! - **Confined**: keys are validated segments; a symlink inside the root that leads outside it
 //!   is refused with a `storage` error, for reads and writes alike, except a link at one of the
 //!   layout's own folders (`.claude`, `.moai`, `.moai/memory`, `teams`), which a dotfiles setup

@@ -90,7 +90,7 @@ fn a_lock_file_linked_inside_the_root_is_refused_too() {
     let inside = root.path().join("elsewhere.lock");
     std::fs::write(&inside, b"").unwrap();
     let lock = root.path().join(".moai/memory/.journal.jsonl.lock");
-    std::fs::remove_file(&lock).unwrap();
+    let _ = std::fs::remove_file(&lock);
     symlink(&inside, &lock).unwrap();
 
     for err in both_writes_fail(&store) {
@@ -100,10 +100,11 @@ fn a_lock_file_linked_inside_the_root_is_refused_too() {
         store.read(&k(KEY)).unwrap().as_deref(),
         Some(&b"before\n"[..])
     );
-    // Once the link is gone the store makes its own lock file again.
+    // Once the link is gone the store makes its own lock file again (and removes it when done).
     std::fs::remove_file(&lock).unwrap();
     store.append(&k(KEY), b"after\n").unwrap();
-    assert!(std::fs::symlink_metadata(&lock).unwrap().is_file());
+    assert!(std::fs::symlink_metadata(&lock).is_err());
+    assert!(std::fs::symlink_metadata(&inside).unwrap().is_file());
     assert_eq!(
         store.read(&k(KEY)).unwrap().as_deref(),
         Some(&b"before\nafter\n"[..])
