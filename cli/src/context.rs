@@ -69,9 +69,10 @@ impl Context {
     /// # Errors
     /// `invalid_input` when `SESSION_STATE_DURABLE` is not `1`, `0`, `true` or `false`.
     pub fn store(root: &Path) -> Result<FsStore> {
-        let durability = match durable_from_env()? {
-            true => Durability::Sync,
-            false => Durability::Atomic,
+        let durability = if durable_from_env()? {
+            Durability::Sync
+        } else {
+            Durability::Atomic
         };
         Ok(FsStore::new(root)?.with_durability(durability))
     }
