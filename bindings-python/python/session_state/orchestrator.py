@@ -32,10 +32,22 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, TypedDict, Union, cast
+from typing import Any, Dict, List, Optional, Union, cast
 
 from . import _native
 from ._native import json_schema, salvage
+from ._types import (
+    AgentLine,
+    ContextBudget,
+    DoctorReport,
+    HistoryEntry,
+    HistoryPage,
+    Problem,
+    Repair,
+    ResumeSummary,
+    SkippedHistoryFile,
+    WorkLine,
+)
 from .errors import IncompatibleSchemaError, _path, _wrong_type
 from .stores import FileStore, Store
 
@@ -50,6 +62,7 @@ __all__ = [
     "Repair",
     "ResumeSummary",
     "SkippedFile",
+    "SkippedHistoryFile",
     "WorkLine",
     "archive_session",
     "json_schema",
@@ -63,88 +76,8 @@ __all__ = [
 
 _PathArg = Union[str, "os.PathLike[str]"]
 
-
-class HistoryEntry(TypedDict):
-    """One archived session: the seed's ``{id, goal, status, created}``."""
-
-    id: str
-    goal: str
-    status: str
-    created: str
-
-
-class SkippedFile(TypedDict):
-    """A history file that could not be read, and why (error kind code and message)."""
-
-    key: str
-    code: str
-    message: str
-
-
-class HistoryPage(TypedDict):
-    """One page of history, newest first; ``total`` counts every matching session."""
-
-    entries: List[HistoryEntry]
-    skipped: List[SkippedFile]
-    total: int
-
-
-class WorkLine(TypedDict):
-    task: str
-    outcome: str
-
-
-class AgentLine(TypedDict):
-    id: str
-    task: str
-    progress: int
-
-
-class ContextBudget(TypedDict):
-    estimated_tokens: int
-    percentage: Union[int, float]
-    last_compression: Optional[str]
-    last_compression_relative: Optional[str]
-
-
-class ResumeSummary(TypedDict):
-    """The content of the "RESUMING SESSION" block (SPEC section 1, "Resume summary")."""
-
-    session_id: str
-    goal: str
-    status: str
-    started: str
-    started_relative: str
-    progress_percent: int
-    completed_work: List[WorkLine]
-    in_progress: List[AgentLine]
-    pending: List[str]
-    context: ContextBudget
-    resume_from: Optional[str]
-
-
-class Problem(TypedDict):
-    key: str
-    code: str
-    message: str
-    fixable: bool
-
-
-class Repair(TypedDict):
-    """A repaired file: where the corrupt bytes were kept and what the salvage changed."""
-
-    key: str
-    kept_copy: str
-    action: str  # "rewritten" (salvage written back) or "moved_aside" (nothing to salvage)
-    missing: List[str]
-    replaced: List[str]
-    partial: List[str]
-
-
-class DoctorReport(TypedDict):
-    checked: int
-    problems: List[Problem]
-    repaired: List[Repair]
+# `SkippedFile`: the skill API's name for a skipped history file.
+SkippedFile = SkippedHistoryFile
 
 
 # The handles of the skill functions, by current folder: a handle remembers the file it saved
