@@ -42,11 +42,10 @@ pub const ERROR_CODES: [ErrorCode; KIND_COUNT] = kind_codes();
 
 /// The `code` of an error thrown by this package: the stable kind code of the core.
 ///
-/// Its TypeScript union is the generated `ErrorCode` of `bindings-shared/types.d.ts` (in the
-/// header of `index.d.ts`); `every_kind_has_an_error_code` (Rust) and `test/errors.test.mjs`
-/// (the union in `index.d.ts` against `ERROR_CODES`) fail when it and the core's
-/// `ErrorKind::ALL` differ.
-#[napi(string_enum, skip_typescript)]
+/// Hand-written to get a TypeScript union in `index.d.ts`; `every_kind_has_an_error_code`
+/// (Rust) and `test/errors.test.mjs` (the union in `index.d.ts` against `ERROR_CODES`) fail
+/// when it and the core's `ErrorKind::ALL` differ.
+#[napi(string_enum)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ErrorCode {
     /// A key, session, agent, chain or team that was asked for does not exist.

@@ -32,7 +32,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union, cast
+from typing import Any, Dict, List, Optional, Union
 
 from . import _native
 from ._native import json_schema, salvage
@@ -150,17 +150,17 @@ def list_history(limit: int = 10) -> List[HistoryEntry]:
         return []
     if limit < 0:
         # The seed slices `sorted(...)[:limit]`: a negative limit drops that many from the end.
-        everything = cast(HistoryPage, _here().list_history(sys.maxsize))["entries"]
+        everything = _here().list_history(sys.maxsize)["entries"]
         return everything[:limit]
     # `int()`: the seed slices with a bool as with 0/1 (`[:True]`), the native half refuses one.
-    return cast(HistoryPage, _here().list_history(int(min(limit, sys.maxsize))))["entries"]
+    return _here().list_history(int(min(limit, sys.maxsize)))["entries"]
 
 
 def resume_summary(state: Dict[str, Any], now: Optional[str] = None) -> ResumeSummary:
     """The "RESUMING SESSION" content as data: ``session_id, goal, status, started,
     started_relative, progress_percent, completed_work, in_progress, pending, context,
     resume_from``. ``now`` (RFC 3339) defaults to the system clock."""
-    return cast(ResumeSummary, _native.resume_summary(_document(state), now))
+    return _native.resume_summary(_document(state), now)
 
 
 def render_resume(state: Dict[str, Any], now: Optional[str] = None) -> str:
@@ -220,7 +220,7 @@ class OrchestratorStore:
         """A page ``{"entries": [{id, goal, status, created}], "skipped": [{key, code,
         message}], "total": int}``, newest first. ``limit`` and ``offset`` are ints from 0 up
         (``InvalidInputError`` otherwise, also when not an int or a ``bool``)."""
-        return cast(HistoryPage, self._native.list_history(limit, offset, status, full_scan))
+        return self._native.list_history(limit, offset, status, full_scan)
 
     def rebuild_index(self) -> None:
         """Rebuilds the history index from the files."""
@@ -306,11 +306,11 @@ class OrchestratorStore:
     def recover(self, key: Optional[str] = None) -> Optional[Repair]:
         """Repairs a corrupt file (default the current one) from its salvage, keeping a copy:
         ``{key, kept_copy, missing, replaced, partial}``, or None when it was fine."""
-        return cast(Optional[Repair], self._native.recover(key))
+        return self._native.recover(key)
 
     def doctor(self, fix: bool = False) -> DoctorReport:
         """``{checked, problems: [{key, code, message, fixable}], repaired: [...]}``."""
-        return cast(DoctorReport, self._native.doctor(fix))
+        return self._native.doctor(fix)
 
     def keep_corrupt_copy(self, key: Optional[str] = None) -> Optional[str]:
         """Copies a file aside (``<key>.corrupt-<stamp>``); returns the copy's key."""
