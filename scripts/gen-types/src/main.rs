@@ -167,10 +167,10 @@ fn plain_text(text: &str) -> String {
         out.push_str(&rest[..start]);
         out.push_str(&rest[start + 1..=close]);
         let mut after = close + 2;
-        if rest[after..].starts_with('(') {
-            if let Some(end) = rest[after..].find(')') {
-                after += end + 1;
-            }
+        if rest[after..].starts_with('(')
+            && let Some(end) = rest[after..].find(')')
+        {
+            after += end + 1;
         }
         rest = rest[after..].to_owned();
     }
