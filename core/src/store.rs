@@ -104,7 +104,7 @@ pub trait Store {
 }
 
 /// A file a writer left behind when it died mid-write (see [`Store::leftovers`]).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Leftover {
     /// Where it is, relative to the store root with `/` between folders (e.g.
     /// `.claude/.orchestrator-session.json.tmp-4242-0`); not a key of the store.

@@ -35,11 +35,12 @@ pub fn keep_corrupt_copy<S: Store + ?Sized, C: Clock>(
 }
 
 /// One problem `doctor` found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Problem {
     /// The key of the file.
     pub key: String,
     /// The error kind code (`corrupt_state`, `incompatible_schema`, `invalid_key`, ...).
+    #[schemars(with = "crate::ErrorKind")]
     pub code: String,
     /// The error message.
     pub message: String,
@@ -48,7 +49,7 @@ pub struct Problem {
 }
 
 /// What `doctor --fix` did with a corrupt file (serialised `rewritten` / `moved_aside`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RepairAction {
     /// The salvaged document replaced the file.
@@ -60,7 +61,7 @@ pub enum RepairAction {
 }
 
 /// One file `doctor --fix` repaired.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Repair {
     /// The key of the repaired file.
     pub key: String,
@@ -77,7 +78,7 @@ pub struct Repair {
 }
 
 /// What `doctor` found and did.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DoctorReport {
     /// How many files were checked (current plus history).
     pub checked: usize,

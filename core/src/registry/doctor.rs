@@ -24,11 +24,12 @@ use crate::store::{Leftover, Store, update_with};
 use crate::time::Clock;
 
 /// One problem the registry's doctor found in a file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RegistryProblem {
     /// The store key of the file, e.g. `.moai/memory/agent-sessions.json`.
     pub key: String,
     /// The error kind code (`corrupt_state`, `storage`, ...).
+    #[schemars(with = "crate::ErrorKind")]
     pub code: String,
     /// A lowercase message.
     pub message: String,
@@ -37,7 +38,7 @@ pub struct RegistryProblem {
 }
 
 /// One file the registry's doctor repaired.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RegistryRepair {
     /// The store key of the repaired file.
     pub key: String,
@@ -50,7 +51,7 @@ pub struct RegistryRepair {
 }
 
 /// What [`AgentRegistry::doctor`] found and did.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RegistryDoctorReport {
     /// How many of the three files exist and were checked.
     pub checked: usize,

@@ -30,7 +30,7 @@ pub const JOURNAL_KEY: &str = ".moai/memory/agent-sessions.journal.jsonl";
 const UNKNOWN_LEN: u64 = u64::MAX;
 
 /// The seed's `get_all_sessions` dict: `{sessions, chains: [chain ids], total_results}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AllSessions {
     /// Agent name to its latest id, in registration order.
     pub sessions: indexmap::IndexMap<String, String>,
@@ -42,7 +42,7 @@ pub struct AllSessions {
 
 /// One row of [`AgentRegistry::agents`]: `{agent_name, agent_id, chain_id, resume_count,
 /// has_result}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentEntry {
     /// Agent name.
     pub agent_name: String,
