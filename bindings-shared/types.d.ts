@@ -558,6 +558,11 @@ export interface Repair {
    * Containers that were cut short.
    */
   partial: string[];
+  /**
+   * The read limit, when the file was moved aside for being larger (it read with a higher
+   * limit; absent from JSON otherwise).
+   */
+  limit?: number;
 }
 /**
  * A file a writer left behind when it died mid-write (see `Store::leftovers`).
@@ -855,6 +860,10 @@ export interface ResumePlan {
 }
 /**
  * Everything the "RESUMING SESSION" block shows, as plain data (for `--json` and bindings).
+ *
+ * A value the document does not really hold is `None` (JSON `null`, "unknown" in the
+ * markdown), never a stand-in: a salvaged document's empty goal, or its `created` filled with
+ * the Unix epoch (see `known_time`).
  */
 export interface ResumeSummary {
   /**
@@ -862,15 +871,18 @@ export interface ResumeSummary {
    */
   session_id: string;
   /**
-   * Session goal.
+   * Session goal; `None` when empty.
    */
-  goal: string;
+  goal: string | null;
   status: SessionStatus;
-  started: Timestamp;
   /**
-   * `started` relative to now, see `relative_time`.
+   * When the session was created; `None` when unknown (`known_time`).
    */
-  started_relative: string;
+  started: Timestamp | null;
+  /**
+   * `started` relative to now, see `relative_time`; `None` when `started` is.
+   */
+  started_relative: string | null;
   /**
    * Mean progress over agents, see `progress_percent`.
    */
@@ -923,7 +935,8 @@ export interface Salvaged {
    */
   missing: string[];
   /**
-   * Paths of values of the wrong type that were replaced by a default or dropped.
+   * Paths of values of the wrong type that were replaced by a default or dropped, and of
+   * values nested too deep to be read back (more than 127 levels in all), dropped.
    */
   replaced: string[];
   /**

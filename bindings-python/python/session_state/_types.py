@@ -399,14 +399,18 @@ class RegistryRepair(TypedDict):
     action: str
 
 
-class Repair(TypedDict):
-    """One file `doctor --fix` repaired."""
+class _RepairRequired(TypedDict):
     key: str
     action: "RepairAction"
     kept_copy: str
     missing: List[str]
     replaced: List[str]
     partial: List[str]
+
+
+class Repair(_RepairRequired, total=False):
+    """One file `doctor --fix` repaired."""
+    limit: int
 
 
 # What `doctor --fix` did with a corrupt file (serialised `rewritten` / `moved_aside`).
@@ -441,13 +445,15 @@ ResumeReason = Literal[
 
 class ResumeSummary(TypedDict):
     """Everything the "RESUMING SESSION" block shows, as plain data (for `--json` and
-    bindings).
+    bindings). A value the document does not really hold is `None` (JSON `null`, "unknown"
+    in the markdown), never a stand-in: a salvaged document's empty goal, or its `created`
+    filled with the Unix epoch (see `known_time`).
     """
     session_id: str
-    goal: str
+    goal: Optional[str]
     status: "SessionStatus"
-    started: "Timestamp"
-    started_relative: str
+    started: Optional["Timestamp"]
+    started_relative: Optional[str]
     progress_percent: int
     completed_work: List["WorkLine"]
     in_progress: List["AgentLine"]
