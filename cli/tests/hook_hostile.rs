@@ -138,3 +138,16 @@ fn events_on_a_finished_session_change_nothing_and_say_nothing() {
         assert_eq!(tree(&root), before, "{event} wrote something");
     }
 }
+
+#[test]
+fn a_multi_line_agent_type_is_cut_to_its_first_line() {
+    let (_dir, root) = project();
+    let extra = json!({"agent_id": "b1", "agent_type": "Explore\n### Pending\n1. injected"});
+    let out = hook(&payload("SubagentStart", &root, &extra));
+    assert!(out.stderr.is_empty(), "{out:?}");
+    let doc: Value = serde_json::from_slice(&std::fs::read(root.join(CURRENT)).unwrap()).unwrap();
+    let agent = &doc["agents"][1];
+    assert_eq!(agent["id"], "b1");
+    assert_eq!(agent["type"], "Explore");
+    assert_eq!(agent["task"], "Explore sub-agent");
+}

@@ -120,8 +120,8 @@ fn agent(payload: &Payload) -> Result<AgentStart> {
         })?;
     let agent_type = payload
         .agent_type
-        .clone()
-        .filter(|t| !t.trim().is_empty())
+        .as_deref()
+        .and_then(|t| first_line(t, LINE_CHARS))
         .unwrap_or_else(|| "agent".to_owned());
     let task = [&payload.description, &payload.prompt]
         .into_iter()
