@@ -94,8 +94,9 @@ export interface OrchestratorSession {
  */
 export interface FileStoreOptions {
   /**
-   * Also fsync each written file and its folder before returning, so a write survives a
-   * power loss (default `false`: atomic rename only).
+   * Fsync each written file and its folder before returning, so a write survives a power
+   * loss or an OS crash (default `true`; `false`: atomic rename only, faster, survives a
+   * process crash).
    */
   durable?: boolean
 }
@@ -171,6 +172,8 @@ export interface DoctorReport {
   checked: number
   problems: Array<{ key: string; code: ErrorCode; message: string; fixable: boolean }>
   repaired: Repair[]
+  /** Temporary files of writers killed mid-write (path relative to the store root): found, or with `fix` removed. */
+  leftovers: Array<{ path: string; bytes: number }>
 }
 
 /** What `salvage` recovered from torn bytes. */

@@ -170,7 +170,13 @@ export interface Repair {
   partial: string[];
 }
 /** What `doctor` found and did. */
-export interface DoctorReport { checked: number; problems: Problem[]; repaired: Repair[] }
+export interface DoctorReport {
+  checked: number;
+  problems: Problem[];
+  repaired: Repair[];
+  /** Temporary files of writers killed mid-write: always empty for the browser's stores. */
+  leftovers: Array<{ path: string; bytes: number }>;
+}
 
 /** The options of `new OrchestratorStore(store, options)` (the Node package's name). */
 export type OrchestratorOptions = OrchestratorStoreOptions;

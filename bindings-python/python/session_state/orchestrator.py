@@ -45,6 +45,7 @@ __all__ = [
     "DoctorReport",
     "HistoryEntry",
     "HistoryPage",
+    "Leftover",
     "OrchestratorStore",
     "Problem",
     "Repair",
@@ -141,10 +142,18 @@ class Repair(TypedDict):
     partial: List[str]
 
 
+class Leftover(TypedDict):
+    """A temporary file a writer killed mid-write left (path relative to the store root)."""
+
+    path: str
+    bytes: int
+
+
 class DoctorReport(TypedDict):
     checked: int
     problems: List[Problem]
     repaired: List[Repair]
+    leftovers: List[Leftover]  # found, or with fix=True removed
 
 
 # The handles of the skill functions, by current folder: a handle remembers the file it saved
@@ -376,7 +385,8 @@ class OrchestratorStore:
         return cast(Optional[Repair], self._native.recover(key))
 
     def doctor(self, fix: bool = False) -> DoctorReport:
-        """``{checked, problems: [{key, code, message, fixable}], repaired: [...]}``."""
+        """``{checked, problems: [{key, code, message, fixable}], repaired: [...], leftovers:
+        [{path, bytes}]}`` (leftovers: temporary files of killed writers, removed with ``fix``)."""
         return cast(DoctorReport, self._native.doctor(fix))
 
     def keep_corrupt_copy(self, key: Optional[str] = None) -> Optional[str]:

@@ -14,7 +14,7 @@ use super::store::OrchestratorStore;
 use crate::error::{Error, ErrorKind, Result};
 use crate::json_text::check_rewrite;
 use crate::key::Key;
-use crate::store::{Store, update_with};
+use crate::store::{Leftover, Store, update_with};
 use crate::time::Clock;
 
 pub use crate::corrupt::corrupt_copy_key;
@@ -85,6 +85,9 @@ pub struct DoctorReport {
     pub problems: Vec<Problem>,
     /// Files repaired.
     pub repaired: Vec<Repair>,
+    /// Temporary files below `.claude/` left by writers killed mid-write
+    /// ([`Store::leftovers`]): those found, or with `fix` those removed.
+    pub leftovers: Vec<Leftover>,
 }
 
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
@@ -167,8 +170,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     }
 
     /// Checks the current file and every history file; with `fix`, repairs the corrupt ones
-    /// ([`recover`](Self::recover)) and rebuilds the history index when there is one (a missing
-    /// index is made by the next listing). Problems that remain are in [`DoctorReport::problems`].
+    /// ([`recover`](Self::recover)), removes the temporary files writers killed mid-write left
+    /// below `.claude/` ([`DoctorReport::leftovers`]) and rebuilds the history index when
+    /// there is one (a missing index is made by the next listing). Problems that remain are in [`DoctorReport::problems`].
     pub fn doctor(&self, fix: bool) -> Result<DoctorReport> {
         let mut keys = vec![current_key()];
         keys.extend(
@@ -198,6 +202,13 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             } else {
                 report.problems.push(problem(&key, &err, fixable));
             }
+        }
+        if let Some(folder) = current_key().parent() {
+            report.leftovers = if fix {
+                self.store.remove_leftovers(&folder)?
+            } else {
+                self.store.leftovers(&folder)?
+            };
         }
         // A stale index is rebuilt; a missing one is not made here (the next listing makes
         // it), so that a healthy project, even a read-only one, is left untouched.

@@ -20,7 +20,7 @@ use crate::corrupt::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Result};
 use crate::json_text::check_rewrite;
 use crate::key::Key;
-use crate::store::{Store, update_with};
+use crate::store::{Leftover, Store, update_with};
 use crate::time::Clock;
 
 /// One problem the registry's doctor found in a file.
@@ -58,6 +58,9 @@ pub struct RegistryDoctorReport {
     pub problems: Vec<RegistryProblem>,
     /// Files repaired.
     pub repaired: Vec<RegistryRepair>,
+    /// Temporary files in the folder of `agent-sessions.json` left by writers killed
+    /// mid-write ([`Store::leftovers`]): those found, or with `fix` those removed.
+    pub leftovers: Vec<Leftover>,
 }
 
 /// What is wrong with a journal: lines that do not parse, a last line cut short.
@@ -83,7 +86,9 @@ const STARTED_EMPTY: &str = "started empty";
 
 impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// Checks `agent-sessions.json`, `workflow-chains.json` and the journal; with `fix`,
-    /// repairs the corrupt ones (a copy is always kept first, see the module docs). Only
+    /// repairs the corrupt ones (a copy is always kept first, see the module docs) and removes
+    /// the temporary files killed writers left in their folder
+    /// ([`RegistryDoctorReport::leftovers`]). Only
     /// reads when `fix` is false. Problems that remain are in
     /// [`RegistryDoctorReport::problems`].
     ///
@@ -118,6 +123,13 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             }
         }
         self.check_journal(fix, &mut report)?;
+        if let Some(folder) = self.sessions_key.parent() {
+            report.leftovers = if fix {
+                self.store.remove_leftovers(&folder)?
+            } else {
+                self.store.leftovers(&folder)?
+            };
+        }
         Ok(report)
     }
 
