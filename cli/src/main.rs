@@ -45,6 +45,21 @@ enum Command {
     Team(commands::team::Command),
 }
 
+/// Whether the command named on the command line is `hook`: the first argument that is not
+/// an option or the value of a global option (`--root DIR`, `--max-bytes SIZE`).
+fn names_hook(args: impl Iterator<Item = String>) -> bool {
+    let mut args = args;
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--root" | "--max-bytes" => drop(args.next()),
+            "--" => return args.next().is_some_and(|a| a == "hook"),
+            a if a.starts_with('-') => {}
+            a => return a == "hook",
+        }
+    }
+    false
+}
+
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
@@ -54,7 +69,7 @@ fn main() -> ExitCode {
                 err.kind(),
                 clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
             );
-            if !help && std::env::args().skip(1).any(|a| a == "hook") {
+            if !help && names_hook(std::env::args().skip(1)) {
                 let text = err.render().to_string();
                 let first = text.lines().next().unwrap_or_default();
                 eprintln!("session-state hook: {}", terminal::cell(first));
@@ -86,5 +101,24 @@ fn main() -> ExitCode {
         Ok(Ok(code)) => code,
         Ok(Err(err)) => exit::report(&err),
         Err(payload) => exit::stdout_failure(payload),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::names_hook;
+
+    fn names(args: &[&str]) -> bool {
+        names_hook(args.iter().map(|a| (*a).to_owned()))
+    }
+
+    #[test]
+    fn only_the_command_position_names_the_hook() {
+        assert!(names(&["hook", "--bogus"]));
+        assert!(names(&["--root", "/p", "hook"]));
+        assert!(names(&["--max-bytes=1M", "hook", "x"]));
+        assert!(!names(&["agent", "start", "hook", "--type", "t"]));
+        assert!(!names(&["--root", "hook", "decision"]));
+        assert!(!names(&[]));
     }
 }

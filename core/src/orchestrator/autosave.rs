@@ -15,7 +15,7 @@ use super::keys::{current_key, history_key};
 use super::parse::parse_document;
 use super::record::{
     AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput, NewSession,
-    TaskAdd, TaskDone, apply_disconnect,
+    TaskAdd, TaskDone, apply_disconnect, ensure_open,
 };
 use super::status::AgentStatus;
 use super::store::OrchestratorStore;
@@ -350,13 +350,21 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     }
 
     /// `save`: writes the current session again with `updated` set to now.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidTransition`] for a session in a final status (see
+    /// [`ensure_open`]).
     pub fn record_save(&self) -> Result<OrchestratorSession> {
-        self.modify(|_| Ok(()))
+        self.modify(|doc| ensure_open(doc))
     }
 
     /// A disconnect (Claude Code's session ending): see [`apply_disconnect`].
+    ///
+    /// # Errors
+    /// As [`record_save`](Self::record_save).
     pub fn record_disconnect(&self) -> Result<OrchestratorSession> {
         self.modify(|doc| {
+            ensure_open(doc)?;
             apply_disconnect(doc);
             Ok(())
         })

@@ -62,7 +62,7 @@ pub use parse::{
 };
 pub use record::{
     AgentDone, AgentFail, AgentProgress, AgentStart, COMPLETED_WORK_AGENT, ContextInput,
-    DecisionInput, NewSession, TaskAdd, TaskDone, TaskRef, apply_disconnect,
+    DecisionInput, NewSession, TaskAdd, TaskDone, TaskRef, apply_disconnect, ensure_open,
 };
 pub use recovery::{
     DoctorReport, Problem, Repair, RepairAction, corrupt_copy_key, keep_corrupt_copy,

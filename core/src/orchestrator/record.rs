@@ -8,7 +8,8 @@
 //!
 //! - the first agent started on a `created` session moves it to `in_progress`;
 //! - an event on a `paused` session is recorded and leaves it paused (a sub-agent may finish
-//!   after a disconnect);
+//!   after a disconnect); a session in a final status takes none ([`ensure_open`]);
+//! - agent ids are safe key segments, as in the sub-agent registry;
 //! - a completed agent's work is appended to `completed_work` once per agent id (the item
 //!   carries the added member `agent`, the agent id), so the resume block shows it under
 //!   "Completed Work".
@@ -20,6 +21,7 @@ use serde_json::{Map, Number, Value, json};
 use super::document::{Agent, CompletedWork, Decision, OrchestratorSession};
 use super::status::{AgentStatus, SessionStatus};
 use crate::error::{Error, ErrorKind, Result};
+use crate::key::Key;
 use crate::time::{Timestamp, format_rfc3339};
 
 /// The member of a `completed_work` item naming the agent whose work it records (an added,
@@ -177,6 +179,27 @@ fn required(what: &str, text: &str) -> Result<()> {
     Ok(())
 }
 
+/// A session in a final status (`complete`, `aborted`) takes no more events: recording on it
+/// is [`ErrorKind::InvalidTransition`] (`new` archives it and starts the next one).
+///
+/// # Errors
+/// [`ErrorKind::InvalidTransition`] for a final status.
+pub fn ensure_open(doc: &OrchestratorSession) -> Result<()> {
+    if doc.status.is_final() {
+        return Err(Error::new(
+            ErrorKind::InvalidTransition,
+            format!(
+                "session `{}` is {}: it takes no more events; start the next one with `new`",
+                doc.session_id.escape_debug(),
+                doc.status
+            ),
+        )
+        .with_context("session_id", doc.session_id.as_str())
+        .with_context("status", doc.status.to_string()));
+    }
+    Ok(())
+}
+
 fn no_agent(doc: &OrchestratorSession, id: &str) -> Error {
     Error::new(
         ErrorKind::NotFound,
@@ -197,12 +220,17 @@ fn agent_index(doc: &OrchestratorSession, id: &str) -> Result<usize> {
 }
 
 impl NewSession {
-    /// Checks the goal is not empty (the id is checked where it becomes a key).
+    /// Checks the goal and a given mode are not empty (the id is checked where it becomes a
+    /// key).
     ///
     /// # Errors
     /// [`ErrorKind::InvalidInput`].
     pub fn validate(&self) -> Result<()> {
-        required("goal", &self.goal)
+        required("goal", &self.goal)?;
+        match &self.mode {
+            Some(mode) => required("mode", mode),
+            None => Ok(()),
+        }
     }
 
     /// The mode, `default` when absent.
@@ -212,11 +240,17 @@ impl NewSession {
 }
 
 impl AgentStart {
+    /// The id must be a safe key segment, as in the sub-agent registry (no control
+    /// characters or path separators, at most 255 bytes).
+    ///
     /// # Errors
-    /// [`ErrorKind::InvalidInput`] for an empty id or type.
+    /// [`ErrorKind::InvalidInput`] for an empty id, type or task; [`ErrorKind::InvalidKey`]
+    /// for an unsafe id.
     pub fn validate(&self) -> Result<()> {
         required("id", &self.id)?;
-        required("type", &self.agent_type)
+        Key::segment("agent id", &self.id)?;
+        required("type", &self.agent_type)?;
+        required("task", &self.task)
     }
 
     /// Adds the agent (status `in_progress`, started now; one with the same id is replaced in
@@ -226,6 +260,7 @@ impl AgentStart {
     /// As [`validate`](Self::validate).
     pub fn apply(&self, doc: &mut OrchestratorSession, now: Timestamp) -> Result<()> {
         self.validate()?;
+        ensure_open(doc)?;
         let mut agent = Agent::new(&self.id, &self.agent_type, &self.task, now);
         match doc.agents.iter_mut().find(|a| a.id == self.id) {
             Some(slot) => {
@@ -260,6 +295,7 @@ impl AgentProgress {
     /// As [`validate`](Self::validate); [`ErrorKind::NotFound`] for an unknown agent.
     pub fn apply(&self, doc: &mut OrchestratorSession) -> Result<()> {
         self.validate()?;
+        ensure_open(doc)?;
         let i = agent_index(doc, &self.id)?;
         doc.agents[i].progress = Some(self.percent);
         Ok(())
@@ -281,6 +317,7 @@ impl AgentDone {
     /// As [`validate`](Self::validate); [`ErrorKind::NotFound`] for an unknown agent.
     pub fn apply(&self, doc: &mut OrchestratorSession, now: Timestamp) -> Result<()> {
         self.validate()?;
+        ensure_open(doc)?;
         let i = agent_index(doc, &self.id)?;
         let agent = &mut doc.agents[i];
         if agent.status != AgentStatus::Complete || agent.completed.is_none() {
@@ -344,6 +381,7 @@ impl AgentFail {
     /// As [`validate`](Self::validate); [`ErrorKind::NotFound`] for an unknown agent.
     pub fn apply(&self, doc: &mut OrchestratorSession, now: Timestamp) -> Result<()> {
         self.validate()?;
+        ensure_open(doc)?;
         let i = agent_index(doc, &self.id)?;
         doc.agents[i].status = AgentStatus::Failed;
         doc.agents[i].completed = Some(now);
@@ -369,6 +407,7 @@ impl DecisionInput {
     /// As [`validate`](Self::validate).
     pub fn apply(&self, doc: &mut OrchestratorSession, now: Timestamp) -> Result<()> {
         self.validate()?;
+        ensure_open(doc)?;
         doc.decisions_made.push(Decision {
             decision: self.decision.clone(),
             rationale: self.why.clone().unwrap_or_default(),
@@ -392,6 +431,7 @@ impl TaskAdd {
     /// As [`validate`](Self::validate).
     pub fn apply(&self, doc: &mut OrchestratorSession) -> Result<()> {
         self.validate()?;
+        ensure_open(doc)?;
         doc.pending_tasks.push(self.task.clone());
         Ok(())
     }
@@ -413,16 +453,21 @@ impl TaskDone {
 
     /// Removes the task from `pending_tasks` and appends `{task, outcome, files}` to
     /// `completed_work`; returns the task's text. A text names the first pending task equal
-    /// to it.
+    /// to it; a number past the end of the list names a pending task written as that number.
     ///
     /// # Errors
     /// As [`validate`](Self::validate); [`ErrorKind::NotFound`] when no pending task has that
     /// number or text.
     pub fn apply(&self, doc: &mut OrchestratorSession) -> Result<String> {
         self.validate()?;
+        ensure_open(doc)?;
+        let by_text = |text: &str| doc.pending_tasks.iter().position(|t| t == text);
         let found = match &self.task {
-            TaskRef::Number(n) => n.checked_sub(1).filter(|i| *i < doc.pending_tasks.len()),
-            TaskRef::Text(text) => doc.pending_tasks.iter().position(|t| t == text),
+            TaskRef::Number(n) => n
+                .checked_sub(1)
+                .filter(|i| *i < doc.pending_tasks.len())
+                .or_else(|| by_text(&n.to_string())),
+            TaskRef::Text(text) => by_text(text),
         };
         let Some(i) = found else {
             let what = match &self.task {
@@ -475,6 +520,7 @@ impl ContextInput {
     /// As [`validate`](Self::validate).
     pub fn apply(&self, doc: &mut OrchestratorSession, now: Timestamp) -> Result<()> {
         self.validate()?;
+        ensure_open(doc)?;
         let usage = &mut doc.context_usage;
         usage.estimated_tokens = self.tokens;
         if let Some(p) = &self.percent {
@@ -648,6 +694,40 @@ mod tests {
             json!({"id": "a", "type": "t", "task": "x", "sumary": 1}),
         );
         assert!(unknown.is_err());
+    }
+
+    #[test]
+    fn finished_sessions_unsafe_agent_ids_and_digit_tasks() {
+        let now = at("2025-12-27T11:00:00Z");
+        let mut d = doc();
+        for id in ["a/b", "a\nb", "..", &"x".repeat(256)] {
+            let err = start(id).apply(&mut d, now).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidKey, "{id:?}");
+        }
+        let mut empty = start("a");
+        empty.task = " ".into();
+        assert_eq!(
+            empty.validate().unwrap_err().kind(),
+            ErrorKind::InvalidInput
+        );
+        TaskAdd {
+            task: "2024".into(),
+        }
+        .apply(&mut d)
+        .unwrap();
+        let done = TaskDone {
+            task: TaskRef::from_arg("2024"),
+            outcome: "ok".into(),
+            files: vec![],
+        };
+        assert_eq!(done.apply(&mut d).unwrap(), "2024");
+        d.status = SessionStatus::Complete;
+        let err = start("b").apply(&mut d, now).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidTransition);
+        assert!(d.agents.is_empty());
+        let err = TaskAdd { task: "t".into() }.apply(&mut d).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidTransition);
+        assert!(ensure_open(&d).is_err());
     }
 
     #[test]

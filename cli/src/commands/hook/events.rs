@@ -29,21 +29,34 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
     let clock = ctx.clock;
     let sessions = OrchestratorStore::new(store(root)?, clock)
         .with_max_document_bytes(crate::input::max_bytes(ctx));
-    let has_session = sessions.store().read(&current_key())?.is_some();
+    // Events are recorded on an unfinished current session only: none, or one that is
+    // complete or aborted, takes no events.
+    let open = || -> Result<bool> {
+        if sessions.store().read(&current_key())?.is_none() {
+            return Ok(false);
+        }
+        Ok(sessions.load()?.is_some_and(|doc| !doc.status.is_final()))
+    };
     match payload.hook_event_name.as_str() {
         "SessionStart" => return Ok(session_start(&sessions, clock)?.map(|c| context(&c))),
-        "PreCompact" if has_session => drop(sessions.before_compression()?),
-        "SubagentStart" if has_session => drop(sessions.record_agent_start(&agent(payload)?)?),
+        "PreCompact" if open()? => drop(sessions.before_compression()?),
+        "SubagentStart" if open()? => drop(sessions.record_agent_start(&agent(payload)?)?),
         "SubagentStop" => {
-            if has_session {
+            let moai = root.join(".moai").is_dir();
+            let open = open()?;
+            if moai || open {
+                // A payload that neither file can take writes neither.
+                agent(payload)?.validate()?;
+            }
+            if open {
                 subagent_stop(&sessions, payload)?;
             }
-            if root.join(".moai").is_dir() {
+            if moai {
                 register(root, payload, clock)?;
             }
         }
-        "Stop" if has_session => drop(sessions.record_save()?),
-        "SessionEnd" if has_session => drop(sessions.record_disconnect()?),
+        "Stop" if open()? => drop(sessions.record_save()?),
+        "SessionEnd" if open()? => drop(sessions.record_disconnect()?),
         _ => {}
     }
     Ok(None)
@@ -107,8 +120,8 @@ fn agent(payload: &Payload) -> Result<AgentStart> {
         })?;
     let agent_type = payload
         .agent_type
-        .clone()
-        .filter(|t| !t.trim().is_empty())
+        .as_deref()
+        .and_then(|t| first_line(t, LINE_CHARS))
         .unwrap_or_else(|| "agent".to_owned());
     let task = [&payload.description, &payload.prompt]
         .into_iter()
