@@ -55,8 +55,8 @@ fn create_chain_keeps_members_and_saves_both_files() {
     assert_eq!(doc.chains["c"], ["a1"]);
     assert_eq!(doc.chains["new"], Vec::<String>::new());
     let chains = reg.load_chains().unwrap();
-    assert_eq!(chains["c"].metadata, json!({"k": 1}));
-    assert_eq!(chains["new"].metadata, json!({}));
+    assert_eq!(chains["c"].metadata, Some(json!({"k": 1})));
+    assert_eq!(chains["new"].metadata, Some(json!({})));
     assert!(chains["c"].created_at.is_some());
 }
 
