@@ -53,8 +53,8 @@ pub fn chain_summary(doc: &SessionsDocument, chain_id: &str) -> ChainSummary {
         chain_id: chain_id.to_owned(),
         agent_count: Some(results.len()),
         agents: Some(results.iter().map(|r| r.name().to_owned()).collect()),
-        started_at: Some(first.timestamp.clone()),
-        completed_at: Some(last.timestamp.clone()),
+        started_at: Some(first.timestamp.clone().flatten()),
+        completed_at: Some(last.timestamp.clone().flatten()),
         status: "completed".to_owned(),
     }
 }

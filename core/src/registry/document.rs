@@ -135,12 +135,22 @@ pub struct AgentResult {
     /// The result: any JSON value.
     #[serde(default)]
     pub result: Value,
-    /// When it was registered (naive ISO 8601).
-    #[serde(default)]
-    pub timestamp: Option<String>,
-    /// The chain it was registered in, or `null`.
-    #[serde(default)]
-    pub chain_id: Option<String>,
+    /// When it was registered (naive ISO 8601): `Some(None)` for `null`, `None` when absent
+    /// (kept absent).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub timestamp: Option<Option<String>>,
+    /// The chain it was registered in: `Some(None)` for `null`, `None` when absent (kept
+    /// absent).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub chain_id: Option<Option<String>>,
     /// Keys this library does not know, kept as they were.
     #[serde(flatten)]
     pub extra: Map<String, Value>,

@@ -24,8 +24,8 @@ pub fn register(
         AgentResult {
             agent_name: Some(agent_name.to_owned()),
             result,
-            timestamp: Some(now.to_owned()),
-            chain_id: chain_id.map(str::to_owned),
+            timestamp: Some(Some(now.to_owned())),
+            chain_id: Some(chain_id.map(str::to_owned)),
             extra: Map::new(),
         },
     );
