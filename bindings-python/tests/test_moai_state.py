@@ -55,8 +55,8 @@ def test_a_map_held_by_the_caller_stays_the_managers_map(tmp_path):
     m = manager(tmp_path)
     sessions = m._sessions
     m.register_agent_result("a", "id-1", None)
-    assert sessions == {"a": "id-1"}
     assert m._sessions is sessions
+    assert sessions == {"a": "id-1"}
 
 
 def test_an_edited_resume_count_is_what_should_resume_sees(tmp_path):

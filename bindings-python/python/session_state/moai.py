@@ -280,8 +280,8 @@ class SessionManager:
 
     def _state(self) -> Dict[str, Any]:
         """The four maps, read from the file (base + journal) when this manager changed it
-        since they were last read. Refreshed in place: a map the caller holds stays the map
-        of this manager, as in the seed."""
+        since they were last read (when next asked for, not at each change). Refreshed in
+        place: a map the caller holds stays the map of this manager, as in the seed."""
         if not self._fresh:
             doc = self._registry.load()
             for name in _MAPS:
