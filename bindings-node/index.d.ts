@@ -208,12 +208,15 @@ export interface ResumeDecision {
   reason: 'unknown_agent' | 'no_previous_task' | 'resume_cap_reached' | 'related' | 'unrelated'
 }
 
-/** A stored result: the seed's `{agent_name, result, timestamp, chain_id}`. */
+/**
+ * A stored result: the seed's `{agent_name, result, timestamp, chain_id}` (every key is written
+ * by this library; one missing from a file written by another tool stays missing).
+ */
 export interface AgentResult {
-  agent_name: string
+  agent_name?: string
   result: unknown
-  timestamp: string | null
-  chain_id: string | null
+  timestamp?: string | null
+  chain_id?: string | null
   [unknown: string]: unknown
 }
 
@@ -265,7 +268,8 @@ export type TranscriptLine =
 export interface SessionsDocument {
   sessions: Record<string, string>
   chains: Record<string, string[]>
-  metadata: Record<string, { agent_name: string; created_at?: string; chain_id: string | null; resume_count: number; last_resumed_at?: string; [unknown: string]: unknown }>
+  /** Every key of an entry may be missing (the seed reads them with `.get()`); this library writes all but `last_resumed_at`. */
+  metadata: Record<string, { agent_name?: string; created_at?: string; chain_id?: string | null; resume_count?: number; last_resumed_at?: string; [unknown: string]: unknown }>
   last_updated?: string
   results?: Record<string, AgentResult>
   [unknown: string]: unknown
@@ -274,8 +278,9 @@ export interface SessionsDocument {
 /** One chain of `.moai/memory/workflow-chains.json`. */
 export interface ChainDefinition {
   created_at?: string
-  expected_sequence: string[]
-  metadata: unknown
+  /** Missing in a definition written by another tool (`createChain` writes it). */
+  expected_sequence?: string[]
+  metadata?: unknown
   [unknown: string]: unknown
 }
 

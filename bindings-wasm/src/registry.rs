@@ -19,11 +19,12 @@ export type JsonValue = null | boolean | number | string | JsonValue[] | { [key:
 
 /** One stored result, as the seed's `get_chain_results` gives it. */
 export interface AgentResult {
-  agent_name: string;
+  /** Every key is written by this library; one missing from another tool's file stays missing. */
+  agent_name?: string;
   result: JsonValue;
   /** Naive ISO 8601 (UTC). */
-  timestamp: string | null;
-  chain_id: string | null;
+  timestamp?: string | null;
+  chain_id?: string | null;
   [extra: string]: unknown;
 }
 
@@ -93,7 +94,8 @@ export type TranscriptLine =
 export interface SessionsDocument {
   sessions: Record<string, string>;
   chains: Record<string, string[]>;
-  metadata: Record<string, { agent_name: string; created_at?: string; chain_id: string | null; resume_count: number; last_resumed_at?: string; [extra: string]: unknown }>;
+  /** Every key of an entry may be missing (the seed reads them with `.get()`). */
+  metadata: Record<string, { agent_name?: string; created_at?: string; chain_id?: string | null; resume_count?: number; last_resumed_at?: string; [extra: string]: unknown }>;
   last_updated?: string;
   results?: Record<string, AgentResult>;
   [extra: string]: unknown;
@@ -102,8 +104,9 @@ export interface SessionsDocument {
 /** One chain of `.moai/memory/workflow-chains.json`. */
 export interface ChainDefinition {
   created_at?: string;
-  expected_sequence: string[];
-  metadata: JsonValue;
+  /** Missing in a definition written by another tool (`createChain` writes it). */
+  expected_sequence?: string[];
+  metadata?: JsonValue;
   [extra: string]: unknown;
 }
 
