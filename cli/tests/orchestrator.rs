@@ -198,9 +198,8 @@ fn history_lists_newest_first_filters_and_reports_skipped_files() {
     let golden: Value = serde_json::from_slice(&vector("project.history.json")).unwrap();
     assert_eq!(v, golden);
     assert!(
-        stderr(&out).contains(
-            "skipped `.claude/orchestrator-history/package.json`: error[incompatible_schema]"
-        ),
+        stderr(&out)
+            .contains("skipped `.claude/orchestrator-history/package.json`: error[corrupt_state]"),
         "{}",
         stderr(&out)
     );

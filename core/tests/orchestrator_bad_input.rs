@@ -77,8 +77,8 @@ fn each_bad_document_gives_its_typed_error() {
         (
             "no schema",
             br#"{"session_id": "x"}"#.to_vec(),
-            ErrorKind::IncompatibleSchema,
-            "no schema_version",
+            ErrorKind::CorruptState,
+            "schema_version",
         ),
         (
             "goal number",
@@ -300,7 +300,7 @@ fn a_foreign_history_file_is_skipped_not_deleted() {
     let page = s.list_history(&HistoryQuery::default()).unwrap();
     assert_eq!(page.entries.len(), 1);
     let codes: Vec<&str> = page.skipped.iter().map(|k| k.code.as_str()).collect();
-    assert_eq!(codes, ["corrupt_state", "incompatible_schema"]);
+    assert_eq!(codes, ["corrupt_state", "corrupt_state"]);
     assert!(page.skipped[1].message.contains("schema_version"));
     let after = tree(dir.path());
     let added: Vec<&String> = after.iter().filter(|p| !before.contains(p)).collect();

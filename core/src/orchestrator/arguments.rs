@@ -36,14 +36,6 @@ pub fn parse_argument(
 fn argument_error(name: &str, err: &Error) -> Error {
     // The parser names the current file's key; here the bytes are an argument.
     let file = format!("`{}`", current_key());
-    if err.kind() == ErrorKind::IncompatibleSchema && err.context_value("schema_version").is_none()
-    {
-        // A file without one is of another schema; an argument without one is not a session.
-        return Error::invalid_input(format!(
-            "`{name}` is not an orchestrator session: field `schema_version` is missing"
-        ))
-        .with_context("field", "schema_version");
-    }
     if err.kind() != ErrorKind::CorruptState {
         let message = err.message().replacen(&file, &format!("`{name}`"), 1);
         let mut out = Error::new(err.kind(), message);

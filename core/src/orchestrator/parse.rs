@@ -38,7 +38,7 @@ pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 /// Checks, in order: size (over `max_document_bytes`: [`ErrorKind::InvalidInput`]); a leading
 /// UTF-8 BOM is skipped; empty or blank bytes, invalid JSON (message gives line and column),
 /// nesting deeper than serde_json's limit of 128, or a top level that is not an object:
-/// [`ErrorKind::CorruptState`]; a `schema_version` that is absent or not `"1.0"`:
+/// [`ErrorKind::CorruptState`]; a `schema_version` that is not `"1.0"`:
 /// [`ErrorKind::IncompatibleSchema`] (checked before the typed fields, so another version's
 /// shapes never look corrupt); a missing field or a wrong type: [`ErrorKind::CorruptState`]
 /// naming the field path (e.g. `agents[1].progress`); an unsafe `session_id`, or one too long
@@ -156,13 +156,8 @@ fn check_schema_version(key: &Key, value: &serde_json::Map<String, Value>) -> Re
             ),
         )
         .with_context("field", "schema_version")),
-        // The seed's `load_session` reads it with `.get()` and answers as for another version:
-        // a document without one is of no version this library reads, not a damaged one.
-        None => Err(Error::new(
-            ErrorKind::IncompatibleSchema,
-            format!("`{key}` has no schema_version, this library reads `{SCHEMA_VERSION}`"),
-        )
-        .with_context("key", key.as_str())),
+        None => Err(Error::corrupt(key, "field `schema_version` is missing")
+            .with_context("field", "schema_version")),
     }
 }
 

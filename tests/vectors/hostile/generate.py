@@ -91,8 +91,7 @@ case("orch_over_default_limit", O, {"generate": {"prefix": "{\"schema_version\":
      "invalid_input", "17 MiB document, default limit 16 MiB")
 case("orch_schema_2", O, {"base": O, "set": {"/schema_version": "2.0"}}, "incompatible_schema", "schema 2.0")
 case("orch_schema_number", O, {"base": O, "set": {"/schema_version": 1.0}}, "corrupt_state", "schema_version as a number")
-case("orch_schema_missing", O, {"base": O, "remove": ["/schema_version"]}, "incompatible_schema",
-     "no schema_version: the seed's load_session reads it with .get() and returns None, as for another version")
+case("orch_schema_missing", O, {"base": O, "remove": ["/schema_version"]}, "corrupt_state", "no schema_version")
 case("orch_session_id_parent", O, {"base": O, "set": {"/session_id": "../../etc"}}, "invalid_key", "session id that climbs out")
 case("orch_session_id_slash", O, {"base": O, "set": {"/session_id": "a/b"}}, "invalid_key", "session id with a separator")
 WRONG = [
