@@ -23,7 +23,7 @@ use crate::orchestrator::UTF8_BOM;
 /// `.moai/memory/agent-sessions.json`: the registry state.
 ///
 /// An absent file is [`SessionsDocument::default`]: every map empty, no `last_updated`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionsDocument {
     /// Agent name to the latest agent id registered under it.
     #[serde(default)]
@@ -60,7 +60,7 @@ pub struct SessionsDocument {
 /// Every key is optional, as the seed reads each with `.get()` (an entry written by hand or by
 /// another tool may hold only some of them, or none): a key that is absent stays absent when
 /// the file is written back; the accessors give the seed's default for it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentMetadata {
     /// The agent name the id was registered under.
     #[serde(
@@ -122,7 +122,7 @@ where
 
 /// One entry of `results`, shaped as the seed's in-memory `_results` entry (and as each item of
 /// `get_chain_results`): `{agent_name, result, timestamp, chain_id}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentResult {
     /// The agent name the result was registered under (absent in an entry written by another
     /// tool: kept absent, see [`name`](Self::name)).
@@ -167,7 +167,7 @@ impl AgentResult {
 pub type ChainsDocument = IndexMap<String, ChainDefinition>;
 
 /// One chain of `workflow-chains.json`, as `create_chain` writes it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ChainDefinition {
     /// When the chain was (last) created (naive ISO 8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]
