@@ -79,6 +79,8 @@ pub struct AgentMetadata {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present"
     )]
+    #[schemars(with = "Option<String>")]
+    #[allow(clippy::option_option)]
     pub chain_id: Option<Option<String>>,
     /// How many times the id was resumed (the seed caps resuming at 5); `None` when absent
     /// (see [`resumes`](Self::resumes)).
@@ -142,6 +144,8 @@ pub struct AgentResult {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present"
     )]
+    #[schemars(with = "Option<String>")]
+    #[allow(clippy::option_option)]
     pub timestamp: Option<Option<String>>,
     /// The chain it was registered in: `Some(None)` for `null`, `None` when absent (kept
     /// absent).
@@ -150,6 +154,8 @@ pub struct AgentResult {
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present"
     )]
+    #[schemars(with = "Option<String>")]
+    #[allow(clippy::option_option)]
     pub chain_id: Option<Option<String>>,
     /// Keys this library does not know, kept as they were.
     #[serde(flatten)]
