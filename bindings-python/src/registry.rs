@@ -270,6 +270,21 @@ impl PyRegistry {
         to_py(py, &self.inner.load().py()?)
     }
 
+    /// `save_edits(before, after) -> bool`: writes the entries of the four maps (`sessions`,
+    /// `chains`, `metadata`, `results`) that differ between `before` (as read) and `after` (as
+    /// the caller changed them) into the file as it is now, under the registry's lock (the
+    /// core's `save_edits`). Whether the file changed.
+    fn save_edits(
+        &self,
+        py: Python<'_>,
+        before: &Bound<'_, PyAny>,
+        after: &Bound<'_, PyAny>,
+    ) -> PyResult<bool> {
+        let before: Value = from_py("before", before)?;
+        let after: Value = from_py("after", after)?;
+        py.detach(|| self.inner.save_edits(&before, &after)).py()
+    }
+
     /// The chains document as a dict.
     fn load_chains<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         to_py(py, &self.inner.load_chains().py()?)

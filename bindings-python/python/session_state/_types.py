@@ -104,26 +104,30 @@ class AgentLine(TypedDict):
     progress: int
 
 
-class _AgentMetadataRequired(TypedDict):
+class AgentMetadata(TypedDict, total=False):
+    """One entry of `metadata`: what the seed records about an agent id. Every key is optional,
+    as the seed reads each with `.get()` (an entry written by hand or by another tool may
+    hold only some of them, or none): a key that is absent stays absent when the file is
+    written back; the accessors give the seed's default for it.
+    """
     agent_name: str
-    chain_id: Optional[str]
-    resume_count: int
-
-
-class AgentMetadata(_AgentMetadataRequired, total=False):
-    """One entry of `metadata`: what the seed records about an agent id."""
     created_at: str
+    chain_id: str
+    resume_count: int
     last_resumed_at: str
 
 
-class AgentResult(TypedDict):
+class _AgentResultRequired(TypedDict):
+    result: "JsonValue"
+
+
+class AgentResult(_AgentResultRequired, total=False):
     """One entry of `results`, shaped as the seed's in-memory `_results` entry (and as each
     item of `get_chain_results`): `{agent_name, result, timestamp, chain_id}`.
     """
     agent_name: str
-    result: "JsonValue"
-    timestamp: Optional[str]
-    chain_id: Optional[str]
+    timestamp: str
+    chain_id: str
 
 
 # agent status; seen: pending, in_progress, complete, failed (others kept)
@@ -148,14 +152,11 @@ class CaseOutcome(TypedDict):
     message: Optional[str]
 
 
-class _ChainDefinitionRequired(TypedDict):
-    expected_sequence: List[str]
-    metadata: "JsonValue"
-
-
-class ChainDefinition(_ChainDefinitionRequired, total=False):
+class ChainDefinition(TypedDict, total=False):
     """One chain of `workflow-chains.json`, as `create_chain` writes it."""
     created_at: str
+    expected_sequence: List[str]
+    metadata: "JsonValue"
 
 
 class ChainStatus(TypedDict):

@@ -32,13 +32,18 @@ from JSON do (``get_resume_id(None)`` is None, ``get_chain_summary(5)`` is ``{"c
 ``TypeError``). Reads take no lock when there is nothing to fold, so a folder the process may
 only read works for every read; a change there is a ``StorageError``.
 
-The manager holds no state of its own: each call reads the file afresh. A file that turns
-corrupt after construction makes the next call raise ``CorruptStateError`` (the file is copied
-aside first and left as it is); constructing a new manager repairs it as above.
+Each call reads the file afresh. The seed's instance state (``_sessions``, ``_chains``,
+``_metadata``, ``_results``, read and changed by MoAI's own tests) is a view of the file as the
+manager last read it: a change made to it is written by ``_save_sessions()`` or by the next
+call of any method, entry by entry under the registry's lock (the seed wrote it with its next
+change only); ``_results`` holds the persisted results. A file that turns corrupt after
+construction makes the next call raise ``CorruptStateError`` (the file is copied aside first
+and left as it is); constructing a new manager repairs it as above.
 """
 
 from __future__ import annotations
 
+import copy
 import logging
 import os
 import weakref
@@ -46,7 +51,14 @@ from pathlib import Path
 from typing import Any, Callable, Dict, Iterable, List, Optional, Union
 
 from . import _native
-from .errors import CorruptStateError, InvalidInputError, SessionStateError, _path, _wrong_type
+from .errors import (
+    CorruptStateError,
+    InvalidInputError,
+    SessionStateError,
+    StorageError,
+    _path,
+    _wrong_type,
+)
 from .stores import FileStore
 
 __all__ = [
@@ -128,6 +140,23 @@ def _compact(registry: "_native.Registry", store: FileStore, journal_key: str) -
         registry.compact()
 
 
+_MAPS = ("sessions", "chains", "metadata", "results")
+
+
+def _state_map(name: str) -> Any:
+    """The seed's instance attribute ``_<name>``: the map ``name`` of the sessions file as
+    this manager last read it (see :meth:`SessionManager._state`). It may be changed in place
+    or replaced; the changes are written by ``_save_sessions()`` or the next call."""
+
+    def get(manager: "SessionManager") -> Any:
+        return manager._state()[name]
+
+    def put(manager: "SessionManager", value: Any) -> None:
+        manager._state()[name] = value
+
+    return property(get, put, doc=f"The ``{name}`` map of the sessions file (the seed's state).")
+
+
 class SessionManager:
     """The seed's ``SessionManager``.
 
@@ -149,7 +178,21 @@ class SessionManager:
             loss or an OS crash); ``False`` is faster and survives a process crash only.
         policy: (keyword only) the default resume policy of ``should_resume``: ``"compat"``
             (the seed's rule, default) or ``"explained"``.
+
+    The seed's instance state is here by its names: ``_sessions``, ``_chains``, ``_metadata``
+    and ``_results`` are the maps of the sessions file as this manager last read it (read
+    again after each change it makes), which the caller may change in place or replace.
+    ``_save_sessions()`` writes what the caller changed, entry by entry, under the registry's
+    lock into the file as it is then (an entry another process changed and the caller did not
+    is kept); so does every other method before it runs, so that it sees the change as the
+    seed's methods see their dicts. A changed entry of the wrong shape (a ``resume_count``
+    that is not an int) is ``InvalidInputError`` and nothing is written.
     """
+
+    _sessions = _state_map("sessions")
+    _chains = _state_map("chains")
+    _metadata = _state_map("metadata")
+    _results = _state_map("results")
 
     def __init__(
         self,
@@ -160,6 +203,10 @@ class SessionManager:
         durable: bool = True,
         policy: str = "compat",
     ) -> None:
+        # The seed's state (`_sessions`, ...): read when first asked for (`_state`).
+        self._maps: Dict[str, Any] = {}
+        self._read: Dict[str, Any] = {}
+        self._fresh = False
         project_root = Path.cwd()
         # A relative path is resolved against the current folder now, as the default paths
         # are, and `..` folded away (`os.path.abspath`, symlinks not followed): the store is
@@ -169,7 +216,7 @@ class SessionManager:
             if session_file
             else project_root / ".moai" / "memory" / "agent-sessions.json"
         )
-        self._transcript_dir = (
+        transcripts = (
             Path(os.path.abspath(_path(transcript_dir, "transcript_dir")))
             if transcript_dir
             else project_root / ".moai" / "logs" / "agent-transcripts"
@@ -181,10 +228,8 @@ class SessionManager:
             )
         self._policy = policy
         _make_private_dirs(self._session_file.parent)
-        _make_private_dirs(self._transcript_dir)
-        # Transcripts are read through a store rooted at their folder, as the Node package
-        # reads them through its store: a folder or a symlink leading out is a `StorageError`.
-        self._transcripts = FileStore(self._transcript_dir)
+        _make_private_dirs(transcripts)
+        self._transcript_dir = transcripts
         # The store is rooted one folder above the sessions file, so that its files have a
         # folder key (`memory/agent-sessions.json`): corrupt copies are found and reused there.
         folder = self._session_file.parent
@@ -220,12 +265,69 @@ class SessionManager:
         """The transcript folder."""
         return self._transcript_dir
 
+    @property
+    def _transcript_dir(self) -> Path:
+        """The seed's attribute: the transcript folder, which the caller may set."""
+        return self._transcript_path
+
+    @_transcript_dir.setter
+    def _transcript_dir(self, folder: _PathArg) -> None:
+        self._transcript_path = Path(os.path.abspath(_path(folder, "_transcript_dir")))
+        # Transcripts are read through a store rooted at their folder, as the Node package
+        # reads them through its store: a folder or a symlink leading out is a `StorageError`.
+        self._transcripts = FileStore(self._transcript_path)
+
+    # --------------------------------------------------------------- the seed's instance state
+
+    def _state(self) -> Dict[str, Any]:
+        """The four maps, read from the file (base + journal) when this manager changed it
+        since they were last read (when next asked for, not at each change). Refreshed in
+        place: a map the caller holds stays the map of this manager, as in the seed."""
+        if not self._fresh:
+            doc = self._registry.load()
+            for name in _MAPS:
+                value = doc.get(name, {})
+                held = self._maps.get(name)
+                if isinstance(held, dict):
+                    held.clear()
+                    held.update(value)
+                else:
+                    self._maps[name] = value
+            self._read = copy.deepcopy(self._maps)
+            self._fresh = True
+        return self._maps
+
+    def _write_state(self) -> bool:
+        """Writes the caller's changes of the four maps, if any (the core's ``save_edits``:
+        the changed entries only, under the registry's lock). Whether the file changed."""
+        if not self._fresh or self._maps == self._read:
+            return False
+        changed = self._registry.save_edits(self._read, self._maps)
+        self._fresh = False
+        return changed
+
+    def _changed(self) -> None:
+        """The maps are read again when next asked for: this manager changed the file."""
+        self._fresh = False
+
+    def _save_sessions(self) -> None:
+        """The seed's ``_save_sessions``: writes the caller's changes of ``_sessions``,
+        ``_chains``, ``_metadata`` and ``_results`` (see the class docs); nothing when there is
+        none (the file already holds the state). A failure to write is logged as the seed
+        logs it (``Failed to save sessions: ...``) and the changes stay to be written."""
+        try:
+            if self._write_state():
+                self._saved()
+        except StorageError as e:
+            logger.error(f"Failed to save sessions: {e}")
+
     def _load_sessions(self) -> None:
         """Checks the files as the seed's loader does for the sessions file, writing nothing
         when they read. A sessions file that does not is kept aside, then its entries that
         are still whole are written back (the core's ``recover_salvaging``, what ``doctor
         --fix`` runs), with a warning naming the copy and what was salvaged; a corrupt
         ``workflow-chains.json`` is kept aside and starts empty."""
+        self._changed()  # as the seed's reload: changes not saved are dropped
         chains_file = self._session_file.parent / "workflow-chains.json"
         # Each file is read first, without a lock: a readable file needs no repair, so a
         # folder the process may only read (mode 555) works for every read (the repair takes
@@ -279,7 +381,9 @@ class SessionManager:
         id to ``chain_id`` and saves. ``InvalidKeyError`` for an unsafe id,
         ``InvalidInputError`` for a result that is not JSON data (nothing written)."""
         _check_chain(chain_id)
+        self._write_state()
         self._registry.register(agent_name, agent_id, result, chain_id)
+        self._changed()
         self._saved()
         logger.info(
             f"Registered agent result: {agent_name} (agentId: {agent_id[:8]}..., chain: {chain_id})"
@@ -289,6 +393,7 @@ class SessionManager:
         """The name's latest id; None if unknown or, for a given chain, registered in another.
         As in the seed, a name that is not a str is unknown, a falsy ``chain_id`` means no
         chain, and any other ``chain_id`` that is not a str matches no chain."""
+        self._write_state()
         row = self._registry.agent(agent_name) if _is_key(agent_name, "agent_name") else None
         if row is None:
             logger.debug(f"No previous session for {agent_name}")
@@ -329,41 +434,51 @@ class SessionManager:
 
     def increment_resume_count(self, agent_id: str) -> None:
         """+1 and ``last_resumed_at``; an unknown id (or one that is not a str) is a no-op."""
+        self._write_state()
         if _is_key(agent_id, "agent_id") and self._registry.increment_resume_count(agent_id):
+            self._changed()
             self._saved()
 
     def get_agent_result(self, agent_id: str) -> Optional[Any]:
         """The stored result of ``agent_id``, or None (also for an id that is not a str)."""
+        self._write_state()
         return self._registry.agent_result(agent_id) if _is_key(agent_id, "agent_id") else None
 
     def get_chain_results(self, chain_id: str) -> List[Dict[str, Any]]:
         """``[{agent_name, result, timestamp, chain_id}]`` in chain order (``[]`` for an
         unknown chain or one that is not a str)."""
+        self._write_state()
         return self._registry.chain_results(chain_id) if _is_key(chain_id, "chain_id") else []
 
     def get_chain_summary(self, chain_id: str) -> Dict[str, Any]:
         """``{chain_id, status: "not_found"}`` or ``{chain_id, agent_count, agents,
         started_at, completed_at, status: "completed"}``; a ``chain_id`` that is not a str is
         not found, as in the seed."""
+        self._write_state()
         if not _is_key(chain_id, "chain_id"):
             return {"chain_id": chain_id, "status": "not_found"}
         return self._registry.chain_summary(chain_id)
 
     def clear_agent_session(self, agent_name: str) -> None:
         """Forgets the name, and its id's result and metadata (a name that is not a str: no-op)."""
+        self._write_state()
         if _is_key(agent_name, "agent_name") and self._registry.clear_agent(agent_name):
+            self._changed()
             self._saved()
             logger.info(f"Cleared session for {agent_name}")
 
     def clear_chain(self, chain_id: str) -> None:
         """Forgets the chain, its ids' results and metadata, and the names pointing at them (a
         chain id that is not a str: no-op)."""
+        self._write_state()
         if _is_key(chain_id, "chain_id") and self._registry.clear_chain(chain_id):
+            self._changed()
             self._saved()
             logger.info(f"Cleared chain: {chain_id}")
 
     def get_all_sessions(self) -> Dict[str, Any]:
         """``{"sessions": {name: id}, "chains": [chain ids], "total_results": int}``."""
+        self._write_state()
         return self._registry.all_sessions()
 
     def export_transcript(self, agent_id: str) -> Optional[Path]:
@@ -400,7 +515,9 @@ class SessionManager:
             sequence = list(agent_sequence)
         except TypeError:
             raise _wrong_type("agent_sequence", "a list of str", agent_sequence) from None
+        self._write_state()
         self._registry.create_chain(chain_id, sequence, metadata)
+        self._changed()
         # `len(sequence)`: an iterator (a generator) has no len and is spent by now.
         logger.info(f"Created workflow chain: {chain_id} with {len(sequence)} agents")
 
@@ -422,6 +539,7 @@ class SessionManager:
         the current task is not looked at, nor are the tasks of an agent at its resume cap. Where
         the seed fails (an unhashable name, a known agent whose tasks must be compared and are
         not str) it is ``InvalidInputError``."""
+        self._write_state()
         if not _is_key(agent_name, "agent_name"):
             return _unknown_agent()
         if not previous_task:  # "" as well: the core's "no previous task" either way
@@ -456,11 +574,13 @@ class SessionManager:
 
     def get_chain_status(self, chain_id: str) -> Dict[str, Any]:
         """``{chain_id, defined, expected, done, missing, out_of_order, unexpected, complete}``."""
+        self._write_state()
         return self._registry.chain_status(chain_id)
 
     def list_agents(self, chain_id: Optional[str] = None) -> List[Dict[str, Any]]:
         """``[{agent_name, agent_id, chain_id, resume_count, has_result}]``; ``has_result`` is
         True only for a non-null result (a ``None`` result is still stored, as in the seed)."""
+        self._write_state()
         return self._registry.agents(chain_id)
 
     def read_transcript(self, agent_id: str) -> Optional[List[Dict[str, Any]]]:
@@ -472,12 +592,15 @@ class SessionManager:
 
     def compact(self) -> None:
         """Folds the journal (``journal=True``) into the sessions file; with nothing to fold
-        nothing is written (nor locked)."""
+        nothing is written (nor locked). The caller's changes of the seed's state are written
+        first."""
+        self._write_state()
         _compact(self._registry, self._store, self._journal_key)
+        self._changed()
 
     def close(self) -> None:
         """Same as :meth:`compact`; the manager stays usable."""
-        _compact(self._registry, self._store, self._journal_key)
+        self.compact()
 
 
 _session_manager_instance: Optional[SessionManager] = None

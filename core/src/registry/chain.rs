@@ -55,9 +55,9 @@ pub fn chain_summary(doc: &SessionsDocument, chain_id: &str) -> ChainSummary {
     ChainSummary {
         chain_id: chain_id.to_owned(),
         agent_count: Some(results.len()),
-        agents: Some(results.iter().map(|r| r.agent_name.clone()).collect()),
-        started_at: Some(first.timestamp.clone()),
-        completed_at: Some(last.timestamp.clone()),
+        agents: Some(results.iter().map(|r| r.name().to_owned()).collect()),
+        started_at: Some(first.timestamp.clone().flatten()),
+        completed_at: Some(last.timestamp.clone().flatten()),
         status: "completed".to_owned(),
     }
 }
@@ -91,11 +91,11 @@ pub fn chain_status(
 ) -> ChainStatus {
     let expected = chains
         .get(chain_id)
-        .map(|d| d.expected_sequence.clone())
+        .map(|d| d.expected().to_vec())
         .unwrap_or_default();
     let ran: Vec<String> = chain_results(sessions, chain_id)
         .into_iter()
-        .map(|r| r.agent_name)
+        .map(|r| r.name().to_owned())
         .collect();
     let done: Vec<String> = expected
         .iter()

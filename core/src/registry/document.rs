@@ -56,19 +56,40 @@ pub struct SessionsDocument {
 }
 
 /// One entry of `metadata`: what the seed records about an agent id.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+///
+/// Every key is optional, as the seed reads each with `.get()` (an entry written by hand or by
+/// another tool may hold only some of them, or none): a key that is absent stays absent when
+/// the file is written back; the accessors give the seed's default for it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentMetadata {
     /// The agent name the id was registered under.
-    pub agent_name: String,
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub agent_name: Option<String>,
     /// When the id was first registered (naive ISO 8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
-    /// The chain the id was registered in, or `null`.
-    #[serde(default)]
-    pub chain_id: Option<String>,
-    /// How many times the id was resumed (the seed caps resuming at 5).
-    #[serde(default)]
-    pub resume_count: u64,
+    /// The chain the id was registered in: `Some(None)` for `null`, `None` when the key is
+    /// absent (see [`chain`](Self::chain)).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    #[schemars(with = "Option<String>")]
+    #[allow(clippy::option_option)]
+    pub chain_id: Option<Option<String>>,
+    /// How many times the id was resumed (the seed caps resuming at 5); `None` when absent
+    /// (see [`resumes`](Self::resumes)).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub resume_count: Option<u64>,
     /// When the id was last resumed (naive ISO 8601), absent until the first resume.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_resumed_at: Option<String>,
@@ -77,24 +98,75 @@ pub struct AgentMetadata {
     pub extra: Map<String, Value>,
 }
 
+impl AgentMetadata {
+    /// The chain of the id (`None` for `null` or an absent key, as the seed's
+    /// `metadata.get("chain_id")`).
+    pub fn chain(&self) -> Option<&str> {
+        self.chain_id.as_ref().and_then(Option::as_deref)
+    }
+
+    /// The resume count (0 when absent, as the seed's `metadata.get("resume_count", 0)`).
+    pub fn resumes(&self) -> u64 {
+        self.resume_count.unwrap_or(0)
+    }
+}
+
+/// For a field whose absence is kept apart from its value: a present key is `Some` of what it
+/// holds (`Some(None)` for `null` when the field's type is itself an `Option`; `null` is a
+/// wrong type otherwise). An absent key is the field's `default`, `None`.
+fn present<'de, D, T>(deserializer: D) -> std::result::Result<Option<T>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
 /// One entry of `results`, shaped as the seed's in-memory `_results` entry (and as each item of
 /// `get_chain_results`): `{agent_name, result, timestamp, chain_id}`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentResult {
-    /// The agent name the result was registered under.
-    pub agent_name: String,
+    /// The agent name the result was registered under (absent in an entry written by another
+    /// tool: kept absent, see [`name`](Self::name)).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub agent_name: Option<String>,
     /// The result: any JSON value.
     #[serde(default)]
     pub result: Value,
-    /// When it was registered (naive ISO 8601).
-    #[serde(default)]
-    pub timestamp: Option<String>,
-    /// The chain it was registered in, or `null`.
-    #[serde(default)]
-    pub chain_id: Option<String>,
+    /// When it was registered (naive ISO 8601): `Some(None)` for `null`, `None` when absent
+    /// (kept absent).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    #[schemars(with = "Option<String>")]
+    #[allow(clippy::option_option)]
+    pub timestamp: Option<Option<String>>,
+    /// The chain it was registered in: `Some(None)` for `null`, `None` when absent (kept
+    /// absent).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    #[schemars(with = "Option<String>")]
+    #[allow(clippy::option_option)]
+    pub chain_id: Option<Option<String>>,
     /// Keys this library does not know, kept as they were.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+impl AgentResult {
+    /// The agent name of the result (`""` when the entry has none).
+    pub fn name(&self) -> &str {
+        self.agent_name.as_deref().unwrap_or_default()
+    }
 }
 
 /// `.moai/memory/workflow-chains.json`: chain id to its definition, in insertion order.
@@ -106,19 +178,32 @@ pub struct ChainDefinition {
     /// When the chain was (last) created (naive ISO 8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
-    /// The agent names expected to run, in order.
-    #[serde(default)]
-    pub expected_sequence: Vec<String>,
-    /// Free metadata given to `create_chain` (`{}` when none).
-    #[serde(default = "empty_object")]
-    pub metadata: Value,
+    /// The agent names expected to run, in order (`None` when the key is absent: kept absent;
+    /// see [`expected`](Self::expected)).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub expected_sequence: Option<Vec<String>>,
+    /// Free metadata given to `create_chain` (`{}` when none; `None` when the key is absent,
+    /// kept absent).
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "present"
+    )]
+    pub metadata: Option<Value>,
     /// Keys this library does not know, kept as they were.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
 }
 
-fn empty_object() -> Value {
-    Value::Object(Map::new())
+impl ChainDefinition {
+    /// The expected agent names (none when the key is absent).
+    pub fn expected(&self) -> &[String] {
+        self.expected_sequence.as_deref().unwrap_or_default()
+    }
 }
 
 /// The instant `now` as Python's `datetime.isoformat()` writes a naive datetime:

@@ -54,6 +54,7 @@ mod cache;
 pub mod chain;
 pub mod doctor;
 pub mod document;
+pub mod edits;
 pub mod journal;
 pub mod ops;
 pub mod policy;
@@ -67,6 +68,7 @@ mod writer;
 pub use chain::{ChainStatus, ChainSummary};
 pub use doctor::{RegistryDoctorReport, RegistryProblem, RegistryRepair};
 pub use document::{AgentMetadata, AgentResult, ChainDefinition, ChainsDocument, SessionsDocument};
+pub use edits::StateEdits;
 pub use journal::JournalMode;
 pub use policy::{
     CompatPolicy, ExplainedPolicy, ResumeDecision, ResumePolicy, ResumeQuery, ResumeReason,

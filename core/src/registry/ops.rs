@@ -22,10 +22,10 @@ pub fn register(
     doc.results.insert(
         agent_id.to_owned(),
         AgentResult {
-            agent_name: agent_name.to_owned(),
+            agent_name: Some(agent_name.to_owned()),
             result,
-            timestamp: Some(now.to_owned()),
-            chain_id: chain_id.map(str::to_owned),
+            timestamp: Some(Some(now.to_owned())),
+            chain_id: Some(chain_id.map(str::to_owned)),
             extra: Map::new(),
         },
     );
@@ -37,12 +37,12 @@ pub fn register(
     }
     let old = doc.metadata.get(agent_id);
     let entry = AgentMetadata {
-        agent_name: agent_name.to_owned(),
+        agent_name: Some(agent_name.to_owned()),
         created_at: old
             .and_then(|m| m.created_at.clone())
             .or_else(|| Some(now.to_owned())),
-        chain_id: chain_id.map(str::to_owned),
-        resume_count: old.map_or(0, |m| m.resume_count),
+        chain_id: Some(chain_id.map(str::to_owned)),
+        resume_count: Some(old.map_or(0, AgentMetadata::resumes)),
         last_resumed_at: old.and_then(|m| m.last_resumed_at.clone()),
         extra: old.map(|m| m.extra.clone()).unwrap_or_default(),
     };
@@ -54,7 +54,8 @@ pub fn register(
 pub fn increment_resume_count(doc: &mut SessionsDocument, agent_id: &str, now: &str) -> bool {
     match doc.metadata.get_mut(agent_id) {
         Some(meta) => {
-            meta.resume_count = meta.resume_count.saturating_add(1);
+            // An entry without the key counts from 0 (the seed's `+= 1` raised `KeyError`).
+            meta.resume_count = Some(meta.resumes().saturating_add(1));
             meta.last_resumed_at = Some(now.to_owned());
             true
         }

@@ -9,7 +9,7 @@ use crate::store::Store;
 use crate::time::Clock;
 
 use super::chain::{self, ChainStatus, ChainSummary};
-use super::document::AgentResult;
+use super::document::{AgentMetadata, AgentResult};
 use super::policy::{CompatPolicy, ResumeDecision, ResumePolicy, ResumeQuery};
 use super::registry::{AgentEntry, AgentRegistry, AllSessions};
 use super::transcript::{TranscriptLine, TranscriptLines, find_transcript};
@@ -26,7 +26,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             return Ok(None);
         };
         if let Some(chain) = chain_id.filter(|c| !c.is_empty()) {
-            let recorded = doc.metadata.get(id).and_then(|m| m.chain_id.as_deref());
+            let recorded = doc.metadata.get(id).and_then(|m| m.chain());
             if recorded != Some(chain) {
                 return Ok(None);
             }
@@ -68,7 +68,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         let id = doc.sessions.get(agent_name);
         let resume_count = id
             .and_then(|id| doc.metadata.get(id))
-            .map_or(0, |m| m.resume_count);
+            .map_or(0, AgentMetadata::resumes);
         Ok(policy.decide(&ResumeQuery {
             known_agent: id.is_some(),
             resume_count,
@@ -160,8 +160,8 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 AgentEntry {
                     agent_name: name.clone(),
                     agent_id: id.clone(),
-                    chain_id: meta.and_then(|m| m.chain_id.clone()),
-                    resume_count: meta.map_or(0, |m| m.resume_count),
+                    chain_id: meta.and_then(|m| m.chain().map(str::to_owned)),
+                    resume_count: meta.map_or(0, AgentMetadata::resumes),
                     has_result: doc.results.get(id).is_some_and(|r| !r.result.is_null()),
                 }
             })

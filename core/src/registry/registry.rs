@@ -252,7 +252,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// Every write of `agent-sessions.json`, in either mode, happens under the journal key's
     /// lock (the registry's lock), so handles in different modes never lose each other's
     /// updates; a plain-mode change folds the entries a journal-mode handle left first.
-    fn mutate<T>(
+    pub(super) fn mutate<T>(
         &self,
         registered: Option<&str>,
         mut apply: impl FnMut(&mut SessionsDocument, &str) -> (bool, T),
@@ -609,8 +609,8 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 chain_id.to_owned(),
                 ChainDefinition {
                     created_at: Some(self.now()),
-                    expected_sequence: agent_sequence.to_vec(),
-                    metadata: metadata.clone(),
+                    expected_sequence: Some(agent_sequence.to_vec()),
+                    metadata: Some(metadata.clone()),
                     extra: Map::new(),
                 },
             );
