@@ -4,9 +4,10 @@
 use std::process::ExitCode;
 
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorSession, OrchestratorStore, RepairAction, SessionStatus, json_schema,
-    render_markdown, resume_summary,
+    DoctorReport, HistoryQuery, OrchestratorSession, OrchestratorStore, RepairAction,
+    SessionStatus, json_schema, render_markdown, resume_summary,
 };
+use session_state::registry::RegistryDoctorReport;
 use session_state::{Clock, Error, ErrorKind, Result};
 use session_state_fs::{FsStore, SystemClock};
 
@@ -86,10 +87,10 @@ fn parse_status(text: &str) -> std::result::Result<SessionStatus, String> {
     SessionStatus::parse(text).map_err(|e| e.to_string())
 }
 
-type Sessions = OrchestratorStore<FsStore, SystemClock>;
+pub type Sessions = OrchestratorStore<FsStore, SystemClock>;
 
 /// The sessions of the project folder, which must exist (see `Context::project_root`).
-fn sessions(ctx: &Context) -> Result<Sessions> {
+pub fn sessions(ctx: &Context) -> Result<Sessions> {
     Ok(OrchestratorStore::new(
         Context::store(ctx.project_root()?)?,
         ctx.clock,
@@ -209,13 +210,13 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Abort { replace } => {
             moved(&sessions(ctx)?.move_to_with(SessionStatus::Aborted, replace)?);
         }
-        Command::Doctor { fix, json } => return doctor(&sessions(ctx)?, ctx, fix, json),
+        Command::Doctor { fix, json } => return doctor(ctx, fix, json),
         Command::Schema => print_json(&json_schema()),
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn no_current() -> Error {
+pub fn no_current() -> Error {
     Error::new(
         ErrorKind::NotFound,
         "there is no current orchestrator session",
@@ -223,16 +224,20 @@ fn no_current() -> Error {
 }
 
 fn moved(doc: &OrchestratorSession) {
+    out!("{}", moved_line(doc));
+}
+
+/// `` session `ID` is now STATUS ``, with ` (archived)` after a final move.
+pub fn moved_line(doc: &OrchestratorSession) -> String {
     let archived = if doc.status.is_final() {
         " (archived)"
     } else {
         ""
     };
-    out!(
+    format!(
         "session `{}` is now {}{archived}",
-        doc.session_id,
-        doc.status
-    );
+        doc.session_id, doc.status
+    )
 }
 
 fn show(doc: &OrchestratorSession) {
@@ -261,45 +266,91 @@ fn show(doc: &OrchestratorSession) {
     out!("errors:   {}", doc.errors.len());
 }
 
-fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<ExitCode> {
-    let report = sessions.doctor(fix)?;
-    let registry = super::registry::doctor::check(ctx, fix)?;
-    let problems = report.problems.len() + registry.problems.len();
-    if json {
-        let mut value = serde_json::to_value(&report).unwrap_or_default();
-        value["registry"] = serde_json::to_value(&registry).unwrap_or_default();
-        print_json(&value);
-    } else {
-        for r in &report.repaired {
+/// What `doctor` found (and with `fix` repaired) under the project folder.
+#[derive(Debug)]
+pub struct Checked {
+    /// The session files.
+    pub sessions: DoctorReport,
+    /// The registry's files.
+    pub registry: RegistryDoctorReport,
+}
+
+impl Checked {
+    /// Problems left in either part.
+    pub fn problems(&self) -> usize {
+        self.sessions.problems.len() + self.registry.problems.len()
+    }
+
+    /// The `--json` form: the session files' report, with the registry's under `registry`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(&self.sessions).unwrap_or_default();
+        value["registry"] = serde_json::to_value(&self.registry).unwrap_or_default();
+        value
+    }
+
+    /// The text form, one line each: repairs, problems, then `ok: N file(s) checked` when none
+    /// is left.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for r in &self.sessions.repaired {
             if r.action == RepairAction::MovedAside {
-                out!(
+                lines.push(format!(
                     "moved {} aside: nothing could be salvaged (corrupt copy kept at {})",
-                    r.key,
-                    r.kept_copy
-                );
+                    r.key, r.kept_copy
+                ));
                 continue;
             }
-            out!("repaired {} (corrupt copy kept at {})", r.key, r.kept_copy);
+            lines.push(format!(
+                "repaired {} (corrupt copy kept at {})",
+                r.key, r.kept_copy
+            ));
             if !r.missing.is_empty() {
-                out!("  filled with defaults: {}", r.missing.join(", "));
+                lines.push(format!("  filled with defaults: {}", r.missing.join(", ")));
             }
         }
-        for p in &report.problems {
+        for p in &self.sessions.problems {
             let hint = if p.fixable {
                 " (fixable with --fix)"
             } else {
                 ""
             };
-            out!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
+            lines.push(format!("{}: error[{}]: {}{hint}", p.key, p.code, p.message));
         }
-        super::registry::doctor::print(&registry);
-        if problems == 0 {
-            out!("ok: {} file(s) checked", report.checked + registry.checked);
+        lines.extend(super::registry::doctor::lines(&self.registry));
+        if self.problems() == 0 {
+            lines.push(format!(
+                "ok: {} file(s) checked",
+                self.sessions.checked + self.registry.checked
+            ));
+        }
+        lines
+    }
+}
+
+/// Runs `doctor` over the project folder: a report only unless `fix`.
+pub fn check(ctx: &Context, fix: bool) -> Result<Checked> {
+    Ok(Checked {
+        sessions: sessions(ctx)?.doctor(fix)?,
+        registry: super::registry::doctor::check(ctx, fix)?,
+    })
+}
+
+fn doctor(ctx: &Context, fix: bool, json: bool) -> Result<ExitCode> {
+    let checked = check(ctx, fix)?;
+    if json {
+        print_json(&checked.to_json());
+    } else {
+        for line in checked.lines() {
+            out!("{line}");
         }
     }
-    Ok(if problems == 0 {
+    Ok(doctor_exit(checked.problems()))
+}
+
+fn doctor_exit(problems: usize) -> ExitCode {
+    if problems == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(3)
-    })
+    }
 }

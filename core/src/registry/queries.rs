@@ -3,12 +3,12 @@
 
 use serde_json::Value;
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
 use crate::store::Store;
 use crate::time::Clock;
 
-use super::chain::{self, ChainStatus, ChainSummary};
+use super::chain::{self, ChainStatus, ChainSummary, ChainView};
 use super::document::AgentResult;
 use super::policy::{CompatPolicy, ResumeDecision, ResumePolicy, ResumeQuery};
 use super::registry::{AgentEntry, AgentRegistry, AllSessions};
@@ -115,6 +115,26 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             &self.load_chains()?,
             chain_id,
         ))
+    }
+
+    /// The summary and status of `chain_id`, which must exist: be defined (`create_chain`),
+    /// have results, or have members (a chain whose results were lost, e.g. after a repair
+    /// salvaged a torn file).
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotFound`] `` no chain `{chain_id}` `` for any other id; as
+    /// [`chain_status`](Self::chain_status).
+    pub fn chain_view(&self, chain_id: &str) -> Result<ChainView> {
+        let doc = self.load()?;
+        let summary = chain::chain_summary(&doc, chain_id);
+        let status = chain::chain_status(&doc, &self.load_chains()?, chain_id);
+        if !status.defined && summary.status == "not_found" && !doc.chains.contains_key(chain_id) {
+            return Err(
+                Error::new(ErrorKind::NotFound, format!("no chain `{chain_id}`"))
+                    .with_context("chain_id", chain_id),
+            );
+        }
+        Ok(ChainView { summary, status })
     }
 
     /// Every chain id: those of `agent-sessions.json` in order, then those only defined in
