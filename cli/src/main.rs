@@ -4,6 +4,7 @@
 mod commands;
 mod context;
 mod exit;
+mod mcp;
 mod terminal;
 
 use std::process::ExitCode;
@@ -32,6 +33,8 @@ enum Command {
     Registry(commands::registry::Command),
     #[command(flatten)]
     Team(commands::team::Command),
+    /// Serve these commands as the tools of an MCP server over stdio (for agent hosts).
+    Mcp(mcp::Args),
 }
 
 fn main() -> ExitCode {
@@ -40,6 +43,9 @@ fn main() -> ExitCode {
         Err(err) => return exit::usage(&err),
     };
     exit::quiet_stdout_failures();
+    if let Command::Mcp(args) = cli.command {
+        return mcp::run(cli.root.as_deref(), args).unwrap_or_else(|err| exit::report(&err));
+    }
     let ctx = Context::new(cli.root);
     // Output goes through `println!`, which panics when stdout fails (a closed pipe, a full
     // disk): that one panic is turned into a clean exit here, any other is re-raised.
@@ -47,6 +53,7 @@ fn main() -> ExitCode {
         Command::Orchestrator(cmd) => commands::orchestrator::run(cmd, &ctx),
         Command::Registry(cmd) => commands::registry::run(cmd, &ctx),
         Command::Team(cmd) => commands::team::run(cmd, &ctx),
+        Command::Mcp(_) => unreachable!("served above"),
     }));
     match outcome {
         Ok(Ok(code)) => code,
