@@ -92,13 +92,14 @@ pub fn code_for(kind: ErrorKind) -> u8 {
     }
 }
 
-/// Prints `error[<code>]: <message>` to stderr and returns the matching exit code.
+/// Prints `error[<code>]: <message>` to stderr and returns the matching exit code. An input
+/// over a size limit (an error with a `limit` context) says how to raise it.
 pub fn report(err: &Error) -> ExitCode {
-    eprintln!(
-        "error[{}]: {}",
-        err.code(),
-        crate::terminal::safe(&err.to_string())
-    );
+    let mut message = err.to_string();
+    if err.context_value("limit").is_some() && !message.contains(crate::input::RAISE) {
+        message = format!("{message}: {}", crate::input::RAISE);
+    }
+    eprintln!("error[{}]: {}", err.code(), crate::terminal::safe(&message));
     ExitCode::from(code_for(err.kind()))
 }
 

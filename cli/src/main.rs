@@ -4,6 +4,7 @@
 mod commands;
 mod context;
 mod exit;
+mod input;
 mod mcp;
 mod terminal;
 
@@ -20,6 +21,11 @@ struct Cli {
     /// The project folder (for `teams`/`team`: the folder holding `teams/`, default `~/.claude`).
     #[arg(long, global = true, value_name = "DIR")]
     root: Option<std::path::PathBuf>,
+
+    /// The most bytes read from any one input: a result file, stdin, a session document
+    /// (default 16MiB, or `SESSION_STATE_MAX_BYTES`; suffixes K, M, G: `64MiB`).
+    #[arg(long, global = true, value_name = "SIZE")]
+    max_bytes: Option<String>,
 
     #[command(subcommand)]
     command: Command,
@@ -43,10 +49,15 @@ fn main() -> ExitCode {
         Err(err) => return exit::usage(&err),
     };
     exit::quiet_stdout_failures();
+    let max_bytes = match input::resolve(cli.max_bytes.as_deref()) {
+        Ok(limit) => limit,
+        Err(err) => return exit::report(&err),
+    };
     if let Command::Mcp(args) = cli.command {
-        return mcp::run(cli.root.as_deref(), args).unwrap_or_else(|err| exit::report(&err));
+        return mcp::run(cli.root.as_deref(), max_bytes, args)
+            .unwrap_or_else(|err| exit::report(&err));
     }
-    let ctx = Context::new(cli.root);
+    let ctx = Context::new(cli.root, max_bytes);
     // Output goes through `println!`, which panics when stdout fails (a closed pipe, a full
     // disk): that one panic is turned into a clean exit here, any other is re-raised.
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match cli.command {

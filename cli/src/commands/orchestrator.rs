@@ -91,10 +91,10 @@ pub type Sessions = OrchestratorStore<FsStore, SystemClock>;
 
 /// The sessions of the project folder, which must exist (see `Context::project_root`).
 pub fn sessions(ctx: &Context) -> Result<Sessions> {
-    Ok(OrchestratorStore::new(
-        Context::store(ctx.project_root()?)?,
-        ctx.clock,
-    ))
+    Ok(
+        OrchestratorStore::new(Context::store(ctx.project_root()?)?, ctx.clock)
+            .with_max_document_bytes(crate::input::max_bytes(ctx)),
+    )
 }
 
 fn print_json(value: &impl serde::Serialize) {

@@ -6,7 +6,8 @@
 //! tool names a path, so nothing outside those two is reachable. A tool is named as its CLI
 //! verb in snake_case (`should-resume` is `should_resume`, `agent start` is `agent_start`) and
 //! does what the verb does, through the same functions. Arguments are checked against the
-//! tool's input schema (published from the core's types) before anything runs; a failure is a
+//! tool's input schema (published from the core's types) before anything runs, and their size
+//! against the CLI's input limit (`--max-bytes`, see [`limits`]); a failure is a
 //! tool error whose structured content is `{code, message, context}` with the error kind's
 //! code. Each call runs on a blocking thread, one read-modify-write under the file's lock as
 //! for the CLI: a client that disconnects mid-call leaves the file as before or after the
@@ -48,15 +49,15 @@ pub struct Roots {
 /// # Errors
 /// `not_found` when `--root` or `--teams-root` is not an existing folder; `storage` when the
 /// runtime cannot start or the transport fails.
-pub fn run(root: Option<&Path>, args: Args) -> Result<ExitCode> {
+pub fn run(root: Option<&Path>, max_bytes: usize, args: Args) -> Result<ExitCode> {
     let project = absolute(root.unwrap_or(Path::new(".")))?;
-    let project = Context::new(Some(project));
+    let project = Context::new(Some(project), max_bytes);
     project.project_root()?;
     let teams = match args.teams_root {
         Some(dir) => Some(absolute(&dir)?),
         None => None,
     };
-    let teams = Context::new(teams);
+    let teams = Context::new(teams, max_bytes);
     teams.claude_root()?;
     server::serve(Roots { project, teams })?;
     Ok(ExitCode::SUCCESS)

@@ -7,6 +7,7 @@ use rmcp::model::{
     PaginatedRequestParams, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
+use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use session_state::{Error, ErrorKind, Result};
 
@@ -70,13 +71,16 @@ pub fn serve(roots: Roots) -> Result<()> {
         .enable_time()
         .build()
         .map_err(|e| storage("cannot start the server", &e))?;
+    let line_limit = super::limits::line_limit(roots.project.max_bytes);
     let server = Server {
         roots: Arc::new(roots),
         tools: tools::all(),
     };
     runtime.block_on(async move {
+        let transport = AsyncRwTransport::new_server(tokio::io::stdin(), tokio::io::stdout())
+            .with_max_line_length(line_limit);
         let running = server
-            .serve((tokio::io::stdin(), tokio::io::stdout()))
+            .serve(transport)
             .await
             .map_err(|e| storage("the MCP connection failed", &e))?;
         running

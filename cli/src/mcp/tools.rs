@@ -125,9 +125,8 @@ impl Tools {
     pub fn call(&self, roots: &Roots, name: &str, args: JsonObject) -> CallToolResult {
         let outcome = match self.entries.iter().find(|e| e.tool.name == name) {
             None => Err(unknown_tool(name)),
-            Some(entry) => {
-                super::limits::check(name, &args).and_then(|()| (entry.run)(roots, args))
-            }
+            Some(entry) => super::limits::check(name, &args, roots.project.max_bytes)
+                .and_then(|()| (entry.run)(roots, args)),
         };
         match outcome {
             Ok(reply) => reply.into_result(),

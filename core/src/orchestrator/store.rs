@@ -204,7 +204,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 doc.session_id.escape_debug(),
                 bytes.len()
             ))
-            .with_context("key", key.as_str()));
+            .with_context("key", key.as_str())
+            .with_context("limit", limit.to_string()));
         }
         Ok(bytes)
     }
