@@ -30,6 +30,11 @@ impl Context {
         }
     }
 
+    /// `--root` as given, if it was.
+    pub fn root(&self) -> Option<&Path> {
+        self.root.as_deref()
+    }
+
     /// `--root`, or the current folder (orchestrator and registry commands).
     ///
     /// # Errors

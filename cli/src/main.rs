@@ -36,6 +36,11 @@ enum Command {
     #[command(flatten)]
     Orchestrator(commands::orchestrator::Command),
     #[command(flatten)]
+    Record(commands::record::Command),
+    /// Record a Claude Code hook event read as JSON on stdin (for the hooks settings; always
+    /// exits 0).
+    Hook(commands::hook::Args),
+    #[command(flatten)]
     Registry(commands::registry::Command),
     #[command(flatten)]
     Team(commands::team::Command),
@@ -46,10 +51,27 @@ enum Command {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(err) => return exit::usage(&err),
+        Err(err) => {
+            // A hook must never exit 2 (Claude Code reads it as "block"), even when misused.
+            let help = matches!(
+                err.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            );
+            if !help && std::env::args().skip(1).any(|a| a == "hook") {
+                let text = err.render().to_string();
+                let first = text.lines().next().unwrap_or_default();
+                eprintln!("session-state hook: {}", terminal::cell(first));
+                return ExitCode::SUCCESS;
+            }
+            return exit::usage(&err);
+        }
     };
+    let max_bytes = input::resolve(cli.max_bytes.as_deref());
+    if let Command::Hook(_) = cli.command {
+        return commands::hook::main(cli.root, cli.max_bytes.is_some(), max_bytes);
+    }
     exit::quiet_stdout_failures();
-    let max_bytes = match input::resolve(cli.max_bytes.as_deref()) {
+    let max_bytes = match max_bytes {
         Ok(limit) => limit,
         Err(err) => return exit::report(&err),
     };
@@ -63,8 +85,9 @@ fn main() -> ExitCode {
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match cli.command {
         Command::Orchestrator(cmd) => commands::orchestrator::run(cmd, &ctx),
         Command::Registry(cmd) => commands::registry::run(cmd, &ctx),
+        Command::Record(cmd) => commands::record::run(cmd, &ctx),
         Command::Team(cmd) => commands::team::run(cmd, &ctx),
-        Command::Mcp(_) => unreachable!("served above"),
+        Command::Mcp(_) | Command::Hook(_) => unreachable!("served above"),
     }));
     match outcome {
         Ok(Ok(code)) => code,

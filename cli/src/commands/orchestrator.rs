@@ -104,7 +104,7 @@ fn print_json(value: &impl serde::Serialize) {
     );
 }
 
-const RECOVERY: &str = "\
+pub(crate) const RECOVERY: &str = "\
 ## ⚠️ SESSION RECOVERY
 
 The previous session file appears corrupted.
@@ -120,7 +120,7 @@ fn current(sessions: &Sessions) -> Result<Option<OrchestratorSession>> {
 }
 
 /// Prints how to recover after a corrupt file.
-fn recovery_hint(e: &Error) {
+pub(crate) fn recovery_hint(e: &Error) {
     if e.kind() == ErrorKind::CorruptState {
         eprintln!("{RECOVERY}");
     }

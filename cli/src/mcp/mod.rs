@@ -14,6 +14,7 @@
 //! call, never torn.
 
 mod limits;
+mod record_tools;
 mod registry_tools;
 mod server;
 mod session_tools;

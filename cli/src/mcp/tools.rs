@@ -157,6 +157,7 @@ fn parse<T: DeserializeOwned>(tool: &str, args: JsonObject) -> Result<T> {
 pub fn all() -> Arc<Tools> {
     let mut tools = Tools::default();
     super::session_tools::add(&mut tools);
+    super::record_tools::add(&mut tools);
     super::registry_tools::add(&mut tools);
     super::team_tools::add(&mut tools);
     Arc::new(tools)
