@@ -62,7 +62,7 @@ mod tests {
         assert_eq!(err.code(), "invalid_input");
         assert!(
             err.message().starts_with(
-                "the arguments of `new` are 113 bytes, more than the limit of 100; raise"
+                "the arguments of `new` are 111 bytes, more than the limit of 100; raise"
             ),
             "{err}"
         );

@@ -162,3 +162,85 @@ pub fn all() -> Arc<Tools> {
     super::team_tools::add(&mut tools);
     Arc::new(tools)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::{Value, json};
+
+    use super::{Roots, all};
+    use crate::context::Context;
+
+    fn roots(dir: &std::path::Path, max_bytes: usize) -> Roots {
+        Roots {
+            project: Context::new(Some(dir.to_path_buf()), max_bytes),
+            teams: Context::new(Some(dir.to_path_buf()), max_bytes),
+        }
+    }
+
+    fn object(value: Value) -> super::JsonObject {
+        match value {
+            Value::Object(map) => map,
+            _ => unreachable!("an object"),
+        }
+    }
+
+    /// The code of the tool error, or `None` on success.
+    fn code(result: &rmcp::model::CallToolResult) -> Option<String> {
+        if result.is_error != Some(true) {
+            return None;
+        }
+        let content = result.structured_content.as_ref()?;
+        Some(content["code"].as_str()?.to_owned())
+    }
+
+    #[test]
+    fn every_tool_has_a_unique_snake_case_name_and_a_closed_object_schema() {
+        let tools = all().list();
+        let mut names: Vec<&str> = tools.iter().map(|t| t.name.as_ref()).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), tools.len());
+        for tool in &tools {
+            assert!(
+                tool.name
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'_'),
+                "{}",
+                tool.name
+            );
+            assert_eq!(tool.input_schema["type"], "object", "{}", tool.name);
+            assert_eq!(
+                tool.input_schema["additionalProperties"], false,
+                "{}",
+                tool.name
+            );
+        }
+    }
+
+    #[test]
+    fn bad_calls_are_tool_errors_with_the_kind_code_and_write_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let roots = roots(dir.path(), 1000);
+        let tools = all();
+        let calls = [
+            ("no_such_tool", json!({}), "not_found"),
+            ("history", json!({"limit": "x"}), "invalid_input"),
+            ("new", json!({"goal": "x".repeat(1000)}), "invalid_input"),
+            ("new", json!({"goal": "g", "id": "../up"}), "invalid_key"),
+            ("register", json!({"agent_name": "a"}), "invalid_input"),
+            ("resume", json!({}), "not_found"),
+        ];
+        for (name, args, expected) in calls {
+            let result = tools.call(&roots, name, object(args));
+            assert_eq!(
+                code(&result).as_deref(),
+                Some(expected),
+                "{name}: {result:?}"
+            );
+        }
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+        let result = tools.call(&roots, "history", object(json!({})));
+        assert_eq!(code(&result), None, "{result:?}");
+        assert_eq!(result.structured_content.unwrap()["total"], 0);
+    }
+}
