@@ -7,9 +7,9 @@ use session_state::{Error, ErrorKind};
 /// The exit-code table shown at the end of `--help` (and in the README).
 pub const HELP: &str = "\
 Exit codes:
-  0  success (also: `should-resume` answered, whatever the answer)
-  1  nothing there: no session to resume, unknown agent, chain or team, a --root folder
-     that does not exist (not_found)
+  0  success (also: `should-resume` answered, whatever the answer; `hook` always)
+  1  nothing there: no current session, unknown agent, pending task, chain or team, a
+     --root folder that does not exist (not_found)
   2  bad usage or input: unknown flag, bad value, unsafe id (invalid_input, invalid_key)
   3  the state is not usable as it is: corrupt_state, incompatible_schema,
      invalid_transition, conflict, already_exists; `doctor` found problems it did not fix

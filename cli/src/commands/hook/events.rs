@@ -19,12 +19,15 @@ use crate::context::Context;
 /// The longest sub-agent summary or task taken from a payload, in characters.
 const LINE_CHARS: usize = 200;
 
+/// How long an event waits for another process's lock.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
 type Sessions = OrchestratorStore<FsStore, SystemClock>;
 
 /// Runs the event of `payload` on the project at `root`; returns what goes to stdout.
 pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<String>> {
     let clock = ctx.clock;
-    let sessions = OrchestratorStore::new(FsStore::new(root)?, clock)
+    let sessions = OrchestratorStore::new(store(root)?, clock)
         .with_max_document_bytes(crate::input::max_bytes(ctx));
     let has_session = sessions.store().read(&current_key())?.is_some();
     match payload.hook_event_name.as_str() {
@@ -44,6 +47,12 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
         _ => {}
     }
     Ok(None)
+}
+
+/// The store over `root`, waiting at most [`LOCK_WAIT`] for a lock (the host's own timeout
+/// for the hook is longer: the wait ends in one line on stderr, not in a killed process).
+fn store(root: &Path) -> Result<FsStore> {
+    Ok(FsStore::new(root)?.with_lock_timeout(LOCK_WAIT))
 }
 
 /// The SessionStart output that hands `text` to the model as added context.
@@ -144,10 +153,5 @@ fn register(root: &Path, payload: &Payload, clock: SystemClock) -> Result<()> {
         .last_assistant_message
         .clone()
         .map_or(Value::Null, Value::String);
-    AgentRegistry::new(FsStore::new(root)?, clock).register(
-        &start.agent_type,
-        &start.id,
-        result,
-        None,
-    )
+    AgentRegistry::new(store(root)?, clock).register(&start.agent_type, &start.id, result, None)
 }
