@@ -192,6 +192,13 @@ def test_registry_and_team_tools(tmp_path: Path) -> None:
 HUGE = "x" * (80 * 1024)  # over the 64 KiB limit the hostile server is started with
 
 
+def nested(levels: int) -> Any:
+    value: Any = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
 def hostile_calls() -> list[tuple[str, dict[str, Any], str]]:
     return [
         # unsafe ids and names
@@ -222,6 +229,7 @@ def hostile_calls() -> list[tuple[str, dict[str, Any], str]]:
         ("agent_start", {"id": "a2", "type": "code", "task": HUGE}, "invalid_input"),
         ("register", {"agent_name": "a", "agent_id": "b", "result": {"blob": HUGE}}, "invalid_input"),
         ("new", {"goal": HUGE, "archive_current": True}, "invalid_input"),
+        ("register", {"agent_name": "a", "agent_id": "b", "result": nested(110)}, "invalid_input"),
         # unknown tools
         ("no_such_tool", {}, "not_found"),
         ("../resume", {}, "not_found"),
