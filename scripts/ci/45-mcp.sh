@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 py=.venv/bin/python
 [ -x "$py" ] || { echo "no .venv: run scripts/setup first"; exit 1; }
-cargo test --workspace --locked --no-run 2>&1 | grep -v '^  Executable ' || true
+cargo test --workspace --locked --no-run --quiet
 bin="${CARGO_TARGET_DIR:-$PWD/target}/debug/session-state"
 [ -x "$bin" ] || { echo "no $bin after the build"; exit 1; }
 SESSION_STATE_BIN="$bin" "$py" -m pytest -q -p no:cacheprovider cli/tests/mcp
