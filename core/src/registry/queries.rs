@@ -209,3 +209,27 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             .map(|(_, bytes)| TranscriptLines::new(&bytes).collect()))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::registry::AgentRegistry;
+    use crate::{FixedClock, MemoryStore};
+
+    #[test]
+    fn a_chain_view_needs_a_chain_that_exists() {
+        let reg = AgentRegistry::new(
+            MemoryStore::new(),
+            FixedClock::at("2026-11-29T17:56:00Z").unwrap(),
+        );
+        assert_eq!(reg.chain_view("c").unwrap_err().code(), "not_found");
+        reg.create_chain("c", &["a".into(), "b".into()], None)
+            .unwrap();
+        assert_eq!(reg.chain_view("c").unwrap().status.missing, ["a", "b"]);
+        reg.register("a", "id-1", json!(1), Some("d")).unwrap();
+        let view = reg.chain_view("d").unwrap();
+        assert_eq!(view.summary.agents.as_deref(), Some(&["a".to_owned()][..]));
+        assert!(!view.status.defined);
+    }
+}

@@ -140,3 +140,30 @@ impl ResumePolicy for AnyPolicy {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_policy_checks_the_threshold_and_decides_as_the_named_policy() {
+        for bad in [-0.1, 1.5, f64::NAN] {
+            let err = AnyPolicy::new(PolicyName::Explained, 5, bad).unwrap_err();
+            assert_eq!(err.code(), "invalid_input", "{bad}");
+            assert_eq!(err.context_value("field"), Some("threshold"));
+        }
+        let query = ResumeQuery {
+            known_agent: true,
+            resume_count: 0,
+            current_task: "update profiles",
+            previous_task: Some("rename files"),
+        };
+        let compat = AnyPolicy::new(PolicyName::Compat, 5, 0.3).unwrap();
+        assert!(
+            compat.decide(&query).resume,
+            "the seed matches `files` in `profiles`"
+        );
+        let explained = AnyPolicy::new(PolicyName::Explained, 5, 0.3).unwrap();
+        assert_eq!(explained.decide(&query).reason, ResumeReason::Unrelated);
+    }
+}
