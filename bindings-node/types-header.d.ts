@@ -143,10 +143,12 @@ export interface HistoryPage {
 /** The "RESUMING SESSION" block as data. */
 export interface ResumeSummary {
   session_id: string
-  goal: string
+  /** `null` when the session has no goal (a salvaged document). */
+  goal: string | null
   status: SessionStatus
-  started: string
-  started_relative: string
+  /** `null` when the start is not known (a salvaged document whose dates were lost). */
+  started: string | null
+  started_relative: string | null
   progress_percent: number
   completed_work: Array<{ task: string; outcome: string }>
   in_progress: Array<{ id: string; task: string; progress: number }>
@@ -159,11 +161,13 @@ export interface ResumeSummary {
 export interface Repair {
   key: string
   kept_copy: string
-  /** `rewritten`: the salvage was written back; `moved_aside`: nothing could be salvaged, the file was removed (its copy kept). */
+  /** `rewritten`: the salvage was written back; `moved_aside`: nothing could be salvaged, or the file was over the read limit (`limit`), the file was removed (its copy kept). */
   action: 'rewritten' | 'moved_aside'
   missing: string[]
   replaced: string[]
   partial: string[]
+  /** The read limit in bytes, when the file was moved aside for being larger. */
+  limit?: number
 }
 
 /** What `doctor` found and did. */

@@ -60,13 +60,15 @@ macro_rules! doc_result {
 
 #[pymethods]
 impl PyOrchestrator {
-    /// `Orchestrator(store, *, naive_offset_minutes=None)`: naive timestamps read at that
-    /// offset from UTC (default UTC).
+    /// `Orchestrator(store, *, naive_offset_minutes=None, max_document_bytes=None)`: naive
+    /// timestamps read at that offset from UTC (default UTC); documents read or written up to
+    /// `max_document_bytes` (default 16 MiB; above it `InvalidInputError`, nothing written).
     #[new]
-    #[pyo3(signature = (store, *, naive_offset_minutes = None))]
+    #[pyo3(signature = (store, *, naive_offset_minutes = None, max_document_bytes = None))]
     fn new(
         store: &Bound<'_, PyAny>,
         naive_offset_minutes: Option<&Bound<'_, PyAny>>,
+        max_document_bytes: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         let mut inner = OrchestratorStore::new(AnyStore::from_py(store)?, SystemClock);
         if let Some(minutes) = naive_offset_minutes.filter(|m| !m.is_none()) {
@@ -81,6 +83,9 @@ impl PyOrchestrator {
                     )))
                 })?;
             inner = inner.with_naive_offset(offset);
+        }
+        if let Some(bytes) = max_document_bytes.filter(|b| !b.is_none()) {
+            inner = inner.with_max_document_bytes(args::count(bytes, "max_document_bytes")?);
         }
         Ok(PyOrchestrator { inner })
     }

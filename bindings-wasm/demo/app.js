@@ -105,11 +105,11 @@ function showSession(doc) {
   showCapped(capped);
   $("session").hidden = false;
   text("s-id", summary.session_id);
-  text("s-goal", summary.goal);
+  text("s-goal", summary.goal ?? "unknown");
   const status = $("s-status");
   status.textContent = summary.status;
   status.className = `badge ${summary.status}`;
-  text("s-started", `${summary.started_relative} (${summary.started})`);
+  text("s-started", summary.started ? `${summary.started_relative} (${summary.started})` : "unknown");
   bar($("s-progress"), summary.progress_percent, "Session progress");
   text("s-progress-label", `${summary.progress_percent}% complete`);
   text("s-resume-from", summary.resume_from ?? "nothing in progress");

@@ -99,11 +99,13 @@ export interface OrchestratorSession {
 /** What the "RESUMING SESSION" block shows (`resumeSummary`). */
 export interface ResumeSummary {
   session_id: string;
-  goal: string;
+  /** `null` when the session has no goal (a salvaged document). */
+  goal: string | null;
   status: SessionStatus;
-  started: Timestamp;
-  /** e.g. "2 hours ago". */
-  started_relative: string;
+  /** `null` when the start is not known (a salvaged document whose dates were lost). */
+  started: Timestamp | null;
+  /** e.g. "2 hours ago"; `null` with `started`. */
+  started_relative: string | null;
   /** Mean progress over agents, 0 to 100. */
   progress_percent: number;
   completed_work: { task: string; outcome: string }[];
@@ -163,11 +165,13 @@ export interface Problem { key: string; code: ErrorCode; message: string; fixabl
 export interface Repair {
   key: string;
   kept_copy: string;
-  /** `rewritten`: the salvage was written back; `moved_aside`: nothing could be salvaged, the file was removed (its copy kept). */
+  /** `rewritten`: the salvage was written back; `moved_aside`: nothing could be salvaged, or the file was over the read limit (`limit`), the file was removed (its copy kept). */
   action: "rewritten" | "moved_aside";
   missing: string[];
   replaced: string[];
   partial: string[];
+  /** The read limit in bytes, when the file was moved aside for being larger. */
+  limit?: number;
 }
 /** What `doctor` found and did. */
 export interface DoctorReport { checked: number; problems: Problem[]; repaired: Repair[] }

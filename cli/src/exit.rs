@@ -93,11 +93,15 @@ pub fn code_for(kind: ErrorKind) -> u8 {
 }
 
 /// Prints `error[<code>]: <message>` to stderr and returns the matching exit code. An input
-/// over a size limit (an error with a `limit` context) says how to raise it.
+/// over a size limit (an error with a `limit` context) says how to raise it, a session id that
+/// cannot name an archive file how to repair it.
 pub fn report(err: &Error) -> ExitCode {
     let mut message = err.to_string();
     if err.context_value("limit").is_some() && !message.contains(crate::input::RAISE) {
         message = format!("{message}: {}", crate::input::RAISE);
+    }
+    if session_state::orchestrator::is_unsafe_session_id(err) {
+        message = format!("{message}: `session-state doctor --fix` gives the session a safe id");
     }
     eprintln!("error[{}]: {}", err.code(), crate::terminal::safe(&message));
     ExitCode::from(code_for(err.kind()))

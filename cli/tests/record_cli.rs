@@ -195,8 +195,8 @@ fn the_skills_whole_flow_with_the_cli_alone() {
     assert!(!root.join(".claude/orchestrator-session.json").exists());
     let history = ok(&root, &["history", "--json"]);
     let history: Value = serde_json::from_str(&history).unwrap();
-    assert_eq!(history[0]["id"], id.as_str());
-    assert_eq!(history[0]["status"], "complete");
+    assert_eq!(history["entries"][0]["id"], id.as_str());
+    assert_eq!(history["entries"][0]["status"], "complete");
     fails(&root, &["save"], 1);
 }
 

@@ -133,13 +133,19 @@ fn ids_too_long_to_archive_are_refused_when_parsed() {
         assert_eq!(e.kind(), ErrorKind::InvalidKey, "{len}: {e}");
         assert!(e.message().contains(&id), "{e}");
         assert!(e.message().contains("too long for a file name"), "{e}");
-        // `doctor` reports it (and cannot fix it).
+        // `doctor` reports it, and `--fix` cuts it to fit, the old id kept aside.
         let s = memory();
         s.store().write(&current_key(), &seed_with_id(&id)).unwrap();
-        let report = s.doctor(true).unwrap();
+        let report = s.doctor(false).unwrap();
         assert_eq!(report.problems.len(), 1, "{report:?}");
         assert_eq!(report.problems[0].code, "invalid_key");
-        assert!(!report.problems[0].fixable);
+        assert!(report.problems[0].fixable);
+        let report = s.doctor(true).unwrap();
+        assert!(report.problems.is_empty(), "{report:?}");
+        assert_eq!(report.repaired[0].replaced, ["session_id"]);
+        let fixed = s.load().unwrap().unwrap();
+        assert_eq!(fixed.session_id, "x".repeat(250));
+        assert_eq!(fixed.extra["original_session_id"], Value::String(id));
     }
     // The longest id that fits is read, saved and archived.
     let id = "x".repeat(250);

@@ -68,7 +68,7 @@ fn resume_summary_golden_of_the_seed_example() {
     )
     .unwrap();
     let summary = resume_summary(&doc, clock(GOLDEN_NOW).0);
-    assert_eq!(summary.started_relative, "2 hours ago");
+    assert_eq!(summary.started_relative.as_deref(), Some("2 hours ago"));
     assert_eq!(
         summary.progress_percent, 80,
         "mean of 100 (complete) and 60"

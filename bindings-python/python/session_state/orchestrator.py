@@ -111,10 +111,10 @@ class ResumeSummary(TypedDict):
     """The content of the "RESUMING SESSION" block (SPEC section 1, "Resume summary")."""
 
     session_id: str
-    goal: str
+    goal: Optional[str]
     status: str
-    started: str
-    started_relative: str
+    started: Optional[str]
+    started_relative: Optional[str]
     progress_percent: int
     completed_work: List[WorkLine]
     in_progress: List[AgentLine]
@@ -130,12 +130,17 @@ class Problem(TypedDict):
     fixable: bool
 
 
-class Repair(TypedDict):
+class _RepairLimit(TypedDict, total=False):
+    limit: int  # the read limit, when the file was moved aside for being larger
+
+
+class Repair(_RepairLimit):
     """A repaired file: where the corrupt bytes were kept and what the salvage changed."""
 
     key: str
     kept_copy: str
-    action: str  # "rewritten" (salvage written back) or "moved_aside" (nothing to salvage)
+    # "rewritten" (salvage written back) or "moved_aside" (nothing to salvage, or over `limit`)
+    action: str
     missing: List[str]
     replaced: List[str]
     partial: List[str]
@@ -241,7 +246,8 @@ class OrchestratorStore:
     ``store``. Methods that change the session return the saved document (a dict).
 
     ``naive_offset_minutes`` reads timestamps without an offset as local time at that offset
-    (default: UTC).
+    (default: UTC). ``max_document_bytes`` is the largest document read or written (default
+    16 MiB; above it ``InvalidInputError``, nothing written), as Node's ``maxDocumentBytes``.
     """
 
     def __init__(
@@ -250,6 +256,7 @@ class OrchestratorStore:
         store: Optional[Store] = None,
         *,
         naive_offset_minutes: Optional[int] = None,
+        max_document_bytes: Optional[int] = None,
     ) -> None:
         folder = os.path.abspath(os.path.expanduser(_path(root, "root")))
         if store is None:
@@ -258,7 +265,11 @@ class OrchestratorStore:
             folder = os.path.abspath(os.fspath(store.root))
         # The default `project` of `create_session`: the store's folder, else `root`.
         self._folder = Path(folder)
-        self._native = _native.Orchestrator(store, naive_offset_minutes=naive_offset_minutes)
+        self._native = _native.Orchestrator(
+            store,
+            naive_offset_minutes=naive_offset_minutes,
+            max_document_bytes=max_document_bytes,
+        )
 
     # --------------------------------------------------------------------- save, load, archive
 

@@ -5,9 +5,10 @@ use std::process::ExitCode;
 
 use session_state::orchestrator::{
     DoctorReport, HistoryQuery, OrchestratorSession, OrchestratorStore, RepairAction,
-    SessionStatus, json_schema, render_markdown, resume_summary,
+    SessionStatus, UNKNOWN, json_schema, known_text, known_time, render_markdown, resume_summary,
 };
 use session_state::registry::RegistryDoctorReport;
+use session_state::time::Timestamp;
 use session_state::{Clock, Error, ErrorKind, Result};
 use session_state_fs::{FsStore, SystemClock};
 
@@ -33,15 +34,16 @@ pub enum Command {
     /// List archived sessions, newest first.
     History {
         /// Most sessions listed.
-        #[arg(long, default_value_t = 10)]
+        #[arg(long, default_value_t = 10, value_parser = parse_count, allow_negative_numbers = true)]
         limit: usize,
         /// Sessions skipped first.
-        #[arg(long, default_value_t = 0)]
+        #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
         offset: usize,
         /// Only sessions with this status (created, in_progress, paused, complete, aborted).
         #[arg(long, value_parser = parse_status)]
         status: Option<SessionStatus>,
-        /// Print a JSON array of {id, goal, status, created}.
+        /// Print the page as JSON: `{entries: [{id, goal, status, created}], skipped: [{key,
+        /// code, message}], total}`, as the Python and Node packages return it.
         #[arg(long)]
         json: bool,
     },
@@ -87,6 +89,17 @@ fn parse_status(text: &str) -> std::result::Result<SessionStatus, String> {
     SessionStatus::parse(text).map_err(|e| e.to_string())
 }
 
+/// A count of sessions: a whole number from 0 up.
+fn parse_count(text: &str) -> std::result::Result<usize, String> {
+    text.trim().parse().map_err(|_| {
+        if text.trim().starts_with('-') {
+            "a count cannot be negative: give a whole number from 0 up".to_owned()
+        } else {
+            "not a count: give a whole number from 0 up".to_owned()
+        }
+    })
+}
+
 pub type Sessions = OrchestratorStore<FsStore, SystemClock>;
 
 /// The sessions of the project folder, which must exist (see `Context::project_root`).
@@ -115,8 +128,20 @@ The previous session file appears corrupted.
 3. **Manual recovery**: `session-state doctor --fix` keeps a copy and extracts what it can
 ";
 
+/// The current session to show: also one whose id cannot name an archive file, with a
+/// warning saying how to repair it.
 fn current(sessions: &Sessions) -> Result<Option<OrchestratorSession>> {
-    sessions.load().inspect_err(recovery_hint)
+    let Some((doc, unsafe_id)) = sessions.load_to_show().inspect_err(recovery_hint)? else {
+        return Ok(None);
+    };
+    if let Some(e) = unsafe_id {
+        eprintln!(
+            "warning: {}: it cannot be saved or archived as it is; `session-state doctor --fix` \
+             gives it a safe id (the old one kept as `original_session_id`)",
+            safe(e.message())
+        );
+    }
+    Ok(Some(doc))
 }
 
 /// Prints how to recover after a corrupt file.
@@ -167,14 +192,9 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
                 offset,
                 status,
             })?;
-            for skipped in &page.skipped {
-                eprintln!(
-                    "warning: skipped `{}`: error[{}]: {}",
-                    skipped.key, skipped.code, skipped.message
-                );
-            }
+            unreadable_archives(page.skipped.len());
             if json {
-                print_json(&page.entries);
+                print_json(&page);
             } else if page.entries.is_empty() && page.total == 0 {
                 out!("No archived sessions");
             } else if page.entries.is_empty() {
@@ -201,9 +221,10 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             let key = sessions.archive(&doc, replace)?;
             out!("archived session `{}` to {key}", doc.session_id);
         }
-        Command::Start => moved(&sessions(ctx)?.start()?),
-        Command::Pause => moved(&sessions(ctx)?.pause()?),
-        Command::Continue => moved(&sessions(ctx)?.resume()?),
+        Command::Start | Command::Continue => {
+            stay_or_move(&sessions(ctx)?, SessionStatus::InProgress)?;
+        }
+        Command::Pause => stay_or_move(&sessions(ctx)?, SessionStatus::Paused)?,
         Command::Complete { replace } => {
             moved(&sessions(ctx)?.move_to_with(SessionStatus::Complete, replace)?);
         }
@@ -216,11 +237,35 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// One line on stderr for the history files that could not be read (their errors are in
+/// `doctor`), whatever the page.
+fn unreadable_archives(count: usize) {
+    match count {
+        0 => {}
+        1 => eprintln!("warning: 1 archive could not be read: run `session-state doctor`"),
+        n => eprintln!("warning: {n} archives could not be read: run `session-state doctor`"),
+    }
+}
+
 pub fn no_current() -> Error {
     Error::new(
         ErrorKind::NotFound,
         "there is no current orchestrator session",
     )
+}
+
+/// Moves the current session to `to` (not final); a session already there is left as it is
+/// and said to be.
+fn stay_or_move(sessions: &Sessions, to: SessionStatus) -> Result<()> {
+    // Errors are left to the move, which reports them.
+    let before = sessions.load().ok().flatten().map(|doc| doc.status);
+    let doc = sessions.move_to(to)?;
+    if before == Some(to) && doc.status == to {
+        out!("session `{}` is already {to}", doc.session_id);
+    } else {
+        moved(&doc);
+    }
+    Ok(())
 }
 
 fn moved(doc: &OrchestratorSession) {
@@ -240,18 +285,33 @@ pub fn moved_line(doc: &OrchestratorSession) -> String {
     )
 }
 
+/// A time of `doc`, or `unknown` for the stand-in of a missing one ([`known_time`]).
+fn time(t: Timestamp) -> String {
+    known_time(t).map_or_else(|| UNKNOWN.to_owned(), |t| t.to_string())
+}
+
+/// `name (path)`, or whichever of the two is known, or `unknown`.
+fn project(doc: &OrchestratorSession) -> String {
+    let name = known_text(&doc.project.name).map(cell);
+    let path = known_text(&doc.project.path).map(cell);
+    match (name, path) {
+        (Some(name), Some(path)) => format!("{name} ({path})"),
+        (Some(one), None) | (None, Some(one)) => one.into_owned(),
+        (None, None) => UNKNOWN.to_owned(),
+    }
+}
+
 fn show(doc: &OrchestratorSession) {
     out!("session:  {}", cell(&doc.session_id));
-    out!("goal:     {}", cell(&doc.goal));
+    out!(
+        "goal:     {}",
+        known_text(&doc.goal).map_or(UNKNOWN.into(), cell)
+    );
     out!("status:   {}", doc.status);
     out!("mode:     {}", doc.mode);
-    out!("created:  {}", doc.created);
-    out!("updated:  {}", doc.updated);
-    out!(
-        "project:  {} ({})",
-        cell(&doc.project.name),
-        cell(&doc.project.path)
-    );
+    out!("created:  {}", time(doc.created));
+    out!("updated:  {}", time(doc.updated));
+    out!("project:  {}", project(doc));
     out!("agents:");
     for a in &doc.agents {
         let progress = a.progress.map(|p| format!(" {p}%")).unwrap_or_default();
@@ -293,6 +353,14 @@ impl Checked {
     pub fn lines(&self) -> Vec<String> {
         let mut lines = Vec::new();
         for r in &self.sessions.repaired {
+            if let (RepairAction::MovedAside, Some(limit)) = (r.action, r.limit) {
+                lines.push(format!(
+                    "moved {} aside: it is larger than the read limit of {limit} bytes (copy \
+                     kept at {}; to use it, move it back and raise `--max-bytes`)",
+                    r.key, r.kept_copy
+                ));
+                continue;
+            }
             if r.action == RepairAction::MovedAside {
                 lines.push(format!(
                     "moved {} aside: nothing could be salvaged (corrupt copy kept at {})",
@@ -307,12 +375,17 @@ impl Checked {
             if !r.missing.is_empty() {
                 lines.push(format!("  filled with defaults: {}", r.missing.join(", ")));
             }
+            if !r.replaced.is_empty() {
+                lines.push(format!("  replaced or dropped: {}", r.replaced.join(", ")));
+            }
         }
         for p in &self.sessions.problems {
-            let hint = if p.fixable {
-                " (fixable with --fix)"
-            } else {
-                ""
+            let hint = match (p.fixable, p.code.as_str()) {
+                (true, "invalid_input") => {
+                    " (read it with a larger `--max-bytes`, or `--fix` moves it aside)"
+                }
+                (true, _) => " (fixable with --fix)",
+                (false, _) => "",
             };
             lines.push(format!("{}: error[{}]: {}{hint}", p.key, p.code, p.message));
         }

@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::Value;
-use session_state::registry::{AgentRegistry, AnyPolicy, PolicyName};
-use session_state::{Error, Result};
+use session_state::registry::{AgentRegistry, AnyPolicy, CHAINS_KEY, PolicyName, SESSIONS_KEY};
+use session_state::{Error, ErrorKind, Result};
 use session_state_fs::{FsStore, SystemClock};
 
 use crate::context::Context;
@@ -95,11 +95,41 @@ pub enum Command {
     },
 }
 
-pub fn registry(ctx: &Context) -> Result<AgentRegistry<FsStore, SystemClock>> {
+pub type Registry = AgentRegistry<FsStore, SystemClock>;
+
+/// The registry of the project folder, as it is (for `doctor`).
+fn open(ctx: &Context) -> Result<Registry> {
     Ok(AgentRegistry::new(
         Context::store(ctx.project_root()?)?,
         ctx.clock,
     ))
+}
+
+/// The registry of the project folder, its files repaired first as Python's `SessionManager`
+/// does on construction (and with the same core calls): a `workflow-chains.json` that does not
+/// parse is kept aside and starts empty; an `agent-sessions.json` that does not parse is kept
+/// aside and its entries still whole written back. A warning on stderr names each copy. So
+/// a torn file does not make every `register` of a hook fail until someone runs `doctor`.
+pub fn registry(ctx: &Context) -> Result<Registry> {
+    let reg = open(ctx)?;
+    let corrupt = |r: Result<()>| r.is_err_and(|e| e.kind() == ErrorKind::CorruptState);
+    if corrupt(reg.load_chains().map(drop))
+        && let Some(aside) = reg.recover_chains()?
+    {
+        eprintln!(
+            "warning: `{CHAINS_KEY}` is not a valid chains file: kept aside as `{aside}`, \
+             starting empty"
+        );
+    }
+    if corrupt(reg.load().map(drop))
+        && let Some((aside, salvaged)) = reg.recover_salvaging()?
+    {
+        eprintln!(
+            "warning: `{SESSIONS_KEY}` is not a valid sessions file: kept aside as `{aside}`, \
+             {salvaged}"
+        );
+    }
+    Ok(reg)
 }
 
 pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {

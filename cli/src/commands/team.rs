@@ -116,7 +116,7 @@ fn print_teams(teams: &[TeamSummary], json: bool) -> Result<()> {
         .iter()
         .map(|t| vec![t.name.clone(), t.sessions.to_string()])
         .collect();
-    print_table(&["TEAM", "SESSIONS"], &rows);
+    crate::terminal::table(&["TEAM", "SESSIONS"], &rows);
     Ok(())
 }
 
@@ -147,7 +147,7 @@ fn print_members(listing: &TeamListing, json: bool) -> Result<()> {
             ]
         })
         .collect();
-    print_table(&["AGENT", "BACKEND", "MODEL", "CREATED"], &rows);
+    crate::terminal::table(&["AGENT", "BACKEND", "MODEL", "CREATED"], &rows);
     Ok(())
 }
 
@@ -186,28 +186,6 @@ fn print_plan(plan: &ResumePlan, json: bool) -> Result<()> {
             ],
         })
         .collect();
-    print_table(&["AGENT", "ACTION", "BACKEND", "MODEL", "NOTE"], &rows);
+    crate::terminal::table(&["AGENT", "ACTION", "BACKEND", "MODEL", "NOTE"], &rows);
     Ok(())
-}
-
-/// Left-aligned columns separated by two spaces; trailing spaces trimmed.
-fn print_table(header: &[&str], rows: &[Vec<String>]) {
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in rows {
-        for (w, cell) in widths.iter_mut().zip(row) {
-            *w = (*w).max(cell.chars().count());
-        }
-    }
-    let line = |cells: Vec<&str>| {
-        let mut out = String::new();
-        for (cell, w) in cells.iter().zip(&widths) {
-            out.push_str(cell);
-            out.push_str(&" ".repeat(w - cell.chars().count() + 2));
-        }
-        out!("{}", out.trim_end());
-    };
-    line(header.to_vec());
-    for row in rows {
-        line(row.iter().map(String::as_str).collect());
-    }
 }

@@ -3,15 +3,17 @@
 //! Rules: a value counts only when it is complete (a string with its closing quote, a number
 //! followed by a delimiter, a whole literal). An object or array cut short keeps the members
 //! it completed and is reported as partial (by its path, e.g. `agents[1]`); the member being
-//! read when the bytes ended or went wrong is dropped. Nesting deeper than [`MAX_DEPTH`] is
-//! cut there. `NaN`, `Infinity` and `-Infinity` (which Python's `json` writes, and JSON does
+//! read when the bytes ended or went wrong is dropped. A complete value that would nest deeper
+//! than [`MAX_DEPTH`] is skipped whole (its path reported as dropped) and reading goes on after
+//! it; one cut short there ends the read. `NaN`, `Infinity` and `-Infinity` (which Python's `json` writes, and JSON does
 //! not allow) read as `null`, so what follows them is kept. It never panics and runs in time
 //! linear in the input.
 
 use serde_json::{Map, Number, Value};
 
-/// Deepest nesting the reader follows; deeper containers are dropped.
-pub const MAX_DEPTH: usize = 128;
+/// Most containers nested in one another, the top level included, that the reader keeps: as
+/// many as serde_json reads back (it refuses the 128th), so that a salvage always parses.
+pub const MAX_DEPTH: usize = 127;
 
 /// What one value read gave.
 enum Read {
@@ -19,6 +21,8 @@ enum Read {
     Complete(Value),
     /// A container cut short, with its complete members.
     Partial(Value),
+    /// A complete value nested too deep to keep: left out, reading goes on after it.
+    TooDeep,
     /// Nothing usable.
     Nothing,
 }
@@ -32,6 +36,8 @@ pub(crate) struct Lenient {
     /// Paths of containers cut short, innermost first (the root is `""`; also listed when
     /// the bytes hold no object at all).
     pub partial: Vec<String>,
+    /// Paths of complete values left out because they nest deeper than [`MAX_DEPTH`].
+    pub too_deep: Vec<String>,
 }
 
 /// Reads `bytes` leniently (a leading UTF-8 BOM is skipped).
@@ -41,6 +47,7 @@ pub(crate) fn read(bytes: &[u8]) -> Lenient {
         bytes,
         pos: 0,
         partial: Vec::new(),
+        too_deep: Vec::new(),
     };
     reader.skip_ws();
     if reader.peek() != Some(b'{') {
@@ -48,6 +55,7 @@ pub(crate) fn read(bytes: &[u8]) -> Lenient {
             object: Map::new(),
             top_is_object: false,
             partial: vec![String::new()],
+            too_deep: Vec::new(),
         };
     }
     let object = match reader.value(String::new(), 0) {
@@ -58,6 +66,7 @@ pub(crate) fn read(bytes: &[u8]) -> Lenient {
         object,
         top_is_object: true,
         partial: reader.partial,
+        too_deep: reader.too_deep,
     }
 }
 
@@ -65,6 +74,7 @@ struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,
     partial: Vec<String>,
+    too_deep: Vec<String>,
 }
 
 impl Reader<'_> {
@@ -81,8 +91,9 @@ impl Reader<'_> {
     fn value(&mut self, path: String, depth: usize) -> Read {
         self.skip_ws();
         match self.peek() {
-            Some(b'{') if depth < MAX_DEPTH => self.object(path, depth),
-            Some(b'[') if depth < MAX_DEPTH => self.array(path, depth),
+            Some(b'{' | b'[') if depth + 1 > MAX_DEPTH => self.skip_too_deep(path),
+            Some(b'{') => self.object(path, depth),
+            Some(b'[') => self.array(path, depth),
             Some(b'"') => self
                 .string()
                 .map_or(Read::Nothing, |s| Read::Complete(Value::String(s))),
@@ -183,6 +194,39 @@ impl Reader<'_> {
         Some(char::from_u32(first).unwrap_or('\u{FFFD}'))
     }
 
+    /// Skips the container at `pos` whole, minding strings: [`Read::TooDeep`] (its `path`
+    /// recorded) when it is complete, [`Read::Nothing`] when the bytes end inside it.
+    fn skip_too_deep(&mut self, path: String) -> Read {
+        let mut open = 0_usize;
+        let mut in_string = false;
+        let mut escaped = false;
+        while let Some(&b) = self.bytes.get(self.pos) {
+            self.pos += 1;
+            if in_string {
+                match b {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => in_string = false,
+                    _ => {}
+                }
+                continue;
+            }
+            match b {
+                b'"' => in_string = true,
+                b'[' | b'{' => open += 1,
+                b']' | b'}' => {
+                    open -= 1;
+                    if open == 0 {
+                        self.too_deep.push(path);
+                        return Read::TooDeep;
+                    }
+                }
+                _ => {}
+            }
+        }
+        Read::Nothing
+    }
+
     fn object(&mut self, path: String, depth: usize) -> Read {
         self.pos += 1;
         let mut map = Map::new();
@@ -217,6 +261,7 @@ impl Reader<'_> {
                     map.insert(name, v);
                     return self.cut(path, Value::Object(map));
                 }
+                Read::TooDeep => {}
                 Read::Nothing => return self.cut(path, Value::Object(map)),
             }
             self.skip_ws();
@@ -234,19 +279,22 @@ impl Reader<'_> {
     fn array(&mut self, path: String, depth: usize) -> Read {
         self.pos += 1;
         let mut items = Vec::new();
+        let mut index = 0_usize;
         loop {
             self.skip_ws();
             if self.peek() == Some(b']') {
                 self.pos += 1;
                 return Read::Complete(Value::Array(items));
             }
-            let child = format!("{path}[{}]", items.len());
+            let child = format!("{path}[{index}]");
+            index += 1;
             match self.value(child, depth + 1) {
                 Read::Complete(v) => items.push(v),
                 Read::Partial(v) => {
                     items.push(v);
                     return self.cut(path, Value::Array(items));
                 }
+                Read::TooDeep => {}
                 Read::Nothing => return self.cut(path, Value::Array(items)),
             }
             self.skip_ws();
@@ -291,6 +339,27 @@ mod tests {
         assert_eq!(Value::Object(r.object), json!({"s": "a\"é😀"}));
         let r = read(b"[1, 2]");
         assert!(!r.top_is_object);
+    }
+
+    #[test]
+    fn a_value_too_deep_to_read_back_is_left_out_and_the_rest_kept() {
+        // 126 levels inside the top object: 127 in all, as serde_json reads back.
+        let kept = "[".repeat(126) + &"]".repeat(126);
+        let deep = "[".repeat(127) + "\"]\\\"[\"" + &"]".repeat(127);
+        let text =
+            format!(r#"{{"ok": {kept}, "deep": {deep}, "list": [1, {deep}, 3], "after": 1}}"#);
+        let r = read(text.as_bytes());
+        // The innermost array, at level 128, is left out; the levels around it are kept.
+        let inner = |top: &str, levels: usize| format!("{top}{}", "[0]".repeat(levels));
+        assert_eq!(r.too_deep, [inner("deep", 126), inner("list[1]", 125)]);
+        assert!(r.partial.is_empty(), "{:?}", r.partial);
+        let shell: Value = serde_json::from_str(&kept).unwrap();
+        assert_eq!(r.object["deep"], shell);
+        assert_eq!(r.object["list"][0], json!(1));
+        assert_eq!(r.object["list"][2], json!(3));
+        assert_eq!(r.object["after"], json!(1));
+        let doc = serde_json::to_string(&Value::Object(r.object)).unwrap();
+        assert!(serde_json::from_str::<Value>(&doc).is_ok(), "reads back");
     }
 
     #[test]

@@ -57,7 +57,8 @@ pub use keys::{
     index_key,
 };
 pub use parse::{
-    DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, UTF8_BOM, parse_document, resolve_naive,
+    DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, UTF8_BOM, is_over_limit, is_unsafe_session_id,
+    parse_document, resolve_naive,
 };
 pub use record::{
     AgentDone, AgentFail, AgentProgress, AgentStart, COMPLETED_WORK_AGENT, ContextInput,
@@ -71,6 +72,6 @@ pub use schema::json_schema;
 pub use status::{AgentStatus, SessionStatus, transition};
 pub use store::OrchestratorStore;
 pub use summary::{
-    AgentLine, ContextBudget, ResumeSummary, WorkLine, group_thousands, progress_percent,
-    relative_time, render_markdown, resume_summary,
+    AgentLine, ContextBudget, ResumeSummary, UNKNOWN, WorkLine, group_thousands, known_text,
+    known_time, progress_percent, relative_time, render_markdown, resume_summary,
 };

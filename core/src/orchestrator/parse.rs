@@ -49,6 +49,18 @@ pub fn parse_document(
     bytes: &[u8],
     options: &ParseOptions,
 ) -> Result<OrchestratorSession> {
+    let doc = parse_any_id(key, bytes, options)?;
+    check_session_id(key, &doc)?;
+    Ok(doc)
+}
+
+/// [`parse_document`] without the check of `session_id`: a document whose id could not name
+/// an archive file, to be shown or repaired.
+pub(crate) fn parse_any_id(
+    key: &Key,
+    bytes: &[u8],
+    options: &ParseOptions,
+) -> Result<OrchestratorSession> {
     if bytes.len() > options.max_document_bytes {
         return Err(Error::invalid_input(format!(
             "`{key}` is {} bytes, more than the limit of {} bytes",
@@ -62,11 +74,36 @@ pub fn parse_document(
         Some(doc) if doc.schema_version == SCHEMA_VERSION => doc,
         _ => parse_typed_explained(key, bytes)?,
     };
-    validate(key, &doc)?;
+    if let Some((field, detail)) = unreadable_field(&doc) {
+        return Err(
+            Error::corrupt(key, format!("field `{field}` {detail}")).with_context("field", field)
+        );
+    }
     if let Some(offset) = options.naive_offset {
         resolve_naive(&mut doc, offset);
     }
     Ok(doc)
+}
+
+/// The id must also make an archive file name, or the session could never be archived:
+/// [`ErrorKind::InvalidKey`] with the contexts `key` and `field` = `session_id` otherwise.
+fn check_session_id(key: &Key, doc: &OrchestratorSession) -> Result<()> {
+    history_key(&doc.session_id).map(drop).map_err(|e| {
+        e.with_context("key", key.as_str())
+            .with_context("field", "session_id")
+    })
+}
+
+/// Whether `err` is the error of a document whose `session_id` cannot name an archive file
+/// (see [`parse_document`]): `doctor --fix` assigns such a document a safe id.
+pub fn is_unsafe_session_id(err: &Error) -> bool {
+    err.kind() == ErrorKind::InvalidKey && err.context_value("field") == Some("session_id")
+}
+
+/// Whether `err` is the error of a document larger than the read limit (see
+/// [`parse_document`]).
+pub fn is_over_limit(err: &Error) -> bool {
+    err.kind() == ErrorKind::InvalidInput && err.context_value("limit").is_some()
 }
 
 /// One pass from the bytes straight into the typed document, for the common case of a
@@ -158,18 +195,6 @@ fn check_schema_version(key: &Key, value: &serde_json::Map<String, Value>) -> Re
         .with_context("field", "schema_version")),
         None => Err(Error::corrupt(key, "field `schema_version` is missing")
             .with_context("field", "schema_version")),
-    }
-}
-
-fn validate(key: &Key, doc: &OrchestratorSession) -> Result<()> {
-    // The id must also make an archive file name, or the session could never be archived.
-    history_key(&doc.session_id).map_err(|e| e.with_context("key", key.as_str()))?;
-    match unreadable_field(doc) {
-        Some((field, detail)) => {
-            Err(Error::corrupt(key, format!("field `{field}` {detail}"))
-                .with_context("field", field))
-        }
-        None => Ok(()),
     }
 }
 

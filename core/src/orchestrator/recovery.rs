@@ -7,15 +7,20 @@
 use serde::Serialize;
 use serde_json::Value;
 
-use super::keys::{current_key, history_dir, history_id, index_key, is_history_file};
-use super::parse::parse_document;
-use super::salvage::salvage;
+use chrono::{DateTime, Utc};
+use serde_json::Map;
+
+use super::keys::{current_key, history_dir, history_id, history_key, index_key, is_history_file};
+use super::parse::{is_over_limit, is_unsafe_session_id, parse_document};
+use super::salvage::{Salvaged, salvage};
 use super::store::OrchestratorStore;
 use crate::error::{Error, ErrorKind, Result};
 use crate::json_text::check_rewrite;
 use crate::key::Key;
+use crate::key::MAX_SEGMENT_BYTES;
 use crate::store::{Store, update_with};
 use crate::time::Clock;
+use crate::time::format_compact_stamp;
 
 pub use crate::corrupt::corrupt_copy_key;
 
@@ -74,6 +79,10 @@ pub struct Repair {
     pub replaced: Vec<String>,
     /// Containers that were cut short.
     pub partial: Vec<String>,
+    /// The read limit, when the file was moved aside for being larger (it read with a higher
+    /// limit; absent from JSON otherwise).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub limit: Option<usize>,
 }
 
 /// What `doctor` found and did.
@@ -98,16 +107,21 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 
     /// Repairs the corrupt document under `key`: keeps a copy, then writes the salvaged
     /// document (pretty, schema "1.0"), all inside one [`Store::update`]. A history file whose
-    /// `session_id` was lost gets the id of its file name. When the salvage recovered nothing
-    /// of the original ([`Salvaged::recovered_anything`](super::Salvaged::recovered_anything)
-    /// is false: empty, binary, not an object, no content field), the copy is kept and the
-    /// file removed instead ([`RepairAction::MovedAside`]). `None` when the file is absent or
-    /// already readable (nothing written).
+    /// `session_id` was lost gets the id of its file name. A `session_id` that cannot name an
+    /// archive file (empty, holding `/`; see [`is_unsafe_session_id`]) is replaced by a safe
+    /// one (the history file's name, else the old id with its unsafe characters replaced by
+    /// `-`, else `recovered-<UTC stamp>`), the old one kept as `original_session_id` and
+    /// `session_id` named in [`Repair::replaced`]. A value nested too deep to read back is
+    /// dropped (named in `replaced` too). When the salvage recovered nothing of the original
+    /// ([`Salvaged::recovered_anything`](super::Salvaged::recovered_anything) is false: empty,
+    /// binary, not an object, no content field), or the file is larger than the read limit
+    /// ([`Repair::limit`]), the copy is kept and the file removed instead
+    /// ([`RepairAction::MovedAside`]). `None` when the file is absent or already readable
+    /// (nothing written).
     ///
     /// # Errors
-    /// When the file is unreadable for another reason than corruption
-    /// ([`ErrorKind::IncompatibleSchema`], [`ErrorKind::InvalidKey`], too large), or the
-    /// salvage still does not parse or would exceed the size limit: that error, nothing
+    /// When the file is unreadable for another reason ([`ErrorKind::IncompatibleSchema`]), or
+    /// the salvage still does not parse or would exceed the size limit: that error, nothing
     /// written.
     pub fn recover(&self, key: &Key) -> Result<Option<Repair>> {
         let (repair, remove) = update_with(&self.store, key, |old| {
@@ -116,28 +130,22 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             };
             // A file that reads but holds an integer no rewrite can keep exactly is repaired
             // too: rewritten with the nearest float, the exact bytes kept aside.
-            match parse_document(key, old, &self.options).and_then(|_| check_rewrite(key, old)) {
+            let limit = match parse_document(key, old, &self.options)
+                .and_then(|_| check_rewrite(key, old))
+            {
                 Ok(()) => return Ok((None, (None, None))),
-                Err(e) if e.kind() != ErrorKind::CorruptState => return Err(e),
-                Err(_) => {}
-            }
-            let mut salvaged = salvage(old);
+                Err(e) if is_over_limit(&e) => Some(self.options.max_document_bytes),
+                Err(e) if e.kind() == ErrorKind::CorruptState || is_unsafe_session_id(&e) => None,
+                Err(e) => return Err(e),
+            };
+            let mut salvaged = if limit.is_none() {
+                salvage(old)
+            } else {
+                Salvaged::default()
+            };
             let worth_saving = salvaged.recovered_anything;
             let bytes = if worth_saving {
-                if let (Some(id), Value::Object(doc)) = (history_id(key), &mut salvaged.document)
-                    && salvaged.missing.iter().any(|m| m == "session_id")
-                {
-                    doc.insert("session_id".into(), Value::String(id.to_owned()));
-                }
-                let text = serde_json::to_vec(&salvaged.document).unwrap_or_default();
-                let doc = parse_document(key, &text, &self.options).map_err(|e| {
-                    Error::new(
-                        e.kind(),
-                        format!("cannot repair `{key}`: the salvage is not usable: {e}"),
-                    )
-                    .with_context("key", key.as_str())
-                })?;
-                Some(self.encode(key, &doc)?)
+                self.salvage_bytes(key, &mut salvaged)?
             } else {
                 None
             };
@@ -153,6 +161,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 missing: salvaged.missing,
                 replaced: salvaged.replaced,
                 partial: salvaged.partial,
+                limit,
             };
             let remove = (!worth_saving).then(|| old.to_vec());
             Ok((bytes, (Some(repair), remove)))
@@ -164,6 +173,30 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             self.store.delete(key)?;
         }
         Ok(repair)
+    }
+
+    /// The bytes of `salvaged` to write to `key`, with the ids fixed (see
+    /// [`recover`](Self::recover)).
+    fn salvage_bytes(&self, key: &Key, salvaged: &mut Salvaged) -> Result<Option<Vec<u8>>> {
+        if let Value::Object(doc) = &mut salvaged.document {
+            if let Some(id) = history_id(key)
+                && salvaged.missing.iter().any(|m| m == "session_id")
+            {
+                doc.insert("session_id".into(), Value::String(id.to_owned()));
+            }
+            if give_safe_id(key, doc, self.clock.now()) {
+                salvaged.replaced.push("session_id".to_owned());
+            }
+        }
+        let text = serde_json::to_vec(&salvaged.document).unwrap_or_default();
+        let doc = parse_document(key, &text, &self.options).map_err(|e| {
+            Error::new(
+                e.kind(),
+                format!("cannot repair `{key}`: the salvage is not usable: {e}"),
+            )
+            .with_context("key", key.as_str())
+        })?;
+        Ok(Some(self.encode(key, &doc)?))
     }
 
     /// Checks the current file and every history file; with `fix`, repairs the corrupt ones
@@ -188,7 +221,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             else {
                 continue;
             };
-            let fixable = err.kind() == ErrorKind::CorruptState;
+            let fixable = err.kind() == ErrorKind::CorruptState
+                || is_unsafe_session_id(&err)
+                || is_over_limit(&err);
             if fix && fixable {
                 match self.recover(&key) {
                     Ok(Some(repair)) => report.repaired.push(repair),
@@ -206,6 +241,47 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         }
         Ok(report)
     }
+}
+
+/// Gives `doc` a `session_id` that names an archive file when its own cannot (see
+/// [`OrchestratorStore::recover`]), keeping the old one as `original_session_id`; whether it
+/// did.
+fn give_safe_id(key: &Key, doc: &mut Map<String, Value>, now: DateTime<Utc>) -> bool {
+    let Some(Value::String(old)) = doc.get("session_id") else {
+        return false;
+    };
+    if history_key(old).is_ok() {
+        return false;
+    }
+    let old = old.clone();
+    let safe = |id: String| history_key(&id).is_ok().then_some(id);
+    let id = history_id(key)
+        .and_then(|id| safe(id.to_owned()))
+        .or_else(|| safe(replace_unsafe(&old)))
+        .unwrap_or_else(|| format!("recovered-{}", format_compact_stamp(now)));
+    doc.entry("original_session_id")
+        .or_insert(Value::String(old));
+    doc.insert("session_id".into(), Value::String(id));
+    true
+}
+
+/// `id` with each path separator and control character replaced by `-`, cut to the 250
+/// bytes an archive file name leaves for it.
+fn replace_unsafe(id: &str) -> String {
+    let mut out: String = id
+        .chars()
+        .map(|c| {
+            if c == '/' || c == '\\' || c.is_control() {
+                '-'
+            } else {
+                c
+            }
+        })
+        .collect();
+    while out.len() > MAX_SEGMENT_BYTES - ".json".len() {
+        out.pop();
+    }
+    out
 }
 
 fn problem(key: &Key, err: &Error, fixable: bool) -> Problem {

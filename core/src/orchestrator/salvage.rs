@@ -41,7 +41,7 @@ use crate::time::Timestamp;
 pub const EPOCH: &str = "1970-01-01T00:00:00Z";
 
 /// What [`salvage`] recovered.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
 pub struct Salvaged {
     /// The recovered document (a JSON object that parses as a "1.0" document unless its
     /// `schema_version` or `session_id` was unusable as read).
@@ -49,7 +49,8 @@ pub struct Salvaged {
     /// Paths of required fields that were absent and got their default, e.g. `goal`,
     /// `agents[1].started`.
     pub missing: Vec<String>,
-    /// Paths of values of the wrong type that were replaced by a default or dropped.
+    /// Paths of values of the wrong type that were replaced by a default or dropped, and of
+    /// values nested too deep to be read back (more than 127 levels in all), dropped.
     pub replaced: Vec<String>,
     /// Paths of objects and arrays cut short (they keep their complete members); `""` is the
     /// top level.
@@ -89,7 +90,10 @@ fn recovered_anything(top_level_object: bool, missing: &[String], replaced: &[St
 pub fn salvage(bytes: &[u8]) -> Salvaged {
     let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
     let read = lenient::read(bytes);
-    let mut fix = Fixer::default();
+    let mut fix = Fixer {
+        replaced: read.too_deep,
+        ..Fixer::default()
+    };
     let mut doc = read.object;
     fix.document(&mut doc);
     Salvaged {

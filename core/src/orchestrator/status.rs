@@ -116,12 +116,17 @@ impl schemars::JsonSchema for SessionStatus {
 }
 
 /// Moves `doc` to status `to` if the lifecycle allows it (see [`SessionStatus::can_move_to`]).
-/// Does not save and does not touch `updated`.
+/// A move to the status `doc` already has, when it is not final (`paused → paused`,
+/// `in_progress → in_progress`), succeeds and changes nothing. Does not save and does not
+/// touch `updated`.
 ///
 /// # Errors
 /// [`ErrorKind::InvalidTransition`] naming both statuses, with context `from` and `to`.
 pub fn transition(doc: &mut OrchestratorSession, to: SessionStatus) -> Result<()> {
     let from = doc.status;
+    if from == to && !to.is_final() {
+        return Ok(());
+    }
     if !from.can_move_to(to) {
         return Err(Error::new(
             ErrorKind::InvalidTransition,

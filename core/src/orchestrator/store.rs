@@ -5,7 +5,9 @@ use chrono::FixedOffset;
 
 use super::document::OrchestratorSession;
 use super::keys::{CURRENT_KEY, current_key, history_key};
-use super::parse::{ParseOptions, parse_document, unreadable_field};
+use super::parse::{
+    ParseOptions, is_unsafe_session_id, parse_any_id, parse_document, unreadable_field,
+};
 use super::recovery::keep_corrupt_copy;
 use super::salvage::salvage;
 use super::status::{SessionStatus, transition};
@@ -108,6 +110,28 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// (too large); [`ErrorKind::Storage`].
     pub fn load(&self) -> Result<Option<OrchestratorSession>> {
         self.read_document(&current_key())
+    }
+
+    /// The current session to show, also when its `session_id` cannot name an archive file
+    /// (another program wrote it: empty, or holding `/`): the document, and then the
+    /// [`ErrorKind::InvalidKey`] error that keeps it from being saved or archived until
+    /// [`recover`](Self::recover) (`doctor --fix`) gives it a safe id. `None` when there is no
+    /// current session.
+    ///
+    /// # Errors
+    /// As [`load`](Self::load), but for that one.
+    pub fn load_to_show(&self) -> Result<Option<(OrchestratorSession, Option<Error>)>> {
+        let key = current_key();
+        let Some(bytes) = self.store.read(&key)? else {
+            return Ok(None);
+        };
+        match self.parse(&key, &bytes) {
+            Ok(doc) => Ok(Some((doc, None))),
+            Err(e) if is_unsafe_session_id(&e) => {
+                Ok(Some((parse_any_id(&key, &bytes, &self.options)?, Some(e))))
+            }
+            Err(e) => Err(e),
+        }
     }
 
     /// The current session, to be written again as it is (archived by
@@ -331,6 +355,26 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         })
     }
 
+    /// [`move_to_with`](Self::move_to_with) for a status that is not final: a session already
+    /// in `to` is returned as it is, nothing written (hooks may ask twice).
+    fn move_within(&self, to: SessionStatus) -> Result<OrchestratorSession> {
+        let key = current_key();
+        self.require_current(&key)?;
+        update_with(&self.store, &key, |old| {
+            let Some(old) = old else {
+                return Err(no_session());
+            };
+            let mut doc = self.parse(&key, old)?;
+            if doc.status == to {
+                return Ok((None, doc));
+            }
+            check_rewrite(&key, old)?;
+            transition(&mut doc, to)?;
+            doc.updated = self.now();
+            Ok((Some(self.encode(&key, &doc)?), doc))
+        })
+    }
+
     /// Moves the current session to `to` (lifecycle of SPEC section 1) and saves it; a move to
     /// `complete` or `aborted` also archives it, all or nothing (see
     /// [`move_to_with`](Self::move_to_with), without replace).
@@ -341,7 +385,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         self.move_to_with(to, false)
     }
 
-    /// Moves the current session to `to` (lifecycle of SPEC section 1) and saves it. A move to
+    /// Moves the current session to `to` (lifecycle of SPEC section 1) and saves it; a session
+    /// already `paused` or `in_progress` asked to stay so is left as it is. A move to
     /// `complete` or `aborted` archives it: inside the same exclusive update of the current
     /// file, the archive key is built and checked (no archive of that id unless `replace`),
     /// the archive written, and then the current file removed, so no other process ever sees
@@ -355,7 +400,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// [`archive`](Self::archive) ([`ErrorKind::AlreadyExists`] without `replace`).
     pub fn move_to_with(&self, to: SessionStatus, replace: bool) -> Result<OrchestratorSession> {
         if !to.is_final() {
-            return self.modify(|doc| transition(doc, to));
+            return self.move_within(to);
         }
         let current = current_key();
         self.require_current(&current)?;

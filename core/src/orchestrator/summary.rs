@@ -45,18 +45,25 @@ pub struct ContextBudget {
 }
 
 /// Everything the "RESUMING SESSION" block shows, as plain data (for `--json` and bindings).
+///
+/// A value the document does not really hold is `None` (JSON `null`, "unknown" in the
+/// markdown), never a stand-in: a salvaged document's empty goal, or its `created` filled with
+/// the Unix epoch (see [`known_time`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ResumeSummary {
     /// Session id.
     pub session_id: String,
-    /// Session goal.
-    pub goal: String,
+    /// Session goal; `None` when empty.
+    #[serde(default)]
+    pub goal: Option<String>,
     /// Session status.
     pub status: SessionStatus,
-    /// When the session was created.
-    pub started: Timestamp,
-    /// `started` relative to now, see [`relative_time`].
-    pub started_relative: String,
+    /// When the session was created; `None` when unknown ([`known_time`]).
+    #[serde(default)]
+    pub started: Option<Timestamp>,
+    /// `started` relative to now, see [`relative_time`]; `None` when `started` is.
+    #[serde(default)]
+    pub started_relative: Option<String>,
     /// Mean progress over agents, see [`progress_percent`].
     pub progress_percent: u8,
     /// One line per `completed_work` item.
@@ -106,6 +113,20 @@ pub fn relative_time(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
     format!("{n} {unit}{plural} ago")
 }
 
+/// What a document's timestamp says: `None` for the Unix epoch (`1970-01-01T00:00:00Z`),
+/// which stands for a time that was missing (salvage fills `created` with it when neither
+/// `created` nor `updated` survived), so that it is shown as unknown, never as "20788 days
+/// ago".
+pub fn known_time(t: Timestamp) -> Option<Timestamp> {
+    (t.utc().timestamp() != 0).then_some(t)
+}
+
+/// What a document's text field says: `None` when it is empty (salvage fills a missing goal or
+/// project name with `""`).
+pub fn known_text(text: &str) -> Option<&str> {
+    (!text.is_empty()).then_some(text)
+}
+
 /// The resume summary of `doc` at the instant `now`.
 pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSummary {
     let in_progress: Vec<AgentLine> = doc
@@ -121,10 +142,10 @@ pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSu
     let usage = &doc.context_usage;
     ResumeSummary {
         session_id: doc.session_id.clone(),
-        goal: doc.goal.clone(),
+        goal: known_text(&doc.goal).map(str::to_owned),
         status: doc.status,
-        started: doc.created,
-        started_relative: relative_time(doc.created.utc(), now),
+        started: known_time(doc.created),
+        started_relative: known_time(doc.created).map(|t| relative_time(t.utc(), now)),
         progress_percent: progress_percent(doc),
         completed_work: doc
             .completed_work
@@ -146,6 +167,9 @@ pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSu
     }
 }
 
+/// How a value that is not known reads in the markdown.
+pub const UNKNOWN: &str = "unknown";
+
 /// `25000` as `25,000`.
 pub fn group_thousands(n: u64) -> String {
     let digits = n.to_string();
@@ -160,14 +184,15 @@ pub fn group_thousands(n: u64) -> String {
 }
 
 /// The seed's "## 🔄 RESUMING SESSION" block for `summary`, line for line. An empty section
-/// shows `- (none)`; the last line is left out when no agent is in progress. Ends with a
-/// newline.
+/// shows `- (none)`, a goal or start time that is not known `unknown`; the last line is left
+/// out when no agent is in progress. Ends with a newline.
 pub fn render_markdown(summary: &ResumeSummary) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "## 🔄 RESUMING SESSION\n");
     let _ = writeln!(md, "**Session ID**: {}", summary.session_id);
-    let _ = writeln!(md, "**Goal**: {}", summary.goal);
-    let _ = writeln!(md, "**Started**: {}", summary.started_relative);
+    let unknown = |value: &Option<String>| value.clone().unwrap_or_else(|| UNKNOWN.to_owned());
+    let _ = writeln!(md, "**Goal**: {}", unknown(&summary.goal));
+    let _ = writeln!(md, "**Started**: {}", unknown(&summary.started_relative));
     let _ = writeln!(md, "**Progress**: {}% complete\n", summary.progress_percent);
     md.push_str("### Completed Work\n");
     for work in &summary.completed_work {

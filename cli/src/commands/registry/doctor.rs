@@ -10,7 +10,7 @@ use crate::context::Context;
 
 /// Runs the registry's doctor over `--root`.
 pub fn check(ctx: &Context, fix: bool) -> Result<RegistryDoctorReport> {
-    super::registry(ctx)?.doctor(fix)
+    super::open(ctx)?.doctor(fix)
 }
 
 /// The report's lines in the orchestrator doctor's format (none when all is well).

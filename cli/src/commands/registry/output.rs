@@ -5,45 +5,13 @@ use serde_json::json;
 use session_state::registry::{AgentEntry, ChainStatus, ChainSummary, ChainView, ResumeDecision};
 use session_state::{Error, Result};
 
-use crate::terminal::{cell, out};
+use crate::terminal::{out, table};
 
 fn print_json<T: Serialize + ?Sized>(value: &T) -> Result<()> {
     let text = serde_json::to_string_pretty(value)
         .map_err(|e| Error::invalid_input(format!("cannot print JSON: {e}")))?;
     out!("{text}");
     Ok(())
-}
-
-fn table(header: &[&str], rows: &[Vec<String>]) {
-    // One row per line whatever the values hold (a name with a line break is escaped).
-    let rows: Vec<Vec<String>> = rows
-        .iter()
-        .map(|row| row.iter().map(|c| cell(c).into_owned()).collect())
-        .collect();
-    let mut widths: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for row in &rows {
-        for (w, text) in widths.iter_mut().zip(row) {
-            *w = (*w).max(text.chars().count());
-        }
-    }
-    let line = |cells: Vec<&str>| {
-        let mut out = String::new();
-        for (i, (cell, w)) in cells.iter().zip(&widths).enumerate() {
-            if i + 1 == cells.len() {
-                out.push_str(cell);
-            } else {
-                // Padded by hand: a `{:<w$}` width above 65,535 panics in `format!`.
-                out.push_str(cell);
-                let pad = w.saturating_sub(cell.chars().count()) + 2;
-                out.extend(std::iter::repeat_n(' ', pad));
-            }
-        }
-        out!("{}", out.trim_end());
-    };
-    line(header.to_vec());
-    for row in &rows {
-        line(row.iter().map(String::as_str).collect());
-    }
 }
 
 pub fn agents(entries: &[AgentEntry], chain_id: Option<&str>, as_json: bool) -> Result<()> {
