@@ -5,6 +5,7 @@ mod commands;
 mod context;
 mod exit;
 mod input;
+mod mcp;
 mod terminal;
 
 use std::process::ExitCode;
@@ -43,6 +44,8 @@ enum Command {
     Registry(commands::registry::Command),
     #[command(flatten)]
     Team(commands::team::Command),
+    /// Serve these commands as the tools of an MCP server over stdio (for agent hosts).
+    Mcp(mcp::Args),
 }
 
 /// Whether the command named on the command line is `hook`: the first argument that is not
@@ -87,6 +90,10 @@ fn main() -> ExitCode {
         Ok(limit) => limit,
         Err(err) => return exit::report(&err),
     };
+    if let Command::Mcp(args) = cli.command {
+        return mcp::run(cli.root.as_deref(), max_bytes, args)
+            .unwrap_or_else(|err| exit::report(&err));
+    }
     let ctx = Context::new(cli.root, max_bytes);
     // Output goes through `println!`, which panics when stdout fails (a closed pipe, a full
     // disk): that one panic is turned into a clean exit here, any other is re-raised.
@@ -95,7 +102,7 @@ fn main() -> ExitCode {
         Command::Registry(cmd) => commands::registry::run(cmd, &ctx),
         Command::Record(cmd) => commands::record::run(cmd, &ctx),
         Command::Team(cmd) => commands::team::run(cmd, &ctx),
-        Command::Hook(_) => unreachable!("the hook runs before"),
+        Command::Mcp(_) | Command::Hook(_) => unreachable!("served above"),
     }));
     match outcome {
         Ok(Ok(code)) => code,

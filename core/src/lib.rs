@@ -34,6 +34,7 @@ pub mod json_text;
 pub mod key;
 pub mod orchestrator;
 pub mod registry;
+pub mod requests;
 pub mod store;
 pub mod team;
 pub mod time;

@@ -4,9 +4,10 @@
 use std::process::ExitCode;
 
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorSession, OrchestratorStore, RepairAction, SessionStatus, UNKNOWN,
-    json_schema, known_text, known_time, render_markdown, resume_summary,
+    DoctorReport, HistoryQuery, OrchestratorSession, OrchestratorStore, RepairAction,
+    SessionStatus, UNKNOWN, json_schema, known_text, known_time, render_markdown, resume_summary,
 };
+use session_state::registry::RegistryDoctorReport;
 use session_state::time::Timestamp;
 use session_state::{Clock, Error, ErrorKind, Result};
 use session_state_fs::{FsStore, SystemClock};
@@ -100,10 +101,10 @@ fn parse_count(text: &str) -> std::result::Result<usize, String> {
     })
 }
 
-pub(crate) type Sessions = OrchestratorStore<FsStore, SystemClock>;
+pub type Sessions = OrchestratorStore<FsStore, SystemClock>;
 
 /// The sessions of the project folder, which must exist (see `Context::project_root`).
-pub(crate) fn sessions(ctx: &Context) -> Result<Sessions> {
+pub fn sessions(ctx: &Context) -> Result<Sessions> {
     Ok(
         OrchestratorStore::new(Context::store(ctx.project_root()?)?, ctx.clock)
             .with_max_document_bytes(crate::input::max_bytes(ctx)),
@@ -231,7 +232,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         Command::Abort { replace } => {
             moved(&sessions(ctx)?.move_to_with(SessionStatus::Aborted, replace)?);
         }
-        Command::Doctor { fix, json } => return doctor(&sessions(ctx)?, ctx, fix, json),
+        Command::Doctor { fix, json } => return doctor(ctx, fix, json),
         Command::Schema => print_json(&json_schema()),
     }
     Ok(ExitCode::SUCCESS)
@@ -247,7 +248,7 @@ fn unreadable_archives(count: usize) {
     }
 }
 
-fn no_current() -> Error {
+pub fn no_current() -> Error {
     Error::new(
         ErrorKind::NotFound,
         "there is no current orchestrator session",
@@ -269,16 +270,20 @@ fn stay_or_move(sessions: &Sessions, to: SessionStatus) -> Result<()> {
 }
 
 fn moved(doc: &OrchestratorSession) {
+    out!("{}", moved_line(doc));
+}
+
+/// `` session `ID` is now STATUS ``, with ` (archived)` after a final move.
+pub fn moved_line(doc: &OrchestratorSession) -> String {
     let archived = if doc.status.is_final() {
         " (archived)"
     } else {
         ""
     };
-    out!(
+    format!(
         "session `{}` is now {}{archived}",
-        doc.session_id,
-        doc.status
-    );
+        doc.session_id, doc.status
+    )
 }
 
 /// A time of `doc`, or `unknown` for the stand-in of a missing one ([`known_time`]).
@@ -322,45 +327,69 @@ fn show(doc: &OrchestratorSession) {
     out!("errors:   {}", doc.errors.len());
 }
 
-fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<ExitCode> {
-    let report = sessions.doctor(fix)?;
-    let registry = super::registry::doctor::check(ctx, fix)?;
-    let leftovers: Vec<_> = report.leftovers.iter().chain(&registry.leftovers).collect();
-    // Leftovers found are a problem (`--fix` removes them); removed ones are not.
-    let problems =
-        report.problems.len() + registry.problems.len() + if fix { 0 } else { leftovers.len() };
-    if json {
-        let mut value = serde_json::to_value(&report).unwrap_or_default();
-        value["registry"] = serde_json::to_value(&registry).unwrap_or_default();
-        print_json(&value);
-    } else {
-        for r in &report.repaired {
+/// What `doctor` found (and with `fix` repaired) under the project folder.
+#[derive(Debug)]
+pub struct Checked {
+    /// The session files.
+    pub sessions: DoctorReport,
+    /// The registry's files.
+    pub registry: RegistryDoctorReport,
+    /// Whether leftovers were removed (`fix`) rather than only found.
+    pub fix: bool,
+}
+
+impl Checked {
+    /// Problems left in either part.
+    pub fn problems(&self) -> usize {
+        // Leftovers found are a problem (`fix` removes them); removed ones are not.
+        let leftovers = if self.fix { 0 } else { self.leftovers().count() };
+        self.sessions.problems.len() + self.registry.problems.len() + leftovers
+    }
+
+    /// Temporary files of writers killed mid-write, in both parts.
+    pub fn leftovers(&self) -> impl Iterator<Item = &session_state::Leftover> {
+        self.sessions.leftovers.iter().chain(&self.registry.leftovers)
+    }
+
+    /// The `--json` form: the session files' report, with the registry's under `registry`.
+    pub fn to_json(&self) -> serde_json::Value {
+        let mut value = serde_json::to_value(&self.sessions).unwrap_or_default();
+        value["registry"] = serde_json::to_value(&self.registry).unwrap_or_default();
+        value
+    }
+
+    /// The text form, one line each: repairs, problems, then `ok: N file(s) checked` when none
+    /// is left.
+    pub fn lines(&self) -> Vec<String> {
+        let mut lines = Vec::new();
+        for r in &self.sessions.repaired {
             if let (RepairAction::MovedAside, Some(limit)) = (r.action, r.limit) {
-                out!(
+                lines.push(format!(
                     "moved {} aside: it is larger than the read limit of {limit} bytes (copy \
                      kept at {}; to use it, move it back and raise `--max-bytes`)",
-                    r.key,
-                    r.kept_copy
-                );
+                    r.key, r.kept_copy
+                ));
                 continue;
             }
             if r.action == RepairAction::MovedAside {
-                out!(
+                lines.push(format!(
                     "moved {} aside: nothing could be salvaged (corrupt copy kept at {})",
-                    r.key,
-                    r.kept_copy
-                );
+                    r.key, r.kept_copy
+                ));
                 continue;
             }
-            out!("repaired {} (corrupt copy kept at {})", r.key, r.kept_copy);
+            lines.push(format!(
+                "repaired {} (corrupt copy kept at {})",
+                r.key, r.kept_copy
+            ));
             if !r.missing.is_empty() {
-                out!("  filled with defaults: {}", r.missing.join(", "));
+                lines.push(format!("  filled with defaults: {}", r.missing.join(", ")));
             }
             if !r.replaced.is_empty() {
-                out!("  replaced or dropped: {}", r.replaced.join(", "));
+                lines.push(format!("  replaced or dropped: {}", r.replaced.join(", ")));
             }
         }
-        for p in &report.problems {
+        for p in &self.sessions.problems {
             let hint = match (p.fixable, p.code.as_str()) {
                 (true, "invalid_input") => {
                     " (read it with a larger `--max-bytes`, or `--fix` moves it aside)"
@@ -368,32 +397,58 @@ fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<E
                 (true, _) => " (fixable with --fix)",
                 (false, _) => "",
             };
-            out!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
+            lines.push(format!("{}: error[{}]: {}{hint}", p.key, p.code, p.message));
         }
-        super::registry::doctor::print(&registry);
-        for l in &leftovers {
-            if fix {
-                out!(
+        lines.extend(super::registry::doctor::lines(&self.registry));
+        for l in self.leftovers() {
+            lines.push(if self.fix {
+                format!(
                     "removed {} ({} bytes left by a writer killed mid-write)",
-                    l.path,
-                    l.bytes
-                );
+                    l.path, l.bytes
+                )
             } else {
-                out!(
+                format!(
                     "{}: a temporary file of {} bytes left by a writer killed mid-write \
                      (removable with --fix)",
-                    l.path,
-                    l.bytes
-                );
-            }
+                    l.path, l.bytes
+                )
+            });
         }
-        if problems == 0 {
-            out!("ok: {} file(s) checked", report.checked + registry.checked);
+        if self.problems() == 0 {
+            lines.push(format!(
+                "ok: {} file(s) checked",
+                self.sessions.checked + self.registry.checked
+            ));
+        }
+        lines
+    }
+}
+
+/// Runs `doctor` over the project folder: a report only unless `fix`.
+pub fn check(ctx: &Context, fix: bool) -> Result<Checked> {
+    Ok(Checked {
+        sessions: sessions(ctx)?.doctor(fix)?,
+        registry: super::registry::doctor::check(ctx, fix)?,
+        fix,
+    })
+}
+
+fn doctor(ctx: &Context, fix: bool, json: bool) -> Result<ExitCode> {
+    let checked = check(ctx, fix)?;
+    if json {
+        print_json(&checked.to_json());
+    } else {
+        for line in checked.lines() {
+            out!("{line}");
         }
     }
-    Ok(if problems == 0 {
+    Ok(doctor_exit(checked.problems()))
+}
+
+fn doctor_exit(problems: usize) -> ExitCode {
+    if problems == 0 {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(3)
-    })
+    }
 }

@@ -193,6 +193,13 @@ fn report(doc: &OrchestratorSession, output: &Output, what: &str) {
     }
 }
 
+/// `new`: the session created for `input`, its `project` read from the project folder.
+pub fn new_session(ctx: &Context, input: &NewSession) -> Result<OrchestratorSession> {
+    input.validate()?;
+    let facts = session_state_fs::project_facts(ctx.project_root()?)?;
+    sessions(ctx)?.record_new(input, facts.project, &random_suffix())
+}
+
 /// Runs one recording verb.
 pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
     let sessions = sessions(ctx)?;
@@ -210,11 +217,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
                 id,
                 archive_current,
             };
-            input.validate()?;
-            let facts = session_state_fs::project_facts(ctx.project_root()?)?;
-            sessions
-                .record_new(&input, facts.project, &random_suffix())
-                .map(|doc| report(&doc, &output, "created"))
+            new_session(ctx, &input).map(|doc| report(&doc, &output, "created"))
         }
         Command::Agent { verb } => agent(&sessions, verb),
         Command::Decision {

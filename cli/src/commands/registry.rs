@@ -2,15 +2,13 @@
 //! All act on `--root DIR` (default: the current folder).
 
 pub mod doctor;
-mod output;
+pub mod output;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::Value;
-use session_state::registry::{
-    AgentRegistry, CHAINS_KEY, CompatPolicy, ExplainedPolicy, ResumePolicy, SESSIONS_KEY,
-};
+use session_state::registry::{AgentRegistry, AnyPolicy, CHAINS_KEY, PolicyName, SESSIONS_KEY};
 use session_state::{Error, ErrorKind, Result};
 use session_state_fs::{FsStore, SystemClock};
 
@@ -97,7 +95,7 @@ pub enum Command {
     },
 }
 
-type Registry = AgentRegistry<FsStore, SystemClock>;
+pub type Registry = AgentRegistry<FsStore, SystemClock>;
 
 /// The registry of the project folder, as it is (for `doctor`).
 fn open(ctx: &Context) -> Result<Registry> {
@@ -112,7 +110,7 @@ fn open(ctx: &Context) -> Result<Registry> {
 /// parse is kept aside and starts empty; an `agent-sessions.json` that does not parse is kept
 /// aside and its entries still whole written back. A warning on stderr names each copy. So
 /// a torn file does not make every `register` of a hook fail until someone runs `doctor`.
-fn registry(ctx: &Context) -> Result<Registry> {
+pub fn registry(ctx: &Context) -> Result<Registry> {
     let reg = open(ctx)?;
     let corrupt = |r: Result<()>| r.is_err_and(|e| e.kind() == ErrorKind::CorruptState);
     if corrupt(reg.load_chains().map(drop))
@@ -163,20 +161,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             output::chains(&views, json)?;
         }
         Command::Chain { chain_id, json } => {
-            let summary = reg.chain_summary(&chain_id)?;
-            let status = reg.chain_status(&chain_id)?;
-            // A chain exists when it is defined, has results, or has members (a chain whose
-            // results were lost, e.g. after `doctor --fix` salvaged a torn file).
-            if !status.defined
-                && summary.status == "not_found"
-                && !reg.load()?.chains.contains_key(&chain_id)
-            {
-                return Err(Error::new(
-                    session_state::ErrorKind::NotFound,
-                    format!("no chain `{chain_id}`"),
-                ));
-            }
-            output::chain(&summary, &status, json)?;
+            output::chain(&reg.chain_view(&chain_id)?, json)?;
         }
         Command::ShouldResume {
             agent_name,
@@ -187,16 +172,12 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             threshold,
             json,
         } => {
-            if !(0.0..=1.0).contains(&threshold) {
-                return Err(Error::invalid_input(format!(
-                    "threshold `{threshold}` is not between 0 and 1"
-                )));
-            }
-            let rule: &dyn ResumePolicy = match policy {
-                PolicyArg::Compat => &CompatPolicy { cap },
-                PolicyArg::Explained => &ExplainedPolicy { cap, threshold },
+            let name = match policy {
+                PolicyArg::Compat => PolicyName::Compat,
+                PolicyArg::Explained => PolicyName::Explained,
             };
-            let decision = reg.decide_resume(&agent_name, &task, previous.as_deref(), rule)?;
+            let rule = AnyPolicy::new(name, cap, threshold)?;
+            let decision = reg.decide_resume(&agent_name, &task, previous.as_deref(), &rule)?;
             output::decision(&decision, policy == PolicyArg::Explained, json)?;
         }
     }

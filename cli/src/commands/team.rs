@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use session_state::team::{ResumeAction, TeamListing, TeamStore, TeamSummary};
+use session_state::team::{ResumeAction, ResumePlan, TeamListing, TeamStore, TeamSummary};
 use session_state::{Error, ErrorKind, Result};
 use session_state_fs::{FsStore, SystemClock};
 
@@ -39,29 +39,16 @@ pub enum Command {
 }
 
 pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
-    let root = ctx.claude_root()?;
     match cmd {
-        Command::Teams { json } => {
-            let teams = match &root {
-                Some(root) => open(root)?.list_teams()?,
-                None => Vec::new(),
-            };
-            print_teams(&teams, json)?;
-        }
+        Command::Teams { json } => print_teams(&teams(ctx)?, json)?,
         Command::Team {
             team,
             resume_plan,
             json,
         } => {
-            session_state::team::validate_name("team name", &team)?;
-            let root = root.unwrap_or_else(Context::default_claude_root);
-            let store = open(&root)?;
-            let listing = store.list(&team)?;
-            if listing.members.is_empty() && listing.skipped.is_empty() {
-                return Err(missing_team(&team, &root));
-            }
+            let (store, listing) = members(ctx, &team)?;
             if resume_plan {
-                print_plan(&store, &team, json)?;
+                print_plan(&store.resume_plan(&team)?, json)?;
             } else {
                 warn_skipped(&listing);
                 print_members(&listing, json)?;
@@ -71,8 +58,36 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The teams under the root (none when the default `~/.claude` does not exist).
+pub fn teams(ctx: &Context) -> Result<Vec<TeamSummary>> {
+    match ctx.claude_root()? {
+        Some(root) => open(&root)?.list_teams(),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// The store and the listing of `team`, which must have session state under the root.
+///
+/// # Errors
+/// `invalid_key` for a name the crate refuses; `not_found` when the team has no file.
+pub fn members(ctx: &Context, team: &str) -> Result<(Teams, TeamListing)> {
+    session_state::team::validate_name("team name", team)?;
+    let root = ctx
+        .claude_root()?
+        .unwrap_or_else(Context::default_claude_root);
+    let store = open(&root)?;
+    let listing = store.list(team)?;
+    if listing.members.is_empty() && listing.skipped.is_empty() {
+        return Err(missing_team(team, &root));
+    }
+    Ok((store, listing))
+}
+
+/// The team files of a root.
+pub type Teams = TeamStore<FsStore, SystemClock>;
+
 /// A store over `root` (nothing is created: the team commands only read).
-fn open(root: &Path) -> Result<TeamStore<FsStore, SystemClock>> {
+fn open(root: &Path) -> Result<Teams> {
     Ok(TeamStore::new(Context::store(root)?, SystemClock))
 }
 
@@ -136,8 +151,7 @@ fn print_members(listing: &TeamListing, json: bool) -> Result<()> {
     Ok(())
 }
 
-fn print_plan(store: &TeamStore<FsStore, SystemClock>, team: &str, json: bool) -> Result<()> {
-    let plan = store.resume_plan(team)?;
+fn print_plan(plan: &ResumePlan, json: bool) -> Result<()> {
     if json {
         out!("{}", to_json(&plan)?);
         return Ok(());

@@ -24,8 +24,9 @@ use crate::store::{Store, update_with};
 use crate::time::{Clock, Timestamp};
 
 /// What to list: `limit` entries (default 10) after skipping `offset`, optionally only one
-/// status.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// status. As JSON every member is optional and an unknown one is refused.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default, deny_unknown_fields)]
 pub struct HistoryQuery {
     /// Most entries returned (default 10).
     pub limit: usize,

@@ -83,6 +83,16 @@ pub struct ChainStatus {
     pub complete: bool,
 }
 
+/// One chain as the CLI's `chain` command and the MCP `chain` tool show it: the seed's summary
+/// and the expected-vs-done status, `{"summary": ..., "status": ...}`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ChainView {
+    /// The seed's `get_chain_summary`.
+    pub summary: ChainSummary,
+    /// Which expected agents have run.
+    pub status: ChainStatus,
+}
+
 /// The status of `chain_id` from the two documents.
 pub fn chain_status(
     sessions: &SessionsDocument,

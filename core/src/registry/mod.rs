@@ -65,13 +65,14 @@ pub mod salvage;
 pub mod transcript;
 mod writer;
 
-pub use chain::{ChainStatus, ChainSummary};
+pub use chain::{ChainStatus, ChainSummary, ChainView};
 pub use doctor::{RegistryDoctorReport, RegistryProblem, RegistryRepair};
 pub use document::{AgentMetadata, AgentResult, ChainDefinition, ChainsDocument, SessionsDocument};
 pub use edits::StateEdits;
 pub use journal::JournalMode;
 pub use policy::{
-    CompatPolicy, ExplainedPolicy, ResumeDecision, ResumePolicy, ResumeQuery, ResumeReason,
+    AnyPolicy, CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy,
+    ResumeQuery, ResumeReason,
 };
 pub use registry::{AgentEntry, AgentRegistry, AllSessions, CHAINS_KEY, JOURNAL_KEY, SESSIONS_KEY};
 pub use transcript::{

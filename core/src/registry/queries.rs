@@ -3,12 +3,12 @@
 
 use serde_json::Value;
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
 use crate::store::Store;
 use crate::time::Clock;
 
-use super::chain::{self, ChainStatus, ChainSummary};
+use super::chain::{self, ChainStatus, ChainSummary, ChainView};
 use super::document::{AgentMetadata, AgentResult};
 use super::policy::{CompatPolicy, ResumeDecision, ResumePolicy, ResumeQuery};
 use super::registry::{AgentEntry, AgentRegistry, AllSessions};
@@ -117,6 +117,26 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         ))
     }
 
+    /// The summary and status of `chain_id`, which must exist: be defined (`create_chain`),
+    /// have results, or have members (a chain whose results were lost, e.g. after a repair
+    /// salvaged a torn file).
+    ///
+    /// # Errors
+    /// [`ErrorKind::NotFound`] `` no chain `{chain_id}` `` for any other id; as
+    /// [`chain_status`](Self::chain_status).
+    pub fn chain_view(&self, chain_id: &str) -> Result<ChainView> {
+        let doc = self.load()?;
+        let summary = chain::chain_summary(&doc, chain_id);
+        let status = chain::chain_status(&doc, &self.load_chains()?, chain_id);
+        if !status.defined && summary.status == "not_found" && !doc.chains.contains_key(chain_id) {
+            return Err(
+                Error::new(ErrorKind::NotFound, format!("no chain `{chain_id}`"))
+                    .with_context("chain_id", chain_id),
+            );
+        }
+        Ok(ChainView { summary, status })
+    }
+
     /// Every chain id: those of `agent-sessions.json` in order, then those only defined in
     /// `workflow-chains.json`.
     ///
@@ -187,5 +207,29 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     pub fn read_transcript(&self, agent_id: &str) -> Result<Option<Vec<TranscriptLine>>> {
         Ok(find_transcript(self.store(), agent_id, false)?
             .map(|(_, bytes)| TranscriptLines::new(&bytes).collect()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use crate::registry::AgentRegistry;
+    use crate::{FixedClock, MemoryStore};
+
+    #[test]
+    fn a_chain_view_needs_a_chain_that_exists() {
+        let reg = AgentRegistry::new(
+            MemoryStore::new(),
+            FixedClock::at("2026-11-29T17:56:00Z").unwrap(),
+        );
+        assert_eq!(reg.chain_view("c").unwrap_err().code(), "not_found");
+        reg.create_chain("c", &["a".into(), "b".into()], None)
+            .unwrap();
+        assert_eq!(reg.chain_view("c").unwrap().status.missing, ["a", "b"]);
+        reg.register("a", "id-1", json!(1), Some("d")).unwrap();
+        let view = reg.chain_view("d").unwrap();
+        assert_eq!(view.summary.agents.as_deref(), Some(&["a".to_owned()][..]));
+        assert!(!view.status.defined);
     }
 }

@@ -8,22 +8,19 @@ use session_state::registry::RegistryDoctorReport;
 
 use crate::context::Context;
 
-use crate::terminal::out;
-
 /// Runs the registry's doctor over `--root`.
 pub fn check(ctx: &Context, fix: bool) -> Result<RegistryDoctorReport> {
     super::open(ctx)?.doctor(fix)
 }
 
-/// Prints the report's lines in the orchestrator doctor's format (nothing when all is well).
-pub fn print(report: &RegistryDoctorReport) {
+/// The report's lines in the orchestrator doctor's format (none when all is well).
+pub fn lines(report: &RegistryDoctorReport) -> Vec<String> {
+    let mut lines = Vec::new();
     for r in &report.repaired {
-        out!(
+        lines.push(format!(
             "repaired {} ({}; corrupt copy kept at {})",
-            r.key,
-            r.action,
-            r.kept_copy
-        );
+            r.key, r.action, r.kept_copy
+        ));
     }
     for p in &report.problems {
         let hint = if p.fixable {
@@ -31,6 +28,7 @@ pub fn print(report: &RegistryDoctorReport) {
         } else {
             ""
         };
-        out!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
+        lines.push(format!("{}: error[{}]: {}{hint}", p.key, p.code, p.message));
     }
+    lines
 }

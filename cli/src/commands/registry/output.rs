@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 use serde_json::json;
-use session_state::registry::{AgentEntry, ChainStatus, ChainSummary, ResumeDecision};
+use session_state::registry::{AgentEntry, ChainStatus, ChainSummary, ChainView, ResumeDecision};
 use session_state::{Error, Result};
 
 use crate::terminal::{out, table};
@@ -75,10 +75,11 @@ pub fn chains(views: &[(ChainSummary, ChainStatus)], as_json: bool) -> Result<()
     Ok(())
 }
 
-pub fn chain(summary: &ChainSummary, status: &ChainStatus, as_json: bool) -> Result<()> {
+pub fn chain(view: &ChainView, as_json: bool) -> Result<()> {
     if as_json {
-        return print_json(&json!({"summary": summary, "status": status}));
+        return print_json(view);
     }
+    let (summary, status) = (&view.summary, &view.status);
     let list = |items: &[String]| {
         if items.is_empty() {
             "-".to_owned()
@@ -124,29 +125,38 @@ pub fn chain(summary: &ChainSummary, status: &ChainStatus, as_json: bool) -> Res
 
 pub fn decision(decision: &ResumeDecision, explained: bool, as_json: bool) -> Result<()> {
     if as_json {
-        return if explained {
-            print_json(decision)
-        } else {
-            print_json(&json!({"resume": decision.resume}))
-        };
+        return print_json(&decision_value(decision, explained));
     }
-    let verdict = if decision.resume { "resume" } else { "new" };
-    if explained {
-        let reason = serde_json::to_value(decision.reason)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default();
-        let matched = if decision.matched.is_empty() {
-            "-".to_owned()
-        } else {
-            decision.matched.join(", ")
-        };
-        out!(
-            "{verdict} ({reason}; score {:.2}; matched: {matched})",
-            decision.score
-        );
-    } else {
-        out!("{verdict}");
-    }
+    out!("{}", decision_text(decision, explained));
     Ok(())
+}
+
+/// `{"resume": bool}`, or for the explained policy the whole decision (score, matched, reason).
+pub fn decision_value(decision: &ResumeDecision, explained: bool) -> serde_json::Value {
+    if explained {
+        serde_json::to_value(decision).unwrap_or_default()
+    } else {
+        json!({"resume": decision.resume})
+    }
+}
+
+/// `resume` or `new`; for the explained policy followed by the reason, score and terms.
+pub fn decision_text(decision: &ResumeDecision, explained: bool) -> String {
+    let verdict = if decision.resume { "resume" } else { "new" };
+    if !explained {
+        return verdict.to_owned();
+    }
+    let reason = serde_json::to_value(decision.reason)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_owned))
+        .unwrap_or_default();
+    let matched = if decision.matched.is_empty() {
+        "-".to_owned()
+    } else {
+        decision.matched.join(", ")
+    };
+    format!(
+        "{verdict} ({reason}; score {:.2}; matched: {matched})",
+        decision.score
+    )
 }

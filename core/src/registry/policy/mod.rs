@@ -87,3 +87,83 @@ pub(crate) fn gate(query: &ResumeQuery<'_>, cap: u64) -> Option<ResumeDecision> 
     }
     None
 }
+
+/// The name of a resume policy, as the CLI's `--policy` and the MCP `should_resume` tool take
+/// it: `"compat"` (the default) or `"explained"`.
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum PolicyName {
+    /// [`CompatPolicy`]: the seed's keyword rule, exactly.
+    #[default]
+    Compat,
+    /// [`ExplainedPolicy`]: whole words, stems and stop words, with a score and a reason.
+    Explained,
+}
+
+/// Either policy, chosen by name with its settings checked.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum AnyPolicy {
+    /// The seed's rule.
+    Compat(CompatPolicy),
+    /// The explained rule.
+    Explained(ExplainedPolicy),
+}
+
+impl AnyPolicy {
+    /// The policy `name` with resume cap `cap` and, for [`PolicyName::Explained`], minimum
+    /// score `threshold`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) when `threshold` is not
+    /// between 0 and 1 (whichever the policy: a value out of range is a mistake either way).
+    pub fn new(name: PolicyName, cap: u64, threshold: f64) -> crate::Result<Self> {
+        if !(0.0..=1.0).contains(&threshold) {
+            return Err(crate::Error::invalid_input(format!(
+                "threshold `{threshold}` is not between 0 and 1"
+            ))
+            .with_context("field", "threshold"));
+        }
+        Ok(match name {
+            PolicyName::Compat => AnyPolicy::Compat(CompatPolicy { cap }),
+            PolicyName::Explained => AnyPolicy::Explained(ExplainedPolicy { cap, threshold }),
+        })
+    }
+}
+
+impl ResumePolicy for AnyPolicy {
+    fn decide(&self, query: &ResumeQuery<'_>) -> ResumeDecision {
+        match self {
+            AnyPolicy::Compat(p) => p.decide(query),
+            AnyPolicy::Explained(p) => p.decide(query),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn any_policy_checks_the_threshold_and_decides_as_the_named_policy() {
+        for bad in [-0.1, 1.5, f64::NAN] {
+            let err = AnyPolicy::new(PolicyName::Explained, 5, bad).unwrap_err();
+            assert_eq!(err.code(), "invalid_input", "{bad}");
+            assert_eq!(err.context_value("field"), Some("threshold"));
+        }
+        let query = ResumeQuery {
+            known_agent: true,
+            resume_count: 0,
+            current_task: "update profiles",
+            previous_task: Some("rename files"),
+        };
+        let compat = AnyPolicy::new(PolicyName::Compat, 5, 0.3).unwrap();
+        assert!(
+            compat.decide(&query).resume,
+            "the seed matches `files` in `profiles`"
+        );
+        let explained = AnyPolicy::new(PolicyName::Explained, 5, 0.3).unwrap();
+        assert_eq!(explained.decide(&query).reason, ResumeReason::Unrelated);
+    }
+}
