@@ -21,6 +21,7 @@ use napi::bindgen_prelude::{
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+pub use session_state::json_text::from_value;
 use session_state::{Error, MAX_VALUE_NESTING};
 
 use crate::args::type_name;
@@ -138,28 +139,6 @@ pub fn document_from_js(
 pub fn from_js<T: DeserializeOwned>(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<T> {
     let json = value_from_js(env, value, name)?;
     from_value(json, name).js(env)
-}
-
-/// A typed value from JSON, with serde's rules for `T`: on a mismatch an `invalid_input`
-/// error naming the member at fault below `name` (`` `options.limit` is invalid: invalid
-/// type: floating point `1.5`, expected usize ``, context `field` = `options.limit`; an
-/// unknown member is named by serde's own reason: `` unknown field `durabilty` ``).
-pub fn from_value<T: DeserializeOwned>(json: serde_json::Value, name: &str) -> Result<T, Error> {
-    serde_path_to_error::deserialize(json).map_err(|e| {
-        let field = field_path(name, &e.path().to_string());
-        Error::invalid_input(format!("`{field}` is invalid: {}", e.inner()))
-            .with_context("field", field)
-    })
-}
-
-/// `name` and a serde path below it (`.` is the value itself): `options` + `limit` gives
-/// `options.limit`, `state` + `memoryConfig.max_turns` gives `state.memoryConfig.max_turns`.
-pub fn field_path(name: &str, path: &str) -> String {
-    match path {
-        "" | "." => name.to_owned(),
-        path if path.starts_with('[') => format!("{name}{path}"),
-        path => format!("{name}.{path}"),
-    }
 }
 
 /// An optional options object: `undefined`, `null` or absent give `T::default()`; anything

@@ -91,11 +91,10 @@ pub fn document_from_js(
 /// The JS argument `what` read as `T` (through its JSON form).
 ///
 /// # Errors
-/// `invalid_input` naming `what` when the value has no JSON form or not `T`'s shape.
+/// `invalid_input` naming `what` when the value has no JSON form or not `T`'s shape (the
+/// core's `json_text::from_value`).
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
-    // Through `&Value` (not `from_value`): the deserialiser the core reads documents with, so
-    // shared types (agents, projects) are not compiled twice.
-    T::deserialize(&value_from_js(value, what)?).map_err(|e| invalid_input(format!("`{what}` {e}")))
+    session_state::json_text::from_value(value_from_js(value, what)?, what).js()
 }
 
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).

@@ -1,7 +1,5 @@
 // The JavaScript side of the package's Rust code, in one module (one file for the browser to
-// fetch): the strict JSON check of arguments, the spawn config member check, the host-store
-// busy marks, the error constructor that names the package's options, and the renaming of a
-// document member below its argument.
+// fetch): the host-store busy marks and the strict JSON check of arguments.
 
 // host.rs
 const busy = new WeakSet();
@@ -10,34 +8,6 @@ export function hostBusy(object, enter) {
   if (busy.has(object)) return false;
   busy.add(object);
   return true;
-}
-
-// errors.rs
-const advice = [[
-  'pass `--replace` (replace = true) to overwrite it, or `archive --replace` for a session already in a final status',
-  'pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: true })` (also for a session already in a final status), `complete({ replace: true })` or `abort({ replace: true })`',
-]];
-export function webError(message) {
-  for (const [cli, web] of advice) message = message.split(cli).join(web);
-  return new Error(message);
-}
-
-// team.rs
-export function checkSpawnConfig(value, members) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-  members = members.split(' ');
-  const unknown = Object.keys(value).find((k) => value[k] !== undefined && !members.includes(k));
-  if (unknown === undefined) return;
-  const field = `config.${unknown}`;
-  throw Object.assign(new Error(`\`${field}\` is invalid: unknown field \`${unknown}\`, expected one of \`${members.join('`, `')}\``), { code: 'invalid_input', context: { field } });
-}
-
-export function below(error, name) {
-  const field = error?.context?.field;
-  if (typeof field !== 'string') return error;
-  error.message = error.message.replace(`\`${field}\``, `\`${name}.${field}\``);
-  error.context.field = `${name}.${field}`;
-  return error;
 }
 
 // convert.rs

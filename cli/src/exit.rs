@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use session_state::{Error, ErrorKind};
+use session_state::{Error, ErrorKind, Hint};
 
 /// The exit-code table shown at the end of `--help` (and in the README).
 pub const HELP: &str = "\
@@ -92,19 +92,44 @@ pub fn code_for(kind: ErrorKind) -> u8 {
     }
 }
 
-/// Prints `error[<code>]: <message>` to stderr and returns the matching exit code.
+/// Prints `error[<code>]: <message>` (and the error's hint in this CLI's flags) to stderr and
+/// returns the matching exit code.
 pub fn report(err: &Error) -> ExitCode {
     eprintln!(
-        "error[{}]: {}",
+        "error[{}]: {}{}",
         err.code(),
-        crate::terminal::safe(&err.to_string())
+        crate::terminal::safe(&err.to_string()),
+        err.hint().map(advice).unwrap_or_default()
     );
     ExitCode::from(code_for(err.kind()))
+}
+
+/// What the CLI user may do, for a core [`Hint`]: the flag to pass.
+fn advice(hint: Hint) -> &'static str {
+    match hint {
+        Hint::Replace => {
+            ": pass `--replace` to overwrite it, or `archive --replace` for a session already \
+             in a final status"
+        }
+        Hint::Repair => ": `session-state doctor --fix` repairs it, keeping a copy",
+        _ => "",
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_replace_hint_names_the_flag() {
+        assert!(advice(Hint::Replace).contains("`--replace`"));
+        assert_eq!(
+            advice(Hint::RaiseLimit {
+                option: "max_document_bytes"
+            }),
+            ""
+        );
+    }
 
     #[test]
     fn every_kind_has_a_documented_code() {

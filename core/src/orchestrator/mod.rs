@@ -36,6 +36,7 @@ mod history;
 mod history_index;
 mod keys;
 pub(crate) mod lenient;
+mod options;
 mod parse;
 mod recovery;
 mod salvage;
@@ -54,6 +55,7 @@ pub use keys::{
     CURRENT_KEY, HISTORY_DIR, INDEX_KEY, current_key, history_dir, history_id, history_key,
     index_key,
 };
+pub use options::{ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions, StoreOptions};
 pub use parse::{
     DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, UTF8_BOM, parse_document, resolve_naive,
 };

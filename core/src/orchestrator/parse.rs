@@ -55,7 +55,10 @@ pub fn parse_document(
             bytes.len(),
             options.max_document_bytes
         ))
-        .with_context("key", key.as_str()));
+        .with_context("key", key.as_str())
+        .with_hint(crate::error::Hint::RaiseLimit {
+            option: "max_document_bytes",
+        }));
     }
     let mut doc = match parse_typed_fast(bytes) {
         Some(doc) if doc.schema_version == SCHEMA_VERSION => doc,

@@ -56,6 +56,7 @@ pub mod doctor;
 pub mod document;
 pub mod journal;
 pub mod ops;
+mod options;
 pub mod policy;
 mod queries;
 #[allow(clippy::module_inception)]
@@ -68,6 +69,7 @@ pub use chain::{ChainStatus, ChainSummary};
 pub use doctor::{RegistryDoctorReport, RegistryProblem, RegistryRepair};
 pub use document::{AgentMetadata, AgentResult, ChainDefinition, ChainsDocument, SessionsDocument};
 pub use journal::JournalMode;
+pub use options::{ChosenPolicy, PolicyName, PolicyOptions, RegistryOptions};
 pub use policy::{
     CompatPolicy, ExplainedPolicy, ResumeDecision, ResumePolicy, ResumeQuery, ResumeReason,
 };
