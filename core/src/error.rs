@@ -121,7 +121,7 @@ pub struct Error {
     context: Vec<(&'static str, String)>,
     /// For an error made by [`Error::invalid_field`]: the reason, from which the message is
     /// made again when the field is named anew ([`Error::with_field`]).
-    reason: Option<String>,
+    reason: Option<Box<str>>,
     hint: Option<Hint>,
     source: Option<BoxError>,
     salvaged: Option<Box<serde_json::Value>>,
@@ -151,7 +151,7 @@ impl Error {
         let reason = reason.into();
         let mut err =
             Error::invalid_input(field_message(&field, &reason)).with_context("field", field);
-        err.reason = Some(reason);
+        err.reason = Some(reason.into_boxed_str());
         err
     }
 
