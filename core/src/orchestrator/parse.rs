@@ -56,6 +56,7 @@ pub fn parse_document(
             options.max_document_bytes
         ))
         .with_context("key", key.as_str())
+        .with_context("limit", options.max_document_bytes.to_string())
         .with_hint(crate::error::Hint::RaiseLimit {
             option: "max_document_bytes",
         }));
