@@ -92,26 +92,16 @@ pub fn code_for(kind: ErrorKind) -> u8 {
     }
 }
 
-<<<<<<< HEAD
-/// Prints `error[<code>]: <message>` (and the error's hint in this CLI's flags) to stderr and
-/// returns the matching exit code.
-pub fn report(err: &Error) -> ExitCode {
-    eprintln!(
-        "error[{}]: {}{}",
-        err.code(),
-        crate::terminal::safe(&err.to_string()),
-        err.hint().map(advice).unwrap_or_default()
-    );
-=======
-/// Prints `error[<code>]: <message>` to stderr and returns the matching exit code. An input
-/// over a size limit (an error with a `limit` context) says how to raise it.
+/// Prints `error[<code>]: <message>` to stderr, with the error's hint in this CLI's flags, and
+/// returns the matching exit code. An input over a size limit (an error with a `limit`
+/// context) says how to raise it.
 pub fn report(err: &Error) -> ExitCode {
     let mut message = err.to_string();
+    message.push_str(err.hint().map(advice).unwrap_or_default());
     if err.context_value("limit").is_some() && !message.contains(crate::input::RAISE) {
         message = format!("{message}: {}", crate::input::RAISE);
     }
     eprintln!("error[{}]: {}", err.code(), crate::terminal::safe(&message));
->>>>>>> main
     ExitCode::from(code_for(err.kind()))
 }
 
@@ -122,6 +112,7 @@ fn advice(hint: Hint) -> &'static str {
             ": pass `--replace` to overwrite it, or `archive --replace` for a session already \
              in a final status"
         }
+        Hint::ArchiveCurrent => ": pass `--archive-current` to archive it as it is",
         Hint::Repair => ": `session-state doctor --fix` repairs it, keeping a copy",
         _ => "",
     }

@@ -80,6 +80,9 @@ impl fmt::Display for ErrorKind {
 pub enum Hint {
     /// The same call with replacing allowed overwrites the target (an archive that exists).
     Replace,
+    /// The same call with archiving allowed moves the unfinished current session to the
+    /// history as it is first (a new session while one is unfinished).
+    ArchiveCurrent,
     /// The stored state can be repaired (a doctor with fixing, or the registry's recover).
     Repair,
     /// A limit stopped the call; raising the option `option` (its snake_case name, e.g.
@@ -95,6 +98,7 @@ impl Hint {
     pub const fn code(self) -> &'static str {
         match self {
             Hint::Replace => "replace",
+            Hint::ArchiveCurrent => "archive_current",
             Hint::Repair => "repair",
             Hint::RaiseLimit { .. } => "raise_limit",
         }
@@ -369,6 +373,7 @@ mod tests {
         assert_eq!(err.hint(), Some(Hint::Replace));
         assert_eq!(Hint::Replace.code(), "replace");
         assert_eq!(Hint::Repair.code(), "repair");
+        assert_eq!(Hint::ArchiveCurrent.code(), "archive_current");
         assert_eq!(
             Hint::RaiseLimit {
                 option: "max_document_bytes"
