@@ -208,7 +208,7 @@ pub fn from_value<T: serde::de::DeserializeOwned>(
     }
     #[cfg(not(feature = "path-errors"))]
     {
-        T::deserialize(&value).map_err(|e| crate::Error::invalid_field(name, e.to_string()))
+        T::deserialize(value).map_err(|e| crate::Error::invalid_field(name, e.to_string()))
     }
 }
 
