@@ -154,7 +154,7 @@ impl PyTeamStore {
             .update(&team, &agent, |state| -> Result<()> {
                 state
                     .check_backend_change(&new.backend_type)
-                    .map_err(|e| below_state(e))?;
+                    .map_err(below_state)?;
                 *state = new.clone();
                 Ok(())
             })
