@@ -1280,13 +1280,12 @@ export declare class AgentRegistry {
   /** Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it). */
   close(): void
   /**
-   * Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json`: for each,
-   * keeps a copy aside (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries
-   * of the sessions file (names, chains, metadata and results that are whole; the core's
-   * `recover_salvaging`, as `session-state doctor --fix`) and an empty chains file (the
-   * core's `recover_chains`). Returns the keys of the copies (the sessions file's first);
-   * empty when both files were fine or absent. After it, `registerAgentResult` and
-   * `createChain` work again.
+   * Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json` (the
+   * core's `AgentRegistry::repair`): for each, keeps a copy aside
+   * (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries of the sessions
+   * file (as `session-state doctor --fix`) and an empty chains file. Returns the keys of
+   * the copies (the sessions file's first); empty when both files were fine or absent.
+   * After it, `registerAgentResult` and `createChain` work again.
    */
   recover(): Array<string>
 }

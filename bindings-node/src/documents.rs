@@ -21,7 +21,8 @@ use napi::bindgen_prelude::{
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use session_state::{Error, MAX_VALUE_NESTING};
+pub use session_state::json_text::from_value;
+use session_state::{Error, MAX_VALUE_NESTING, json_text};
 
 use crate::args::type_name;
 use crate::errors::{ToJs, invalid_input, to_js_error};
@@ -38,44 +39,43 @@ where
     json.get_named_property(method)
 }
 
-/// `JSON.stringify` that throws instead of silently changing what JSON cannot hold, and that
-/// stops at objects and arrays nested deeper than `maxDepth` levels (a scalar is depth 0, `[]`
-/// depth 1, as the core's `MAX_VALUE_NESTING` counts) before recursing further, so even a
-/// value nested 100,000 levels deep never overflows the stack. Returns `{ text }` (`text` is
-/// `undefined` for a value without JSON text) or `{ tooDeep: true }`.
+/// `JSON.stringify` that stops at what JSON cannot hold exactly (a non-finite number, an
+/// integer beyond 2^53 - 1 below 1e21, a function, symbol, `BigInt`, `Map` or `Set`) and at an
+/// object or array nested deeper than `maxDepth` levels (a scalar is depth 0, `[]` depth 1, as
+/// the core's `MAX_VALUE_NESTING` counts) before descending further, so even a value nested
+/// 100,000 levels deep never overflows the stack. Returns `{ text }` (`text` is `undefined`
+/// for a value without JSON text) or `{ refused: [key, kind, shown] }`, which the core's
+/// `json_text::refuse_js_value` words (the wasm package's `strictJson` has the same rules).
 ///
 /// The depth is counted in the replacer, which `JSON.stringify` calls with the holder as
 /// `this` on the value it is about to descend into (after `toJSON`), so the check sees exactly
 /// what is written; an object met again at another place is recounted there.
 const STRICT_STRINGIFY: &str = r"(function (value, maxDepth) {
   const depths = new WeakMap();
-  const tooDeep = {};
   try {
-    const text = JSON.stringify(value, function (key, v) {
-      const at = key === '' ? 'the value' : `member \`${key}\``;
-      if (typeof v === 'number' && !Number.isFinite(v)) throw new TypeError(`${at} is ${v}, which JSON cannot hold`);
-      if (typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER && Math.abs(v) < 1e21) throw new RangeError(`${at} is ${v}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no longer holds the integer meant exactly`);
-      if (typeof v === 'function' || typeof v === 'symbol') throw new TypeError(`${at} is a ${typeof v}, which JSON cannot hold`);
-      if (v instanceof Map || v instanceof Set) throw new TypeError(`${at} is a ${v.constructor.name}, which JSON cannot hold (use a plain object or array)`);
-      if (typeof v === 'object' && v !== null) {
+    return { text: JSON.stringify(value, function (key, v) {
+      const t = typeof v;
+      const kind = v instanceof Map || v instanceof Set ? v.constructor.name : t;
+      if (t === 'number' ? !Number.isFinite(v) || (Math.abs(v) > Number.MAX_SAFE_INTEGER && Math.abs(v) < 1e21)
+        : t === 'function' || t === 'symbol' || t === 'bigint' || kind !== t) throw { refused: [key, kind, t === 'number' ? String(v) : ''] };
+      if (t === 'object' && v !== null) {
         const depth = (depths.get(this) ?? 0) + 1;
-        if (depth > maxDepth) throw tooDeep;
+        if (depth > maxDepth) throw { refused: [key, 'deep', ''] };
         depths.set(v, depth);
       }
       return v;
-    });
-    return { text };
-  } catch (error) {
-    if (error === tooDeep) return { tooDeep: true };
-    throw error;
+    }) };
+  } catch (e) {
+    if (e !== null && typeof e === 'object' && Array.isArray(e.refused)) return e;
+    throw e;
   }
 })";
 
-/// Any JSON value from JS (`JSON.stringify` semantics, strict: see the module docs); `invalid_input` naming `name` when
-/// the value has no JSON form, and when it nests objects and arrays deeper than
-/// [`MAX_VALUE_NESTING`] levels (message "... nested deeper than the limit of 100 levels ...",
-/// context `max_depth` = `"100"`, as the Python package), at any depth without overflowing
-/// the stack.
+/// Any JSON value from JS (`JSON.stringify` semantics, strict: see the module docs);
+/// `invalid_input` naming `name` when the value has no exact JSON form (the core's
+/// `json_text::refuse_js_value`), and when it nests objects and arrays deeper than
+/// [`MAX_VALUE_NESTING`] levels (context `max_depth` = `"100"`, as the Python package), at any
+/// depth without overflowing the stack.
 pub fn value_from_js(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<serde_json::Value> {
     let kind = type_name(&value);
     let stringify: Function<'_, FnArgs<(Unknown<'_>, u32)>, Object<'_>> =
@@ -84,22 +84,17 @@ pub fn value_from_js(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<
     let outcome = stringify
         .call(FnArgs::from((value, max_depth)))
         .map_err(|e| invalid_input(env, format!("`{name}` is not JSON: {}", e.reason)))?;
-    if outcome.has_named_property("tooDeep")? {
-        return Err(to_js_error(env, too_deep(name)));
+    if let Some(refused) = outcome.get_named_property::<Option<Vec<String>>>("refused")? {
+        let part = |i: usize| refused.get(i).map_or("", String::as_str);
+        return Err(to_js_error(
+            env,
+            json_text::refuse_js_value(name, part(0), part(1), part(2)),
+        ));
     }
     let text = outcome
         .get_named_property::<Option<String>>("text")?
         .ok_or_else(|| invalid_input(env, format!("`{name}` is not JSON: got {kind}")))?;
-    session_state::json_text::parse_input(name, text.as_bytes()).map_err(|e| to_js_error(env, e))
-}
-
-/// The `invalid_input` error of a value `name` nested deeper than [`MAX_VALUE_NESTING`].
-fn too_deep(name: &str) -> Error {
-    Error::invalid_input(format!(
-        "`{name}` is nested deeper than the limit of {MAX_VALUE_NESTING} levels of objects and \
-         arrays"
-    ))
-    .with_context("max_depth", MAX_VALUE_NESTING.to_string())
+    json_text::parse_input(name, text.as_bytes()).map_err(|e| to_js_error(env, e))
 }
 
 /// A document (a JSON object) from JS; `invalid_input` naming `name` for anything that is
@@ -138,28 +133,6 @@ pub fn document_from_js(
 pub fn from_js<T: DeserializeOwned>(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<T> {
     let json = value_from_js(env, value, name)?;
     from_value(json, name).js(env)
-}
-
-/// A typed value from JSON, with serde's rules for `T`: on a mismatch an `invalid_input`
-/// error naming the member at fault below `name` (`` `options.limit` is invalid: invalid
-/// type: floating point `1.5`, expected usize ``, context `field` = `options.limit`; an
-/// unknown member is named by serde's own reason: `` unknown field `durabilty` ``).
-pub fn from_value<T: DeserializeOwned>(json: serde_json::Value, name: &str) -> Result<T, Error> {
-    serde_path_to_error::deserialize(json).map_err(|e| {
-        let field = field_path(name, &e.path().to_string());
-        Error::invalid_input(format!("`{field}` is invalid: {}", e.inner()))
-            .with_context("field", field)
-    })
-}
-
-/// `name` and a serde path below it (`.` is the value itself): `options` + `limit` gives
-/// `options.limit`, `state` + `memoryConfig.max_turns` gives `state.memoryConfig.max_turns`.
-pub fn field_path(name: &str, path: &str) -> String {
-    match path {
-        "" | "." => name.to_owned(),
-        path if path.starts_with('[') => format!("{name}{path}"),
-        path => format!("{name}.{path}"),
-    }
 }
 
 /// An optional options object: `undefined`, `null` or absent give `T::default()`; anything

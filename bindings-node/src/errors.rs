@@ -2,19 +2,18 @@
 //!
 //! - A core [`Error`] becomes a JS `Error` whose `message` is the core message, whose `code` is
 //!   the stable kind code ([`ErrorKind::code`], e.g. `"corrupt_state"`), with a `context` object
-//!   (`{ key: "...", path: "..." }`) when the core attached context pairs, and `salvaged` (a
-//!   plain object) when a corrupt document could be partly read.
+//!   (`{ key: "...", path: "..." }`) when the core attached context pairs, `hint` (the core's
+//!   hint code, e.g. `"replace"`, its advice in the Node API's terms appended to `message`),
+//!   and `salvaged` (a plain object) when a corrupt document could be partly read.
 //! - A value thrown by a host store's method (see [`crate::host_store`]) travels inside the core
 //!   error as its source and is re-thrown unchanged: the caller's `catch` receives the very
 //!   object the host threw (`===`), whatever it is (an `Error` subclass, a string, an object).
 //!
 //! Wrappers call [`ToJs::js`] on every core result: `self.inner.load(..).js(env)`.
 
-use std::borrow::Cow;
-
 use napi::bindgen_prelude::{Env, JsObjectValue, JsValue, Object, Status, Unknown};
 use napi_derive::napi;
-use session_state::{Error, ErrorKind};
+use session_state::{Error, ErrorKind, Hint};
 
 /// Number of error kinds of the core.
 const KIND_COUNT: usize = ErrorKind::ALL.len();
@@ -177,7 +176,7 @@ pub fn to_js_error(env: &Env, mut err: Error) -> napi::Error {
         // carries the message, with the kind code as napi's `code`.
         Err(_) => napi::Error::new(
             Status::GenericFailure,
-            format!("[{}] {}", err.code(), node_message(err.message())),
+            format!("[{}] {}", err.code(), node_message(&err)),
         ),
     }
 }
@@ -193,40 +192,38 @@ fn rethrow(env: &Env, outcome: napi::Error) -> napi::Result<()> {
     env.throw(thrown)
 }
 
-/// Advice in core messages written for the CLI user (a command-line flag), and the same
-/// advice for the Node user (the option of the Node API), as `(core text, Node text)`.
-///
-/// The core message stays what the CLI prints; [`node_message`] swaps the advice on the way
-/// to JavaScript. `node_message_names_the_node_option` (Rust) and
-/// `test/orchestrator-options.test.mjs` fail when the core wording changes and an entry stops
-/// matching.
-const CLI_ADVICE: &[(&str, &str)] = &[(
-    // `OrchestratorStore::archive` (also `complete`, `abort`, `session_end`): `already_exists`.
-    "pass `--replace` (replace = true) to overwrite it, or `archive --replace` for a session \
-     already in a final status",
-    "pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: true })` \
-     (also for a session already in a final status), `complete({ replace: true })` or \
-     `abort({ replace: true })`",
-)];
-
-/// The message a Node user sees for a core message: [`CLI_ADVICE`] swapped for the Node API's
-/// options, anything else unchanged.
-pub fn node_message(message: &str) -> Cow<'_, str> {
-    let mut message = Cow::Borrowed(message);
-    for (cli, node) in CLI_ADVICE {
-        if message.contains(cli) {
-            message = Cow::Owned(message.replace(cli, node));
+/// What a Node user may do, for a core [`Hint`]: the option of the Node API to pass,
+/// appended to the core message.
+pub fn advice(hint: Hint) -> &'static str {
+    match hint {
+        Hint::Replace => {
+            ": pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: \
+             true })` (also for a session already in a final status), `complete({ replace: \
+             true })` or `abort({ replace: true })`"
         }
+        Hint::Repair => ": `doctor({ fix: true })` or `recover()` repairs it, keeping a copy",
+        _ => "",
     }
-    message
 }
 
-/// A JS `Error` object for a core error: `message` (see [`node_message`]), `code`,
-/// `context`, `salvaged`.
+/// The message a Node user sees: the core message and its hint in the Node API's terms.
+pub fn node_message(err: &Error) -> String {
+    format!(
+        "{}{}",
+        err.message(),
+        err.hint().map(advice).unwrap_or_default()
+    )
+}
+
+/// A JS `Error` object for a core error: `message` (see [`node_message`]), `code`, `hint`
+/// (its code, when the core gave one), `context`, `salvaged`.
 fn build_error<'env>(env: &'env Env, err: &Error) -> napi::Result<Object<'env>> {
-    let message = node_message(err.message());
-    let mut object = env.create_error(napi::Error::new(Status::GenericFailure, &*message))?;
+    let message = node_message(err);
+    let mut object = env.create_error(napi::Error::new(Status::GenericFailure, message))?;
     object.set_named_property("code", err.code())?;
+    if let Some(hint) = err.hint() {
+        object.set_named_property("hint", hint.code())?;
+    }
     if !err.context().is_empty() {
         let mut context = Object::new(env)?;
         for (name, value) in err.context() {
@@ -291,15 +288,20 @@ mod tests {
         sessions.archive(&doc, false).expect("archived");
         let err = sessions.archive(&doc, false).expect_err("archived twice");
         assert_eq!(err.kind(), ErrorKind::AlreadyExists);
-        assert!(err.message().contains("--replace"), "core message: {err}");
-        let node = node_message(err.message());
+        assert!(!err.message().contains("--replace"), "core message: {err}");
+        assert_eq!(err.hint(), Some(Hint::Replace));
+        let node = node_message(&err);
         assert!(!node.contains("--replace"), "{node}");
         assert!(node.contains("`{ replace: true }`"), "{node}");
         assert!(
             node.starts_with("an archive of session `2026-01-02-abc123` already exists at"),
             "{node}"
         );
-        assert_eq!(node_message("nothing to swap"), "nothing to swap");
+        assert_eq!(
+            node_message(&Error::invalid_input("no hint")),
+            "no hint",
+            "no hint, nothing added"
+        );
     }
 
     #[test]

@@ -8,13 +8,12 @@
 //! schema version `incompatible_schema`. Nothing the caller passes is mutated: `save` returns
 //! the saved document (with the new `updated`) instead.
 
-use chrono::FixedOffset;
 use napi::bindgen_prelude::{Either, Env, Unknown};
 use napi_derive::napi;
-use serde::Deserialize;
 use session_state::orchestrator::{
-    self as core, HistoryQuery, OrchestratorSession, Project, ResumeSummary, SessionStatus,
-    agent_from_start, current_key, parse_argument,
+    self as core, ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions,
+    OrchestratorSession, ResumeSummary, SessionStatus, StoreOptions, agent_from_start, current_key,
+    parse_argument,
 };
 use session_state::{Clock, Key};
 use session_state_fs::SystemClock;
@@ -25,41 +24,6 @@ use crate::documents::{self, from_js, options_from_js, to_js};
 use crate::errors::{ToJs, invalid_input};
 
 type Core = core::OrchestratorStore<AnyStore, SystemClock>;
-
-/// Options of `new OrchestratorStore(store, options)`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct StoreOptions {
-    /// Offset east of UTC, in minutes, of naive timestamps (default: read as UTC).
-    naive_offset_minutes: Option<i32>,
-    /// Largest document read or written, in bytes (default 16 MiB); above it
-    /// `invalid_input`, nothing written.
-    max_document_bytes: Option<usize>,
-}
-
-/// Options of `archive(doc, options)`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ArchiveOptions {
-    replace: Option<bool>,
-}
-
-/// Options of `doctor(options)`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DoctorOptions {
-    fix: Option<bool>,
-}
-
-/// The argument of `createSession`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateSession {
-    goal: String,
-    project: Project,
-    mode: Option<String>,
-    suffix: Option<String>,
-}
 
 /// The orchestrator session operations over a store (`.claude/orchestrator-session.json` and
 /// `.claude/orchestrator-history/`), stamping times with the system clock.
@@ -83,22 +47,9 @@ impl OrchestratorStore {
     pub fn new(env: Env, store: StoreArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
         let store = AnyStore::from_js(&env, store)?;
         let options: StoreOptions = options_from_js(&env, options, "options")?;
-        let mut inner = Core::new(store, SystemClock);
-        if let Some(minutes) = options.naive_offset_minutes {
-            let offset = minutes
-                .checked_mul(60)
-                .and_then(FixedOffset::east_opt)
-                .ok_or_else(|| {
-                    invalid_input(
-                        &env,
-                        format!("`naiveOffsetMinutes` {minutes} is not an offset within a day"),
-                    )
-                })?;
-            inner = inner.with_naive_offset(offset);
-        }
-        if let Some(bytes) = options.max_document_bytes {
-            inner = inner.with_max_document_bytes(bytes);
-        }
+        let inner = options
+            .apply(Core::new(store, SystemClock), "options")
+            .js(&env)?;
         Ok(OrchestratorStore { inner })
     }
 
@@ -142,10 +93,7 @@ impl OrchestratorStore {
     ) -> napi::Result<String> {
         let doc = self.session_arg(env, doc, "doc")?;
         let options: ArchiveOptions = options_from_js(env, options, "options")?;
-        let key = self
-            .inner
-            .archive(&doc, options.replace.unwrap_or(false))
-            .js(env)?;
+        let key = self.inner.archive(&doc, options.replace).js(env)?;
         Ok(key.to_string())
     }
 
@@ -157,21 +105,8 @@ impl OrchestratorStore {
         env: &'env Env,
         query: Option<Unknown<'_>>,
     ) -> napi::Result<Unknown<'env>> {
-        #[derive(Default, Deserialize)]
-        #[serde(deny_unknown_fields)]
-        struct Query {
-            limit: Option<usize>,
-            offset: Option<usize>,
-            status: Option<core::SessionStatus>,
-        }
-        let query: Query = options_from_js(env, query, "query")?;
-        let defaults = HistoryQuery::default();
-        let query = HistoryQuery {
-            limit: query.limit.unwrap_or(defaults.limit),
-            offset: query.offset.unwrap_or(defaults.offset),
-            status: query.status,
-        };
-        to_js(env, &self.inner.list_history(&query).js(env)?)
+        let query: HistoryOptions = options_from_js(env, query, "query")?;
+        to_js(env, &self.inner.list_history(&query.query()).js(env)?)
     }
 
     /// Rebuilds the history listing index from the history files.
@@ -239,15 +174,7 @@ impl OrchestratorStore {
         session: Unknown<'_>,
     ) -> napi::Result<Unknown<'env>> {
         let session: CreateSession = from_js(env, session, "session")?;
-        let doc = self
-            .inner
-            .create_session(
-                &session.goal,
-                session.mode.as_deref().unwrap_or("default"),
-                session.project,
-                session.suffix.as_deref(),
-            )
-            .js(env)?;
+        let doc = self.inner.create(session).js(env)?;
         to_js(env, &doc)
     }
 
@@ -376,10 +303,7 @@ impl OrchestratorStore {
         options: Option<Unknown<'_>>,
     ) -> napi::Result<Unknown<'env>> {
         let options: DoctorOptions = options_from_js(env, options, "options")?;
-        to_js(
-            env,
-            &self.inner.doctor(options.fix.unwrap_or(false)).js(env)?,
-        )
+        to_js(env, &self.inner.doctor(options.fix).js(env)?)
     }
 
     /// Repairs the corrupt document under `key` (default: the current session file): keeps a
@@ -494,10 +418,7 @@ impl OrchestratorStore {
         options: Option<Unknown<'_>>,
     ) -> napi::Result<Unknown<'env>> {
         let options: ArchiveOptions = options_from_js(env, options, "options")?;
-        let doc = self
-            .inner
-            .move_to_with(to, options.replace.unwrap_or(false))
-            .js(env)?;
+        let doc = self.inner.move_to_with(to, options.replace).js(env)?;
         to_js(env, &doc)
     }
 }

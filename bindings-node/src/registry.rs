@@ -9,71 +9,15 @@
 
 use napi::bindgen_prelude::{Env, JsValue, Unknown};
 use napi_derive::napi;
-use serde::Deserialize;
-use session_state::registry::{
-    self as core, CompatPolicy, ExplainedPolicy, JournalMode, ResumePolicy,
-};
+use session_state::registry::{self as core, PolicyOptions, RegistryOptions};
 use session_state_fs::SystemClock;
 
 use crate::any_store::{AnyStore, StoreArg};
 use crate::args::{self, StrArg};
-use crate::documents::{from_js, from_value, options_from_js, to_js, value_from_js};
+use crate::documents::{from_js, options_from_js, to_js, value_from_js};
 use crate::errors::{ToJs, invalid_input};
 
 type Core = core::AgentRegistry<AnyStore, SystemClock>;
-
-/// Options of `new AgentRegistry(store, options)`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RegistryOptions {
-    /// `true` (64 KiB trigger), `false`, or `{ minCompactBytes }`: read by [`journal_mode`]
-    /// so that a bad value is named.
-    journal: Option<serde_json::Value>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct JournalSettings {
-    min_compact_bytes: u64,
-}
-
-/// The journal mode of the `journal` option: `invalid_input` naming `options.journal` (or the
-/// member inside it) for anything but a boolean, `null` or `{ minCompactBytes }`.
-fn journal_mode(journal: Option<serde_json::Value>) -> session_state::Result<JournalMode> {
-    match journal {
-        None | Some(serde_json::Value::Null | serde_json::Value::Bool(false)) => {
-            Ok(JournalMode::Off)
-        }
-        Some(serde_json::Value::Bool(true)) => Ok(JournalMode::DEFAULT_ON),
-        Some(settings @ serde_json::Value::Object(_)) => {
-            let settings: JournalSettings = from_value(settings, "options.journal")?;
-            Ok(JournalMode::On {
-                min_compact_bytes: settings.min_compact_bytes,
-            })
-        }
-        Some(other) => Err(session_state::Error::invalid_input(format!(
-            "`options.journal` is invalid: expected a boolean or {{ minCompactBytes }}, got `{other}`"
-        ))
-        .with_context("field", "options.journal")),
-    }
-}
-
-/// Options of `decideResume`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PolicyOptions {
-    policy: Option<PolicyName>,
-    cap: Option<u64>,
-    threshold: Option<f64>,
-}
-
-#[derive(Debug, Clone, Copy, Default, Deserialize)]
-#[serde(rename_all = "snake_case")]
-enum PolicyName {
-    #[default]
-    Compat,
-    Explained,
-}
 
 /// The sub-agent registry over a store, stamping times with the system clock. Every method
 /// reads the files afresh and every change is one exclusive read-modify-write, so several
@@ -97,7 +41,7 @@ impl AgentRegistry {
     pub fn new(env: Env, store: StoreArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
         let store = AnyStore::from_js(&env, store)?;
         let options: RegistryOptions = options_from_js(&env, options, "options")?;
-        let mode = journal_mode(options.journal).js(&env)?;
+        let mode = options.journal_mode("options").js(&env)?;
         Ok(AgentRegistry {
             inner: Core::new(store, SystemClock).with_journal(mode),
         })
@@ -183,40 +127,10 @@ impl AgentRegistry {
         let current = args::string(env, current_task, "currentTask")?;
         let previous = args::opt_string(env, previous_task, "previousTask")?;
         let options: PolicyOptions = options_from_js(env, options, "options")?;
-        let compat;
-        let explained;
-        let policy: &dyn ResumePolicy = match options.policy.unwrap_or_default() {
-            PolicyName::Compat => {
-                if options.threshold.is_some() {
-                    return Err(invalid_input(
-                        env,
-                        "`threshold` applies only to the `explained` policy",
-                    ));
-                }
-                compat = CompatPolicy {
-                    cap: options.cap.unwrap_or(CompatPolicy::default().cap),
-                };
-                &compat
-            }
-            PolicyName::Explained => {
-                let defaults = ExplainedPolicy::default();
-                let threshold = options.threshold.unwrap_or(defaults.threshold);
-                if !(0.0..=1.0).contains(&threshold) {
-                    return Err(invalid_input(
-                        env,
-                        format!("`threshold` must be in [0, 1], got {threshold}"),
-                    ));
-                }
-                explained = ExplainedPolicy {
-                    cap: options.cap.unwrap_or(defaults.cap),
-                    threshold,
-                };
-                &explained
-            }
-        };
+        let policy = options.policy().js(env)?;
         let decision = self
             .inner
-            .decide_resume(&name, &current, previous.as_deref(), policy)
+            .decide_resume(&name, &current, previous.as_deref(), &policy)
             .js(env)?;
         to_js(env, &decision)
     }
@@ -395,21 +309,15 @@ impl AgentRegistry {
         self.inner.compact().js(env)
     }
 
-    /// Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json`: for each,
-    /// keeps a copy aside (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries
-    /// of the sessions file (names, chains, metadata and results that are whole; the core's
-    /// `recover_salvaging`, as `session-state doctor --fix`) and an empty chains file (the
-    /// core's `recover_chains`). Returns the keys of the copies (the sessions file's first);
-    /// empty when both files were fine or absent. After it, `registerAgentResult` and
-    /// `createChain` work again.
+    /// Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json` (the
+    /// core's `AgentRegistry::repair`): for each, keeps a copy aside
+    /// (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries of the sessions
+    /// file (as `session-state doctor --fix`) and an empty chains file. Returns the keys of
+    /// the copies (the sessions file's first); empty when both files were fine or absent.
+    /// After it, `registerAgentResult` and `createChain` work again.
     #[napi]
     pub fn recover(&self, env: &Env) -> napi::Result<Vec<String>> {
-        let sessions = self.inner.recover_salvaging().js(env)?.map(|(key, _)| key);
-        let chains = self.inner.recover_chains().js(env)?;
-        Ok(sessions
-            .into_iter()
-            .chain(chains)
-            .map(|k| k.to_string())
-            .collect())
+        let repaired = self.inner.repair().js(env)?;
+        Ok(repaired.into_iter().map(|r| r.kept_copy).collect())
     }
 }

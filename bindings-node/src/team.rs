@@ -8,8 +8,6 @@
 
 use napi::bindgen_prelude::{Env, Unknown};
 use napi_derive::napi;
-use serde_json::Map;
-use session_state::Error;
 use session_state::team::{self as core, BackendType, SessionState, SpawnConfig};
 use session_state_fs::SystemClock;
 
@@ -136,7 +134,9 @@ impl TeamStore {
         let changes = documents::document_from_js(env, changes, "changes")?;
         let state = self
             .inner
-            .update(&team, &agent, |state| merge_changes(state, &changes))
+            .update(&team, &agent, |state| {
+                state.merge_argument(&changes, "changes")
+            })
             .js(env)?;
         to_js(env, &state)
     }
@@ -163,7 +163,9 @@ impl TeamStore {
         let state = self
             .inner
             .update(&team, &agent, |state| {
-                check_backend_change(state, &new.backend_type, "state.backendType")?;
+                state
+                    .check_backend_change(&new.backend_type)
+                    .map_err(|e| e.below("state"))?;
                 state.clone_from(&new);
                 Ok(())
             })
@@ -227,112 +229,14 @@ fn state_from_js(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<Sess
     from_value(serde_json::Value::Object(map), name).js(env)
 }
 
-/// `changes` set over `state` by the core's [`SessionState::merge`], after checking that a
-/// changed `backendType` names a known backend. When the merge fails, the error names the
-/// member at fault (`changes.memoryConfig.max_turns`), found by reading the merged document
-/// with the same serde rules; `state` is then unchanged.
-fn merge_changes(
-    state: &mut SessionState,
-    changes: &Map<String, serde_json::Value>,
-) -> session_state::Result<()> {
-    if let Some(backend) = changes.get("backendType") {
-        match backend {
-            serde_json::Value::String(backend) => {
-                check_backend_change(state, backend, "changes.backendType")?;
-            }
-            other => {
-                return Err(Error::invalid_input(format!(
-                    "`changes.backendType` is invalid: expected a backend name, got `{other}`"
-                ))
-                .with_context("field", "changes.backendType"));
-            }
-        }
-    }
-    state.merge(changes).map_err(|err| {
-        let Ok(serde_json::Value::Object(mut merged)) = serde_json::to_value(&*state) else {
-            return err;
-        };
-        merged.extend(changes.clone());
-        match from_value::<SessionState>(serde_json::Value::Object(merged), "changes") {
-            Err(named) => named,
-            Ok(_) => err.rename_field(|field| format!("changes.{field}")),
-        }
-    })
-}
-
-/// Refuses a `backendType` that differs from the stored one and is not a backend the core
-/// knows (`BackendType` parsing, as `recordSpawn`); `field` names it in the error.
-fn check_backend_change(
-    state: &SessionState,
-    backend: &str,
-    field: &str,
-) -> session_state::Result<()> {
-    if backend == state.backend_type {
-        return Ok(());
-    }
-    backend.parse::<BackendType>().map(drop).map_err(|e| {
-        Error::invalid_input(format!("`{field}` is invalid: {}", e.message()))
-            .with_context("field", field)
-    })
-}
-
-/// A spawn config argument (camelCase keys, as in the document). A member `SpawnConfig` does
-/// not have (a misspelt `modl`) is `invalid_input` naming it, instead of being dropped: the
-/// core's type keeps no unknown members, so it would be lost without a word.
+/// A spawn config argument (camelCase keys, as in the document; the core's
+/// [`SpawnConfig::from_argument`] refuses a member the type does not have).
 fn config_from_js(env: &Env, value: Unknown<'_>) -> napi::Result<SpawnConfig> {
     let map = documents::document_from_js(env, value, "config")?;
-    let known = spawn_config_members();
-    if let Some(unknown) = map.keys().find(|k| !known.contains(k)) {
-        return Err(Error::invalid_input(format!(
-            "`config.{unknown}` is invalid: unknown field `{unknown}`, expected one of {}",
-            known
-                .iter()
-                .map(|k| format!("`{k}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        ))
-        .with_context("field", format!("config.{unknown}")))
-        .js(env);
-    }
-    from_value(serde_json::Value::Object(map), "config").js(env)
-}
-
-/// The members of a [`SpawnConfig`] document, read from the core type's JSON Schema (so they
-/// follow the core's fields).
-fn spawn_config_members() -> Vec<String> {
-    let schema = schemars::schema_for!(SpawnConfig);
-    schema
-        .get("properties")
-        .and_then(serde_json::Value::as_object)
-        .map(|properties| properties.keys().cloned().collect())
-        .unwrap_or_default()
+    SpawnConfig::from_argument(map, "config").js(env)
 }
 
 /// A backend argument: `claude-code`, `codex` or `gemini-cli`.
 fn backend_arg(env: &Env, value: StrArg<'_>) -> napi::Result<BackendType> {
     args::string(env, value, "backend")?.parse().js(env)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn spawn_config_members_come_from_the_core_type() {
-        let members = spawn_config_members();
-        for member in [
-            "name",
-            "prompt",
-            "model",
-            "maxTurns",
-            "memoryConfig",
-            "delegations",
-        ] {
-            assert!(
-                members.iter().any(|m| m == member),
-                "{member} in {members:?}"
-            );
-        }
-        assert!(!members.iter().any(|m| m == "backendType"));
-    }
 }

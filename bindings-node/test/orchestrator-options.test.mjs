@@ -16,6 +16,7 @@ function throwsArchiveExists(call, what) {
   assert.throws(call, (err) => {
     assert.ok(err instanceof Error, what)
     assert.equal(err.code, 'already_exists', `${what}: ${err.message}`)
+    assert.equal(err.hint, 'replace', `${what}: the core's hint, as data`)
     assert.match(err.message, /^an archive of session `[^`]+` already exists at `\.claude\/orchestrator-history\/[^`]+\.json`/, what)
     assert.ok(!err.message.includes('--replace'), `${what}: names the CLI flag: ${err.message}`)
     assert.ok(err.message.includes('`{ replace: true }`'), `${what}: ${err.message}`)

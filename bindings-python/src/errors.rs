@@ -2,37 +2,31 @@
 //!
 //! An error whose source is a Python exception (raised by a host store) is re-raised unchanged.
 
-use std::borrow::Cow;
-
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use session_state::Error;
+use session_state::{Error, Hint};
 
-/// Advice in core messages written for the CLI user (a command-line flag), and the same
-/// advice for the Python user (the keyword argument of the Python API), as
-/// `(core text, Python text)`. The core message stays what the CLI prints; [`py_message`]
-/// swaps the advice on the way to Python (as the Node package swaps it for its options).
-/// `test_orchestrator.py::test_already_exists_names_the_python_keyword` fails when the core
-/// wording changes and an entry stops matching.
-const CLI_ADVICE: &[(&str, &str)] = &[(
-    // `OrchestratorStore::archive` (also `complete`, `abort`, `session_end`): `already_exists`.
-    "pass `--replace` (replace = true) to overwrite it, or `archive --replace` for a session \
-     already in a final status",
-    "pass `replace=True` to overwrite it: `archive(state, replace=True)` or \
-     `archive_session(state, replace=True)` (also for a session already in a final status), \
-     `complete(replace=True)` or `abort(replace=True)`",
-)];
-
-/// The message a Python user sees for a core message: [`CLI_ADVICE`] swapped for the Python
-/// API's keywords, anything else unchanged.
-pub fn py_message(message: &str) -> Cow<'_, str> {
-    let mut message = Cow::Borrowed(message);
-    for (cli, python) in CLI_ADVICE {
-        if message.contains(cli) {
-            message = Cow::Owned(message.replace(cli, python));
+/// What a Python user may do, for a core [`Hint`]: the keyword argument to pass, appended
+/// to the core message.
+fn advice(hint: Hint) -> &'static str {
+    match hint {
+        Hint::Replace => {
+            ": pass `replace=True` to overwrite it: `archive(state, replace=True)` or \
+             `archive_session(state, replace=True)` (also for a session already in a final \
+             status), `complete(replace=True)` or `abort(replace=True)`"
         }
+        Hint::Repair => ": `doctor(fix=True)` repairs it, keeping a copy",
+        _ => "",
     }
-    message
+}
+
+/// The message a Python user sees: the core message and its hint in the Python API's terms.
+pub fn py_message(err: &Error) -> String {
+    format!(
+        "{}{}",
+        err.message(),
+        err.hint().map(advice).unwrap_or_default()
+    )
 }
 
 /// Converts a core error into the matching `session_state.errors` exception.
@@ -61,7 +55,10 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     if let Some(salvaged) = err.salvaged() {
         kwargs.set_item("salvaged", pythonize::pythonize(py, salvaged)?)?;
     }
-    let exc = class.call((py_message(err.message()),), Some(&kwargs))?;
+    if let Some(hint) = err.hint() {
+        kwargs.set_item("hint", hint.code())?;
+    }
+    let exc = class.call((py_message(err),), Some(&kwargs))?;
     Ok(PyErr::from_value(exc))
 }
 

@@ -1,20 +1,19 @@
 //! `session_state.orchestrator`, native half: the orchestrator session operations
 //! (`OrchestratorStore`) and the resume summary, documents as plain dicts.
 
-use chrono::FixedOffset;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::{Map, Value};
 use session_state::orchestrator::{
-    self, Agent, AgentStatus, HistoryQuery, OrchestratorSession, OrchestratorStore, ParseOptions,
-    Project, SessionStatus, current_key, parse_argument,
+    self, Agent, AgentStatus, CreateSession, HistoryQuery, OrchestratorSession, OrchestratorStore,
+    ParseOptions, SessionStatus, StoreOptions, current_key, parse_argument,
 };
-use session_state::{Clock, Error, Store, Timestamp};
+use session_state::{Clock, Store, Timestamp};
 use session_state_fs::SystemClock;
 
 use crate::args;
 use crate::convert::{Names, from_py, from_value, json_bytes, to_py};
-use crate::errors::{IntoPyResult, to_py_err};
+use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, key_arg};
 
 /// The argument `name`, a Python document, as the core reads a file (same checks). What would
@@ -70,23 +69,26 @@ impl PyOrchestrator {
         naive_offset_minutes: Option<&Bound<'_, PyAny>>,
         max_document_bytes: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let mut inner = OrchestratorStore::new(AnyStore::from_py(store)?, SystemClock);
-        if let Some(minutes) = naive_offset_minutes.filter(|m| !m.is_none()) {
+        let naive_offset_minutes = match naive_offset_minutes.filter(|m| !m.is_none()) {
             // FixedOffset takes less than a day either way.
-            let minutes = args::bounded(minutes, "naive_offset_minutes", -1439, 1439)?;
-            let offset = i32::try_from(minutes * 60)
-                .ok()
-                .and_then(FixedOffset::east_opt)
-                .ok_or_else(|| {
-                    to_py_err(Error::invalid_input(format!(
-                        "naive offset `{minutes}` minutes is out of range"
-                    )))
-                })?;
-            inner = inner.with_naive_offset(offset);
-        }
-        if let Some(bytes) = max_document_bytes.filter(|b| !b.is_none()) {
-            inner = inner.with_max_document_bytes(args::count(bytes, "max_document_bytes")?);
-        }
+            Some(minutes) => {
+                let minutes = args::bounded(minutes, "naive_offset_minutes", -1439, 1439)?;
+                Some(i32::try_from(minutes).unwrap_or(i32::MAX))
+            }
+            None => None,
+        };
+        let max_document_bytes = match max_document_bytes.filter(|b| !b.is_none()) {
+            Some(bytes) => {
+                Some(u64::try_from(args::count(bytes, "max_document_bytes")?).unwrap_or(u64::MAX))
+            }
+            None => None,
+        };
+        let options = StoreOptions {
+            naive_offset_minutes,
+            max_document_bytes,
+        };
+        let inner = OrchestratorStore::new(AnyStore::from_py(store)?, SystemClock);
+        let inner = options.apply(inner, "options").py()?;
         Ok(PyOrchestrator { inner })
     }
 
@@ -227,15 +229,13 @@ impl PyOrchestrator {
         project: &Bound<'py, PyAny>,
         suffix: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let goal = args::text(goal, "goal")?;
-        let mode = args::text(mode, "mode")?;
-        let suffix = args::opt_text(suffix, "suffix")?;
-        let project: Project = from_py("project", project)?;
-        doc_result!(
-            py,
-            self.inner
-                .create_session(&goal, &mode, project, suffix.as_deref())
-        )
+        let session = CreateSession {
+            goal: args::text(goal, "goal")?.into_owned(),
+            mode: Some(args::text(mode, "mode")?.into_owned()),
+            project: from_py("project", project)?,
+            suffix: args::opt_text(suffix, "suffix")?.map(std::borrow::Cow::into_owned),
+        };
+        doc_result!(py, self.inner.create(session))
     }
 
     /// `agent_started(agent) -> dict`: adds `agent` (one with the same id is replaced);

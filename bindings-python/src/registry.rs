@@ -5,8 +5,7 @@ use pyo3::prelude::*;
 use serde_json::Value;
 use session_state::Key;
 use session_state::registry::{
-    AgentRegistry, CompatPolicy, ExplainedPolicy, JournalMode, ResumePolicy, TranscriptLines,
-    find_transcript,
+    AgentRegistry, JournalMode, PolicyName, PolicyOptions, TranscriptLines, find_transcript,
 };
 use session_state_fs::SystemClock;
 
@@ -20,19 +19,6 @@ use crate::stores::{AnyStore, key_arg};
 #[derive(Debug)]
 pub struct PyRegistry {
     inner: AgentRegistry<AnyStore, SystemClock>,
-}
-
-fn policy(name: &str) -> PyResult<Box<dyn ResumePolicy + Send + Sync>> {
-    match name {
-        "compat" => Ok(Box::new(CompatPolicy::default())),
-        "explained" => Ok(Box::new(ExplainedPolicy::default())),
-        other => Err(crate::errors::to_py_err(
-            session_state::Error::invalid_input(format!(
-                "`policy` must be `compat` or `explained`, not `{other}`"
-            ))
-            .with_context("argument", "policy"),
-        )),
-    }
 }
 
 #[pymethods]
@@ -110,7 +96,12 @@ impl PyRegistry {
         previous_task: Option<&Bound<'py, PyAny>>,
         policy: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let policy = self::policy(&opt_text(policy, "policy")?.unwrap_or("compat".into()))?;
+        let name = opt_text(policy, "policy")?.unwrap_or("compat".into());
+        let options = PolicyOptions {
+            policy: Some(name.parse::<PolicyName>().py()?),
+            ..PolicyOptions::default()
+        };
+        let policy = options.policy().py()?;
         let previous_task = opt_text(previous_task, "previous_task")?;
         let decision = self
             .inner
@@ -118,7 +109,7 @@ impl PyRegistry {
                 &text(agent_name, "agent_name")?,
                 &text(current_task, "current_task")?,
                 previous_task.as_deref(),
-                policy.as_ref(),
+                &policy,
             )
             .py()?;
         to_py(py, &decision)
@@ -263,6 +254,14 @@ impl PyRegistry {
             .recover_chains()
             .py()?
             .map(|k| k.as_str().to_owned()))
+    }
+
+    /// `repair() -> list[dict]`: repairs a corrupt sessions file (what it still holds written
+    /// back) and a corrupt chains file (started as `{}`), keeping copies; one
+    /// `{key, kept_copy, action}` per file repaired, the sessions file's first (the core's
+    /// `AgentRegistry::repair`, the Node package's `recover`).
+    fn repair<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
+        to_py(py, &self.inner.repair().py()?)
     }
 
     /// The sessions document (base + journal) as a dict.

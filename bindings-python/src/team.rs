@@ -7,7 +7,7 @@ use session_state::{Error, Result};
 use session_state_fs::SystemClock;
 
 use crate::args;
-use crate::convert::{self, Names, check_text, from_py, from_py_as, from_value, to_py};
+use crate::convert::{self, Names, check_text, from_py, from_py_as, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::AnyStore;
 
@@ -154,7 +154,7 @@ impl PyTeamStore {
             .update(&team, &agent, |state| -> Result<()> {
                 state
                     .check_backend_change(&new.backend_type)
-                    .map_err(|e| below("state", e, Names::Attributes))?;
+                    .map_err(below_state)?;
                 *state = new.clone();
                 Ok(())
             })
@@ -177,7 +177,9 @@ impl PyTeamStore {
         let changes: Map<String, Value> = from_py("changes", changes)?;
         let written = self
             .inner
-            .update(&team, &agent, |state| merge_changes(state, &changes))
+            .update(&team, &agent, |state| {
+                state.merge_argument(&changes, "changes")
+            })
             .py()?;
         to_py(py, &written)
     }
@@ -194,30 +196,16 @@ impl PyTeamStore {
     }
 }
 
-/// `changes` set over `state` by the core's [`SessionState::merge`] (which also refuses a
-/// change to an unknown `backendType`), with the member at fault named below `changes`
-/// (`changes.maxTurns`) in the message and in `context["field"]`; a type error is located by
-/// reading the merged document with the same serde rules. `state` is unchanged on error.
-fn merge_changes(state: &mut SessionState, changes: &Map<String, Value>) -> Result<()> {
-    state.merge(changes).map_err(|err| {
-        // The full path of a type error (`changes.memoryConfig.max_turns`) where serde finds
-        // one; else the change the core named (`name`, `backendType`), below `changes`.
-        if let Ok(Value::Object(mut merged)) = serde_json::to_value(&*state) {
-            merged.extend(changes.clone());
-            if let Err(named) =
-                from_value::<SessionState>("changes", Value::Object(merged), Names::Keys)
-            {
-                return named;
-            }
-        }
-        below("changes", err, Names::Keys)
-    })
-}
-
-/// A core error naming a document member (`context["field"]` = `backendType`) re-worded to
-/// name it below the argument `name` (`changes.backendType`, `state.backend_type`).
-fn below(name: &str, err: Error, names: Names) -> Error {
-    err.rename_field(|field| format!("{name}.{}", convert::member(field, names)))
+/// A core error naming a document member (`backendType`) named as the attribute of the
+/// argument `state` (`state.backend_type`); the message follows the field.
+fn below_state(err: Error) -> Error {
+    match err
+        .field()
+        .map(|field| convert::member(field, Names::Attributes))
+    {
+        Some(member) => err.with_field(format!("state.{member}")),
+        None => err,
+    }
 }
 
 /// Registers the team functions and class on the native module.

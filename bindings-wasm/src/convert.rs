@@ -13,12 +13,12 @@
 //! cycles, `undefined` itself, and objects and arrays nested deeper than the core's
 //! [`MAX_VALUE_NESTING`] (100) levels (context `max_depth`; checked before descending, so even
 //! 100,000 levels never overflow the stack). This covers every document, value and options
-//! argument. The check is JavaScript (`strictJson`), which does not add to the `.wasm`.
+//! argument. The check is JavaScript (`strictJson`); its refusals are worded by the core.
 
 use js_sys::{JSON, Uint8Array};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use session_state::{Key, MAX_VALUE_NESTING};
+use session_state::{Key, MAX_VALUE_NESTING, json_text};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -35,20 +35,17 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
         .map_err(|e| invalid_input(format!("cannot convert a value to JS: {}", describe(&e))))
 }
 
-// `strictJson(value, what, maxDepth)`: `JSON.stringify` with a replacer that refuses, naming
-// the member, what JSON cannot hold exactly instead of changing it silently, and that stops at
-// a value nested deeper than `maxDepth` levels (a scalar is depth 0, `[]` depth 1, as the
-// core's `MAX_VALUE_NESTING` counts) before descending further. The depth is counted in the
-// replacer, which `JSON.stringify` calls with the holder as `this` on the value it is about
-// to write (after `toJSON`), so the check sees exactly what is written. The same rules and
-// messages as the Node package's `STRICT_STRINGIFY`. It throws the package's `invalid_input`
-// error itself (the shape `to_js_error` gives: `code`, `context`; an exception thrown by a
-// `toJSON` or a getter is described as `errors::describe` does), which costs no wasm code.
+// `strictJson(value, maxDepth)`: `JSON.stringify` with a replacer that stops at what JSON
+// cannot hold exactly and at a value nested deeper than `maxDepth` levels (a scalar is depth 0,
+// `[]` depth 1, as the core's `MAX_VALUE_NESTING` counts) before descending further. The depth
+// is counted in the replacer, which `JSON.stringify` calls with the holder as `this` on the
+// value it is about to write (after `toJSON`), so the check sees exactly what is written. It
+// returns the text (`undefined` for a value without one) or `[key, kind, shown]`, worded by the
+// core's `json_text::refuse_js_value`; the same rules as the Node package's `STRICT_STRINGIFY`.
 #[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
-    /// `JSON.stringify` made strict (see above): the JSON text, or the `invalid_input` error.
     #[wasm_bindgen(catch, js_name = strictJson)]
-    fn strict_json(value: &JsValue, what: &str, max_depth: u32) -> JsResult<String>;
+    fn strict_json(value: &JsValue, max_depth: u32) -> JsResult<JsValue>;
 }
 
 /// Any JSON value from the JS argument `what` (`JSON.stringify` semantics, strict: see the
@@ -59,10 +56,23 @@ extern "C" {
 /// nested deeper than [`MAX_VALUE_NESTING`] levels, with context `max_depth` = `"100"`.
 pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value> {
     #[allow(clippy::cast_possible_truncation)] // 100
-    let text = strict_json(value, what, MAX_VALUE_NESTING as u32)?;
-    // `from_slice` inside (not `from_str`): the same reader instance as the core's parsers, so
-    // the wasm holds one JSON reader for `Value` instead of two. The text is UTF-8 already.
-    session_state::json_text::parse_input(what, text.as_bytes()).js()
+    let outcome = strict_json(value, MAX_VALUE_NESTING as u32)
+        .map_err(|e| invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
+    if let Some(text) = outcome.as_string() {
+        // `from_slice` inside (not `from_str`): the same reader instance as the core's
+        // parsers, so the wasm holds one JSON reader for `Value` instead of two.
+        return json_text::parse_input(what, text.as_bytes()).js();
+    }
+    if js_sys::Array::is_array(&outcome) {
+        let refused = js_sys::Array::from(&outcome);
+        let part = |i| refused.get(i).as_string().unwrap_or_default();
+        let err = json_text::refuse_js_value(what, &part(0), &part(1), &part(2));
+        return Err(crate::errors::to_js_error(err));
+    }
+    Err(invalid_input(format!(
+        "`{what}` is not JSON: got {}",
+        type_name(value)
+    )))
 }
 
 /// A document (a JSON object) from the JS argument `what`, with every member kept in order.
@@ -91,11 +101,10 @@ pub fn document_from_js(
 /// The JS argument `what` read as `T` (through its JSON form).
 ///
 /// # Errors
-/// `invalid_input` naming `what` when the value has no JSON form or not `T`'s shape.
+/// `invalid_input` naming `what` when the value has no JSON form or not `T`'s shape (the
+/// core's `json_text::from_value`).
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
-    // Through `&Value` (not `from_value`): the deserialiser the core reads documents with, so
-    // shared types (agents, projects) are not compiled twice.
-    T::deserialize(&value_from_js(value, what)?).map_err(|e| invalid_input(format!("`{what}` {e}")))
+    session_state::json_text::from_value(value_from_js(value, what)?, what).js()
 }
 
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).

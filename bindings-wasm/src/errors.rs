@@ -13,15 +13,15 @@
 //! Browser storage failures (quota, access denied) instead become typed `storage` errors whose
 //! `cause` is the browser's `DOMException`.
 //!
-//! Two argument checks written in JavaScript to keep the `.wasm` small (`strictJson` in
-//! [`crate::convert`], `checkSpawnConfig` in [`crate::team`]) throw their `invalid_input`
-//! errors themselves, in the same shape (`message`, `code`, `context`).
+//! The strict JSON check of arguments, written in JavaScript (`strictJson` in
+//! [`crate::convert`]), throws its `invalid_input` errors itself, in the same shape (`message`,
+//! `code`, `context`).
 
 use std::cell::{Cell, RefCell};
 use std::fmt;
 
 use js_sys::{Object, Reflect};
-use session_state::{Error, ErrorKind, Key};
+use session_state::{Error, ErrorKind, Hint, Key};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -49,6 +49,8 @@ const TS_ERROR: &'static str = r#"
  */
 export interface SessionStateError extends Error {
   code: ErrorCode;
+  /** What the caller may do (`replace`: pass `{ replace: true }`), when the core knows. */
+  hint?: "replace" | "repair" | "raise_limit";
   context: Record<string, string>;
   salvaged?: unknown;
   cause?: unknown;
@@ -188,20 +190,23 @@ pub fn type_name(value: &JsValue) -> String {
     }
 }
 
-// `webError(message)`: a JS `Error` with the core's message, its advice written for the CLI
-// user (a command-line flag) swapped for this package's option, as the Node package does:
-// `already_exists` of `archive` (also `complete`, `abort`) names `{ replace: true }`, not
-// `--replace`. JavaScript, so the texts cost no wasm; `test/errors.test.mjs` fails when the
-// core wording changes and the swap stops matching.
-#[wasm_bindgen(module = "/src/glue.js")]
-extern "C" {
-    #[wasm_bindgen(js_name = webError)]
-    fn web_error(message: &str) -> js_sys::Error;
+/// What a user of this package may do, for a core [`Hint`]: the option to pass, appended to
+/// the core message (the Node package's words).
+fn advice(hint: Hint) -> &'static str {
+    match hint {
+        Hint::Replace => {
+            ": pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: \
+             true })` (also for a session already in a final status), `complete({ replace: \
+             true })` or `abort({ replace: true })`"
+        }
+        Hint::Repair => ": `doctor({ fix: true })` or `recover()` repairs it, keeping a copy",
+        _ => "",
+    }
 }
 
 /// The JS exception for `err`: the host store's own exception when one caused it, otherwise
-/// a JS `Error` with `message` (CLI advice swapped for the package's options, see `webError`),
-/// `code`, `context`, and `salvaged` / `cause` when present.
+/// a JS `Error` with `message` (the core message and its hint in this package's options),
+/// `code`, `hint` (the hint's code), `context`, and `salvaged` / `cause` when present.
 // By value so that `.map_err(to_js_error)` reads naturally; the error ends here.
 #[allow(clippy::needless_pass_by_value)]
 pub fn to_js_error(err: Error) -> JsValue {
@@ -209,12 +214,16 @@ pub fn to_js_error(err: Error) -> JsValue {
     if let Some(exception) = carried.filter(|e| e.rethrow).and_then(JsException::take) {
         return exception;
     }
-    let js = web_error(err.message());
+    let advice = err.hint().map(advice).unwrap_or_default();
+    let js = js_sys::Error::new(&format!("{}{advice}", err.message()));
     let context = Object::new();
     for (name, value) in err.context() {
         set(&context, name, &JsValue::from_str(value));
     }
     set(&js, "code", &JsValue::from_str(err.code()));
+    if let Some(hint) = err.hint() {
+        set(&js, "hint", &JsValue::from_str(hint.code()));
+    }
     set(&js, "context", &context);
     if let Some(salvaged) = err.salvaged() {
         let value = crate::convert::to_js(salvaged).unwrap_or(JsValue::NULL);

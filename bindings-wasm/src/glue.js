@@ -1,7 +1,5 @@
 // The JavaScript side of the package's Rust code, in one module (one file for the browser to
-// fetch): the strict JSON check of arguments, the spawn config member check, the host-store
-// busy marks, the error constructor that names the package's options, and the renaming of a
-// document member below its argument.
+// fetch): the host-store busy marks and the strict JSON check of arguments.
 
 // host.rs
 const busy = new WeakSet();
@@ -12,62 +10,27 @@ export function hostBusy(object, enter) {
   return true;
 }
 
-// errors.rs
-const advice = [[
-  'pass `--replace` (replace = true) to overwrite it, or `archive --replace` for a session already in a final status',
-  'pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: true })` (also for a session already in a final status), `complete({ replace: true })` or `abort({ replace: true })`',
-]];
-export function webError(message) {
-  for (const [cli, web] of advice) message = message.split(cli).join(web);
-  return new Error(message);
-}
-
-// team.rs
-export function checkSpawnConfig(value, members) {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return;
-  members = members.split(' ');
-  const unknown = Object.keys(value).find((k) => value[k] !== undefined && !members.includes(k));
-  if (unknown === undefined) return;
-  const field = `config.${unknown}`;
-  throw Object.assign(new Error(`\`${field}\` is invalid: unknown field \`${unknown}\`, expected one of \`${members.join('`, `')}\``), { code: 'invalid_input', context: { field } });
-}
-
-export function below(error, name) {
-  const field = error?.context?.field;
-  if (typeof field !== 'string') return error;
-  error.message = error.message.replace(`\`${field}\``, `\`${name}.${field}\``);
-  error.context.field = `${name}.${field}`;
-  return error;
-}
-
-// convert.rs
-export function strictJson(value, what, maxDepth) {
-  const fail = (message, context = {}) => Object.assign(new Error(message), { code: 'invalid_input', context });
+// convert.rs: `JSON.stringify` that stops at what JSON cannot hold exactly and at values
+// nested deeper than `maxDepth`, before descending further; returns the text (or `undefined`)
+// or `[key, kind, shown]`, which the core's `json_text::refuse_js_value` words. The same rules
+// as the Node package's `STRICT_STRINGIFY`.
+export function strictJson(value, maxDepth) {
   const depths = new WeakMap();
-  const tooDeep = {};
-  let text;
   try {
-    text = JSON.stringify(value, function (key, v) {
-      const at = key === '' ? 'the value' : `member \`${key}\``;
+    return JSON.stringify(value, function (key, v) {
       const t = typeof v;
-      if (t === 'number' && !Number.isFinite(v)) throw `${at} is ${v}, which JSON cannot hold`;
-      if (t === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER && Math.abs(v) < 1e21) throw `${at} is ${v}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no longer holds the integer meant exactly`;
-      if (t === 'function' || t === 'symbol' || t === 'bigint') throw `${at} is a ${t}, which JSON cannot hold`;
-      if (v instanceof Map || v instanceof Set) throw `${at} is a ${v.constructor.name}, which JSON cannot hold (use a plain object or array)`;
+      const kind = v instanceof Map || v instanceof Set ? v.constructor.name : t;
+      if (t === 'number' ? !Number.isFinite(v) || (Math.abs(v) > Number.MAX_SAFE_INTEGER && Math.abs(v) < 1e21)
+        : t === 'function' || t === 'symbol' || t === 'bigint' || kind !== t) throw { refused: [key, kind, t === 'number' ? String(v) : ''] };
       if (t === 'object' && v !== null) {
         const depth = (depths.get(this) ?? 0) + 1;
-        if (depth > maxDepth) throw tooDeep;
+        if (depth > maxDepth) throw { refused: [key, 'deep', ''] };
         depths.set(v, depth);
       }
       return v;
     });
   } catch (e) {
-    if (e === tooDeep) {
-      throw fail(`\`${what}\` is nested deeper than the limit of ${maxDepth} levels of objects and arrays`, { max_depth: String(maxDepth) });
-    }
-    const reason = e instanceof Error ? `${e.name}: ${e.message}` : typeof e === 'string' ? e : `a thrown ${e === null ? 'null' : typeof e}`;
-    throw fail(`\`${what}\` is not JSON: ${reason}`);
+    if (e !== null && typeof e === 'object' && Array.isArray(e.refused)) return e.refused;
+    throw e;
   }
-  if (text === undefined) throw fail(`\`${what}\` is not JSON: got ${typeof value}`);
-  return text;
 }

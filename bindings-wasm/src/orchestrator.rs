@@ -8,8 +8,8 @@
 use serde::Deserialize;
 use session_state::Key;
 use session_state::orchestrator::{
-    self as core, HistoryQuery, OrchestratorSession, ParseOptions, Project, ResumeSummary,
-    SessionStatus, current_key,
+    self as core, ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions,
+    OrchestratorSession, ParseOptions, ResumeSummary, SessionStatus, StoreOptions, current_key,
 };
 use wasm_bindgen::prelude::*;
 
@@ -51,52 +51,6 @@ export interface OrchestratorStoreOptions {
 }
 "#;
 
-/// The options object of the constructor.
-#[derive(Debug, Default, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct Options {
-    // u64, not usize: wasm32's usize stops at 2^32 - 1, and the Node package takes any safe
-    // integer (a larger value than the memory can hold means no limit, as on Node).
-    max_document_bytes: Option<u64>,
-    naive_offset_minutes: Option<i32>,
-}
-
-/// The options of `listHistory`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct HistoryOptions {
-    // u64 as above: past 2^32 - 1 they are as good as no bound.
-    limit: Option<u64>,
-    offset: Option<u64>,
-    status: Option<SessionStatus>,
-}
-
-/// The options of `doctor`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct DoctorOptions {
-    #[serde(default)]
-    fix: bool,
-}
-
-/// The argument of `createSession`.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct CreateSession {
-    goal: String,
-    project: Project,
-    mode: Option<String>,
-    suffix: Option<String>,
-}
-
-/// The options of `archive`, `complete` and `abort`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ReplaceOptions {
-    #[serde(default)]
-    replace: bool,
-}
-
 /// Save, load, archive, list and move an orchestrator session in a store.
 ///
 /// Keys: `.claude/orchestrator-session.json` (current) and
@@ -128,18 +82,9 @@ impl OrchestratorStore {
         #[wasm_bindgen(unchecked_optional_param_type = "OrchestratorStoreOptions")]
         options: &JsValue,
     ) -> JsResult<OrchestratorStore> {
-        let options: Options = options_arg(options, "options")?;
-        let mut inner = core::OrchestratorStore::new(AnyStore::from_js(store)?, JsClock);
-        if let Some(bytes) = options.max_document_bytes {
-            inner = inner.with_max_document_bytes(saturating_usize(bytes));
-        }
-        if let Some(minutes) = options.naive_offset_minutes {
-            let offset =
-                chrono::FixedOffset::east_opt(minutes.saturating_mul(60)).ok_or_else(|| {
-                    invalid_input(format!("`naiveOffsetMinutes` {minutes} is out of range"))
-                })?;
-            inner = inner.with_naive_offset(offset);
-        }
+        let options: StoreOptions = options_arg(options, "options")?;
+        let inner = core::OrchestratorStore::new(AnyStore::from_js(store)?, JsClock);
+        let inner = options.apply(inner, "options").js()?;
         Ok(OrchestratorStore { inner })
     }
 
@@ -185,7 +130,7 @@ impl OrchestratorStore {
         #[wasm_bindgen(unchecked_optional_param_type = "{ replace?: boolean }")] options: &JsValue,
     ) -> JsResult<String> {
         let doc = document_arg(doc, self.inner.options())?;
-        let flags: ReplaceOptions = options_arg(options, "options")?;
+        let flags: ArchiveOptions = options_arg(options, "options")?;
         Ok(self.inner.archive(&doc, flags.replace).js()?.to_string())
     }
 
@@ -195,14 +140,8 @@ impl OrchestratorStore {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "HistoryQuery")] query: &JsValue,
     ) -> JsResult<JsValue> {
-        let options: HistoryOptions = options_arg(query, "query")?;
-        let defaults = HistoryQuery::default();
-        let query = HistoryQuery {
-            limit: options.limit.map_or(defaults.limit, saturating_usize),
-            offset: options.offset.map_or(defaults.offset, saturating_usize),
-            status: options.status,
-        };
-        to_js(&self.inner.list_history(&query).js()?)
+        let query: HistoryOptions = options_arg(query, "query")?;
+        to_js(&self.inner.list_history(&query.query()).js()?)
     }
 
     /// `created → in_progress`; returns the saved document.
@@ -254,15 +193,7 @@ impl OrchestratorStore {
         #[wasm_bindgen(unchecked_param_type = "CreateSession")] session: &JsValue,
     ) -> JsResult<JsValue> {
         let args: CreateSession = from_js(session, "session")?;
-        let doc = self
-            .inner
-            .create_session(
-                &args.goal,
-                args.mode.as_deref().unwrap_or("default"),
-                args.project,
-                args.suffix.as_deref(),
-            )
-            .js()?;
+        let doc = self.inner.create(args).js()?;
         to_js(&doc)
     }
 
@@ -377,7 +308,7 @@ impl OrchestratorStore {
 impl OrchestratorStore {
     /// `complete`/`abort`: the final move and the archive, with the `replace` option.
     fn final_move(&self, to: SessionStatus, options: &JsValue) -> JsResult<JsValue> {
-        let flags: ReplaceOptions = options_arg(options, "options")?;
+        let flags: ArchiveOptions = options_arg(options, "options")?;
         session(&self.inner.move_to_with(to, flags.replace).js()?)
     }
 }
@@ -452,9 +383,4 @@ mod tests {
         let generated = serde_json::to_string_pretty(&core::json_schema()).expect("serialises");
         assert_eq!(SCHEMA_JSON, generated + "\n");
     }
-}
-
-/// `n` as a `usize`, `usize::MAX` when it does not fit (wasm32).
-fn saturating_usize(n: u64) -> usize {
-    usize::try_from(n).unwrap_or(usize::MAX)
 }

@@ -1,15 +1,12 @@
 //! `AgentRegistry`: the core's [`session_state::registry`] (MoAI-ADK's sub-agent
 //! `SessionManager` files, SPEC section 2) as JS. Conversions only.
 
-use serde::Deserialize;
-use session_state::registry::{
-    self as core, CompatPolicy, ExplainedPolicy, JournalMode, ResumePolicy,
-};
+use session_state::registry::{self as core, PolicyOptions, RegistryOptions};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
 use crate::convert::{from_js, opt_string_arg, options_arg, string_arg, to_js, value_from_js};
-use crate::errors::{IntoJsResult, JsResult, invalid_input};
+use crate::errors::{IntoJsResult, JsResult};
 use crate::stores::AnyStore;
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -29,79 +26,6 @@ export interface ResumePolicyOptions {
   threshold?: number;
 }
 "#;
-
-/// The options of the constructor.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct RegistryOptions {
-    /// `true`, `false`, `null` or `{ minCompactBytes }`: read by [`journal_mode`], so that a
-    /// bad value is named.
-    journal: Option<serde_json::Value>,
-}
-
-/// The object form of the `journal` option.
-#[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct JournalSettings {
-    min_compact_bytes: u64,
-}
-
-/// The journal mode of the `journal` option, as the Node package reads it.
-fn journal_mode(journal: Option<&serde_json::Value>) -> JsResult<JournalMode> {
-    use serde_json::Value;
-    match journal {
-        None | Some(Value::Null | Value::Bool(false)) => Ok(JournalMode::Off),
-        Some(Value::Bool(true)) => Ok(JournalMode::DEFAULT_ON),
-        Some(settings @ Value::Object(_)) => {
-            let settings = JournalSettings::deserialize(settings)
-                .map_err(|e| invalid_input(format!("`options.journal` is invalid: {e}")))?;
-            Ok(JournalMode::On {
-                min_compact_bytes: settings.min_compact_bytes,
-            })
-        }
-        Some(other) => Err(invalid_input(format!(
-            "`options.journal` is invalid: expected a boolean or {{ minCompactBytes }}, got `{other}`"
-        ))),
-    }
-}
-
-/// The options of `decideResume`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-struct PolicyOptions {
-    policy: Option<String>,
-    cap: Option<u64>,
-    threshold: Option<f64>,
-}
-
-impl PolicyOptions {
-    fn policy(&self) -> JsResult<Box<dyn ResumePolicy>> {
-        match self.policy.as_deref().unwrap_or("compat") {
-            "compat" => {
-                if self.threshold.is_some() {
-                    return Err(invalid_input(
-                        "`threshold` applies to the `explained` policy only",
-                    ));
-                }
-                let mut policy = CompatPolicy::default();
-                policy.cap = self.cap.unwrap_or(policy.cap);
-                Ok(Box::new(policy))
-            }
-            "explained" => {
-                let mut policy = ExplainedPolicy::default();
-                policy.cap = self.cap.unwrap_or(policy.cap);
-                policy.threshold = self.threshold.unwrap_or(policy.threshold);
-                if !(0.0..=1.0).contains(&policy.threshold) {
-                    return Err(invalid_input("`threshold` must be between 0 and 1"));
-                }
-                Ok(Box::new(policy))
-            }
-            other => Err(invalid_input(format!(
-                "`policy` must be `compat` or `explained`, not `{other}`"
-            ))),
-        }
-    }
-}
 
 /// The sub-agent registry: `.moai/memory/agent-sessions.json` and `workflow-chains.json` in a
 /// store, in the seed's format. Time from `Date.now()`.
@@ -123,7 +47,7 @@ impl AgentRegistry {
     ) -> JsResult<AgentRegistry> {
         let store = AnyStore::from_js(store)?;
         let options: RegistryOptions = options_arg(options, "options")?;
-        let mode = journal_mode(options.journal.as_ref())?;
+        let mode = options.journal_mode("options").js()?;
         Ok(AgentRegistry {
             inner: core::AgentRegistry::new(store, JsClock).with_journal(mode),
         })
@@ -213,11 +137,13 @@ impl AgentRegistry {
         let name = string_arg(agent_name, "agentName")?;
         let current = string_arg(current_task, "currentTask")?;
         let previous = opt_string_arg(previous_task, "previousTask")?;
-        let policy = options_arg::<PolicyOptions>(options, "options")?.policy()?;
+        let policy = options_arg::<PolicyOptions>(options, "options")?
+            .policy()
+            .js()?;
         to_js(
             &self
                 .inner
-                .decide_resume(&name, &current, previous.as_deref(), policy.as_ref())
+                .decide_resume(&name, &current, previous.as_deref(), &policy)
                 .js()?,
         )
     }
@@ -383,17 +309,12 @@ impl AgentRegistry {
         self.inner.compact().js()
     }
 
-    /// Repairs a corrupt `agent-sessions.json` (the core's `recover_salvaging`: the complete
-    /// entries written back) and a corrupt `workflow-chains.json` (`recover_chains`: started
-    /// as `{}`), each after keeping a copy aside (`<key>.corrupt-<UTC stamp>`). Returns the
-    /// keys of the copies (the sessions file's first); empty when both were fine or absent.
+    /// Repairs a corrupt `agent-sessions.json` (the complete entries written back) and a
+    /// corrupt `workflow-chains.json` (started as `{}`), each after keeping a copy aside
+    /// (`<key>.corrupt-<UTC stamp>`): the core's `AgentRegistry::repair`. Returns the keys of
+    /// the copies (the sessions file's first); empty when both were fine or absent.
     pub fn recover(&self) -> JsResult<Vec<String>> {
-        let sessions = self.inner.recover_salvaging().js()?.map(|(key, _)| key);
-        let chains = self.inner.recover_chains().js()?;
-        Ok(sessions
-            .into_iter()
-            .chain(chains)
-            .map(|k| k.to_string())
-            .collect())
+        let repaired = self.inner.repair().js()?;
+        Ok(repaired.into_iter().map(|r| r.kept_copy).collect())
     }
 }

@@ -6,7 +6,7 @@ use session_state::team::{self as core, BackendType, SessionState, SpawnConfig};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
-use crate::convert::{document_bytes, document_from_js, from_js, instant_arg, string_arg, to_js};
+use crate::convert::{document_bytes, document_from_js, instant_arg, string_arg, to_js};
 use crate::errors::{IntoJsResult, JsResult};
 use crate::stores::AnyStore;
 
@@ -115,9 +115,10 @@ impl TeamStore {
         let changes = document_from_js(changes, "changes")?;
         let state = self
             .inner
-            .update(&team, &agent, |state| state.merge(&changes))
-            .js()
-            .map_err(|e| below(&e, "changes"))?;
+            .update(&team, &agent, |state| {
+                state.merge_argument(&changes, "changes")
+            })
+            .js()?;
         to_js(&state)
     }
 
@@ -137,7 +138,7 @@ impl TeamStore {
         let agent = string_arg(agent, "agent")?;
         let state = state_arg(state)?;
         let written = self.inner.replace(&team, &agent, &state);
-        to_js(&written.js().map_err(|e| below(&e, "state"))?)
+        to_js(&written.map_err(|e| e.below("state")).js()?)
     }
 
     /// What re-spawning `team` would do, member by member; reads only.
@@ -195,83 +196,9 @@ fn backend_arg(value: &JsValue, what: &str) -> JsResult<BackendType> {
     string_arg(value, what)?.parse().js()
 }
 
-// `checkSpawnConfig(value, members)` (`members` space-separated): throws the package's `invalid_input` error (the shape
-// `to_js_error` gives: `code`, `context`) naming the first member of the object `value` that
-// is not one of `members` and that JSON would write (not `undefined`); JavaScript, so it does
-// not add to the `.wasm`.
-//
-// `below(error, name)`: the package's error naming a document member (`context.field` =
-// `backendType`) re-worded to name it below the argument `name` (`changes.backendType`), as
-// the Node package names it; JavaScript, where the string work costs no wasm code (in Rust it
-// was +0.9 KB gzip).
-#[wasm_bindgen(module = "/src/glue.js")]
-extern "C" {
-    #[wasm_bindgen(catch, js_name = checkSpawnConfig)]
-    fn check_spawn_config(value: &JsValue, members: &str) -> Result<(), JsValue>;
-    fn below(error: &JsValue, name: &str) -> JsValue;
-}
-
-/// The members of a [`SpawnConfig`] document (camelCase), space-separated; a unit test checks
-/// them against the core type.
-const SPAWN_CONFIG_MEMBERS: &str = "name prompt model cwd maxTurns allowedTools permissionMode \
-                                    reasoningEffort env memoryConfig delegations";
-
-/// A spawn config argument. A member `SpawnConfig` does not have (a misspelt `modl`) is
-/// `invalid_input` naming it (context `field` = `config.modl`), as in the Node package,
-/// instead of being dropped: the core's type keeps no unknown members.
+/// A spawn config argument; the core's `SpawnConfig::from_argument` refuses a member the
+/// type does not have (a misspelt `modl`, context `field` = `config.modl`) instead of dropping
+/// it.
 fn config_arg(value: &JsValue) -> JsResult<SpawnConfig> {
-    check_spawn_config(value, SPAWN_CONFIG_MEMBERS)?;
-    from_js(value, "config")
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::*;
-    use session_state::team::{CliDelegation, CliTool, MemoryConfig};
-
-    #[test]
-    fn spawn_config_members_are_the_core_type_fields() {
-        // Exhaustive: a field added to the core type fails to compile here.
-        let SpawnConfig {
-            name,
-            prompt,
-            model,
-            cwd,
-            max_turns,
-            allowed_tools,
-            permission_mode,
-            reasoning_effort,
-            env,
-            memory_config,
-            delegations,
-        } = SpawnConfig::default();
-        let mut env = env;
-        env.insert("K".into(), "v".into());
-        let mut allowed_tools = allowed_tools;
-        allowed_tools.push("Bash".into());
-        let mut delegations = delegations;
-        delegations.push(CliDelegation::new(CliTool::Codex, "d"));
-        let full = SpawnConfig {
-            name,
-            prompt,
-            model: model.or(Some("m".into())),
-            cwd: cwd.or(Some("/".into())),
-            max_turns: max_turns.or(Some(1)),
-            allowed_tools,
-            permission_mode: permission_mode.or(Some("plan".into())),
-            reasoning_effort: reasoning_effort.or(Some("low".into())),
-            env,
-            memory_config: memory_config.or(Some(MemoryConfig::default())),
-            delegations,
-        };
-        let json = serde_json::to_value(&full).expect("serialises");
-        let keys: Vec<&str> = json
-            .as_object()
-            .expect("an object")
-            .keys()
-            .map(String::as_str)
-            .collect();
-        let members: Vec<&str> = SPAWN_CONFIG_MEMBERS.split_whitespace().collect();
-        assert_eq!(keys, members);
-    }
+    SpawnConfig::from_argument(document_from_js(value, "config")?, "config").js()
 }

@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use session_state::{Error, ErrorKind};
+use session_state::{Error, ErrorKind, Hint};
 
 /// The exit-code table shown at the end of `--help` (and in the README).
 pub const HELP: &str = "\
@@ -92,11 +92,12 @@ pub fn code_for(kind: ErrorKind) -> u8 {
     }
 }
 
-/// Prints `error[<code>]: <message>` to stderr and returns the matching exit code. An input
-/// over a size limit (an error with a `limit` context) says how to raise it, a session id that
-/// cannot name an archive file how to repair it.
+/// Prints `error[<code>]: <message>` to stderr, with the error's hint in this CLI's flags, and
+/// returns the matching exit code. An input over a size limit (an error with a `limit`
+/// context) says how to raise it, a session id that cannot name an archive file how to repair it.
 pub fn report(err: &Error) -> ExitCode {
     let mut message = err.to_string();
+    message.push_str(err.hint().map(advice).unwrap_or_default());
     if err.context_value("limit").is_some() && !message.contains(crate::input::RAISE) {
         message = format!("{message}: {}", crate::input::RAISE);
     }
@@ -107,9 +108,33 @@ pub fn report(err: &Error) -> ExitCode {
     ExitCode::from(code_for(err.kind()))
 }
 
+/// What the CLI user may do, for a core [`Hint`]: the flag to pass.
+fn advice(hint: Hint) -> &'static str {
+    match hint {
+        Hint::Replace => {
+            ": pass `--replace` to overwrite it, or `archive --replace` for a session already \
+             in a final status"
+        }
+        Hint::ArchiveCurrent => ": pass `--archive-current` to archive it as it is",
+        Hint::Repair => ": `session-state doctor --fix` repairs it, keeping a copy",
+        _ => "",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_replace_hint_names_the_flag() {
+        assert!(advice(Hint::Replace).contains("`--replace`"));
+        assert_eq!(
+            advice(Hint::RaiseLimit {
+                option: "max_document_bytes"
+            }),
+            ""
+        );
+    }
 
     #[test]
     fn every_kind_has_a_documented_code() {

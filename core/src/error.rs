@@ -72,6 +72,45 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// What the caller may do about an error, as data: each front end renders it in its own terms
+/// (the CLI `--replace`, Python `replace=True`, JS `{ replace: true }`), so a core message
+/// never names one front end's flag or option.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Hint {
+    /// The same call with replacing allowed overwrites the target (an archive that exists).
+    Replace,
+    /// The same call with archiving allowed moves the unfinished current session to the
+    /// history as it is first (a new session while one is unfinished).
+    ArchiveCurrent,
+    /// The stored state can be repaired (a doctor with fixing, or the registry's recover).
+    Repair,
+    /// A limit stopped the call; raising the option `option` (its snake_case name, e.g.
+    /// `max_document_bytes`) lets it through.
+    RaiseLimit {
+        /// The option that sets the limit, in snake_case.
+        option: &'static str,
+    },
+}
+
+impl Hint {
+    /// The stable snake_case code of this hint, e.g. `"replace"`. Part of the public API.
+    pub const fn code(self) -> &'static str {
+        match self {
+            Hint::Replace => "replace",
+            Hint::ArchiveCurrent => "archive_current",
+            Hint::Repair => "repair",
+            Hint::RaiseLimit { .. } => "raise_limit",
+        }
+    }
+}
+
+impl fmt::Display for Hint {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
 /// The schema of an error `code` field: one of the codes of [`ErrorKind::ALL`], named
 /// `ErrorCode` (the name the bindings' declarations give it).
 impl schemars::JsonSchema for ErrorKind {
@@ -93,13 +132,18 @@ impl schemars::JsonSchema for ErrorKind {
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 
 /// An error of session-state: a [`ErrorKind`], a lowercase message that names the key or
-/// field involved, optional context pairs, an optional source, and, for
-/// [`ErrorKind::CorruptState`], optionally the document that could be salvaged.
+/// field involved, optional context pairs (`field` among them: the member at fault), an
+/// optional [`Hint`], an optional source, and, for [`ErrorKind::CorruptState`], optionally the
+/// document that could be salvaged.
 #[derive(Debug)]
 pub struct Error {
     kind: ErrorKind,
     message: String,
     context: Vec<(&'static str, String)>,
+    /// For an error made by [`Error::invalid_field`]: the reason, from which the message is
+    /// made again when the field is named anew ([`Error::with_field`]).
+    reason: Option<Box<str>>,
+    hint: Option<Hint>,
     source: Option<BoxError>,
     salvaged: Option<Box<serde_json::Value>>,
 }
@@ -112,31 +156,76 @@ impl Error {
             kind,
             message: message.into(),
             context: Vec::new(),
+            reason: None,
+            hint: None,
             source: None,
             salvaged: None,
         }
+    }
+
+    /// The [`ErrorKind::InvalidInput`] error of the member `field` (a path such as
+    /// `options.limit` or `agents[1].progress`): `` `{field}` is invalid: {reason} ``, with
+    /// the context pair `field`. Its message follows the field when a caller names the member
+    /// anew ([`with_field`](Self::with_field), [`below`](Self::below)).
+    pub fn invalid_field(field: impl Into<String>, reason: impl Into<String>) -> Self {
+        let field = field.into();
+        let reason = reason.into();
+        let mut err =
+            Error::invalid_input(field_message(&field, &reason)).with_context("field", field);
+        err.reason = Some(reason.into_boxed_str());
+        err
+    }
+
+    /// This error naming its member as `field` (context pair `field`; for an error made by
+    /// [`invalid_field`](Self::invalid_field) the message is made again from it). A binding
+    /// uses it to name a member in its own language (`state.backend_type` in Python).
+    #[must_use]
+    pub fn with_field(mut self, field: impl Into<String>) -> Self {
+        let field = field.into();
+        if let Some(reason) = &self.reason {
+            self.message = field_message(&field, reason);
+        }
+        match self.context.iter_mut().find(|(name, _)| *name == "field") {
+            Some(pair) => pair.1 = field,
+            None => self.context.push(("field", field)),
+        }
+        self
+    }
+
+    /// This error with its member named below the argument `parent` (`name` becomes
+    /// `changes.name`, `[0]` becomes `agents[0]`); unchanged when it names no member.
+    #[must_use]
+    pub fn below(self, parent: &str) -> Self {
+        match self.field() {
+            Some(field) => {
+                let field = field_path(parent, field);
+                self.with_field(field)
+            }
+            None => self,
+        }
+    }
+
+    /// The member at fault (the context pair `field`), if any.
+    pub fn field(&self) -> Option<&str> {
+        self.context_value("field")
+    }
+
+    /// Adds what the caller may do about this error.
+    #[must_use]
+    pub fn with_hint(mut self, hint: Hint) -> Self {
+        self.hint = Some(hint);
+        self
+    }
+
+    /// What the caller may do about this error, if the core knows.
+    pub fn hint(&self) -> Option<Hint> {
+        self.hint
     }
 
     /// Adds a context pair such as `("key", ".claude/orchestrator-session.json")`.
     #[must_use]
     pub fn with_context(mut self, name: &'static str, value: impl Into<String>) -> Self {
         self.context.push((name, value.into()));
-        self
-    }
-
-    /// This error with its `field` context, and the first `` `field` `` in its message, renamed
-    /// by `rename`: a binding names a document member below its argument (`name` becomes
-    /// `changes.name`). Unchanged when there is no `field`.
-    #[must_use]
-    pub fn rename_field(mut self, rename: impl FnOnce(&str) -> String) -> Self {
-        let Some(pair) = self.context.iter_mut().find(|(name, _)| *name == "field") else {
-            return self;
-        };
-        let renamed = rename(&pair.1);
-        self.message = self
-            .message
-            .replacen(&format!("`{}`", pair.1), &format!("`{renamed}`"), 1);
-        pair.1 = renamed;
         self
     }
 
@@ -251,6 +340,21 @@ impl std::error::Error for Error {
     }
 }
 
+/// The message of [`Error::invalid_field`].
+fn field_message(field: &str, reason: &str) -> String {
+    format!("`{field}` is invalid: {reason}")
+}
+
+/// `parent` and a member path below it: `options` + `limit` gives `options.limit`, `agents` +
+/// `[1].progress` gives `agents[1].progress`, and `.` or an empty path is `parent` itself.
+pub fn field_path(parent: &str, path: &str) -> String {
+    match path {
+        "" | "." => parent.to_owned(),
+        path if path.starts_with('[') => format!("{parent}{path}"),
+        path => format!("{parent}.{path}"),
+    }
+}
+
 /// The result type of session-state.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -259,16 +363,42 @@ mod tests {
     use super::*;
 
     #[test]
-    fn rename_field_renames_the_context_and_the_message_once() {
-        let err = Error::invalid_input("`name` is invalid: `name` is empty")
-            .with_context("field", "name")
-            .with_context("value", "");
-        let err = err.rename_field(|f| format!("changes.{f}"));
+    fn a_member_named_anew_makes_the_message_again() {
+        let err = Error::invalid_field("name", "`name` is empty").with_context("value", "");
+        assert_eq!(err.message(), "`name` is invalid: `name` is empty");
+        let err = err.below("changes");
         assert_eq!(err.message(), "`changes.name` is invalid: `name` is empty");
-        assert_eq!(err.context_value("field"), Some("changes.name"));
+        assert_eq!(err.field(), Some("changes.name"));
         assert_eq!(err.context_value("value"), Some(""));
-        let plain = Error::invalid_input("no field").rename_field(|f| format!("x.{f}"));
+        let err = err.with_field("state.backend_type");
+        assert_eq!(
+            err.message(),
+            "`state.backend_type` is invalid: `name` is empty"
+        );
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        let plain = Error::invalid_input("no field").below("x");
         assert_eq!(plain.message(), "no field");
+        assert_eq!(plain.field(), None);
+        let at = Error::invalid_field("[1].progress", "too big").below("agents");
+        assert_eq!(at.field(), Some("agents[1].progress"));
+        assert_eq!(field_path("options", "."), "options");
+    }
+
+    #[test]
+    fn hints_have_stable_codes() {
+        let err = Error::new(ErrorKind::AlreadyExists, "exists").with_hint(Hint::Replace);
+        assert_eq!(err.hint(), Some(Hint::Replace));
+        assert_eq!(Hint::Replace.code(), "replace");
+        assert_eq!(Hint::Repair.code(), "repair");
+        assert_eq!(Hint::ArchiveCurrent.code(), "archive_current");
+        assert_eq!(
+            Hint::RaiseLimit {
+                option: "max_document_bytes"
+            }
+            .code(),
+            "raise_limit"
+        );
+        assert_eq!(Error::invalid_input("x").hint(), None);
     }
 
     #[test]

@@ -187,6 +187,31 @@ pub fn parse_input(what: &str, text: &[u8]) -> crate::Result<serde_json::Value> 
     })
 }
 
+/// The argument `name` (a JSON value a binding was given) read as `T` with serde's rules.
+///
+/// # Errors
+/// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) from
+/// [`Error::invalid_field`](crate::Error::invalid_field) naming the member at fault below
+/// `name` (`` `options.limit` is invalid: invalid type: floating point `1.5`, expected usize
+/// ``, context `field` = `options.limit`; a member `T` refuses is named by serde's reason:
+/// `` unknown field `durabilty` ``). Without the `path-errors` feature the field is `name`.
+pub fn from_value<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+    name: &str,
+) -> crate::Result<T> {
+    #[cfg(feature = "path-errors")]
+    {
+        serde_path_to_error::deserialize(value).map_err(|e| {
+            let field = crate::error::field_path(name, &e.path().to_string());
+            crate::Error::invalid_field(field, e.inner().to_string())
+        })
+    }
+    #[cfg(not(feature = "path-errors"))]
+    {
+        T::deserialize(value).map_err(|e| crate::Error::invalid_field(name, e.to_string()))
+    }
+}
+
 /// [`check`] as a core [`Error`](crate::Error): [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)
 /// naming `what` (e.g. "the result in --result", "`result`") and where the refused integer or
 /// lone surrogate is (context `field`), or the nesting limit ([`too_deep`]). The one wording
@@ -251,6 +276,43 @@ pub fn check_rewrite(key: &crate::Key, old: &[u8]) -> crate::Result<()> {
 
 /// Why an integer is refused: the range kept exactly (an `i64` or a `u64` in serde_json).
 const RANGE: &str = "outside the 64-bit range (-2**63 to 2**64 - 1) that is kept exactly";
+
+/// The refusal of a JavaScript value that JSON text cannot hold exactly, in the argument
+/// `what`: the one rule and wording of the JS packages' strict stringify, which stops at such a
+/// value (`JSON.stringify` would change it silently) and reports `[key, kind, shown]`.
+///
+/// - `key`: the member holding it (`""` for the value itself; an array index as text);
+/// - `kind`: its `typeof` (`number`, `function`, `symbol`, `bigint`), `Map` or `Set`, or
+///   `deep` for an object or array nested deeper than [`MAX_DEPTH`] levels;
+/// - `shown`: for a number, `String(value)` (`NaN`, `-Infinity`, `9007199254740992`): a
+///   non-finite number has no JSON form, a finite one is refused beyond 2^53 - 1 and below
+///   1e21, where its JSON text names another integer than the one meant.
+///
+/// # Errors
+/// Always an [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) error: `` `result` is
+/// not JSON: member `n` is NaN, which JSON cannot hold ``, or [`too_deep`] for `deep`.
+pub fn refuse_js_value(what: &str, key: &str, kind: &str, shown: &str) -> crate::Error {
+    if kind == "deep" {
+        return too_deep(&format!("`{what}`"));
+    }
+    let at = if key.is_empty() {
+        "the value".to_owned()
+    } else {
+        format!("member `{key}`")
+    };
+    let detail = match kind {
+        "number" if shown.parse::<f64>().is_ok_and(f64::is_finite) => format!(
+            "{at} is {shown}, beyond 2^53 - 1 (Number.MAX_SAFE_INTEGER), where a JS number no \
+             longer holds the integer meant exactly"
+        ),
+        "number" => format!("{at} is {shown}, which JSON cannot hold"),
+        "Map" | "Set" => {
+            format!("{at} is a {kind}, which JSON cannot hold (use a plain object or array)")
+        }
+        other => format!("{at} is a {other}, which JSON cannot hold"),
+    };
+    crate::Error::invalid_input(format!("`{what}` is not JSON: {detail}"))
+}
 
 /// The error for a value nested deeper than [`MAX_DEPTH`] levels: `invalid_input` naming
 /// `what` and the limit, with the context pair `max_depth`.
@@ -375,5 +437,30 @@ mod tests {
         assert_eq!(check(deep.as_bytes()), Err(Refusal::TooDeep));
         let brackets_in_strings = format!("[\"{}\"]", "[".repeat(500));
         assert_eq!(check(brackets_in_strings.as_bytes()), Ok(()));
+    }
+
+    #[test]
+    fn js_refusals_name_the_member_and_why() {
+        let message = |key, kind, shown| refuse_js_value("result", key, kind, shown).to_string();
+        assert_eq!(
+            message("n", "number", "NaN"),
+            "`result` is not JSON: member `n` is NaN, which JSON cannot hold"
+        );
+        assert!(
+            message("n", "number", "-Infinity").ends_with("is -Infinity, which JSON cannot hold")
+        );
+        assert!(
+            message("1", "number", "18446744073709552000")
+                .contains("member `1` is 18446744073709552000, beyond 2^53 - 1")
+        );
+        assert!(message("", "Map", "").contains("the value is a Map, which JSON cannot hold (use"));
+        assert!(message("f", "function", "").contains("member `f` is a function, which JSON"));
+        let deep = refuse_js_value("result", "x", "deep", "");
+        assert!(
+            deep.message()
+                .starts_with("`result` is nested deeper than the limit of 100 levels")
+        );
+        assert_eq!(deep.context_value("max_depth"), Some("100"));
+        assert_eq!(deep.kind(), crate::ErrorKind::InvalidInput);
     }
 }

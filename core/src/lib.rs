@@ -39,7 +39,7 @@ pub mod store;
 pub mod team;
 pub mod time;
 
-pub use error::{Error, ErrorKind, Result};
+pub use error::{Error, ErrorKind, Hint, Result};
 pub use key::Key;
 pub use store::{Leftover, MemoryStore, Store, UpdateFn, read_apply_write, update_with};
 pub use time::{Clock, FixedClock, Timestamp};

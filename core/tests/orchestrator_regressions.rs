@@ -219,7 +219,8 @@ fn a_final_move_whose_archive_exists_changes_nothing_until_replace() {
     for _ in 0..2 {
         let e = s.complete().unwrap_err();
         assert_eq!(e.kind(), ErrorKind::AlreadyExists, "{e}");
-        assert!(e.message().contains("--replace"), "{e}");
+        assert_eq!(e.hint(), Some(session_state::Hint::Replace), "{e}");
+        assert!(!e.message().contains("--"), "no front end's flag: {e}");
         assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
         assert_eq!(s.abort().unwrap_err().kind(), ErrorKind::AlreadyExists);
         assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);

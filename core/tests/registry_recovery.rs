@@ -318,3 +318,45 @@ fn doctor_checks_a_healthy_pending_journal_without_the_lock() {
     store.write(&key(JOURNAL_KEY), &journal).unwrap();
     assert_eq!(reg.doctor(false).unwrap_err().kind(), ErrorKind::Storage);
 }
+
+#[test]
+fn repair_salvages_the_sessions_file_and_restarts_the_chains_file_in_one_call() {
+    let store = MemoryStore::new();
+    let reg = AgentRegistry::new(&store, at("2026-11-29T17:56:00Z"));
+    assert_eq!(
+        reg.repair().unwrap(),
+        vec![],
+        "nothing to repair in an empty store"
+    );
+    reg.register("coder", "a1", json!({"ok": true}), Some("SPEC-1"))
+        .unwrap();
+    let whole = store.read(&key(SESSIONS_KEY)).unwrap().unwrap();
+    let mut torn = whole[..whole.len() - 3].to_vec();
+    torn.extend_from_slice(b"\"x");
+    store.write(&key(SESSIONS_KEY), &torn).unwrap();
+    store.write(&key(CHAINS_KEY), b"{not json").unwrap();
+    let repaired = reg.repair().unwrap();
+    let keys: Vec<&str> = repaired.iter().map(|r| r.key.as_str()).collect();
+    assert_eq!(keys, [SESSIONS_KEY, CHAINS_KEY], "sessions first");
+    assert!(
+        repaired[0].action.starts_with("salvaged"),
+        "{:?}",
+        repaired[0]
+    );
+    assert_eq!(repaired[1].action, "started empty");
+    for repair in &repaired {
+        assert!(
+            repair
+                .kept_copy
+                .starts_with(&format!("{}.corrupt-", repair.key)),
+            "{repair:?}"
+        );
+    }
+    assert_eq!(
+        store.read(&key(&repaired[0].kept_copy)).unwrap().unwrap(),
+        torn
+    );
+    assert_eq!(reg.resume_id("coder", None).unwrap().as_deref(), Some("a1"));
+    reg.create_chain("SPEC-2", &["a".into()], None).unwrap();
+    assert_eq!(reg.repair().unwrap(), vec![], "nothing left to repair");
+}

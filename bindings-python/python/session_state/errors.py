@@ -20,6 +20,8 @@ class SessionStateError(Exception):
         code: the core kind code, e.g. ``"corrupt_state"``.
         context: extra facts such as ``{"key": ".claude/orchestrator-session.json"}``.
         salvaged: for ``corrupt_state`` errors of a load, what could be recovered (a dict), else None.
+        hint: what the caller may do, when the core knows (``"replace"``: pass ``replace=True``;
+            ``"repair"``; ``"raise_limit"``), else None.
     """
 
     code: str = "session_state_error"
@@ -30,11 +32,13 @@ class SessionStateError(Exception):
         *,
         context: Optional[Dict[str, str]] = None,
         salvaged: Optional[Any] = None,
+        hint: Optional[str] = None,
     ) -> None:
         super().__init__(message)
         self.message = message
         self.context: Dict[str, str] = dict(context or {})
         self.salvaged = salvaged
+        self.hint = hint
 
 
 class NotFoundError(SessionStateError, LookupError):

@@ -342,13 +342,20 @@ impl Checked {
     /// Problems left in either part.
     pub fn problems(&self) -> usize {
         // Leftovers found are a problem (`fix` removes them); removed ones are not.
-        let leftovers = if self.fix { 0 } else { self.leftovers().count() };
+        let leftovers = if self.fix {
+            0
+        } else {
+            self.leftovers().count()
+        };
         self.sessions.problems.len() + self.registry.problems.len() + leftovers
     }
 
     /// Temporary files of writers killed mid-write, in both parts.
     pub fn leftovers(&self) -> impl Iterator<Item = &session_state::Leftover> {
-        self.sessions.leftovers.iter().chain(&self.registry.leftovers)
+        self.sessions
+            .leftovers
+            .iter()
+            .chain(&self.registry.leftovers)
     }
 
     /// The `--json` form: the session files' report, with the registry's under `registry`.

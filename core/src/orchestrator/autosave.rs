@@ -19,7 +19,7 @@ use super::record::{
 };
 use super::status::AgentStatus;
 use super::store::OrchestratorStore;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Hint, Result};
 use crate::json_text::check_rewrite;
 use crate::key::Key;
 use crate::store::{Store, update_with};
@@ -30,14 +30,14 @@ fn unfinished(current: &OrchestratorSession) -> Error {
     Error::new(
         ErrorKind::AlreadyExists,
         format!(
-            "session `{}` is unfinished ({}): complete, abort or archive it first, or pass \
-             `--archive-current` (archive_current = true) to archive it as it is",
+            "session `{}` is unfinished ({}): complete, abort or archive it first",
             current.session_id.escape_debug(),
             current.status
         ),
     )
     .with_context("key", current_key().as_str())
     .with_context("session_id", current.session_id.as_str())
+    .with_hint(Hint::ArchiveCurrent)
 }
 
 /// [`ErrorKind::AlreadyExists`] for a new session id that is, or would be, archived already.

@@ -68,7 +68,10 @@ pub(crate) fn parse_any_id(
             options.max_document_bytes
         ))
         .with_context("key", key.as_str())
-        .with_context("limit", options.max_document_bytes.to_string()));
+        .with_context("limit", options.max_document_bytes.to_string())
+        .with_hint(crate::error::Hint::RaiseLimit {
+            option: "max_document_bytes",
+        }));
     }
     let mut doc = match parse_typed_fast(bytes) {
         Some(doc) if doc.schema_version == SCHEMA_VERSION => doc,

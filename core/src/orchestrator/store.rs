@@ -11,7 +11,7 @@ use super::parse::{
 use super::recovery::keep_corrupt_copy;
 use super::salvage::salvage;
 use super::status::{SessionStatus, transition};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Hint, Result};
 use crate::json_text::check_rewrite;
 use crate::key::Key;
 use crate::store::{Store, update_with};
@@ -229,7 +229,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 bytes.len()
             ))
             .with_context("key", key.as_str())
-            .with_context("limit", limit.to_string()));
+            .with_context("limit", limit.to_string())
+            .with_hint(Hint::RaiseLimit {
+                option: "max_document_bytes",
+            }));
         }
         Ok(bytes)
     }
@@ -251,7 +254,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     ///
     /// # Errors
     /// [`ErrorKind::AlreadyExists`] when an archive with that id exists and `replace` is false
-    /// (nothing is written; the message suggests `--replace`); [`ErrorKind::InvalidKey`];
+    /// (nothing is written; hint [`Hint::Replace`]); [`ErrorKind::InvalidKey`];
     /// [`ErrorKind::InvalidInput`] when the JSON would exceed
     /// [`ParseOptions::max_document_bytes`]; [`ErrorKind::Conflict`] when the current file
     /// holds the same session saved later than `doc` (its `updated` is later) with other
@@ -315,13 +318,12 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             Some(_) if !replace => Err(Error::new(
                 ErrorKind::AlreadyExists,
                 format!(
-                    "an archive of session `{}` already exists at `{key}`: pass `--replace` \
-                     (replace = true) to overwrite it, or `archive --replace` for a session \
-                     already in a final status",
+                    "an archive of session `{}` already exists at `{key}`",
                     doc.session_id.escape_debug()
                 ),
             )
-            .with_context("key", key.as_str())),
+            .with_context("key", key.as_str())
+            .with_hint(Hint::Replace)),
             Some(old) => self.keep_if_unreadable(key, old),
         }
     }

@@ -134,6 +134,36 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         Ok(report)
     }
 
+    /// Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json` in one
+    /// call, what a binding's `recover` does: for each, keeps a copy aside
+    /// (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries of the sessions
+    /// file ([`recover_salvaging`](Self::recover_salvaging), as `doctor` with fixing) and an
+    /// empty chains file ([`recover_chains`](Self::recover_chains)). Returns one
+    /// [`RegistryRepair`] per file repaired, the sessions file's first; empty when both files
+    /// were fine or absent. After it, registering and creating chains work again.
+    ///
+    /// # Errors
+    /// As [`recover_salvaging`](Self::recover_salvaging) and
+    /// [`recover_chains`](Self::recover_chains).
+    pub fn repair(&self) -> Result<Vec<RegistryRepair>> {
+        let mut repaired = Vec::new();
+        if let Some((copy, action)) = self.recover_salvaging()? {
+            repaired.push(RegistryRepair {
+                key: self.sessions_key.to_string(),
+                kept_copy: copy.to_string(),
+                action,
+            });
+        }
+        if let Some(copy) = self.recover_chains()? {
+            repaired.push(RegistryRepair {
+                key: self.chains_key.to_string(),
+                kept_copy: copy.to_string(),
+                action: STARTED_EMPTY.to_owned(),
+            });
+        }
+        Ok(repaired)
+    }
+
     /// Starts fresh after a corrupt `workflow-chains.json`, as [`recover`](Self::recover) does
     /// for `agent-sessions.json`: keeps a copy aside (`<key>.corrupt-<UTC stamp>`, reusing an
     /// identical copy), then writes an empty chains document (`{}`), in one exclusive

@@ -57,6 +57,7 @@ pub mod document;
 pub mod edits;
 pub mod journal;
 pub mod ops;
+mod options;
 pub mod policy;
 mod queries;
 #[allow(clippy::module_inception)]
@@ -70,6 +71,7 @@ pub use doctor::{RegistryDoctorReport, RegistryProblem, RegistryRepair};
 pub use document::{AgentMetadata, AgentResult, ChainDefinition, ChainsDocument, SessionsDocument};
 pub use edits::StateEdits;
 pub use journal::JournalMode;
+pub use options::{ChosenPolicy, PolicyName, PolicyOptions, RegistryOptions};
 pub use policy::{
     AnyPolicy, CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy,
     ResumeQuery, ResumeReason,

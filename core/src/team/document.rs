@@ -196,10 +196,10 @@ impl SessionState {
         match changes.get("backendType") {
             Some(Value::String(backend)) => self.check_backend_change(backend)?,
             Some(other) => {
-                return Err(Error::invalid_input(format!(
-                    "`backendType` is invalid: expected a backend name, got `{other}`"
-                ))
-                .with_context("field", "backendType"));
+                return Err(Error::invalid_field(
+                    "backendType",
+                    format!("expected a backend name, got `{other}`"),
+                ));
             }
             None => {}
         }
@@ -218,8 +218,7 @@ impl SessionState {
                 .find(|change| Self::with_changes(&doc, std::iter::once(*change)).is_err())
                 .map(|(key, _)| key.as_str());
             match field {
-                Some(field) => Error::invalid_input(format!("`{field}` is invalid: {reason}"))
-                    .with_context("field", field),
+                Some(field) => Error::invalid_field(field, reason),
                 None => Error::invalid_input(format!(
                     "the changes make an invalid session state: {reason}"
                 )),
@@ -227,13 +226,36 @@ impl SessionState {
         })?;
         if changes.contains_key("name") {
             // What `save` would refuse: refused here, where the change is made.
-            validate_name("agent name", &merged.name).map_err(|e| {
-                Error::invalid_input(format!("`name` is invalid: {}", e.message()))
-                    .with_context("field", "name")
-            })?;
+            validate_name("agent name", &merged.name)
+                .map_err(|e| Error::invalid_field("name", e.message()))?;
         }
         *self = merged;
         Ok(())
+    }
+
+    /// [`merge`](Self::merge) of the argument `name` of a binding (`changes`): the member at
+    /// fault is named below `name`, with the whole path of a type error where serde finds one
+    /// (`changes.memoryConfig.max_turns`, found by reading the merged document with the same
+    /// rules; with the `path-errors` feature), else the change the core names (`changes.name`,
+    /// `changes.backendType`).
+    ///
+    /// # Errors
+    /// As [`merge`](Self::merge); `self` is then unchanged.
+    pub fn merge_argument(&mut self, changes: &Map<String, Value>, name: &str) -> Result<()> {
+        self.merge(changes).map_err(|err| {
+            if !cfg!(feature = "path-errors") {
+                return err.below(name);
+            }
+            if let Ok(Value::Object(mut merged)) = serde_json::to_value(&*self) {
+                merged.extend(changes.clone());
+                if let Err(named) =
+                    crate::json_text::from_value::<SessionState>(Value::Object(merged), name)
+                {
+                    return named;
+                }
+            }
+            err.below(name)
+        })
     }
 
     /// `doc` (a state's JSON object) with `changes` set over it, read back as a state; the
@@ -269,8 +291,7 @@ impl SessionState {
             .parse::<super::BackendType>()
             .map(drop)
             .map_err(|e| {
-                Error::invalid_input(format!("`backendType` is invalid: {}", e.message()))
-                    .with_context("field", "backendType")
+                Error::invalid_field("backendType", e.message())
                     .with_context("backend_type", backend)
             })
     }

@@ -34,5 +34,5 @@ pub use names::{
     teams_folder, validate_name,
 };
 pub use plan::{PlannedMember, ResumeAction, ResumePlan, SkipReason};
-pub use spawn::{CliDelegation, CliTool, SpawnConfig, SpawnConfigBuilder};
+pub use spawn::{CliDelegation, CliTool, SPAWN_CONFIG_KEYS, SpawnConfig, SpawnConfigBuilder};
 pub use store::{Member, SkippedFile, TeamListing, TeamStore, TeamSummary};

@@ -50,7 +50,51 @@ pub struct SpawnConfig {
     pub delegations: Vec<CliDelegation>,
 }
 
+/// The members of a [`SpawnConfig`] document (camelCase), in field order.
+pub const SPAWN_CONFIG_KEYS: &[&str] = &[
+    "name",
+    "prompt",
+    "model",
+    "cwd",
+    "maxTurns",
+    "allowedTools",
+    "permissionMode",
+    "reasoningEffort",
+    "env",
+    "memoryConfig",
+    "delegations",
+];
+
 impl SpawnConfig {
+    /// The config a binding was given as the JSON object `value` of its argument `name`
+    /// (camelCase keys, as in the document). A member the type does not have (a misspelt
+    /// `modl`) is refused instead of dropped without a word.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the member below
+    /// `name`: `` `config.modl` is invalid: unknown field `modl`, expected one of `name`, ...
+    /// `` (context `field` = `config.modl`), or serde's reason for a wrong shape.
+    pub fn from_argument(
+        value: serde_json::Map<String, serde_json::Value>,
+        name: &str,
+    ) -> crate::Result<SpawnConfig> {
+        if let Some(unknown) = value
+            .keys()
+            .find(|k| !SPAWN_CONFIG_KEYS.contains(&k.as_str()))
+        {
+            let expected = SPAWN_CONFIG_KEYS
+                .iter()
+                .map(|k| format!("`{k}`"))
+                .collect::<Vec<_>>()
+                .join(", ");
+            return Err(crate::Error::invalid_field(
+                format!("{name}.{unknown}"),
+                format!("unknown field `{unknown}`, expected one of {expected}"),
+            ));
+        }
+        crate::json_text::from_value(serde_json::Value::Object(value), name)
+    }
+
     /// A config with only a name and a prompt.
     pub fn new(name: impl Into<String>, prompt: impl Into<String>) -> SpawnConfig {
         SpawnConfig {
@@ -202,6 +246,62 @@ impl CliDelegation {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn spawn_config_keys_are_the_fields() {
+        // Exhaustive: a field added to the type fails to compile here.
+        let SpawnConfig {
+            name,
+            prompt,
+            model: _,
+            cwd: _,
+            max_turns: _,
+            allowed_tools: _,
+            permission_mode: _,
+            reasoning_effort: _,
+            env: _,
+            memory_config: _,
+            delegations: _,
+        } = SpawnConfig::default();
+        let full = SpawnConfig::builder(name, prompt)
+            .model("m")
+            .cwd("/")
+            .max_turns(1)
+            .allowed_tools(vec!["Bash".into()])
+            .permission_mode("plan")
+            .reasoning_effort("low")
+            .env_var("K", "v")
+            .memory(MemoryConfig::default())
+            .delegate(CliDelegation::new(CliTool::Codex, "d"))
+            .build();
+        let json = serde_json::to_value(&full).expect("serialises");
+        let keys: Vec<&str> = json
+            .as_object()
+            .expect("an object")
+            .keys()
+            .map(String::as_str)
+            .collect();
+        assert_eq!(keys, SPAWN_CONFIG_KEYS);
+    }
+
+    #[test]
+    fn an_unknown_config_member_is_named_below_the_argument() {
+        let value = serde_json::json!({"name": "c", "prompt": "p", "modl": "y"});
+        let serde_json::Value::Object(map) = value else {
+            unreachable!()
+        };
+        let err = SpawnConfig::from_argument(map, "config").unwrap_err();
+        assert_eq!(err.field(), Some("config.modl"));
+        assert!(
+            err.message()
+                .starts_with("`config.modl` is invalid: unknown field `modl`, expected one of `name`, `prompt`, `model`"),
+            "{err}"
+        );
+        let serde_json::Value::Object(ok) = serde_json::json!({"name": "c", "prompt": "p"}) else {
+            unreachable!()
+        };
+        assert_eq!(SpawnConfig::from_argument(ok, "config").unwrap().name, "c");
+    }
 
     #[test]
     fn builder_sets_every_field() {
