@@ -71,7 +71,7 @@ pub use doctor::{RegistryDoctorReport, RegistryProblem, RegistryRepair};
 pub use document::{AgentMetadata, AgentResult, ChainDefinition, ChainsDocument, SessionsDocument};
 pub use edits::StateEdits;
 pub use journal::JournalMode;
-pub use options::{ChosenPolicy, PolicyName, PolicyOptions, RegistryOptions};
+pub use options::{ChosenPolicy, PolicyOptions, RegistryOptions};
 pub use policy::{
     AnyPolicy, CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy,
     ResumeQuery, ResumeReason,

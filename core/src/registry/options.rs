@@ -7,7 +7,9 @@ use serde::Deserialize;
 use serde_json::Value;
 
 use super::journal::JournalMode;
-use super::policy::{CompatPolicy, ExplainedPolicy, ResumeDecision, ResumePolicy, ResumeQuery};
+use super::policy::{
+    CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy, ResumeQuery,
+};
 use crate::error::{Error, Result};
 use crate::json_text::from_value;
 
@@ -52,33 +54,6 @@ impl RegistryOptions {
                 field,
                 format!("expected a boolean or {{ minCompactBytes }}, got `{other}`"),
             )),
-        }
-    }
-}
-
-/// The name of a resume policy: `compat` (the seed's rule) or `explained`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PolicyName {
-    /// [`CompatPolicy`], the default.
-    #[default]
-    Compat,
-    /// [`ExplainedPolicy`].
-    Explained,
-}
-
-impl std::str::FromStr for PolicyName {
-    type Err = Error;
-
-    /// `compat` or `explained`.
-    fn from_str(text: &str) -> Result<Self> {
-        match text {
-            "compat" => Ok(PolicyName::Compat),
-            "explained" => Ok(PolicyName::Explained),
-            other => Err(Error::invalid_input(format!(
-                "`policy` must be `compat` or `explained`, not `{other}`"
-            ))
-            .with_context("argument", "policy")),
         }
     }
 }

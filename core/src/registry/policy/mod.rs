@@ -102,6 +102,22 @@ pub enum PolicyName {
     Explained,
 }
 
+impl std::str::FromStr for PolicyName {
+    type Err = crate::Error;
+
+    /// `compat` or `explained`.
+    fn from_str(text: &str) -> crate::Result<Self> {
+        match text {
+            "compat" => Ok(PolicyName::Compat),
+            "explained" => Ok(PolicyName::Explained),
+            other => Err(crate::Error::invalid_input(format!(
+                "`policy` must be `compat` or `explained`, not `{other}`"
+            ))
+            .with_context("argument", "policy")),
+        }
+    }
+}
+
 /// Either policy, chosen by name with its settings checked.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum AnyPolicy {
