@@ -5,6 +5,7 @@
 import { execFileSync } from "node:child_process";
 import { appendFileSync, copyFileSync, readFileSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
+import { homedir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -70,8 +71,18 @@ const outputs = [
   { dir: "pkg-node", target: "nodejs" },
 ];
 
+// Panic locations name source files: without this machine's prefixes (the cargo registry, the
+// toolchain's library sources) they are shorter and the same on every machine.
+const sysroot = execFileSync("rustc", ["--print", "sysroot"], { encoding: "utf8" }).trim();
+const cargoHome = process.env.CARGO_HOME || join(homedir(), ".cargo");
+const rustflags = [
+  `--remap-path-prefix=${join(cargoHome, "registry", "src")}/=`,
+  `--remap-path-prefix=${join(sysroot, "lib", "rustlib", "src", "rust")}/=`,
+];
 step("cargo build (wasm32-unknown-unknown, wasm-release)", () =>
-  run("cargo", ["build", "--locked", "-p", crate, "--target", "wasm32-unknown-unknown", "--profile", "wasm-release"]),
+  run("cargo", ["build", "--locked", "-p", crate, "--target", "wasm32-unknown-unknown", "--profile", "wasm-release"], {
+    env: { ...process.env, CARGO_ENCODED_RUSTFLAGS: rustflags.join("\x1f") },
+  }),
 );
 
 for (const { dir, target } of outputs) {

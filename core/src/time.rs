@@ -12,6 +12,7 @@
 
 use std::fmt;
 
+use chrono::format::{Fixed, Item, Numeric, Pad, Parsed};
 use chrono::{DateTime, FixedOffset, NaiveDateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
@@ -85,7 +86,7 @@ impl Timestamp {
                 naive: false,
             });
         }
-        for separator in ['T', ' '] {
+        for separator in ["T", " "] {
             if let Some(naive) = parse_naive(text, separator) {
                 return Ok(Timestamp {
                     utc: naive.and_utc(),
@@ -133,29 +134,71 @@ impl Timestamp {
     }
 }
 
-/// `text` read with the strftime pattern `%Y-%m-%d{separator}%H:%M:%S%.f`.
-fn parse_naive(text: &str, separator: char) -> Option<NaiveDateTime> {
-    let pattern = if separator == 'T' {
-        "%Y-%m-%dT%H:%M:%S%.f"
-    } else {
-        "%Y-%m-%d %H:%M:%S%.f"
-    };
-    NaiveDateTime::parse_from_str(text, pattern).ok()
+// chrono's strftime specifiers as pre-parsed items (chrono's formatter and parser without its
+// run-time pattern parser): `%Y`, `%m`, `%d`, `%H`, `%M`, `%S`, `%.f`.
+const YEAR: Item<'static> = Item::Numeric(Numeric::Year, Pad::Zero);
+const MONTH: Item<'static> = Item::Numeric(Numeric::Month, Pad::Zero);
+const DAY: Item<'static> = Item::Numeric(Numeric::Day, Pad::Zero);
+const HOUR: Item<'static> = Item::Numeric(Numeric::Hour, Pad::Zero);
+const MINUTE: Item<'static> = Item::Numeric(Numeric::Minute, Pad::Zero);
+const SECOND: Item<'static> = Item::Numeric(Numeric::Second, Pad::Zero);
+const FRACTION: Item<'static> = Item::Fixed(Fixed::Nanosecond);
+const fn lit(text: &'static str) -> Item<'static> {
+    Item::Literal(text)
 }
 
-/// `utc` as `YYYYMMDDTHHMMSSZ` (`%Y%m%dT%H%M%SZ`), the stamp of corrupt copies.
+/// `text` read as `%Y-%m-%d{separator}%H:%M:%S%.f` (`separator` is `T` or a space).
+fn parse_naive(text: &str, separator: &'static str) -> Option<NaiveDateTime> {
+    let items = [
+        YEAR,
+        lit("-"),
+        MONTH,
+        lit("-"),
+        DAY,
+        lit(separator),
+        HOUR,
+        lit(":"),
+        MINUTE,
+        lit(":"),
+        SECOND,
+        FRACTION,
+    ];
+    let mut parsed = Parsed::new();
+    chrono::format::parse(&mut parsed, text, items.iter()).ok()?;
+    parsed.to_naive_datetime_with_offset(0).ok()
+}
+
+fn format(utc: DateTime<Utc>, items: &[Item<'static>]) -> String {
+    utc.format_with_items(items.iter()).to_string()
+}
+
+/// `utc` as `%Y%m%dT%H%M%SZ`, the stamp of corrupt copies.
 pub fn format_compact_stamp(utc: DateTime<Utc>) -> String {
-    utc.format("%Y%m%dT%H%M%SZ").to_string()
+    let items = [YEAR, MONTH, DAY, lit("T"), HOUR, MINUTE, SECOND, lit("Z")];
+    format(utc, &items)
 }
 
-/// `utc`'s date as `YYYY-MM-DD` (`%Y-%m-%d`).
+/// `utc`'s date as `%Y-%m-%d`.
 pub fn format_date(utc: DateTime<Utc>) -> String {
-    utc.format("%Y-%m-%d").to_string()
+    format(utc, &[YEAR, lit("-"), MONTH, lit("-"), DAY])
 }
 
-/// `utc` as `YYYY-MM-DDTHH:MM:SS` without offset or fraction (`%Y-%m-%dT%H:%M:%S`).
+/// `utc` as `%Y-%m-%dT%H:%M:%S` (no offset, no fraction).
 pub fn format_naive_seconds(utc: DateTime<Utc>) -> String {
-    utc.format("%Y-%m-%dT%H:%M:%S").to_string()
+    let items = [
+        YEAR,
+        lit("-"),
+        MONTH,
+        lit("-"),
+        DAY,
+        lit("T"),
+        HOUR,
+        lit(":"),
+        MINUTE,
+        lit(":"),
+        SECOND,
+    ];
+    format(utc, &items)
 }
 
 /// Writes `utc` as RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction digits.
@@ -302,6 +345,8 @@ mod tests {
             assert_eq!(format_compact_stamp(utc), stamp);
             assert_eq!(format_date(utc), date);
             assert_eq!(format_naive_seconds(utc), naive);
+            assert_eq!(utc.format("%Y%m%dT%H%M%SZ").to_string(), stamp);
+            assert_eq!(utc.format("%Y-%m-%dT%H:%M:%S").to_string(), naive);
         }
         for (year, stamp, date) in [
             (12345, "+123450102T030405Z", "+12345-01-02"),
@@ -344,6 +389,10 @@ mod tests {
         for (text, want) in cases {
             let got = Timestamp::parse(text).ok().map(|t| t.to_rfc3339());
             assert_eq!(got.as_deref(), want, "{text}");
+            for (sep, pattern) in [("T", "%Y-%m-%dT%H:%M:%S%.f"), (" ", "%Y-%m-%d %H:%M:%S%.f")] {
+                let strftime = NaiveDateTime::parse_from_str(text, pattern).ok();
+                assert_eq!(parse_naive(text, sep), strftime, "{text} with {pattern}");
+            }
         }
     }
 
