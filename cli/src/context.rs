@@ -1,4 +1,4 @@
-//! What every command needs: the root folder, the store over it, and the clock.
+//! What every command needs: the root folder, the store over it, the clock and the input limit.
 //!
 //! The rule for a root that does not exist, the same for every command that uses one: the
 //! command fails with `not_found` (exit 1) naming the folder, reads and writes alike, so that a
@@ -17,14 +17,22 @@ pub struct Context {
     root: Option<PathBuf>,
     /// The clock every command stamps times with.
     pub clock: SystemClock,
+    /// The most bytes any one input may hold (see [`crate::input`]).
+    pub max_bytes: usize,
 }
 
 impl Context {
-    pub fn new(root: Option<PathBuf>) -> Self {
+    pub fn new(root: Option<PathBuf>, max_bytes: usize) -> Self {
         Context {
             root,
             clock: SystemClock,
+            max_bytes,
         }
+    }
+
+    /// `--root` as given, if it was.
+    pub fn root(&self) -> Option<&Path> {
+        self.root.as_deref()
     }
 
     /// `--root`, or the current folder (orchestrator and registry commands).

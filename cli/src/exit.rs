@@ -7,9 +7,9 @@ use session_state::{Error, ErrorKind};
 /// The exit-code table shown at the end of `--help` (and in the README).
 pub const HELP: &str = "\
 Exit codes:
-  0  success (also: `should-resume` answered, whatever the answer)
-  1  nothing there: no session to resume, unknown agent, chain or team, a --root folder
-     that does not exist (not_found)
+  0  success (also: `should-resume` answered, whatever the answer; `hook` always)
+  1  nothing there: no current session, unknown agent, pending task, chain or team, a
+     --root folder that does not exist (not_found)
   2  bad usage or input: unknown flag, bad value, unsafe id (invalid_input, invalid_key)
   3  the state is not usable as it is: corrupt_state, incompatible_schema,
      invalid_transition, conflict, already_exists; `doctor` found problems it did not fix
@@ -92,13 +92,14 @@ pub fn code_for(kind: ErrorKind) -> u8 {
     }
 }
 
-/// Prints `error[<code>]: <message>` to stderr and returns the matching exit code.
+/// Prints `error[<code>]: <message>` to stderr and returns the matching exit code. An input
+/// over a size limit (an error with a `limit` context) says how to raise it.
 pub fn report(err: &Error) -> ExitCode {
-    eprintln!(
-        "error[{}]: {}",
-        err.code(),
-        crate::terminal::safe(&err.to_string())
-    );
+    let mut message = err.to_string();
+    if err.context_value("limit").is_some() && !message.contains(crate::input::RAISE) {
+        message = format!("{message}: {}", crate::input::RAISE);
+    }
+    eprintln!("error[{}]: {}", err.code(), crate::terminal::safe(&message));
     ExitCode::from(code_for(err.kind()))
 }
 

@@ -4,6 +4,7 @@
 mod commands;
 mod context;
 mod exit;
+mod input;
 mod terminal;
 
 use std::process::ExitCode;
@@ -20,6 +21,11 @@ struct Cli {
     #[arg(long, global = true, value_name = "DIR")]
     root: Option<std::path::PathBuf>,
 
+    /// The most bytes read from any one input: a result file, stdin, a session document
+    /// (default 16MiB, or `SESSION_STATE_MAX_BYTES`; suffixes K, M, G: `64MiB`).
+    #[arg(long, global = true, value_name = "SIZE")]
+    max_bytes: Option<String>,
+
     #[command(subcommand)]
     command: Command,
 }
@@ -29,6 +35,11 @@ enum Command {
     #[command(flatten)]
     Orchestrator(commands::orchestrator::Command),
     #[command(flatten)]
+    Record(commands::record::Command),
+    /// Record a Claude Code hook event read as JSON on stdin (for the hooks settings; always
+    /// exits 0).
+    Hook(commands::hook::Args),
+    #[command(flatten)]
     Registry(commands::registry::Command),
     #[command(flatten)]
     Team(commands::team::Command),
@@ -37,16 +48,39 @@ enum Command {
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
-        Err(err) => return exit::usage(&err),
+        Err(err) => {
+            // A hook must never exit 2 (Claude Code reads it as "block"), even when misused.
+            let help = matches!(
+                err.kind(),
+                clap::error::ErrorKind::DisplayHelp | clap::error::ErrorKind::DisplayVersion
+            );
+            if !help && std::env::args().skip(1).any(|a| a == "hook") {
+                let text = err.render().to_string();
+                let first = text.lines().next().unwrap_or_default();
+                eprintln!("session-state hook: {}", terminal::cell(first));
+                return ExitCode::SUCCESS;
+            }
+            return exit::usage(&err);
+        }
     };
+    let max_bytes = input::resolve(cli.max_bytes.as_deref());
+    if let Command::Hook(_) = cli.command {
+        return commands::hook::main(cli.root, cli.max_bytes.is_some(), max_bytes);
+    }
     exit::quiet_stdout_failures();
-    let ctx = Context::new(cli.root);
+    let max_bytes = match max_bytes {
+        Ok(limit) => limit,
+        Err(err) => return exit::report(&err),
+    };
+    let ctx = Context::new(cli.root, max_bytes);
     // Output goes through `println!`, which panics when stdout fails (a closed pipe, a full
     // disk): that one panic is turned into a clean exit here, any other is re-raised.
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match cli.command {
         Command::Orchestrator(cmd) => commands::orchestrator::run(cmd, &ctx),
         Command::Registry(cmd) => commands::registry::run(cmd, &ctx),
+        Command::Record(cmd) => commands::record::run(cmd, &ctx),
         Command::Team(cmd) => commands::team::run(cmd, &ctx),
+        Command::Hook(_) => unreachable!("the hook runs before"),
     }));
     match outcome {
         Ok(Ok(code)) => code,

@@ -1,5 +1,7 @@
 //! One module per kind of state; each has a clap `Command` enum and a `run` function.
 
+pub mod hook;
 pub mod orchestrator;
+pub mod record;
 pub mod registry;
 pub mod team;

@@ -86,14 +86,14 @@ fn parse_status(text: &str) -> std::result::Result<SessionStatus, String> {
     SessionStatus::parse(text).map_err(|e| e.to_string())
 }
 
-type Sessions = OrchestratorStore<FsStore, SystemClock>;
+pub(crate) type Sessions = OrchestratorStore<FsStore, SystemClock>;
 
 /// The sessions of the project folder, which must exist (see `Context::project_root`).
-fn sessions(ctx: &Context) -> Result<Sessions> {
-    Ok(OrchestratorStore::new(
-        Context::store(ctx.project_root()?)?,
-        ctx.clock,
-    ))
+pub(crate) fn sessions(ctx: &Context) -> Result<Sessions> {
+    Ok(
+        OrchestratorStore::new(Context::store(ctx.project_root()?)?, ctx.clock)
+            .with_max_document_bytes(crate::input::max_bytes(ctx)),
+    )
 }
 
 fn print_json(value: &impl serde::Serialize) {
@@ -103,7 +103,7 @@ fn print_json(value: &impl serde::Serialize) {
     );
 }
 
-const RECOVERY: &str = "\
+pub(crate) const RECOVERY: &str = "\
 ## ⚠️ SESSION RECOVERY
 
 The previous session file appears corrupted.
@@ -119,7 +119,7 @@ fn current(sessions: &Sessions) -> Result<Option<OrchestratorSession>> {
 }
 
 /// Prints how to recover after a corrupt file.
-fn recovery_hint(e: &Error) {
+pub(crate) fn recovery_hint(e: &Error) {
     if e.kind() == ErrorKind::CorruptState {
         eprintln!("{RECOVERY}");
     }

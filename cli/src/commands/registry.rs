@@ -13,6 +13,7 @@ use session_state::{Error, Result};
 use session_state_fs::{FsStore, SystemClock};
 
 use crate::context::Context;
+use crate::input;
 
 use crate::terminal::out;
 
@@ -111,7 +112,11 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             result,
             result_file,
         } => {
-            let result = read_result(result.as_deref(), result_file.as_deref())?;
+            let result = read_result(
+                result.as_deref(),
+                result_file.as_deref(),
+                input::max_bytes(ctx),
+            )?;
             reg.register(&agent_name, &agent_id, result, chain.as_deref())?;
             out!("registered `{agent_name}` as `{agent_id}`");
         }
@@ -166,25 +171,26 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn read_result(inline: Option<&str>, file: Option<&std::path::Path>) -> Result<Value> {
-    let (text, origin) = match (inline, file) {
-        (Some(text), _) => (text.to_owned(), "--result".to_owned()),
-        (None, Some(path)) if path.as_os_str() == "-" => {
-            let mut text = String::new();
-            std::io::Read::read_to_string(&mut std::io::stdin(), &mut text).map_err(|e| {
-                Error::invalid_input(format!("cannot read the result from stdin: {e}"))
-            })?;
-            (text, "stdin".to_owned())
+fn read_result(
+    inline: Option<&str>,
+    file: Option<&std::path::Path>,
+    limit: usize,
+) -> Result<Value> {
+    let (bytes, origin) = match (inline, file) {
+        (Some(text), _) => {
+            if text.len() > limit {
+                return Err(input::too_large("`--result`", limit));
+            }
+            (text.as_bytes().to_vec(), "--result".to_owned())
         }
         (None, Some(path)) => {
-            let shown = path.display().to_string();
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                Error::invalid_input(format!("cannot read result file `{shown}`: {e}"))
-            })?;
-            (text, format!("`{shown}`"))
+            let source = input::Source::from_arg(path);
+            (input::read_bounded(source, limit)?, source.name())
         }
         (None, None) => return Ok(Value::Null),
     };
+    let text = String::from_utf8(bytes)
+        .map_err(|e| Error::invalid_input(format!("the result in {origin} is not UTF-8: {e}")))?;
     // A file saved by some Windows editors starts with a BOM: not part of the JSON.
     let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
     let value = serde_json::from_str(text)

@@ -5,8 +5,9 @@
 //! - [`OrchestratorStore`]: `save`, `load`, `archive`, `list_history`, lifecycle moves
 //!   (`start`, `pause`, `resume` = `continue_session`, `complete`, `abort`), the auto-save points
 //!   (`agent_started`, `agent_completed`, `agent_failed`, `decision_made`,
-//!   `before_compression`, `session_end`), `create_session`, and recovery (`recover`,
-//!   `doctor`).
+//!   `before_compression`, `session_end`), `create_session`, the recording verbs
+//!   (`record_new`, `record_agent_start`, ... over the argument types of the `record` module:
+//!   [`NewSession`], [`AgentStart`], ...), and recovery (`recover`, `doctor`).
 //! - [`resume_summary`] and [`render_markdown`]: the "RESUMING SESSION" block.
 //! - [`salvage`]: every complete field of a torn document.
 //! - [`json_schema`]: the JSON Schema of the document.
@@ -37,6 +38,7 @@ mod history_index;
 mod keys;
 pub(crate) mod lenient;
 mod parse;
+mod record;
 mod recovery;
 mod salvage;
 mod schema;
@@ -56,6 +58,10 @@ pub use keys::{
 };
 pub use parse::{
     DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, UTF8_BOM, parse_document, resolve_naive,
+};
+pub use record::{
+    AgentDone, AgentFail, AgentProgress, AgentStart, COMPLETED_WORK_AGENT, ContextInput,
+    DecisionInput, NewSession, TaskAdd, TaskDone, TaskRef, apply_disconnect,
 };
 pub use recovery::{
     DoctorReport, Problem, Repair, RepairAction, corrupt_copy_key, keep_corrupt_copy,

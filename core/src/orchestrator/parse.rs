@@ -55,7 +55,8 @@ pub fn parse_document(
             bytes.len(),
             options.max_document_bytes
         ))
-        .with_context("key", key.as_str()));
+        .with_context("key", key.as_str())
+        .with_context("limit", options.max_document_bytes.to_string()));
     }
     let mut doc = match parse_typed_fast(bytes) {
         Some(doc) if doc.schema_version == SCHEMA_VERSION => doc,

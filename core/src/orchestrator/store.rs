@@ -204,7 +204,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 doc.session_id.escape_debug(),
                 bytes.len()
             ))
-            .with_context("key", key.as_str()));
+            .with_context("key", key.as_str())
+            .with_context("limit", limit.to_string()));
         }
         Ok(bytes)
     }
@@ -278,7 +279,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 
     /// Checks that the archive `key` of `doc`, holding `old`, may be written: absent, or
     /// `replace` (then a copy of unreadable old bytes is kept first).
-    fn check_archive_slot(
+    pub(super) fn check_archive_slot(
         &self,
         key: &Key,
         doc: &OrchestratorSession,

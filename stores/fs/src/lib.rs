@@ -41,7 +41,9 @@
 //! `tests/conformance.rs`; `tests/no_lost_update.rs` checks no update is lost across 4
 //! processes and across 4 threads.
 //!
-//! [`SystemClock`] is the host clock for native programs.
+//! [`SystemClock`] is the host clock for native programs. [`project_facts`] gives the
+//! `project` of a new session from its folder (name, absolute path, git branch) and the HEAD
+//! commit, reading `.git` without running `git` ([`git_head`]).
 //!
 //! ```
 //! use session_state::{Key, Store};
@@ -58,10 +60,12 @@
 
 mod clock;
 mod fs_store;
+mod git;
 mod paths;
 
 pub use clock::SystemClock;
 pub use fs_store::{DEFAULT_LOCK_TIMEOUT, Durability, FsStore};
+pub use git::{GitHead, ProjectFacts, git_head, project_facts};
 
 /// The README's Rust example, compiled as a doc test so it cannot drift from the API.
 #[cfg(doctest)]

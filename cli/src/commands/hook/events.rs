@@ -1,0 +1,157 @@
+//! What each Claude Code hook event does to the project's session state.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use serde_json::{Value, json};
+use session_state::orchestrator::{
+    AgentDone, AgentStart, OrchestratorStore, SessionStatus, current_key, render_markdown,
+    resume_summary,
+};
+use session_state::registry::AgentRegistry;
+use session_state::{Clock, ErrorKind, Result, Store};
+use session_state_fs::{FsStore, SystemClock};
+
+use super::payload::{Payload, first_line};
+use crate::commands::orchestrator::RECOVERY;
+use crate::context::Context;
+
+/// The longest sub-agent summary or task taken from a payload, in characters.
+const LINE_CHARS: usize = 200;
+
+/// How long an event waits for another process's lock.
+const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+
+type Sessions = OrchestratorStore<FsStore, SystemClock>;
+
+/// Runs the event of `payload` on the project at `root`; returns what goes to stdout.
+pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<String>> {
+    let clock = ctx.clock;
+    let sessions = OrchestratorStore::new(store(root)?, clock)
+        .with_max_document_bytes(crate::input::max_bytes(ctx));
+    let has_session = sessions.store().read(&current_key())?.is_some();
+    match payload.hook_event_name.as_str() {
+        "SessionStart" => return Ok(session_start(&sessions, clock)?.map(|c| context(&c))),
+        "PreCompact" if has_session => drop(sessions.before_compression()?),
+        "SubagentStart" if has_session => drop(sessions.record_agent_start(&agent(payload)?)?),
+        "SubagentStop" => {
+            if has_session {
+                subagent_stop(&sessions, payload)?;
+            }
+            if root.join(".moai").is_dir() {
+                register(root, payload, clock)?;
+            }
+        }
+        "Stop" if has_session => drop(sessions.record_save()?),
+        "SessionEnd" if has_session => drop(sessions.record_disconnect()?),
+        _ => {}
+    }
+    Ok(None)
+}
+
+/// The store over `root`, waiting at most [`LOCK_WAIT`] for a lock (the host's own timeout
+/// for the hook is longer: the wait ends in one line on stderr, not in a killed process).
+fn store(root: &Path) -> Result<FsStore> {
+    Ok(FsStore::new(root)?.with_lock_timeout(LOCK_WAIT))
+}
+
+/// The SessionStart output that hands `text` to the model as added context.
+fn context(text: &str) -> String {
+    let out = json!({
+        "hookSpecificOutput": {
+            "hookEventName": "SessionStart",
+            "additionalContext": text,
+        }
+    });
+    format!("{out}\n")
+}
+
+/// The resume block of an `in_progress` or `paused` session, the recovery block of a corrupt
+/// file, or nothing.
+fn session_start(sessions: &Sessions, clock: SystemClock) -> Result<Option<String>> {
+    let doc = match sessions.load() {
+        Ok(Some(doc)) => doc,
+        Ok(None) => return Ok(None),
+        Err(e) if e.kind() == ErrorKind::CorruptState => {
+            return Ok(Some(format!("{RECOVERY}\nWhich would you prefer?\n")));
+        }
+        Err(e) => return Err(e),
+    };
+    let mut text = match doc.status {
+        SessionStatus::InProgress | SessionStatus::Paused => {
+            render_markdown(&resume_summary(&doc, clock.now()))
+        }
+        _ => return Ok(None),
+    };
+    if doc.status == SessionStatus::Paused {
+        let _ = write!(
+            text,
+            "\n(Session `{}` is paused: `session-state continue` resumes it.)\n",
+            doc.session_id
+        );
+    }
+    Ok(Some(text))
+}
+
+/// The agent a `SubagentStart` or `SubagentStop` payload names.
+fn agent(payload: &Payload) -> Result<AgentStart> {
+    let id = payload
+        .agent_id
+        .clone()
+        .filter(|id| !id.trim().is_empty())
+        .ok_or_else(|| {
+            session_state::Error::invalid_input(format!(
+                "the {} payload has no `agent_id`",
+                payload.hook_event_name
+            ))
+        })?;
+    let agent_type = payload
+        .agent_type
+        .clone()
+        .filter(|t| !t.trim().is_empty())
+        .unwrap_or_else(|| "agent".to_owned());
+    let task = [&payload.description, &payload.prompt]
+        .into_iter()
+        .flatten()
+        .find_map(|text| first_line(text, LINE_CHARS))
+        .unwrap_or_else(|| format!("{agent_type} sub-agent"));
+    Ok(AgentStart {
+        id,
+        agent_type,
+        task,
+    })
+}
+
+/// The agent completed, in one update: started first when the session has no such agent (its
+/// start was not seen), then done with the first line of its last message as the summary.
+fn subagent_stop(sessions: &Sessions, payload: &Payload) -> Result<()> {
+    let start = agent(payload)?;
+    let done = AgentDone {
+        id: start.id.clone(),
+        summary: payload
+            .last_assistant_message
+            .as_deref()
+            .and_then(|m| first_line(m, LINE_CHARS)),
+        tokens: None,
+        files: Vec::new(),
+    };
+    let now = sessions.now();
+    sessions.modify(|doc| {
+        if doc.agent(&start.id).is_none() {
+            start.apply(doc, now)?;
+        }
+        done.apply(doc, now)
+    })?;
+    Ok(())
+}
+
+/// Registers the sub-agent in the project's `.moai/` registry: its type as the agent name,
+/// its last message as the result.
+fn register(root: &Path, payload: &Payload, clock: SystemClock) -> Result<()> {
+    let start = agent(payload)?;
+    let result = payload
+        .last_assistant_message
+        .clone()
+        .map_or(Value::Null, Value::String);
+    AgentRegistry::new(store(root)?, clock).register(&start.agent_type, &start.id, result, None)
+}

@@ -1,0 +1,101 @@
+//! `session-state hook`: the command to put in Claude Code's hooks settings. It reads the
+//! hook's JSON payload on stdin and records the event in the project's session state:
+//!
+//! - `SessionStart`: hands the model the RESUMING SESSION block of an `in_progress` or
+//!   `paused` session (the SESSION RECOVERY block for a corrupt file) as added context;
+//! - `PreCompact`: records the compression; `Stop`: a save;
+//! - `SubagentStart` / `SubagentStop`: the agent started / completed (and, on stop,
+//!   registered in the sub-agent registry when the project has `.moai/`);
+//! - `SessionEnd`: a disconnect, `in_progress` becomes `paused`.
+//!
+//! Events on a project with no current session change nothing; other events are ignored. A
+//! hook never blocks or breaks its host: whatever goes wrong (a payload that is too large,
+//! not JSON or of the wrong shape, a corrupt file, a storage failure, a bug) it exits 0 with
+//! one line on stderr, and each event is one exclusive update, so nothing is half written.
+
+mod events;
+mod payload;
+
+use std::io::Write;
+use std::process::ExitCode;
+
+use session_state::{Error, Result};
+
+use crate::context::Context;
+use crate::terminal::cell;
+
+/// `session-state hook` takes no arguments: the event comes on stdin.
+#[derive(Debug, clap::Args)]
+pub struct Args {}
+
+/// Runs the hook over `root` (`--root`); always exits 0. The payload limit is
+/// [`payload::MAX_PAYLOAD_BYTES`] unless `--max-bytes` or `SESSION_STATE_MAX_BYTES` set one
+/// (`limit`, already resolved; a bad value is reported like any other failure).
+pub fn main(root: Option<std::path::PathBuf>, flag_given: bool, limit: Result<usize>) -> ExitCode {
+    let explicit = flag_given
+        || std::env::var_os(crate::input::ENV)
+            .is_some_and(|v| !v.to_string_lossy().trim().is_empty());
+    let (payload_limit, documents) = match limit {
+        Ok(limit) if explicit => (limit, limit),
+        Ok(limit) => (payload::MAX_PAYLOAD_BYTES, limit),
+        Err(err) => {
+            fail(&err);
+            return ExitCode::SUCCESS;
+        }
+    };
+    run(&Context::new(root, documents), payload_limit)
+}
+
+/// Prints the one stderr line of a failure.
+fn fail(err: &Error) {
+    eprintln!(
+        "session-state hook: error[{}]: {}",
+        err.code(),
+        cell(&err.to_string())
+    );
+}
+
+/// Runs the hook, reading at most `payload_limit` bytes of payload; always exits 0.
+fn run(ctx: &Context, payload_limit: usize) -> ExitCode {
+    // A bug must not print a multi-line report: one line, below.
+    std::panic::set_hook(Box::new(|_| {}));
+    let outcome =
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| handle(ctx, payload_limit)));
+    match outcome {
+        Ok(Ok(Some(text))) => {
+            // A host that closed stdout does not want the context: nothing to report.
+            let mut stdout = std::io::stdout().lock();
+            let _ = stdout
+                .write_all(text.as_bytes())
+                .and_then(|()| stdout.flush());
+        }
+        Ok(Ok(None)) => {}
+        Ok(Err(err)) => fail(&err),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("unknown");
+            eprintln!("session-state hook: internal error: {}", cell(what));
+        }
+    }
+    ExitCode::SUCCESS
+}
+
+fn handle(ctx: &Context, payload_limit: usize) -> Result<Option<String>> {
+    let stdin = std::io::stdin().lock();
+    let bytes = crate::input::read_limited(stdin, "the hook payload", payload_limit)?;
+    let payload = payload::parse(&bytes)?;
+    let root = payload::project_dir(ctx.root(), &payload.cwd);
+    if !root.is_dir() {
+        return Err(Error::new(
+            session_state::ErrorKind::NotFound,
+            format!("project folder `{}` does not exist", root.display()),
+        ));
+    }
+    events::run(&payload, &root, ctx).map_err(|e| {
+        let message = format!("{}: {}", payload.hook_event_name, e.message());
+        Error::new(e.kind(), message)
+    })
+}

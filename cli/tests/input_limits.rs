@@ -1,0 +1,138 @@
+//! Every input of the binary is bounded (`--max-bytes`, `SESSION_STATE_MAX_BYTES`): an endless
+//! source is refused with `invalid_input` naming it and the way to raise the limit.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn bin(root: &Path) -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_session-state"));
+    cmd.arg("--root")
+        .arg(root)
+        .env_remove("SESSION_STATE_MAX_BYTES");
+    cmd
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn assert_too_large(out: &Output, name: &str) {
+    let text = stderr(out);
+    assert_eq!(out.status.code(), Some(2), "{text}");
+    assert!(text.starts_with("error[invalid_input]: "), "{text}");
+    assert!(text.contains(name), "{text}");
+    assert!(text.contains("`--max-bytes`"), "{text}");
+    assert!(text.contains("`SESSION_STATE_MAX_BYTES`"), "{text}");
+}
+
+#[test]
+fn a_result_file_that_never_ends_is_refused_at_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin(dir.path())
+        .args(["register", "a", "id", "--result-file", "/dev/zero"])
+        .output()
+        .unwrap();
+    assert_too_large(&out, "`/dev/zero`");
+    assert!(stderr(&out).contains("16777216 bytes"), "{}", stderr(&out));
+    let out = bin(dir.path())
+        .args(["--max-bytes", "1K", "register", "a", "id", "--result-file"])
+        .arg("/dev/zero")
+        .output()
+        .unwrap();
+    assert_too_large(&out, "1024 bytes");
+}
+
+#[test]
+fn an_endless_pipe_on_stdin_is_refused_at_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = bin(dir.path())
+        .args(["register", "a", "id", "--result-file", "-"])
+        .env("SESSION_STATE_MAX_BYTES", "64KiB")
+        .stdin(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        let chunk = [b' '; 4096];
+        // Stops when the binary closes the pipe.
+        while stdin.write_all(&chunk).is_ok() {}
+    });
+    let out = child.wait_with_output().unwrap();
+    writer.join().unwrap();
+    assert_too_large(&out, "stdin");
+    assert!(stderr(&out).contains("65536 bytes"), "{}", stderr(&out));
+}
+
+#[test]
+fn a_result_within_a_raised_limit_is_registered() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("result.json");
+    std::fs::write(&file, format!("\"{}\"", "x".repeat(3000))).unwrap();
+    let register = |limit: &str| {
+        bin(dir.path())
+            .args(["register", "a", "id", "--result-file"])
+            .arg(&file)
+            .env("SESSION_STATE_MAX_BYTES", limit)
+            .output()
+            .unwrap()
+    };
+    assert_too_large(&register("2K"), "result.json");
+    let out = register("4K");
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_bad_limit_names_the_flag_or_the_variable() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bin(dir.path())
+        .args(["--max-bytes", "lots", "agents"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("`--max-bytes`"), "{}", stderr(&out));
+    let out = bin(dir.path())
+        .arg("agents")
+        .env("SESSION_STATE_MAX_BYTES", "-1")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("`SESSION_STATE_MAX_BYTES`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn a_session_file_over_the_limit_reads_with_a_raised_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let seed = std::fs::read(repo().join("tests/vectors/orchestrator/seed-example.json")).unwrap();
+    let mut doc: serde_json::Value = serde_json::from_slice(&seed).unwrap();
+    // An unknown field makes the file just over the default 16 MiB.
+    doc["notes"] = "n".repeat(16 * 1024 * 1024).into();
+    let claude = dir.path().join(".claude");
+    std::fs::create_dir(&claude).unwrap();
+    std::fs::write(
+        claude.join("orchestrator-session.json"),
+        serde_json::to_vec(&doc).unwrap(),
+    )
+    .unwrap();
+    let out = bin(dir.path()).arg("show").output().unwrap();
+    assert_too_large(&out, "orchestrator-session.json");
+    let out = bin(dir.path())
+        .args(["--max-bytes", "32MiB", "show"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let out = bin(dir.path())
+        .args(["--max-bytes", "32MiB", "pause"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
