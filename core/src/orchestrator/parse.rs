@@ -215,8 +215,10 @@ mod tests {
     /// A document with one bad field names that field's path (`.` is the top level).
     #[test]
     fn a_bad_field_is_named_by_its_path() {
+        // (the path named, how the valid document is spoilt)
+        type Spoiler = (&'static str, fn(&mut Value));
         let key = Key::new(".claude/orchestrator-session.json").unwrap();
-        let spoilers: [(&str, fn(&mut Value)); 23] = [
+        let spoilers: [Spoiler; 23] = [
             (".", |d| del(d, "goal")),
             ("goal", |d| d["goal"] = json!(5)),
             ("status", |d| d["status"] = json!("sleeping")),
@@ -236,7 +238,7 @@ mod tests {
                 d["context_usage"]["estimated_tokens"] = json!("many");
             }),
             ("context_usage", |d| {
-                del(&mut d["context_usage"], "percentage")
+                del(&mut d["context_usage"], "percentage");
             }),
             ("completed_work[0].outcome", |d| {
                 d["completed_work"][0]["outcome"] = json!(null);
@@ -248,14 +250,14 @@ mod tests {
                 d["completed_work"][0]["files"] = json!("a");
             }),
             ("agents[0].progress", |d| {
-                d["agents"][0]["progress"] = json!(300)
+                d["agents"][0]["progress"] = json!(300);
             }),
             ("agents[0].completed", |d| {
                 d["agents"][0]["completed"] = json!("soon");
             }),
             ("agents[1]", |d| d["agents"][1] = json!("b")),
             ("project.git_branch", |d| {
-                d["project"]["git_branch"] = json!(1)
+                d["project"]["git_branch"] = json!(1);
             }),
             ("errors", |d| d["errors"] = json!(1)),
         ];
