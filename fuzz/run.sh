@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every fuzz target one after another, SECONDS_PER_TARGET each (default 600), one job.
 # Usage: fuzz/run.sh [seconds]   (needs `cargo install cargo-fuzz` and the nightly toolchain)
-# New inputs go to fuzz/corpus.new/<target> (not committed; minimise into fuzz/corpus with
-# `cargo +nightly fuzz cmin`), crashes to fuzz/artifacts/<target>.
+# New inputs go to fuzz/corpus.new/<target> (not committed; fold into fuzz/corpus with
+# `fuzz/minimise.sh`), crashes to fuzz/artifacts/<target>.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-600}"

@@ -3,7 +3,7 @@
 oracle (../shared/reference/moai_session_manager.py), in one run.
 
 Both sides write into a fresh temporary folder of the same filesystem, neither fsyncs (the
-oracle never does; ours uses the default durability: atomic rename, no fsync). Each
+oracle never does; ours runs with ``durable=False``: atomic rename, no fsync). Each
 registration has a small result dict and one of 20 chains, as in MoAI-ADK's workflows.
 
     .venv/bin/python benches/python/bench_moai.py [N ...]      # default: 500 1000 2000
@@ -61,10 +61,10 @@ def main():
 
     def kw(root):
         return {"session_file": root / "memory" / "agent-sessions.json",
-                "transcript_dir": root / "transcripts"}
+                "transcript_dir": root / "transcripts", "durable": False}
 
     sides = [
-        ("oracle (seed)", lambda r: Oracle(**kw(r))),
+        ("oracle (seed)", lambda r: Oracle(**{k: v for k, v in kw(r).items() if k != "durable"})),
         ("ours, plain (default)", lambda r: SessionManager(**kw(r))),
         ("ours, journal=True", lambda r: SessionManager(**kw(r), journal=True)),
     ]

@@ -15,7 +15,7 @@
 use std::rc::Rc;
 
 use napi::bindgen_prelude::{ClassInstance, Either3, Env, JsValue, Unknown, ValueType};
-use session_state::{Key, Result, Store, UpdateFn};
+use session_state::{Key, Leftover, Result, Store, UpdateFn};
 use session_state_fs::FsStore;
 
 use crate::args::type_name;
@@ -100,5 +100,13 @@ impl Store for AnyStore {
 
     fn append(&self, key: &Key, data: &[u8]) -> Result<()> {
         self.inner().append(key, data)
+    }
+
+    fn leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        self.inner().leftovers(prefix)
+    }
+
+    fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        self.inner().remove_leftovers(prefix)
     }
 }

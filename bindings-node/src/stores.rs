@@ -20,8 +20,9 @@ use crate::errors::{ToJs, invalid_input};
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileStoreOptions {
-    /// Also fsync each written file and its folder before returning, so a write survives a
-    /// power loss (default `false`: atomic rename only).
+    /// Fsync each written file and its folder before returning, so a write survives a power
+    /// loss or an OS crash (default `true`; `false`: atomic rename only, faster, survives a
+    /// process crash).
     durable: Option<bool>,
 }
 
@@ -56,7 +57,7 @@ impl FileStore {
             ));
         }
         let options: FileStoreOptions = options_from_js(&env, options, "options")?;
-        let durability = if options.durable.unwrap_or(false) {
+        let durability = if options.durable.unwrap_or(true) {
             Durability::Sync
         } else {
             Durability::Atomic

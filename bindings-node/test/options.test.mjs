@@ -40,9 +40,12 @@ test('FileStore: an option of the wrong type is invalid_input naming it', () => 
     }, JSON.stringify(durable))
   }
   refuses(() => new FileStore(root, 'durable'), 'options', 'a string for options')
+  // Durable (each write fsynced) unless `{ durable: false }` says otherwise.
+  assert.equal(new FileStore(root).durable, true)
   assert.equal(new FileStore(root, { durable: true }).durable, true)
-  assert.equal(new FileStore(root, { durable: undefined }).durable, false)
-  assert.equal(new FileStore(root, null).durable, false)
+  assert.equal(new FileStore(root, { durable: undefined }).durable, true)
+  assert.equal(new FileStore(root, null).durable, true)
+  assert.equal(new FileStore(root, { durable: false }).durable, false)
 })
 
 test('every other options object names an unknown or badly typed member', () => {

@@ -10,7 +10,7 @@ use std::time::Duration;
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyList, PyMemoryView, PyString, PyTuple};
 use session_state::{
-    Error, ErrorKind, Key, MemoryStore as CoreMemoryStore, Result, Store, UpdateFn,
+    Error, ErrorKind, Key, Leftover, MemoryStore as CoreMemoryStore, Result, Store, UpdateFn,
     read_apply_write,
 };
 use session_state_fs::{Durability, FsStore};
@@ -27,14 +27,15 @@ pub struct PyFileStore {
 
 #[pymethods]
 impl PyFileStore {
-    /// `FileStore(root, *, durable=False)`: `durable` also fsyncs each write and its folder.
+    /// `FileStore(root, *, durable=True)`: `durable` fsyncs each write and its folder; `False`
+    /// skips that (faster, but a power loss may lose the last writes).
     #[new]
     /// `root` is a `str` or `os.PathLike`; a leading `~` is expanded as `os.path.expanduser`
     /// does (as `OrchestratorStore` and `TeamStore` do).
     #[pyo3(signature = (root, *, durable = None))]
     fn new(root: &Bound<'_, PyAny>, durable: Option<&Bound<'_, PyAny>>) -> PyResult<Self> {
         let root = args::folder(root, "root")?;
-        let durability = if args::flag(durable, "durable", false)? {
+        let durability = if args::flag(durable, "durable", true)? {
             Durability::Sync
         } else {
             Durability::Atomic
@@ -51,6 +52,12 @@ impl PyFileStore {
     #[getter]
     fn root(&self) -> PathBuf {
         self.inner.root().to_path_buf()
+    }
+
+    /// Whether each write is fsynced with its folder (the `durable` option).
+    #[getter]
+    fn durable(&self) -> bool {
+        self.inner.durability() == Durability::Sync
     }
 
     fn read<'py>(
@@ -419,6 +426,12 @@ impl Store for AnyStore {
     }
     fn append(&self, key: &Key, data: &[u8]) -> Result<()> {
         self.inner().append(key, data)
+    }
+    fn leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        self.inner().leftovers(prefix)
+    }
+    fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        self.inner().remove_leftovers(prefix)
     }
 }
 

@@ -9,16 +9,6 @@ use crate::convert::{opt_string_arg, to_js};
 use crate::errors::{IntoJsResult, JsResult};
 use crate::stores::AnyStore;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_CONFORMANCE: &'static str = r#"
-/** The outcome of `runStoreConformance`. */
-export interface ConformanceReport {
-  cases: { name: string; passed: boolean; message: string | null }[];
-  passed: number;
-  failed: number;
-}
-"#;
-
 /// Runs the store conformance suite on `store` below the folder key `scratch` (default
 /// `"conformance"`; each case clears the keys of its own sub-folder). Returns
 /// `{cases: [{name, passed, message}], passed, failed}`; a store that breaks the contract

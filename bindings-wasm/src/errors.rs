@@ -28,20 +28,19 @@ use wasm_bindgen::{JsCast, JsValue};
 /// Results of exported functions: the error is the JS value to throw.
 pub type JsResult<T> = Result<T, JsValue>;
 
-/// Declares the error codes once: the Rust list [`ERROR_CODES`] and the TS union `ErrorCode`
-/// come from the same literals, and a test checks them against [`ErrorKind::ALL`].
+/// Declares the error codes once: the Rust list [`ERROR_CODES`], checked against
+/// [`ErrorKind::ALL`] by a test (the TS union `ErrorCode` is generated from the core, see
+/// `bindings-shared/types.d.ts`).
 macro_rules! error_codes {
     ($($code:literal),+ $(,)?) => {
         /// Every error code, in the core's [`ErrorKind::ALL`] order.
         pub const ERROR_CODES: &[&str] = &[$($code),+];
+    };
+}
 
-        /// The TS declarations of `ErrorCode` and `SessionStateError`.
-        pub const ERROR_CODE_TS: &str = concat!(
-            "/** The stable code of a session-state error (`err.code`). */\n",
-            "export type ErrorCode =",
-            $(" | \"", $code, "\""),+,
-            ";\n",
-            r#"
+/// The TS declaration of `SessionStateError`.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_ERROR: &'static str = r#"
 /**
  * What every method throws: a JS `Error` with a stable `code`, the error's context pairs
  * (e.g. `{ key: ".claude/orchestrator-session.json" }`) and, for `corrupt_state`, what could be
@@ -54,13 +53,7 @@ export interface SessionStateError extends Error {
   salvaged?: unknown;
   cause?: unknown;
 }
-"#
-        );
-
-        #[wasm_bindgen(typescript_custom_section)]
-        const TS_ERROR_CODE: &'static str = ERROR_CODE_TS;
-    };
-}
+"#;
 
 error_codes!(
     "not_found",
@@ -279,13 +272,12 @@ mod tests {
 
     #[test]
     fn ts_union_names_exactly_the_codes() {
-        let union_line = ERROR_CODE_TS
-            .lines()
-            .find(|l| l.starts_with("export type ErrorCode ="))
+        let types = include_str!("../../bindings-shared/types.d.ts");
+        let start = types
+            .find("export type ErrorCode =")
             .expect("ErrorCode union");
-        let members: Vec<&str> = union_line
-            .trim_start_matches("export type ErrorCode =")
-            .trim_end_matches(';')
+        let union = &types[start + "export type ErrorCode =".len()..];
+        let members: Vec<&str> = union[..union.find(';').expect("end of the union")]
             .split('|')
             .map(|m| m.trim().trim_matches('"'))
             .filter(|m| !m.is_empty())

@@ -29,6 +29,14 @@ pub mod registry;
 pub mod stores;
 pub mod team;
 
+use wasm_bindgen::prelude::wasm_bindgen;
+
+/// The documents and results the package takes and returns, and the `ErrorCode` union:
+/// generated from the core's serde types by `scripts/gen-types`, the same declarations as the
+/// Node package's.
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TYPES: &'static str = include_str!("../../bindings-shared/types.d.ts");
+
 pub use clock::JsClock;
 pub use errors::{ERROR_CODES, IntoJsResult, JsResult, to_js_error};
 pub use stores::{AnyStore, HostStore, LocalStorageStore, MemoryStore};

@@ -14,97 +14,10 @@ use crate::stores::AnyStore;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TS_REGISTRY: &'static str = r#"
-/** Any JSON value (what an agent returned). */
-export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
-
-/** One stored result, as the seed's `get_chain_results` gives it. */
-export interface AgentResult {
-  agent_name: string;
-  result: JsonValue;
-  /** Naive ISO 8601 (UTC). */
-  timestamp: string | null;
-  chain_id: string | null;
-  [extra: string]: unknown;
-}
-
-/** The seed's `get_chain_summary`. */
-export interface ChainSummary {
-  chain_id: string;
-  agent_count?: number;
-  agents?: string[];
-  started_at?: string | null;
-  completed_at?: string | null;
-  status: "not_found" | "completed";
-}
-
-/** Which expected agents of a chain have run. */
-export interface ChainStatus {
-  chain_id: string;
-  defined: boolean;
-  expected: string[];
-  done: string[];
-  missing: string[];
-  out_of_order: string[];
-  unexpected: string[];
-  complete: boolean;
-}
-
-/** The seed's `get_all_sessions`. */
-export interface AllSessions {
-  /** Agent name to its latest id, in registration order. */
-  sessions: Record<string, string>;
-  chains: string[];
-  total_results: number;
-}
-
-/** One row of `agents()`. */
-export interface AgentEntry {
-  agent_name: string;
-  agent_id: string;
-  chain_id: string | null;
-  resume_count: number;
-  has_result: boolean;
-}
-
-/** Why a resume policy decided as it did. */
-export type ResumeReason = "unknown_agent" | "no_previous_task" | "resume_cap_reached" | "related" | "unrelated";
-
-/** A resume policy's answer. */
-export interface ResumeDecision {
-  resume: boolean;
-  /** How related the tasks are, 0 to 1. */
-  score: number;
-  matched: string[];
-  reason: ResumeReason;
-}
-
 /** `new AgentRegistry(store, options)`. */
 export interface AgentRegistryOptions {
   /** Append registrations to a journal (`true`, or the compaction trigger); default `false`. */
   journal?: boolean | { minCompactBytes: number };
-}
-
-/** One line of a transcript. */
-export type TranscriptLine =
-  | { kind: "record"; line: number; value: JsonValue }
-  | { kind: "invalid" | "torn"; line: number; error: string };
-
-/** `.moai/memory/agent-sessions.json`. */
-export interface SessionsDocument {
-  sessions: Record<string, string>;
-  chains: Record<string, string[]>;
-  metadata: Record<string, { agent_name: string; created_at?: string; chain_id: string | null; resume_count: number; last_resumed_at?: string; [extra: string]: unknown }>;
-  last_updated?: string;
-  results?: Record<string, AgentResult>;
-  [extra: string]: unknown;
-}
-
-/** One chain of `.moai/memory/workflow-chains.json`. */
-export interface ChainDefinition {
-  created_at?: string;
-  expected_sequence: string[];
-  metadata: JsonValue;
-  [extra: string]: unknown;
 }
 
 /** `decideResume` options: the seed's rule (`compat`, default) or the word-based `explained` one. */

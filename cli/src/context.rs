@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use session_state::{Error, ErrorKind, Result};
-use session_state_fs::{FsStore, SystemClock};
+use session_state_fs::{Durability, FsStore, SystemClock};
 
 /// The resolved global options.
 #[derive(Debug)]
@@ -71,9 +71,39 @@ impl Context {
             .join(".claude")
     }
 
-    /// A filesystem store over `root`.
+    /// A filesystem store over `root`, durable (each write fsynced with its folder) unless
+    /// `SESSION_STATE_DURABLE=0` says otherwise.
+    ///
+    /// # Errors
+    /// `invalid_input` when `SESSION_STATE_DURABLE` is not `1`, `0`, `true` or `false`.
     pub fn store(root: &Path) -> Result<FsStore> {
-        FsStore::new(root)
+        let durability = if durable_from_env()? {
+            Durability::Sync
+        } else {
+            Durability::Atomic
+        };
+        Ok(FsStore::new(root)?.with_durability(durability))
+    }
+}
+
+/// The environment variable that turns the fsync of each write off (`0`) or on (`1`, the
+/// default).
+pub const DURABLE_ENV: &str = "SESSION_STATE_DURABLE";
+
+/// `SESSION_STATE_DURABLE` read as a boolean; `true` when it is unset or empty.
+fn durable_from_env() -> Result<bool> {
+    let Some(value) = std::env::var_os(DURABLE_ENV) else {
+        return Ok(true);
+    };
+    match value.to_str().map(str::trim) {
+        Some("" | "1" | "true") => Ok(true),
+        Some("0" | "false") => Ok(false),
+        _ => Err(Error::invalid_input(format!(
+            "{DURABLE_ENV} is `{}`: give `1` (fsync each write, the default) or `0` (faster, \
+             but a power loss may lose the last writes)",
+            value.to_string_lossy().escape_debug()
+        ))
+        .with_context("field", DURABLE_ENV)),
     }
 }
 

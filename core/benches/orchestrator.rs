@@ -10,7 +10,7 @@ use session_state::orchestrator::{
     Agent, HistoryQuery, OrchestratorSession, OrchestratorStore, Project, history_dir,
 };
 use session_state::{FixedClock, MemoryStore, Store, Timestamp};
-use session_state_fs::FsStore;
+use session_state_fs::{Durability, FsStore};
 
 fn clock() -> FixedClock {
     FixedClock::at("2025-12-27T12:30:00Z").unwrap()
@@ -46,7 +46,12 @@ fn save_load(c: &mut Criterion) {
     let mut group = c.benchmark_group("orchestrator_200_agents");
     let memory = OrchestratorStore::new(MemoryStore::new(), clock());
     let dir = tempfile::tempdir().unwrap();
-    let fs = OrchestratorStore::new(FsStore::new(dir.path()).unwrap(), clock());
+    let fs = OrchestratorStore::new(
+        FsStore::new(dir.path())
+            .unwrap()
+            .with_durability(Durability::Atomic),
+        clock(),
+    );
     group.bench_function("save/memory", |b| {
         b.iter(|| memory.save(&mut black_box(doc.clone())).unwrap());
     });
@@ -62,7 +67,9 @@ fn save_load(c: &mut Criterion) {
 
 fn history(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
-    let fs_store = FsStore::new(dir.path()).unwrap();
+    let fs_store = FsStore::new(dir.path())
+        .unwrap()
+        .with_durability(Durability::Atomic);
     let folder = fs_store.path(&history_dir());
     std::fs::create_dir_all(&folder).unwrap();
     let base = Timestamp::parse("2020-01-01T00:00:00Z").unwrap().utc();

@@ -19,7 +19,7 @@ use serde_json::json;
 use session_state::registry::document::to_python_json;
 use session_state::registry::{AgentRegistry, JournalMode, SESSIONS_KEY, SessionsDocument, ops};
 use session_state::{FixedClock, Key, Store};
-use session_state_fs::FsStore;
+use session_state_fs::{Durability, FsStore};
 
 const SIZES: [usize; 3] = [500, 2_000, 8_000];
 
@@ -30,7 +30,9 @@ fn result(i: usize) -> serde_json::Value {
 /// A folder whose `agent-sessions.json` already holds `n` registrations.
 fn folder_with(n: usize) -> (tempfile::TempDir, FsStore) {
     let dir = tempfile::tempdir().unwrap();
-    let store = FsStore::new(dir.path()).unwrap();
+    let store = FsStore::new(dir.path())
+        .unwrap()
+        .with_durability(Durability::Atomic);
     let mut doc = SessionsDocument::default();
     for i in 0..n {
         let chain = format!("chain-{}", i % 50);

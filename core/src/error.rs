@@ -72,6 +72,23 @@ impl fmt::Display for ErrorKind {
     }
 }
 
+/// The schema of an error `code` field: one of the codes of [`ErrorKind::ALL`], named
+/// `ErrorCode` (the name the bindings' declarations give it).
+impl schemars::JsonSchema for ErrorKind {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "ErrorCode".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let codes: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
+        schemars::json_schema!({
+            "type": "string",
+            "enum": codes,
+            "description": "The stable code of a session-state error (`err.code`)."
+        })
+    }
+}
+
 /// The source of an error: any error that can cross threads (an I/O error, a host exception).
 pub type BoxError = Box<dyn std::error::Error + Send + Sync + 'static>;
 

@@ -40,5 +40,5 @@ pub mod time;
 
 pub use error::{Error, ErrorKind, Result};
 pub use key::Key;
-pub use store::{MemoryStore, Store, UpdateFn, read_apply_write, update_with};
+pub use store::{Leftover, MemoryStore, Store, UpdateFn, read_apply_write, update_with};
 pub use time::{Clock, FixedClock, Timestamp};

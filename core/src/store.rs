@@ -7,6 +7,8 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use serde::{Deserialize, Serialize};
+
 use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
 
@@ -76,6 +78,39 @@ pub trait Store {
             Ok(Some(bytes))
         })
     }
+
+    /// What writers that died mid-write left below the folder key `prefix` (at any depth):
+    /// for a file store, the temporary files of atomic replaces cut short by a kill, sorted by
+    /// path. Never a key (they do not show in [`list`](Store::list)), and never what a live
+    /// writer is still using. `doctor` reports them. The default, for a store whose writes
+    /// leave nothing behind, finds none.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when the store fails.
+    fn leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        let _ = prefix;
+        Ok(Vec::new())
+    }
+
+    /// Removes what [`leftovers`](Store::leftovers) finds below `prefix` (checking again that
+    /// each is still stale) and returns what it removed. `doctor --fix` runs it.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when the store fails.
+    fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        let _ = prefix;
+        Ok(Vec::new())
+    }
+}
+
+/// A file a writer left behind when it died mid-write (see [`Store::leftovers`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Leftover {
+    /// Where it is, relative to the store root with `/` between folders (e.g.
+    /// `.claude/.orchestrator-session.json.tmp-4242-0`); not a key of the store.
+    pub path: String,
+    /// Its size in bytes.
+    pub bytes: u64,
 }
 
 macro_rules! forward_store {
@@ -89,6 +124,12 @@ macro_rules! forward_store {
                 (**self).update(key, apply)
             }
             fn append(&self, key: &Key, data: &[u8]) -> Result<()> { (**self).append(key, data) }
+            fn leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+                (**self).leftovers(prefix)
+            }
+            fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+                (**self).remove_leftovers(prefix)
+            }
         }
     )*};
 }

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 
 use session_state::conformance::{self, CASES, ConformanceReport};
-use session_state::{Error, ErrorKind, Key, MemoryStore, Result, Store, UpdateFn};
+use session_state::{Error, ErrorKind, Key, Leftover, MemoryStore, Result, Store, UpdateFn};
 
 fn k(s: &str) -> Key {
     Key::new(s).unwrap()
@@ -130,6 +130,8 @@ enum Fault {
     AsciiOnly,
     /// `write` fails for segments longer than 200 bytes (as a file store with long temp names).
     ShortNames,
+    /// `leftovers` reports a file after every write, as if its temporary files stayed.
+    LeavesLeftovers,
 }
 
 struct Faulty {
@@ -212,6 +214,16 @@ impl Store for Faulty {
         bytes.extend_from_slice(data);
         self.write(key, &bytes)
     }
+
+    fn leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        if self.fault != Fault::LeavesLeftovers || self.inner.list(prefix)?.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(vec![Leftover {
+            path: format!("{prefix}/.a.tmp-1-0"),
+            bytes: 1,
+        }])
+    }
 }
 
 #[test]
@@ -230,6 +242,7 @@ fn each_fault_is_caught_by_the_case_meant_for_it() {
         (Fault::AppendReplaces, "append_creates_then_appends"),
         (Fault::AsciiOnly, "unicode_keys_round_trip"),
         (Fault::ShortNames, "longest_segment_round_trips"),
+        (Fault::LeavesLeftovers, "finished_writes_leave_no_leftovers"),
     ];
     for (fault, case) in expectations {
         let store = Faulty {

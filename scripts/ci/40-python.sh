@@ -10,3 +10,6 @@ py=.venv/bin/python
 # Run from inside tests/ so `import session_state` is the installed wheel, not the source tree.
 (cd bindings-python/tests && "../../$py" -m pytest -q -p no:cacheprovider)
 (cd bindings-python && "../$py" -m mypy --strict typing/usage.py)
+# The stub of the native module against the installed module: every name, and each function's
+# and constructor's parameters (names, kinds, defaults). No allowlist: stubtest sees all of it.
+(cd bindings-python/tests && "../../$py" -m mypy.stubtest session_state._native)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Node package (bindings-node): install the pinned dev tools from package-lock.json, build the
-# addon (release), fail when the committed index.js / index.d.ts differ from what the build
+# Node package (bindings-node): install the pinned dev tools from package-lock.json, fail when
+# the declarations generated from the core (scripts/gen-types) drift, build the addon
+# (release), fail when the committed index.js / index.d.ts differ from what the build
 # generates, then run the node tests and the TypeScript check (`npm test`).
 set -euo pipefail
 cd "$(dirname "$0")/../../bindings-node"
@@ -8,6 +9,9 @@ committed=$(mktemp -d)
 trap 'rm -rf "$committed"' EXIT
 cp index.js index.d.ts "$committed/"
 npm ci --no-audit --no-fund
+# The generated declarations (bindings-shared/types.d.ts, the Python TypedDicts) are what the
+# core's types give today.
+bash ../scripts/gen-types/run.sh --check
 npm run build
 for generated in index.js index.d.ts; do
   if ! cmp -s "$committed/$generated" "$generated"; then

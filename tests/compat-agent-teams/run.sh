@@ -9,7 +9,10 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
-cargo run --quiet --manifest-path "$here/Cargo.toml" -- all
+# `--locked`: the committed Cargo.lock is used as it is, never rewritten by a run. When the
+# core's dependencies change, cargo refuses here: update it with
+# `cargo update -p session-state --manifest-path tests/compat-agent-teams/Cargo.toml`.
+cargo run --quiet --locked --manifest-path "$here/Cargo.toml" -- all
 if git -C "$repo" rev-parse --git-dir >/dev/null 2>&1; then
     git -C "$repo" diff --exit-code -- tests/vectors/teams/crate-written \
         || { echo "compat-agent-teams: crate-written goldens drifted (commit them if intended)" >&2; exit 1; }

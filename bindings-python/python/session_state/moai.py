@@ -145,7 +145,8 @@ class SessionManager:
             and when the journal grows as large as the file: O(1) registrations; readers of
             this library see them at once, a reader of the seed's file after compaction
             (also done when the manager is collected and at interpreter exit).
-        durable: (keyword only) fsync each write and its folder (survives a power loss).
+        durable: (keyword only) fsync each write and its folder (default; survives a power
+            loss or an OS crash); ``False`` is faster and survives a process crash only.
         policy: (keyword only) the default resume policy of ``should_resume``: ``"compat"``
             (the seed's rule, default) or ``"explained"``.
     """
@@ -156,7 +157,7 @@ class SessionManager:
         transcript_dir: Optional[_PathArg] = None,
         *,
         journal: bool = False,
-        durable: bool = False,
+        durable: bool = True,
         policy: str = "compat",
     ) -> None:
         project_root = Path.cwd()

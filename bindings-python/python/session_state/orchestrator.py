@@ -32,10 +32,22 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, TypedDict, Union, cast
+from typing import Any, Dict, List, Optional, Union
 
 from . import _native
 from ._native import json_schema, salvage
+from ._types import (
+    AgentLine,
+    ContextBudget,
+    DoctorReport,
+    HistoryEntry,
+    HistoryPage,
+    Problem,
+    Repair,
+    ResumeSummary,
+    SkippedHistoryFile,
+    WorkLine,
+)
 from .errors import IncompatibleSchemaError, _path, _wrong_type
 from .stores import FileStore, Store
 
@@ -45,11 +57,13 @@ __all__ = [
     "DoctorReport",
     "HistoryEntry",
     "HistoryPage",
+    "Leftover",
     "OrchestratorStore",
     "Problem",
     "Repair",
     "ResumeSummary",
     "SkippedFile",
+    "SkippedHistoryFile",
     "WorkLine",
     "archive_session",
     "json_schema",
@@ -63,88 +77,8 @@ __all__ = [
 
 _PathArg = Union[str, "os.PathLike[str]"]
 
-
-class HistoryEntry(TypedDict):
-    """One archived session: the seed's ``{id, goal, status, created}``."""
-
-    id: str
-    goal: str
-    status: str
-    created: str
-
-
-class SkippedFile(TypedDict):
-    """A history file that could not be read, and why (error kind code and message)."""
-
-    key: str
-    code: str
-    message: str
-
-
-class HistoryPage(TypedDict):
-    """One page of history, newest first; ``total`` counts every matching session."""
-
-    entries: List[HistoryEntry]
-    skipped: List[SkippedFile]
-    total: int
-
-
-class WorkLine(TypedDict):
-    task: str
-    outcome: str
-
-
-class AgentLine(TypedDict):
-    id: str
-    task: str
-    progress: int
-
-
-class ContextBudget(TypedDict):
-    estimated_tokens: int
-    percentage: Union[int, float]
-    last_compression: Optional[str]
-    last_compression_relative: Optional[str]
-
-
-class ResumeSummary(TypedDict):
-    """The content of the "RESUMING SESSION" block (SPEC section 1, "Resume summary")."""
-
-    session_id: str
-    goal: str
-    status: str
-    started: str
-    started_relative: str
-    progress_percent: int
-    completed_work: List[WorkLine]
-    in_progress: List[AgentLine]
-    pending: List[str]
-    context: ContextBudget
-    resume_from: Optional[str]
-
-
-class Problem(TypedDict):
-    key: str
-    code: str
-    message: str
-    fixable: bool
-
-
-class Repair(TypedDict):
-    """A repaired file: where the corrupt bytes were kept and what the salvage changed."""
-
-    key: str
-    kept_copy: str
-    action: str  # "rewritten" (salvage written back) or "moved_aside" (nothing to salvage)
-    missing: List[str]
-    replaced: List[str]
-    partial: List[str]
-
-
-class DoctorReport(TypedDict):
-    checked: int
-    problems: List[Problem]
-    repaired: List[Repair]
+# `SkippedFile`: the skill API's name for a skipped history file.
+SkippedFile = SkippedHistoryFile
 
 
 # The handles of the skill functions, by current folder: a handle remembers the file it saved
@@ -217,17 +151,17 @@ def list_history(limit: int = 10) -> List[HistoryEntry]:
         return []
     if limit < 0:
         # The seed slices `sorted(...)[:limit]`: a negative limit drops that many from the end.
-        everything = cast(HistoryPage, _here().list_history(sys.maxsize))["entries"]
+        everything = _here().list_history(sys.maxsize)["entries"]
         return everything[:limit]
     # `int()`: the seed slices with a bool as with 0/1 (`[:True]`), the native half refuses one.
-    return cast(HistoryPage, _here().list_history(int(min(limit, sys.maxsize))))["entries"]
+    return _here().list_history(int(min(limit, sys.maxsize)))["entries"]
 
 
 def resume_summary(state: Dict[str, Any], now: Optional[str] = None) -> ResumeSummary:
     """The "RESUMING SESSION" content as data: ``session_id, goal, status, started,
     started_relative, progress_percent, completed_work, in_progress, pending, context,
     resume_from``. ``now`` (RFC 3339) defaults to the system clock."""
-    return cast(ResumeSummary, _native.resume_summary(_document(state), now))
+    return _native.resume_summary(_document(state), now)
 
 
 def render_resume(state: Dict[str, Any], now: Optional[str] = None) -> str:
@@ -287,7 +221,7 @@ class OrchestratorStore:
         """A page ``{"entries": [{id, goal, status, created}], "skipped": [{key, code,
         message}], "total": int}``, newest first. ``limit`` and ``offset`` are ints from 0 up
         (``InvalidInputError`` otherwise, also when not an int or a ``bool``)."""
-        return cast(HistoryPage, self._native.list_history(limit, offset, status, full_scan))
+        return self._native.list_history(limit, offset, status, full_scan)
 
     def rebuild_index(self) -> None:
         """Rebuilds the history index from the files."""
@@ -373,11 +307,12 @@ class OrchestratorStore:
     def recover(self, key: Optional[str] = None) -> Optional[Repair]:
         """Repairs a corrupt file (default the current one) from its salvage, keeping a copy:
         ``{key, kept_copy, missing, replaced, partial}``, or None when it was fine."""
-        return cast(Optional[Repair], self._native.recover(key))
+        return self._native.recover(key)
 
     def doctor(self, fix: bool = False) -> DoctorReport:
-        """``{checked, problems: [{key, code, message, fixable}], repaired: [...]}``."""
-        return cast(DoctorReport, self._native.doctor(fix))
+        """``{checked, problems: [{key, code, message, fixable}], repaired: [...], leftovers:
+        [{path, bytes}]}`` (leftovers: temporary files of killed writers, removed with ``fix``)."""
+        return self._native.doctor(fix)
 
     def keep_corrupt_copy(self, key: Optional[str] = None) -> Optional[str]:
         """Copies a file aside (``<key>.corrupt-<stamp>``); returns the copy's key."""

@@ -14,7 +14,7 @@ pub mod text;
 use std::cell::RefCell;
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
-use session_state::{Key, Result, Store, UpdateFn};
+use session_state::{Key, Leftover, Result, Store, UpdateFn};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -135,6 +135,14 @@ impl Store for AnyStore {
 
     fn append(&self, key: &Key, data: &[u8]) -> Result<()> {
         self.inner().append(key, data)
+    }
+
+    fn leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        self.inner().leftovers(prefix)
+    }
+
+    fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        self.inner().remove_leftovers(prefix)
     }
 }
 

@@ -68,10 +68,11 @@ pub enum Command {
         #[arg(long)]
         replace: bool,
     },
-    /// Check the current and archived session files and the registry's files; exit 3 when
-    /// problems remain.
+    /// Check the current and archived session files and the registry's files, and look for
+    /// temporary files left by writers killed mid-write; exit 3 when problems remain.
     Doctor {
-        /// Repair corrupt files from what can be salvaged (a copy of each is kept first).
+        /// Repair corrupt files from what can be salvaged (a copy of each is kept first), and
+        /// remove the temporary files of killed writers.
         #[arg(long)]
         fix: bool,
         /// Print the report as JSON.
@@ -264,7 +265,10 @@ fn show(doc: &OrchestratorSession) {
 fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<ExitCode> {
     let report = sessions.doctor(fix)?;
     let registry = super::registry::doctor::check(ctx, fix)?;
-    let problems = report.problems.len() + registry.problems.len();
+    let leftovers: Vec<_> = report.leftovers.iter().chain(&registry.leftovers).collect();
+    // Leftovers found are a problem (`--fix` removes them); removed ones are not.
+    let problems =
+        report.problems.len() + registry.problems.len() + if fix { 0 } else { leftovers.len() };
     if json {
         let mut value = serde_json::to_value(&report).unwrap_or_default();
         value["registry"] = serde_json::to_value(&registry).unwrap_or_default();
@@ -293,6 +297,22 @@ fn doctor(sessions: &Sessions, ctx: &Context, fix: bool, json: bool) -> Result<E
             out!("{}: error[{}]: {}{hint}", p.key, p.code, p.message);
         }
         super::registry::doctor::print(&registry);
+        for l in &leftovers {
+            if fix {
+                out!(
+                    "removed {} ({} bytes left by a writer killed mid-write)",
+                    l.path,
+                    l.bytes
+                );
+            } else {
+                out!(
+                    "{}: a temporary file of {} bytes left by a writer killed mid-write \
+                     (removable with --fix)",
+                    l.path,
+                    l.bytes
+                );
+            }
+        }
         if problems == 0 {
             out!("ok: {} file(s) checked", report.checked + registry.checked);
         }

@@ -93,6 +93,12 @@ pub(super) const ALL: &[Case] = &[
         run: counter_increment_counts,
     },
     Case {
+        name: "finished_writes_leave_no_leftovers",
+        description: "after writes, updates, appends and deletes that returned, `leftovers` finds \
+                      nothing and `remove_leftovers` removes nothing, keys included",
+        run: finished_writes_leave_no_leftovers,
+    },
+    Case {
         name: "invalid_keys_are_unrepresentable",
         description: "hostile keys and segments are refused by `Key` itself, so no store sees them",
         run: invalid_keys_are_unrepresentable,
@@ -605,4 +611,29 @@ fn invalid_keys_are_unrepresentable(store: &dyn Store, dir: &Key) -> CaseResult 
     }
     // Nothing above reached the store: its folder is still empty.
     expect_list(store, dir, &[], "store folder after refused keys")
+}
+
+fn finished_writes_leave_no_leftovers(store: &dyn Store, dir: &Key) -> CaseResult {
+    let (a, b, gone) = (at(dir, "a")?, at(dir, "sub/b")?, at(dir, "gone")?);
+    op("write", store.write(&a, b"first, longer"))?;
+    op("overwrite", store.write(&a, b"second"))?;
+    op("update", store.update(&b, &mut |_| Ok(Some(b"b".to_vec()))))?;
+    op("append", store.append(&b, b"+"))?;
+    op("write", store.write(&gone, b"x"))?;
+    op("delete", store.delete(&gone))?;
+    let found = op(format_args!("leftovers of `{dir}`"), store.leftovers(dir))?;
+    if !found.is_empty() {
+        return Err(format!("finished writes left {found:?} below `{dir}`"));
+    }
+    let removed = op(
+        format_args!("remove_leftovers of `{dir}`"),
+        store.remove_leftovers(dir),
+    )?;
+    if !removed.is_empty() {
+        return Err(format!(
+            "remove_leftovers removed {removed:?} below `{dir}`"
+        ));
+    }
+    expect(store, &a, Some(b"second"), "remove_leftovers kept the keys")?;
+    expect(store, &b, Some(b"b+"), "remove_leftovers kept the keys")
 }

@@ -58,7 +58,7 @@ pub struct Case {
 pub const CASES: &[Case] = cases::ALL;
 
 /// The outcome of one case.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct CaseOutcome {
     /// The case's [`Case::name`].
     pub name: String,
@@ -70,7 +70,7 @@ pub struct CaseOutcome {
 
 /// The outcome of a run, one entry per case in [`CASES`] order. Serialises as
 /// `{"cases": [{"name", "passed", "message"}], "passed": n, "failed": n}`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ConformanceReport {
     /// One outcome per case run.
     pub cases: Vec<CaseOutcome>,

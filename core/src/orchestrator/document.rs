@@ -75,7 +75,7 @@ pub struct Project {
         deserialize_with = "present",
         skip_serializing_if = "Option::is_none"
     )]
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<String>", extend("nullable" = true))]
     #[allow(clippy::option_option)]
     pub git_branch: Option<Option<String>>,
     /// Fields this library does not know.

@@ -46,7 +46,7 @@ impl Default for HistoryQuery {
 }
 
 /// One archived session in a listing: the seed's `{id, goal, status, created}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HistoryEntry {
     /// The session id.
     pub id: String,
@@ -59,18 +59,20 @@ pub struct HistoryEntry {
 }
 
 /// A history file that was skipped, with the error that made it unreadable.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(rename = "SkippedHistoryFile")]
 pub struct SkippedFile {
     /// Its key.
     pub key: String,
     /// The error kind code, e.g. `corrupt_state`.
+    #[schemars(with = "crate::ErrorKind")]
     pub code: String,
     /// The error message.
     pub message: String,
 }
 
 /// One page of history: newest first by the instant of `created`, ties by id descending.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct HistoryPage {
     /// The entries of the page.
     pub entries: Vec<HistoryEntry>,

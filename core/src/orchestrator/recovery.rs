@@ -14,7 +14,7 @@ use super::store::OrchestratorStore;
 use crate::error::{Error, ErrorKind, Result};
 use crate::json_text::check_rewrite;
 use crate::key::Key;
-use crate::store::{Store, update_with};
+use crate::store::{Leftover, Store, update_with};
 use crate::time::Clock;
 
 pub use crate::corrupt::corrupt_copy_key;
@@ -35,11 +35,12 @@ pub fn keep_corrupt_copy<S: Store + ?Sized, C: Clock>(
 }
 
 /// One problem `doctor` found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Problem {
     /// The key of the file.
     pub key: String,
     /// The error kind code (`corrupt_state`, `incompatible_schema`, `invalid_key`, ...).
+    #[schemars(with = "crate::ErrorKind")]
     pub code: String,
     /// The error message.
     pub message: String,
@@ -48,7 +49,7 @@ pub struct Problem {
 }
 
 /// What `doctor --fix` did with a corrupt file (serialised `rewritten` / `moved_aside`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum RepairAction {
     /// The salvaged document replaced the file.
@@ -60,7 +61,7 @@ pub enum RepairAction {
 }
 
 /// One file `doctor --fix` repaired.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Repair {
     /// The key of the repaired file.
     pub key: String,
@@ -77,7 +78,7 @@ pub struct Repair {
 }
 
 /// What `doctor` found and did.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DoctorReport {
     /// How many files were checked (current plus history).
     pub checked: usize,
@@ -85,6 +86,9 @@ pub struct DoctorReport {
     pub problems: Vec<Problem>,
     /// Files repaired.
     pub repaired: Vec<Repair>,
+    /// Temporary files below `.claude/` left by writers killed mid-write
+    /// ([`Store::leftovers`]): those found, or with `fix` those removed.
+    pub leftovers: Vec<Leftover>,
 }
 
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
@@ -167,8 +171,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     }
 
     /// Checks the current file and every history file; with `fix`, repairs the corrupt ones
-    /// ([`recover`](Self::recover)) and rebuilds the history index when there is one (a missing
-    /// index is made by the next listing). Problems that remain are in [`DoctorReport::problems`].
+    /// ([`recover`](Self::recover)), removes the temporary files writers killed mid-write left
+    /// below `.claude/` ([`DoctorReport::leftovers`]) and rebuilds the history index when
+    /// there is one (a missing index is made by the next listing). Problems that remain are in [`DoctorReport::problems`].
     pub fn doctor(&self, fix: bool) -> Result<DoctorReport> {
         let mut keys = vec![current_key()];
         keys.extend(
@@ -198,6 +203,13 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             } else {
                 report.problems.push(problem(&key, &err, fixable));
             }
+        }
+        if let Some(folder) = current_key().parent() {
+            report.leftovers = if fix {
+                self.store.remove_leftovers(&folder)?
+            } else {
+                self.store.leftovers(&folder)?
+            };
         }
         // A stale index is rebuilt; a missing one is not made here (the next listing makes
         // it), so that a healthy project, even a read-only one, is left untouched.

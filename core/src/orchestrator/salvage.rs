@@ -41,10 +41,11 @@ use crate::time::Timestamp;
 pub const EPOCH: &str = "1970-01-01T00:00:00Z";
 
 /// What [`salvage`] recovered.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Salvaged {
     /// The recovered document (a JSON object that parses as a "1.0" document unless its
     /// `schema_version` or `session_id` was unusable as read).
+    #[schemars(with = "Map<String, Value>")]
     pub document: Value,
     /// Paths of required fields that were absent and got their default, e.g. `goal`,
     /// `agents[1].started`.

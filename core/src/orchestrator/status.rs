@@ -106,7 +106,15 @@ impl schemars::JsonSchema for SessionStatus {
     fn schema_name() -> Cow<'static, str> {
         "SessionStatus".into()
     }
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        // `abandoned` is only read: what the library writes never holds it.
+        if generator.contract().is_serialize() {
+            return schemars::json_schema!({
+                "type": "string",
+                "enum": ["created", "in_progress", "paused", "complete", "aborted"],
+                "description": "Session lifecycle status."
+            });
+        }
         schemars::json_schema!({
             "type": "string",
             "enum": ["created", "in_progress", "paused", "complete", "aborted", "abandoned"],

@@ -12,7 +12,7 @@ use super::status::{AgentStatus, SessionStatus};
 use crate::time::Timestamp;
 
 /// One completed-work line: `- ✅ {task} ({outcome})`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct WorkLine {
     /// The task.
     pub task: String,
@@ -21,7 +21,7 @@ pub struct WorkLine {
 }
 
 /// One in-progress agent line: `- 🔄 {id}: {task} ({progress}%)`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentLine {
     /// Agent id.
     pub id: String,
@@ -32,7 +32,7 @@ pub struct AgentLine {
 }
 
 /// The context budget lines.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ContextBudget {
     /// `context_usage.estimated_tokens`.
     pub estimated_tokens: u64,
@@ -45,7 +45,7 @@ pub struct ContextBudget {
 }
 
 /// Everything the "RESUMING SESSION" block shows, as plain data (for `--json` and bindings).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ResumeSummary {
     /// Session id.
     pub session_id: String,

@@ -6,7 +6,7 @@ use super::document::{AgentResult, ChainsDocument, SessionsDocument};
 
 /// The seed's `get_chain_summary` dict: `{chain_id, status: "not_found"}` when the chain has no
 /// result, else `{chain_id, agent_count, agents, started_at, completed_at, status: "completed"}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ChainSummary {
     /// The chain asked for.
     pub chain_id: String,
@@ -16,13 +16,16 @@ pub struct ChainSummary {
     /// Agent names of the results, in chain order.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agents: Option<Vec<String>>,
-    /// Timestamp of the first result.
+    /// Timestamp of the first result (`null` when it has none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("nullable" = true))]
     pub started_at: Option<Option<String>>,
-    /// Timestamp of the last result.
+    /// Timestamp of the last result (`null` when it has none).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("nullable" = true))]
     pub completed_at: Option<Option<String>>,
     /// `"not_found"` or `"completed"`.
+    #[schemars(extend("enum" = ["not_found", "completed"]))]
     pub status: String,
 }
 
@@ -60,7 +63,7 @@ pub fn chain_summary(doc: &SessionsDocument, chain_id: &str) -> ChainSummary {
 }
 
 /// Which expected agents of a chain have run (beyond the seed).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ChainStatus {
     /// The chain.
     pub chain_id: String,

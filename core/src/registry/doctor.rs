@@ -20,15 +20,16 @@ use crate::corrupt::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Result};
 use crate::json_text::check_rewrite;
 use crate::key::Key;
-use crate::store::{Store, update_with};
+use crate::store::{Leftover, Store, update_with};
 use crate::time::Clock;
 
 /// One problem the registry's doctor found in a file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RegistryProblem {
     /// The store key of the file, e.g. `.moai/memory/agent-sessions.json`.
     pub key: String,
     /// The error kind code (`corrupt_state`, `storage`, ...).
+    #[schemars(with = "crate::ErrorKind")]
     pub code: String,
     /// A lowercase message.
     pub message: String,
@@ -37,7 +38,7 @@ pub struct RegistryProblem {
 }
 
 /// One file the registry's doctor repaired.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RegistryRepair {
     /// The store key of the repaired file.
     pub key: String,
@@ -50,7 +51,7 @@ pub struct RegistryRepair {
 }
 
 /// What [`AgentRegistry::doctor`] found and did.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct RegistryDoctorReport {
     /// How many of the three files exist and were checked.
     pub checked: usize,
@@ -58,6 +59,9 @@ pub struct RegistryDoctorReport {
     pub problems: Vec<RegistryProblem>,
     /// Files repaired.
     pub repaired: Vec<RegistryRepair>,
+    /// Temporary files in the folder of `agent-sessions.json` left by writers killed
+    /// mid-write ([`Store::leftovers`]): those found, or with `fix` those removed.
+    pub leftovers: Vec<Leftover>,
 }
 
 /// What is wrong with a journal: lines that do not parse, a last line cut short.
@@ -83,7 +87,9 @@ const STARTED_EMPTY: &str = "started empty";
 
 impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// Checks `agent-sessions.json`, `workflow-chains.json` and the journal; with `fix`,
-    /// repairs the corrupt ones (a copy is always kept first, see the module docs). Only
+    /// repairs the corrupt ones (a copy is always kept first, see the module docs) and removes
+    /// the temporary files killed writers left in their folder
+    /// ([`RegistryDoctorReport::leftovers`]). Only
     /// reads when `fix` is false. Problems that remain are in
     /// [`RegistryDoctorReport::problems`].
     ///
@@ -118,6 +124,13 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             }
         }
         self.check_journal(fix, &mut report)?;
+        if let Some(folder) = self.sessions_key.parent() {
+            report.leftovers = if fix {
+                self.store.remove_leftovers(&folder)?
+            } else {
+                self.store.leftovers(&folder)?
+            };
+        }
         Ok(report)
     }
 

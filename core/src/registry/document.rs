@@ -23,7 +23,7 @@ use crate::orchestrator::UTF8_BOM;
 /// `.moai/memory/agent-sessions.json`: the registry state.
 ///
 /// An absent file is [`SessionsDocument::default`]: every map empty, no `last_updated`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SessionsDocument {
     /// Agent name to the latest agent id registered under it.
     #[serde(default)]
@@ -56,7 +56,7 @@ pub struct SessionsDocument {
 }
 
 /// One entry of `metadata`: what the seed records about an agent id.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentMetadata {
     /// The agent name the id was registered under.
     pub agent_name: String,
@@ -79,7 +79,7 @@ pub struct AgentMetadata {
 
 /// One entry of `results`, shaped as the seed's in-memory `_results` entry (and as each item of
 /// `get_chain_results`): `{agent_name, result, timestamp, chain_id}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentResult {
     /// The agent name the result was registered under.
     pub agent_name: String,
@@ -101,7 +101,7 @@ pub struct AgentResult {
 pub type ChainsDocument = IndexMap<String, ChainDefinition>;
 
 /// One chain of `workflow-chains.json`, as `create_chain` writes it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ChainDefinition {
     /// When the chain was (last) created (naive ISO 8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -123,7 +123,7 @@ impl JournalHeader {
 
 /// What the base file has already folded: the first `bytes` bytes of the journal of
 /// `generation`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct JournalMark {
     /// The journal's generation.
     pub generation: u64,

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::error::{Error, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::json_text::check_rewrite;
 use crate::key::Key;
 use crate::store::{Store, update_with};
@@ -30,7 +30,7 @@ pub const JOURNAL_KEY: &str = ".moai/memory/agent-sessions.journal.jsonl";
 const UNKNOWN_LEN: u64 = u64::MAX;
 
 /// The seed's `get_all_sessions` dict: `{sessions, chains: [chain ids], total_results}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AllSessions {
     /// Agent name to its latest id, in registration order.
     pub sessions: indexmap::IndexMap<String, String>,
@@ -42,7 +42,7 @@ pub struct AllSessions {
 
 /// One row of [`AgentRegistry::agents`]: `{agent_name, agent_id, chain_id, resume_count,
 /// has_result}`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentEntry {
     /// Agent name.
     pub agent_name: String,
@@ -148,7 +148,10 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// is read alone, without the registry's lock (so a folder the process may only read is
     /// readable): the journal is read first, and a compaction writes the base before it
     /// empties the journal, so an empty journal means the base holds everything appended to
-    /// it.
+    /// it. When the journal holds registrations the two are read under the journal's lock;
+    /// where that lock cannot be taken for a `storage` reason (a folder the process may only
+    /// read, where the lock file cannot be made) they are read without it, journal first:
+    /// the base's fold mark then skips what a compaction meanwhile folded.
     ///
     /// # Errors
     /// [`ErrorKind::CorruptState`](crate::ErrorKind::CorruptState) when the file does not parse (nothing is changed),
@@ -161,11 +164,20 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         if !journal_pending {
             return self.read_base();
         }
-        update_with(&self.store, &self.journal_key, |journal| {
+        let locked = update_with(&self.store, &self.journal_key, |journal| {
             let mut doc = self.read_base()?;
             replay(&mut doc, journal.unwrap_or_default());
             Ok((None, doc))
-        })
+        });
+        match locked {
+            Err(e) if e.kind() == ErrorKind::Storage => {
+                let journal = self.store.read(&self.journal_key)?;
+                let mut doc = self.read_base()?;
+                replay(&mut doc, journal.as_deref().unwrap_or_default());
+                Ok(doc)
+            }
+            other => other,
+        }
     }
 
     fn read_base(&self) -> Result<SessionsDocument> {

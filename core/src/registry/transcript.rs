@@ -59,7 +59,7 @@ pub fn transcript_key(agent_id: &str) -> Result<Key> {
 
 /// One line of a transcript, as [`TranscriptLines`] yields it. Serialises as
 /// `{"kind": "record", "line": 3, "value": ...}` (or `"invalid"` / `"torn"` with `error`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum TranscriptLine {
     /// A line holding one JSON value.

@@ -30,6 +30,7 @@ pub struct TeamStore<S, C> {
 
 /// One member read from a team's `sessions` folder.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(rename = "TeamMember")]
 pub struct Member {
     /// The agent name taken from the file name (`{agent}.json`).
     pub agent: String,
@@ -41,11 +42,13 @@ pub struct Member {
 
 /// A file of a team's `sessions` folder that was skipped, and why.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(rename = "SkippedTeamFile")]
 pub struct SkippedFile {
     /// The store key of the file (or folder).
     pub key: String,
     /// The error code: `corrupt_state` (does not parse), `storage` (cannot be read, or is a
     /// folder), `invalid_key` (the file name is not a valid agent name).
+    #[schemars(with = "crate::ErrorKind")]
     pub code: String,
     /// A lowercase message naming the key.
     pub message: String,

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
-use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
+use session_state::{Error, ErrorKind, Key, Leftover, Result, Store, UpdateFn};
 
 use crate::paths::{
     TMP_INFIX, check_confined, check_not_reserved, io_error, is_reserved, path_of,
@@ -17,12 +17,14 @@ use crate::paths::{
 /// How hard a write tries to reach the disk before it returns.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Durability {
-    /// Atomic rename only: the file is whole after a process crash; a power loss may lose the
-    /// last writes. The default, and what the seeds do.
-    #[default]
+    /// Atomic rename only: the file is whole after a process crash (old or new bytes), but a
+    /// power loss or an OS crash may lose writes that had returned. The opt-out for speed
+    /// (`durable=False` in Python, `{ durable: false }` in Node, `SESSION_STATE_DURABLE=0` for
+    /// the CLI).
     Atomic,
-    /// Also fsync the file before the rename and the folder after it: a returned write
-    /// survives a power loss.
+    /// Also fsync the file before the rename and the folder after it: a write that returned
+    /// survives a power loss or an OS crash too. The default.
+    #[default]
     Sync,
 }
 
@@ -173,7 +175,7 @@ impl FsStore {
         }
     }
 
-    fn confined(&self, key: &Key) -> Result<PathBuf> {
+    pub(crate) fn confined(&self, key: &Key) -> Result<PathBuf> {
         check_not_reserved(key)?;
         let path = self.path(key);
         check_confined(self.canonical_root(key)?, &self.root, key, &path)?;
@@ -229,24 +231,68 @@ impl FsStore {
     /// the queue taken by the one that was waiting, and waits its turn instead of taking the
     /// lock again at once (with the lock alone, a steady writer could hold off another process
     /// until its lock timeout). Both waits share one deadline, the lock timeout.
+    ///
+    /// When `f` is done and no writer waits (the queue is free), the lock and queue files are
+    /// removed before the lock is let go, so that they do not stay behind (a read that brings
+    /// the history index up to date leaves no lock file). A writer that opened them before
+    /// their removal sees, once it holds one, that its file is no longer the one at the path,
+    /// and opens the path again (see `acquire_at`): so one file per path is ever locked.
     fn locked<T>(&self, key: &Key, path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
         let parent = path.parent().unwrap_or(&self.root);
         create_dirs(parent).map_err(|e| io_error(key, parent, "create the folder of", e))?;
         let lock_path = sibling(path, crate::paths::LOCK_SUFFIX);
         let queue_path = sibling(path, crate::paths::QUEUE_SUFFIX);
-        let lock = open_lock_file(key, &lock_path)?;
-        let queue = open_lock_file(key, &queue_path)?;
         let deadline = Instant::now() + self.lock_timeout;
-        self.acquire(key, &queue_path, &queue, deadline)?;
-        let locked = self.acquire(key, &lock_path, &lock, deadline);
+        let queue = self.acquire_at(key, &queue_path, deadline)?;
+        let locked = self.acquire_at(key, &lock_path, deadline);
         let _ = queue.unlock();
-        drop(queue);
-        locked?;
+        let lock = locked?;
         // Under the lock no other writer of this key is mid-update: clear what dead ones left.
         remove_stale_temps(path);
         let out = f();
+        // Off Unix a file cannot be told from its path's (see `is_at`): the files stay.
+        if cfg!(unix) && queue.try_lock().is_ok() {
+            if is_at(&queue, &queue_path) && is_at(&lock, &lock_path) {
+                let _ = fs::remove_file(&lock_path);
+                let _ = fs::remove_file(&queue_path);
+            }
+            let _ = queue.unlock();
+        }
         let _ = lock.unlock();
         out
+    }
+
+    /// Opens the lock or queue file `lock_path` and takes its lock by `deadline`. When the
+    /// file it locked is no longer the one at the path (its holder removed it meanwhile), it
+    /// lets it go and opens the path again.
+    fn acquire_at(&self, key: &Key, lock_path: &Path, deadline: Instant) -> Result<File> {
+        loop {
+            let file = open_lock_file(key, lock_path)?;
+            self.acquire(key, lock_path, &file, deadline)?;
+            if is_at(&file, lock_path) {
+                return Ok(file);
+            }
+            let _ = file.unlock();
+        }
+    }
+}
+
+/// Whether `file` is the file at `path` now (same device and inode; a path that is gone or
+/// holds another file is not). Off Unix it cannot tell and answers `true` (lock files are
+/// never removed there).
+fn is_at(file: &File, path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        match (file.metadata(), fs::symlink_metadata(path)) {
+            (Ok(held), Ok(there)) => held.dev() == there.dev() && held.ino() == there.ino(),
+            _ => false,
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = (file, path);
+        true
     }
 }
 
@@ -456,6 +502,14 @@ impl Store for FsStore {
         }
         out.sort();
         Ok(out)
+    }
+
+    fn leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        self.stale_temps(prefix)
+    }
+
+    fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
+        self.remove_stale_temps_below(prefix)
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {

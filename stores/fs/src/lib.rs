@@ -5,7 +5,9 @@
 //!
 //! - **Atomic replace**: a write goes to a temporary file in the same folder, then is renamed
 //!   over the target; a reader sees the old or the new bytes, never a prefix.
-//! - **Durability**: [`Durability::Sync`] also fsyncs the file and its folder before returning.
+//! - **Durability**: by default ([`Durability::Sync`]) a write fsyncs the file and its folder
+//!   before it returns, so a saved state survives a power loss or an OS crash;
+//!   [`Durability::Atomic`] skips the fsyncs (faster), and survives a process crash only.
 //! - **No lost update**: [`update`](session_state::Store::update) and
 //!   [`append`](session_state::Store::append) hold an exclusive cross-process lock
 //!   (std `File::lock`) on a lock file beside the key for the whole read-modify-write. The
@@ -14,10 +16,14 @@
 //! - **Private**: files are created 0600 and folders 0700 (Unix).
 //! - **No side effect on a read**: making the store, `read`, `list` and `delete` create nothing;
 //!   a missing root reads as empty. Only `write`, `update` and `append` create the root and
-//!   the folders a key needs (an `update` does so even when it ends up writing nothing: it
-//!   makes the key's lock file).
+//!   the folders a key needs (an `update` does so even when it ends up writing nothing).
+//!   Lock and queue files exist while writers hold or wait for them: the last writer removes
+//!   them (Unix), so they stay behind only after a kill or while writers queue.
 //! - **Confined**: keys are validated segments; a symlink inside the root that leads outside it
-//!   is refused with a `storage` error, for reads and writes alike. Lock and queue files are
+//!   is refused with a `storage` error, for reads and writes alike, except a link at one of the
+//!   layout's own folders (`.claude`, `.moai`, `.moai/memory`, `teams`), which a dotfiles setup
+//!   makes: it is followed wherever it leads, and what lies below it must stay inside its
+//!   target. Lock and queue files are
 //!   never followed: a symlink at `.NAME.lock` or `.NAME.lock-queue` (leading anywhere) is a
 //!   `storage` error naming it, and they are opened with `O_NOFOLLOW` (Unix), so nothing is
 //!   ever created or opened through one.
@@ -61,6 +67,7 @@
 mod clock;
 mod fs_store;
 mod git;
+mod leftovers;
 mod paths;
 
 pub use clock::SystemClock;

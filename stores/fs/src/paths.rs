@@ -2,6 +2,7 @@
 
 use std::io;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
 
 use session_state::{Error, ErrorKind, Key, Result};
 
@@ -65,40 +66,68 @@ pub fn sibling(path: &Path, suffix: &str) -> PathBuf {
     path.with_file_name(format!(".{}{suffix}", &name[..end]))
 }
 
-/// Removes the temporary files in the folder of `path` (`.NAME.tmp-PID-N`, for any `NAME`) left
-/// by writers that died mid-write: only those whose PID is not a running process (checked in
-/// `/proc`; where there is no `/proc`, nothing is removed) and is not this process. Any key's
-/// leftovers go, not only `path`'s: a key may be written under another key's lock (the
-/// registry writes its sessions file under its journal's lock), and a dead writer's file is
-/// garbage whichever lock is held. Best effort: errors are ignored, since a leftover temporary
-/// file is never read or listed anyway.
-pub fn remove_stale_temps(path: &Path) {
-    let Some(parent) = path.parent() else {
-        return;
+/// How old a temporary file must be to count as stale whatever its PID says: no write keeps
+/// one that long, and a dead writer's PID may have been reused by a live process since.
+pub const STALE_TEMP_AGE: Duration = Duration::from_secs(60 * 60);
+
+/// Whether the file name `name` is a temporary file (`.NAME.tmp-PID-N`) of a writer that is no
+/// longer writing: its PID is neither this process nor a running one (checked in `/proc`;
+/// where there is no `/proc`, only the age counts), or it was last modified over
+/// [`STALE_TEMP_AGE`] ago (`modified`).
+pub fn is_stale_temp(name: &str, modified: Option<SystemTime>) -> bool {
+    let Some(rest) = Some(name)
+        .filter(|n| n.starts_with('.'))
+        .and_then(|n| n.rsplit_once(TMP_INFIX))
+        .map(|(_, rest)| rest)
+    else {
+        return false;
     };
+    let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
+        return false;
+    };
+    let old = modified
+        .and_then(|m| m.elapsed().ok())
+        .is_some_and(|age| age > STALE_TEMP_AGE);
     let proc_root = Path::new("/proc");
-    if !proc_root.join("self").exists() {
-        return;
-    }
-    let Ok(entries) = std::fs::read_dir(parent) else {
-        return;
+    let dead = pid != std::process::id()
+        && proc_root.join("self").exists()
+        && !proc_root.join(pid.to_string()).exists();
+    old || dead
+}
+
+/// The stale temporary files directly in `dir` (see [`is_stale_temp`]), with their sizes.
+/// Best effort: an unreadable folder or entry is skipped.
+pub fn stale_temps_in(dir: &Path) -> Vec<(PathBuf, u64)> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
     };
-    let own = std::process::id();
+    let mut out = Vec::new();
     for entry in entries.flatten() {
+        let Ok(meta) = entry.metadata() else {
+            continue;
+        };
         let name = entry.file_name();
-        let Some(rest) = name
-            .to_str()
-            .filter(|n| n.starts_with('.'))
-            .and_then(|n| n.rsplit_once(TMP_INFIX))
-            .map(|(_, rest)| rest)
-        else {
-            continue;
-        };
-        let Some(pid) = rest.split('-').next().and_then(|p| p.parse::<u32>().ok()) else {
-            continue;
-        };
-        if pid != own && !proc_root.join(pid.to_string()).exists() {
-            let _ = std::fs::remove_file(entry.path());
+        if meta.is_file()
+            && name
+                .to_str()
+                .is_some_and(|n| is_stale_temp(n, meta.modified().ok()))
+        {
+            out.push((entry.path(), meta.len()));
+        }
+    }
+    out
+}
+
+/// Removes the temporary files in the folder of `path` (`.NAME.tmp-PID-N`, for any `NAME`) left
+/// by writers that died mid-write (see [`is_stale_temp`]). Any key's leftovers go, not only
+/// `path`'s: a key may be written under another key's lock (the registry writes its sessions
+/// file under its journal's lock), and a dead writer's file is garbage whichever lock is held.
+/// Best effort: errors are ignored, since a leftover temporary file is never read or listed
+/// anyway.
+pub fn remove_stale_temps(path: &Path) {
+    if let Some(parent) = path.parent() {
+        for (temp, _) in stale_temps_in(parent) {
+            let _ = std::fs::remove_file(temp);
         }
     }
 }
@@ -108,10 +137,24 @@ pub fn io_error(key: &Key, path: &Path, action: &str, err: io::Error) -> Error {
     Error::storage(key, action, err).with_context("path", path.display().to_string())
 }
 
+/// The layout's own folders (SPEC section 4), as segments from the root: a symlink the user made
+/// at one of them (a dotfiles setup linking `.claude` elsewhere) is followed wherever it leads,
+/// and what lies below it must then stay inside its target.
+const LAYOUT_FOLDERS: &[&[&str]] = &[&[".claude"], &[".moai"], &[".moai", "memory"], &["teams"]];
+
+/// Whether the first `depth` segments of `key` name one of the layout's own folders.
+fn is_layout_folder(key: &Key, depth: usize) -> bool {
+    LAYOUT_FOLDERS.iter().any(|folder| {
+        folder.len() == depth && key.segments().take(depth).eq(folder.iter().copied())
+    })
+}
+
 /// Checks that every existing component of `path` below `root` that is a symlink resolves
 /// inside `root` (`canonical_root` is `root` canonicalised, `None` when the root does not
-/// exist: then no link can lead inside it). Missing components are fine: the store creates them
-/// as plain folders.
+/// exist: then no link can lead inside it), or inside the target of the last layout folder
+/// (`.claude`, `.moai`, `.moai/memory`, `teams`) above it that is a symlink: such a link is
+/// followed wherever it leads, as long as it leads to a folder. Missing components are fine:
+/// the store creates them as plain folders.
 pub fn check_confined(
     canonical_root: Option<&Path>,
     root: &Path,
@@ -119,14 +162,24 @@ pub fn check_confined(
     path: &Path,
 ) -> Result<()> {
     let mut current = root.to_path_buf();
-    for segment in key.segments() {
+    // Where the links met so far may lead: the root, or a linked layout folder's target.
+    let mut bound = canonical_root.map(Path::to_path_buf);
+    for (depth, segment) in key.segments().enumerate() {
         current.push(segment);
         match std::fs::symlink_metadata(&current) {
             Ok(meta) if meta.file_type().is_symlink() => {
                 let resolved = std::fs::canonicalize(&current);
-                let inside = resolved
-                    .as_ref()
-                    .is_ok_and(|target| canonical_root.is_some_and(|c| target.starts_with(c)));
+                if let Ok(target) = &resolved
+                    && is_layout_folder(key, depth + 1)
+                    && target.is_dir()
+                {
+                    bound = Some(target.clone());
+                    continue;
+                }
+                let inside = resolved.as_ref().is_ok_and(|target| {
+                    canonical_root.is_some_and(|c| target.starts_with(c))
+                        || bound.as_ref().is_some_and(|b| target.starts_with(b))
+                });
                 if !inside {
                     let why = if resolved.is_ok() {
                         "leads outside the store root"

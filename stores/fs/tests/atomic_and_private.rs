@@ -102,19 +102,20 @@ fn files_are_0600_and_folders_0700() {
     store.write(&k("a/b/c/written.json"), b"{}").unwrap();
     assert_eq!(mode(&root), 0o700, "root created by the first write");
     store.append(&k("a/appended.log"), b"x\n").unwrap();
+    // The lock and queue files exist while the update runs.
+    let mut lock_modes = Vec::new();
     store
-        .update(&k("u/updated"), &mut |_| Ok(Some(b"1".to_vec())))
+        .update(&k("u/updated"), &mut |_| {
+            lock_modes.push(mode(&root.join("u/.updated.lock")));
+            lock_modes.push(mode(&root.join("u/.updated.lock-queue")));
+            Ok(Some(b"1".to_vec()))
+        })
         .unwrap();
+    assert_eq!(lock_modes, [0o600, 0o600], "lock and queue files");
     for folder in ["a", "a/b", "a/b/c", "u"] {
         assert_eq!(mode(&root.join(folder)), 0o700, "folder {folder}");
     }
-    for file in [
-        "a/b/c/written.json",
-        "a/appended.log",
-        "a/.appended.log.lock",
-        "u/updated",
-        "u/.updated.lock",
-    ] {
+    for file in ["a/b/c/written.json", "a/appended.log", "u/updated"] {
         assert_eq!(mode(&root.join(file)), 0o600, "file {file}");
     }
     // A rewrite keeps the file private even if someone widened it meanwhile.
@@ -125,11 +126,9 @@ fn files_are_0600_and_folders_0700() {
 }
 
 #[test]
-fn sync_durability_writes_updates_appends_and_deletes() {
+fn sync_durability_is_the_default_and_writes_updates_appends_and_deletes() {
     let dir = tempfile::tempdir().unwrap();
-    let store = FsStore::new(dir.path())
-        .unwrap()
-        .with_durability(Durability::Sync);
+    let store = FsStore::new(dir.path()).unwrap();
     assert_eq!(store.durability(), Durability::Sync);
     let key = k("s/doc");
     store.write(&key, b"1").unwrap();
@@ -138,8 +137,10 @@ fn sync_durability_writes_updates_appends_and_deletes() {
         .unwrap();
     store.append(&key, b"3").unwrap();
     store.append(&k("s/new.log"), b"x").unwrap();
-    // Another handle with the default durability sees the same bytes.
-    let plain = FsStore::new(dir.path()).unwrap();
+    // Another handle without the fsyncs sees the same bytes.
+    let plain = FsStore::new(dir.path())
+        .unwrap()
+        .with_durability(Durability::Atomic);
     assert_eq!(plain.durability(), Durability::Atomic);
     assert_eq!(plain.read(&key).unwrap().as_deref(), Some(&b"123"[..]));
     assert_eq!(std::fs::read(dir.path().join("s/new.log")).unwrap(), b"x");

@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::time::Duration;
 
 use session_state::{Key, Store};
-use session_state_fs::FsStore;
+use session_state_fs::{Durability, FsStore};
 
 /// How long the steady writer holds the lock on each update.
 const HOLD: Duration = Duration::from_millis(5);
@@ -24,7 +24,10 @@ fn a_waiting_writer_gets_its_turn_against_a_steady_writer() {
         let (root, key) = (dir.path().to_path_buf(), key.clone());
         let (count, done) = (Arc::clone(&steady_updates), Arc::clone(&waiter_done));
         std::thread::spawn(move || {
-            let store = FsStore::new(&root).unwrap();
+            // Without fsyncs: the hold is the test's own `HOLD`, not the disk's.
+            let store = FsStore::new(&root)
+                .unwrap()
+                .with_durability(Durability::Atomic);
             // Bounded, so a broken wait fails the assertion below instead of hanging.
             for _ in 0..2_000 {
                 if done.load(Ordering::SeqCst) {

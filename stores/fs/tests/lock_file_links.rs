@@ -90,7 +90,7 @@ fn a_lock_file_linked_inside_the_root_is_refused_too() {
     let inside = root.path().join("elsewhere.lock");
     std::fs::write(&inside, b"").unwrap();
     let lock = root.path().join(".moai/memory/.journal.jsonl.lock");
-    std::fs::remove_file(&lock).unwrap();
+    let _ = std::fs::remove_file(&lock);
     symlink(&inside, &lock).unwrap();
 
     for err in both_writes_fail(&store) {
@@ -100,10 +100,11 @@ fn a_lock_file_linked_inside_the_root_is_refused_too() {
         store.read(&k(KEY)).unwrap().as_deref(),
         Some(&b"before\n"[..])
     );
-    // Once the link is gone the store makes its own lock file again.
+    // Once the link is gone the store makes its own lock file again (and removes it when done).
     std::fs::remove_file(&lock).unwrap();
     store.append(&k(KEY), b"after\n").unwrap();
-    assert!(std::fs::symlink_metadata(&lock).unwrap().is_file());
+    assert!(std::fs::symlink_metadata(&lock).is_err());
+    assert!(std::fs::symlink_metadata(&inside).unwrap().is_file());
     assert_eq!(
         store.read(&k(KEY)).unwrap().as_deref(),
         Some(&b"before\nafter\n"[..])
@@ -126,13 +127,19 @@ fn a_lock_path_that_is_not_a_plain_file_is_refused() {
 #[test]
 fn the_folders_of_a_lock_file_get_the_data_files_checks() {
     // The lock sits beside the key, so a linked parent folder leading outside is refused
-    // before any lock file is made in it.
+    // before any lock file is made in it (`.moai/data` is none of the layout's own folders,
+    // whose links are followed).
     let root = tempfile::tempdir().unwrap();
     let outside = tempfile::tempdir().unwrap();
     std::fs::create_dir(root.path().join(".moai")).unwrap();
-    symlink(outside.path(), root.path().join(".moai/memory")).unwrap();
+    symlink(outside.path(), root.path().join(".moai/data")).unwrap();
     let store = FsStore::new(root.path()).unwrap();
-    for err in both_writes_fail(&store) {
+    let key = k(".moai/data/journal.jsonl");
+    let update = store
+        .update(&key, &mut |_| Ok(Some(b"replaced\n".to_vec())))
+        .unwrap_err();
+    let append = store.append(&key, b"appended\n").unwrap_err();
+    for err in [update, append] {
         assert_storage(&err, "journal.jsonl");
         assert!(err.message().contains("outside the store root"), "{err}");
     }

@@ -26,7 +26,7 @@ pub struct ResumeQuery<'a> {
 }
 
 /// Why a policy decided as it did. Serialises as snake_case (`"resume_cap_reached"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ResumeReason {
     /// The registry has no session for the agent name: start new.
@@ -42,7 +42,7 @@ pub enum ResumeReason {
 }
 
 /// A policy's answer: `{"resume": bool, "score": 0..=1, "matched": [terms], "reason": ...}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ResumeDecision {
     /// Whether to resume the agent's last session.
     pub resume: bool,
