@@ -1,5 +1,5 @@
-// The wasm build reads documents without serde_path_to_error (core feature `path-errors` off):
-// a document with one bad field must still name it, as the native builds do.
+// A document with one bad field names its path (message and context.field), as the native
+// builds do.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { test } from "node:test";

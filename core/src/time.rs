@@ -13,7 +13,7 @@
 use std::fmt;
 
 use chrono::format::{Fixed, Item, Numeric, Pad, Parsed};
-use chrono::{DateTime, Datelike, FixedOffset, NaiveDateTime, SecondsFormat, Timelike, Utc};
+use chrono::{DateTime, FixedOffset, NaiveDateTime, SecondsFormat, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
@@ -134,76 +134,71 @@ impl Timestamp {
     }
 }
 
-/// `text` read with the strftime pattern `%Y-%m-%d{separator}%H:%M:%S%.f`, as chrono's
-/// `NaiveDateTime::parse_from_str` would, but from fixed items (no pattern parser in wasm).
+// chrono's strftime specifiers as pre-parsed items (chrono's formatter and parser without its
+// run-time pattern parser): `%Y`, `%m`, `%d`, `%H`, `%M`, `%S`, `%.f`.
+const YEAR: Item<'static> = Item::Numeric(Numeric::Year, Pad::Zero);
+const MONTH: Item<'static> = Item::Numeric(Numeric::Month, Pad::Zero);
+const DAY: Item<'static> = Item::Numeric(Numeric::Day, Pad::Zero);
+const HOUR: Item<'static> = Item::Numeric(Numeric::Hour, Pad::Zero);
+const MINUTE: Item<'static> = Item::Numeric(Numeric::Minute, Pad::Zero);
+const SECOND: Item<'static> = Item::Numeric(Numeric::Second, Pad::Zero);
+const FRACTION: Item<'static> = Item::Fixed(Fixed::Nanosecond);
+const fn lit(text: &'static str) -> Item<'static> {
+    Item::Literal(text)
+}
+
+/// `text` read as `%Y-%m-%d{separator}%H:%M:%S%.f` (`separator` is `T` or a space).
 fn parse_naive(text: &str, separator: &'static str) -> Option<NaiveDateTime> {
     let items = [
-        Item::Numeric(Numeric::Year, Pad::Zero),
-        Item::Literal("-"),
-        Item::Numeric(Numeric::Month, Pad::Zero),
-        Item::Literal("-"),
-        Item::Numeric(Numeric::Day, Pad::Zero),
-        Item::Literal(separator),
-        Item::Numeric(Numeric::Hour, Pad::Zero),
-        Item::Literal(":"),
-        Item::Numeric(Numeric::Minute, Pad::Zero),
-        Item::Literal(":"),
-        Item::Numeric(Numeric::Second, Pad::Zero),
-        Item::Fixed(Fixed::Nanosecond),
+        YEAR,
+        lit("-"),
+        MONTH,
+        lit("-"),
+        DAY,
+        lit(separator),
+        HOUR,
+        lit(":"),
+        MINUTE,
+        lit(":"),
+        SECOND,
+        FRACTION,
     ];
     let mut parsed = Parsed::new();
     chrono::format::parse(&mut parsed, text, items.iter()).ok()?;
     parsed.to_naive_datetime_with_offset(0).ok()
 }
 
-/// Writes chrono's `%Y` of `year`: 4 digits in 0..=9999, else signed with at least 4 digits.
-fn push_year(out: &mut String, year: i32) {
-    use fmt::Write;
-    let _ = if (0..=9999).contains(&year) {
-        write!(out, "{year:04}")
-    } else {
-        write!(out, "{year:+05}")
-    };
+fn format(utc: DateTime<Utc>, items: &[Item<'static>]) -> String {
+    utc.format_with_items(items.iter()).to_string()
 }
 
-/// `utc` as `YYYYMMDDTHHMMSSZ` (chrono's `%Y%m%dT%H%M%SZ`), the stamp of corrupt copies.
+/// `utc` as `%Y%m%dT%H%M%SZ`, the stamp of corrupt copies.
 pub fn format_compact_stamp(utc: DateTime<Utc>) -> String {
-    use fmt::Write;
-    let mut out = String::with_capacity(16);
-    push_year(&mut out, utc.year());
-    let _ = write!(
-        out,
-        "{:02}{:02}T{:02}{:02}{:02}Z",
-        utc.month(),
-        utc.day(),
-        utc.hour(),
-        utc.minute(),
-        utc.second()
-    );
-    out
+    let items = [YEAR, MONTH, DAY, lit("T"), HOUR, MINUTE, SECOND, lit("Z")];
+    format(utc, &items)
 }
 
-/// `utc`'s date as `YYYY-MM-DD` (chrono's `%Y-%m-%d`).
+/// `utc`'s date as `%Y-%m-%d`.
 pub fn format_date(utc: DateTime<Utc>) -> String {
-    use fmt::Write;
-    let mut out = String::with_capacity(10);
-    push_year(&mut out, utc.year());
-    let _ = write!(out, "-{:02}-{:02}", utc.month(), utc.day());
-    out
+    format(utc, &[YEAR, lit("-"), MONTH, lit("-"), DAY])
 }
 
-/// `utc` as `YYYY-MM-DDTHH:MM:SS` without offset or fraction (chrono's `%Y-%m-%dT%H:%M:%S`).
+/// `utc` as `%Y-%m-%dT%H:%M:%S` (no offset, no fraction).
 pub fn format_naive_seconds(utc: DateTime<Utc>) -> String {
-    use fmt::Write;
-    let mut out = format_date(utc);
-    let _ = write!(
-        out,
-        "T{:02}:{:02}:{:02}",
-        utc.hour(),
-        utc.minute(),
-        utc.second()
-    );
-    out
+    let items = [
+        YEAR,
+        lit("-"),
+        MONTH,
+        lit("-"),
+        DAY,
+        lit("T"),
+        HOUR,
+        lit(":"),
+        MINUTE,
+        lit(":"),
+        SECOND,
+    ];
+    format(utc, &items)
 }
 
 /// Writes `utc` as RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction digits.
@@ -324,52 +319,79 @@ mod tests {
     }
 
     #[test]
-    fn fixed_item_formats_match_strftime() {
+    fn stamps_and_dates() {
         let cases = [
-            "2026-11-29T17:56:00.123456789Z",
-            "0001-01-01T00:00:00Z",
-            "2026-02-03T04:05:06Z",
+            (
+                "2026-11-29T17:56:00.123456789Z",
+                "20261129T175600Z",
+                "2026-11-29",
+                "2026-11-29T17:56:00",
+            ),
+            (
+                "0001-01-01T00:00:00Z",
+                "00010101T000000Z",
+                "0001-01-01",
+                "0001-01-01T00:00:00",
+            ),
+            (
+                "2026-02-03T04:05:06Z",
+                "20260203T040506Z",
+                "2026-02-03",
+                "2026-02-03T04:05:06",
+            ),
         ];
-        for text in cases {
+        for (text, stamp, date, naive) in cases {
             let utc = DateTime::parse_from_rfc3339(text).unwrap().to_utc();
-            let want = utc.format("%Y%m%dT%H%M%SZ").to_string();
-            assert_eq!(format_compact_stamp(utc), want);
-            assert_eq!(format_date(utc), utc.format("%Y-%m-%d").to_string());
-            let want = utc.format("%Y-%m-%dT%H:%M:%S").to_string();
-            assert_eq!(format_naive_seconds(utc), want);
+            assert_eq!(format_compact_stamp(utc), stamp);
+            assert_eq!(format_date(utc), date);
+            assert_eq!(format_naive_seconds(utc), naive);
+            assert_eq!(utc.format("%Y%m%dT%H%M%SZ").to_string(), stamp);
+            assert_eq!(utc.format("%Y-%m-%dT%H:%M:%S").to_string(), naive);
         }
-        for year in [12345, -1, -12345] {
+        for (year, stamp, date) in [
+            (12345, "+123450102T030405Z", "+12345-01-02"),
+            (-1, "-00010102T030405Z", "-0001-01-02"),
+            (-12345, "-123450102T030405Z", "-12345-01-02"),
+        ] {
             let far = chrono::NaiveDate::from_ymd_opt(year, 1, 2)
                 .unwrap()
                 .and_hms_opt(3, 4, 5)
                 .unwrap()
                 .and_utc();
-            let want = far.format("%Y%m%dT%H%M%SZ").to_string();
-            assert_eq!(format_compact_stamp(far), want);
-            assert_eq!(format_date(far), far.format("%Y-%m-%d").to_string());
+            assert_eq!(format_compact_stamp(far), stamp);
+            assert_eq!(format_date(far), date);
         }
     }
 
     #[test]
-    fn fixed_item_parse_matches_strftime() {
-        let texts = [
-            "2025-12-22T16:45:10.250000",
-            "2025-12-22 16:45:10",
-            "2025-1-2T3:4:5",
-            "2025-12-22T16:45:10.1234567891",
-            "+12345-01-02T03:04:05",
-            "2025-12-22t16:45:10",
-            "2025-12-22T16:45:60",
-            "2025-12-22T16:45",
-            "2025-12-22T16:45:10.",
-            "2025-12-22T16:45:10Z",
-            " 2025-12-22T16:45:10",
-            "2025-02-30T00:00:00",
+    fn naive_forms_read_and_refused() {
+        // (text, RFC 3339 of what it reads as, or None when refused).
+        let cases: [(&str, Option<&str>); 12] = [
+            (
+                "2025-12-22T16:45:10.250000",
+                Some("2025-12-22T16:45:10.250Z"),
+            ),
+            ("2025-12-22 16:45:10", Some("2025-12-22T16:45:10Z")),
+            ("2025-1-2T3:4:5", Some("2025-01-02T03:04:05Z")),
+            (
+                "2025-12-22T16:45:10.1234567891",
+                Some("2025-12-22T16:45:10.123456789Z"),
+            ),
+            ("+12345-01-02T03:04:05", Some("+12345-01-02T03:04:05Z")),
+            ("2025-12-22t16:45:10", None),
+            ("2025-12-22T16:45:60", Some("2025-12-22T16:45:60Z")),
+            ("2025-12-22T16:45", None),
+            ("2025-12-22T16:45:10.", None),
+            ("2025-12-22T16:45:10Z", Some("2025-12-22T16:45:10Z")),
+            (" 2025-12-22T16:45:10", Some("2025-12-22T16:45:10Z")),
+            ("2025-02-30T00:00:00", None),
         ];
-        for text in texts {
+        for (text, want) in cases {
+            let got = Timestamp::parse(text).ok().map(|t| t.to_rfc3339());
+            assert_eq!(got.as_deref(), want, "{text}");
             for (sep, pattern) in [("T", "%Y-%m-%dT%H:%M:%S%.f"), (" ", "%Y-%m-%d %H:%M:%S%.f")] {
-                let want = NaiveDateTime::parse_from_str(text, pattern).ok();
-                assert_eq!(parse_naive(text, sep), want, "{text} with {pattern}");
+                let strftime = NaiveDateTime::parse_from_str(text, pattern).ok();
+                assert_eq!(parse_naive(text, sep), strftime, "{text} with {pattern}");
             }
         }
     }

@@ -161,13 +161,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         };
         let wanted = q.offset.saturating_add(q.limit);
         if wanted < keys.len() {
-            // Only the page is sorted in full (the rest is just partitioned off); the
-            // `small-code` feature sorts everything instead: the same page, less code.
-            if cfg!(feature = "small-code") {
-                keys.sort_unstable_by(order);
-            } else {
-                keys.select_nth_unstable_by(wanted, order);
-            }
+            // Only the page is sorted in full (the rest is just partitioned off).
+            keys.select_nth_unstable_by(wanted, order);
             keys.truncate(wanted);
         }
         keys.sort_unstable_by(order);

@@ -112,17 +112,10 @@ pub fn is_over_limit(err: &Error) -> bool {
 /// One pass from the bytes straight into the typed document, for the common case of a
 /// well-formed file: `None` on any failure (including a duplicate field, which the careful path
 /// accepts, last one winning), and [`parse_typed_explained`] then gives the result and the
-/// precise error. Both give the same document when this one succeeds. Left out with the
-/// `small-code` feature (the wasm package), where a second reader of every type costs size.
-#[cfg(not(feature = "small-code"))]
+/// precise error. Both give the same document when this one succeeds.
 fn parse_typed_fast(bytes: &[u8]) -> Option<OrchestratorSession> {
     let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
     serde_json::from_slice(bytes).ok()
-}
-
-#[cfg(feature = "small-code")]
-fn parse_typed_fast(_bytes: &[u8]) -> Option<OrchestratorSession> {
-    None
 }
 
 /// The careful path: a JSON object first (what it is when it is not one), then the schema
@@ -135,23 +128,10 @@ fn parse_typed_explained(key: &Key, bytes: &[u8]) -> Result<OrchestratorSession>
 
 /// The typed document of a "1.0" object; a missing field or a wrong type is
 /// [`ErrorKind::CorruptState`] naming the field path.
-#[cfg(feature = "path-errors")]
 fn typed(key: &Key, value: &serde_json::Map<String, Value>) -> Result<OrchestratorSession> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
         Error::corrupt(key, format!("field `{path}`: {}", e.inner())).with_context("field", path)
-    })
-}
-
-/// The typed document of a "1.0" object, without `serde_path_to_error` (smaller code, for
-/// the wasm package): the path named is [`super::salvage::error_path`]'s, the same as with
-/// the feature for a document with one bad field.
-#[cfg(not(feature = "path-errors"))]
-fn typed(key: &Key, value: &serde_json::Map<String, Value>) -> Result<OrchestratorSession> {
-    use serde::Deserialize;
-    OrchestratorSession::deserialize(value).map_err(|e| {
-        let path = super::salvage::error_path(value);
-        Error::corrupt(key, format!("field `{path}`: {e}")).with_context("field", path)
     })
 }
 
@@ -230,7 +210,7 @@ pub fn resolve_naive(doc: &mut OrchestratorSession, offset: FixedOffset) {
     usage.last_compression = usage.last_compression.map(|t| t.assume_offset(offset));
 }
 
-#[cfg(all(test, feature = "path-errors"))]
+#[cfg(test)]
 mod tests {
     use serde_json::{Value, json};
 
@@ -260,44 +240,63 @@ mod tests {
         value.as_object_mut().unwrap().remove(name);
     }
 
-    /// The wasm package's path (`error_path`, no serde_path_to_error) equals
-    /// serde_path_to_error's for a document with one bad field.
+    /// A document with one bad field names that field's path (`.` is the top level).
     #[test]
-    fn error_path_matches_serde_path_to_error() {
+    fn a_bad_field_is_named_by_its_path() {
+        // (the path named, how the valid document is spoilt)
+        type Spoiler = (&'static str, fn(&mut Value));
         let key = Key::new(".claude/orchestrator-session.json").unwrap();
-        let spoilers: [fn(&mut Value); 23] = [
-            |d| del(d, "goal"),
-            |d| d["goal"] = json!(5),
-            |d| d["status"] = json!("sleeping"),
-            |d| d["created"] = json!("yesterday"),
-            |d| d["project"]["name"] = json!([1]),
-            |d| del(&mut d["project"], "path"),
-            |d| d["project"] = json!("p"),
-            |d| del(&mut d["agents"][1], "started"),
-            |d| d["agents"][0]["task"] = json!(null),
-            |d| d["agents"][1]["status"] = json!(3),
-            |d| d["agents"] = json!({}),
-            |d| d["pending_tasks"][0] = json!(1),
-            |d| del(&mut d["decisions_made"][0], "rationale"),
-            |d| d["context_usage"]["estimated_tokens"] = json!("many"),
-            |d| del(&mut d["context_usage"], "percentage"),
-            |d| d["completed_work"][0]["outcome"] = json!(null),
-            |d| d["completed_work"][0]["files"] = json!(["a", 1]),
-            |d| d["completed_work"][0]["files"] = json!("a"),
-            |d| d["agents"][0]["progress"] = json!(300),
-            |d| d["agents"][0]["completed"] = json!("soon"),
-            |d| d["agents"][1] = json!("b"),
-            |d| d["project"]["git_branch"] = json!(1),
-            |d| d["errors"] = json!(1),
+        let spoilers: [Spoiler; 23] = [
+            (".", |d| del(d, "goal")),
+            ("goal", |d| d["goal"] = json!(5)),
+            ("status", |d| d["status"] = json!("sleeping")),
+            ("created", |d| d["created"] = json!("yesterday")),
+            ("project.name", |d| d["project"]["name"] = json!([1])),
+            ("project", |d| del(&mut d["project"], "path")),
+            ("project", |d| d["project"] = json!("p")),
+            ("agents[1]", |d| del(&mut d["agents"][1], "started")),
+            ("agents[0].task", |d| d["agents"][0]["task"] = json!(null)),
+            ("agents[1].status", |d| d["agents"][1]["status"] = json!(3)),
+            ("agents", |d| d["agents"] = json!({})),
+            ("pending_tasks[0]", |d| d["pending_tasks"][0] = json!(1)),
+            ("decisions_made[0]", |d| {
+                del(&mut d["decisions_made"][0], "rationale");
+            }),
+            ("context_usage.estimated_tokens", |d| {
+                d["context_usage"]["estimated_tokens"] = json!("many");
+            }),
+            ("context_usage", |d| {
+                del(&mut d["context_usage"], "percentage");
+            }),
+            ("completed_work[0].outcome", |d| {
+                d["completed_work"][0]["outcome"] = json!(null);
+            }),
+            ("completed_work[0].files[1]", |d| {
+                d["completed_work"][0]["files"] = json!(["a", 1]);
+            }),
+            ("completed_work[0].files", |d| {
+                d["completed_work"][0]["files"] = json!("a");
+            }),
+            ("agents[0].progress", |d| {
+                d["agents"][0]["progress"] = json!(300);
+            }),
+            ("agents[0].completed", |d| {
+                d["agents"][0]["completed"] = json!("soon");
+            }),
+            ("agents[1]", |d| d["agents"][1] = json!("b")),
+            ("project.git_branch", |d| {
+                d["project"]["git_branch"] = json!(1);
+            }),
+            ("errors", |d| d["errors"] = json!(1)),
         ];
         assert!(typed(&key, valid().as_object().unwrap()).is_ok());
-        for spoil in spoilers {
+        for (expected, spoil) in spoilers {
             let mut doc = valid();
             spoil(&mut doc);
-            let map = doc.as_object().unwrap();
-            let err = typed(&key, map).unwrap_err();
-            let expected = err.context_value("field").unwrap();
-            assert_eq!(super::super::salvage::error_path(map), expected, "{err}");
+            let err = typed(&key, doc.as_object().unwrap()).unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::CorruptState, "{err}");
+            assert_eq!(err.context_value("field"), Some(expected), "{err}");
+            assert!(err.message().contains(&format!("`{expected}`")), "{err}");
         }
     }
 }

@@ -107,56 +107,6 @@ pub fn salvage(bytes: &[u8]) -> Salvaged {
     }
 }
 
-/// The field path `serde_path_to_error` names for a whole document (`doc`, read without
-/// damage) whose typed parse fails, found without it (builds without the `path-errors`
-/// feature): a value of the wrong type, else the object that lacks a required field (`.` for
-/// the top level). Exact for a document with one bad field; `.` when nothing is found.
-#[cfg_attr(feature = "path-errors", allow(dead_code))]
-pub(crate) fn error_path(doc: &Map<String, Value>) -> String {
-    // What the typed parse refuses but salvage lets through.
-    for (i, work) in array_items(doc, "completed_work") {
-        if work.get("outcome").is_some_and(Value::is_null) {
-            return format!("completed_work[{i}].outcome");
-        }
-        if let Some(Value::Array(files)) = work.get("files")
-            && let Some(j) = files.iter().position(|f| !f.is_string())
-        {
-            return format!("completed_work[{i}].files[{j}]");
-        }
-    }
-    let mut fix = Fixer::default();
-    fix.document(&mut doc.clone());
-    if let Some(path) = fix.replaced.into_iter().next() {
-        return path;
-    }
-    // Salvage also fills fields the typed parse defaults: those are not errors.
-    let defaulted = |m: &&String| {
-        CONTENT_FIELDS[4..].contains(&m.as_str())
-            || ["context_usage", "errors"].contains(&m.as_str())
-            || m.ends_with("].files")
-    };
-    match fix.missing.iter().find(|m| !defaulted(m)) {
-        Some(m) => m
-            .rsplit_once('.')
-            .map_or(".", |(parent, _)| parent)
-            .to_owned(),
-        None => ".".to_owned(),
-    }
-}
-
-/// The object items of the array `doc[name]`, with their index.
-fn array_items<'a>(
-    doc: &'a Map<String, Value>,
-    name: &str,
-) -> impl Iterator<Item = (usize, &'a Map<String, Value>)> {
-    doc.get(name)
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten()
-        .enumerate()
-        .filter_map(|(i, v)| v.as_object().map(|o| (i, o)))
-}
-
 #[derive(Default)]
 struct Fixer {
     missing: Vec<String>,

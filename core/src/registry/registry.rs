@@ -182,10 +182,6 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
 
     fn read_base(&self) -> Result<SessionsDocument> {
         match self.store.read(&self.sessions_key)? {
-            Some(bytes) if cfg!(feature = "small-code") => {
-                // No copy kept for readers (a clone of every registry type costs wasm size).
-                parse_sessions(&self.sessions_key, &bytes)
-            }
             Some(bytes) => {
                 if let Some(doc) = self.cache.clone_if_same(&bytes) {
                     return Ok(doc);
@@ -293,9 +289,6 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             return Ok(out);
         }
         let previous_len = current.map_or(0, <[u8]>::len);
-        // With `small-code` (the wasm package) every write serialises the whole document: the
-        // entry-copying writer is a second serialiser of every registry type.
-        let registered = registered.filter(|_| cfg!(not(feature = "small-code")));
         let (bytes, layout) = match registered {
             Some(changed_id) => {
                 doc.last_updated = Some(self.now());
