@@ -194,22 +194,15 @@ pub fn parse_input(what: &str, text: &[u8]) -> crate::Result<serde_json::Value> 
 /// [`Error::invalid_field`](crate::Error::invalid_field) naming the member at fault below
 /// `name` (`` `options.limit` is invalid: invalid type: floating point `1.5`, expected usize
 /// ``, context `field` = `options.limit`; a member `T` refuses is named by serde's reason:
-/// `` unknown field `durabilty` ``). Without the `path-errors` feature the field is `name`.
+/// `` unknown field `durabilty` ``).
 pub fn from_value<T: serde::de::DeserializeOwned>(
     value: serde_json::Value,
     name: &str,
 ) -> crate::Result<T> {
-    #[cfg(feature = "path-errors")]
-    {
-        serde_path_to_error::deserialize(value).map_err(|e| {
-            let field = crate::error::field_path(name, &e.path().to_string());
-            crate::Error::invalid_field(field, e.inner().to_string())
-        })
-    }
-    #[cfg(not(feature = "path-errors"))]
-    {
-        T::deserialize(value).map_err(|e| crate::Error::invalid_field(name, e.to_string()))
-    }
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let field = crate::error::field_path(name, &e.path().to_string());
+        crate::Error::invalid_field(field, e.inner().to_string())
+    })
 }
 
 /// [`check`] as a core [`Error`](crate::Error): [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)

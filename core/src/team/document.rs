@@ -236,16 +236,13 @@ impl SessionState {
     /// [`merge`](Self::merge) of the argument `name` of a binding (`changes`): the member at
     /// fault is named below `name`, with the whole path of a type error where serde finds one
     /// (`changes.memoryConfig.max_turns`, found by reading the merged document with the same
-    /// rules; with the `path-errors` feature), else the change the core names (`changes.name`,
+    /// rules), else the change the core names (`changes.name`,
     /// `changes.backendType`).
     ///
     /// # Errors
     /// As [`merge`](Self::merge); `self` is then unchanged.
     pub fn merge_argument(&mut self, changes: &Map<String, Value>, name: &str) -> Result<()> {
         self.merge(changes).map_err(|err| {
-            if !cfg!(feature = "path-errors") {
-                return err.below(name);
-            }
             if let Ok(Value::Object(mut merged)) = serde_json::to_value(&*self) {
                 merged.extend(changes.clone());
                 if let Err(named) =
