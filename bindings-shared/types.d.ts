@@ -222,24 +222,30 @@ export interface AgentLine {
 }
 /**
  * One entry of `metadata`: what the seed records about an agent id.
+ *
+ * Every key is optional, as the seed reads each with `.get()` (an entry written by hand or by
+ * another tool may hold only some of them, or none): a key that is absent stays absent when
+ * the file is written back; the accessors give the seed's default for it.
  */
 export interface AgentMetadata {
   /**
    * The agent name the id was registered under.
    */
-  agent_name: string;
+  agent_name?: string;
   /**
    * When the id was first registered (naive ISO 8601).
    */
   created_at?: string;
   /**
-   * The chain the id was registered in, or `null`.
+   * The chain the id was registered in: `Some(None)` for `null`, `None` when the key is
+   * absent (see `chain`).
    */
-  chain_id: string | null;
+  chain_id?: string;
   /**
-   * How many times the id was resumed (the seed caps resuming at 5).
+   * How many times the id was resumed (the seed caps resuming at 5); `None` when absent
+   * (see `resumes`).
    */
-  resume_count: number;
+  resume_count?: number;
   /**
    * When the id was last resumed (naive ISO 8601), absent until the first resume.
    */
@@ -252,18 +258,21 @@ export interface AgentMetadata {
  */
 export interface AgentResult {
   /**
-   * The agent name the result was registered under.
+   * The agent name the result was registered under (absent in an entry written by another
+   * tool: kept absent, see `name`).
    */
-  agent_name: string;
+  agent_name?: string;
   result: JsonValue;
   /**
-   * When it was registered (naive ISO 8601).
+   * When it was registered (naive ISO 8601): `Some(None)` for `null`, `None` when absent
+   * (kept absent).
    */
-  timestamp: string | null;
+  timestamp?: string;
   /**
-   * The chain it was registered in, or `null`.
+   * The chain it was registered in: `Some(None)` for `null`, `None` when absent (kept
+   * absent).
    */
-  chain_id: string | null;
+  chain_id?: string;
   [k: string]: unknown;
 }
 /**
@@ -311,10 +320,11 @@ export interface ChainDefinition {
    */
   created_at?: string;
   /**
-   * The agent names expected to run, in order.
+   * The agent names expected to run, in order (`None` when the key is absent: kept absent;
+   * see `expected`).
    */
-  expected_sequence: string[];
-  metadata: JsonValue;
+  expected_sequence?: string[];
+  metadata?: JsonValue;
   [k: string]: unknown;
 }
 /**
