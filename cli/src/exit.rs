@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use session_state::{Error, ErrorKind, Hint};
 
-/// The exit-code table shown at the end of `--help` (and in the README).
+/// The exit-code table shown at the end of `--help` (and in docs/CLI.md).
 pub const HELP: &str = "\
 Exit codes:
   0  success (also: `should-resume` answered, whatever the answer; `hook` always)

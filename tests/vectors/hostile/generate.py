@@ -109,7 +109,7 @@ for path, value in WRONG:
         name = "orch_bad_" + path + "_" + value
     case(name, O, {"base": O, "set": {"/" + path: value}}, "corrupt_state", "`%s` of the wrong type or value" % path)
 case("orch_symlink_file_out", O, {"symlink": "file"}, "storage", "the session file is a link to a file outside the root")
-case("orch_symlink_folder_out", O, {"symlink": "folder"}, "storage", "`.claude` is a link to a folder outside the root")
+case("orch_symlink_folder_out", O, {"symlink": "folder"}, "ok", "`.claude` is a link the user made to a folder elsewhere (dotfiles): followed")
 
 # ---------------------------------------------------------------- registry files
 R = "registry"
@@ -134,7 +134,7 @@ for path, value in [("sessions", []), ("sessions/spec-builder", 5), ("chains", "
                     ("last_updated", 5), ("results", [])]:
     case("reg_wrong_" + path.split("/")[0] + "_" + str(path.count("/")) + "_" + type(value).__name__, R,
          {"base": R, "set": {"/" + path: value}}, "corrupt_state", "`%s` of the wrong type" % path)
-case("reg_symlink_folder_out", R, {"symlink": "folder"}, "storage", "`.moai` is a link to a folder outside the root")
+case("reg_symlink_folder_out", R, {"symlink": "folder"}, "ok", "`.moai` is a link the user made to a folder elsewhere (dotfiles): followed")
 C = "chains"
 case("chains_top_array", C, {"text": "[]"}, "corrupt_state", "top-level array")
 case("chains_sequence_string", C, {"base": C, "set": {"/SPEC-AUTH-001-planning/expected_sequence": "spec-builder"}},
