@@ -313,24 +313,30 @@ export interface AgentLine {
 }
 /**
  * One entry of `metadata`: what the seed records about an agent id.
+ *
+ * Every key is optional, as the seed reads each with `.get()` (an entry written by hand or by
+ * another tool may hold only some of them, or none): a key that is absent stays absent when
+ * the file is written back; the accessors give the seed's default for it.
  */
 export interface AgentMetadata {
   /**
    * The agent name the id was registered under.
    */
-  agent_name: string;
+  agent_name?: string;
   /**
    * When the id was first registered (naive ISO 8601).
    */
   created_at?: string;
   /**
-   * The chain the id was registered in, or `null`.
+   * The chain the id was registered in, or `null`; absent when the file lacks the key
+   * (see `chain`).
    */
-  chain_id: string | null;
+  chain_id?: string | null;
   /**
-   * How many times the id was resumed (the seed caps resuming at 5).
+   * How many times the id was resumed (the seed caps resuming at 5); `None` when absent
+   * (see `resumes`).
    */
-  resume_count: number;
+  resume_count?: number;
   /**
    * When the id was last resumed (naive ISO 8601), absent until the first resume.
    */
@@ -343,18 +349,21 @@ export interface AgentMetadata {
  */
 export interface AgentResult {
   /**
-   * The agent name the result was registered under.
+   * The agent name the result was registered under (absent in an entry written by another
+   * tool: kept absent, see `name`).
    */
-  agent_name: string;
+  agent_name?: string;
   result: JsonValue;
   /**
-   * When it was registered (naive ISO 8601).
+   * When it was registered (naive ISO 8601), or `null`; absent when the file lacks the
+   * key (kept absent).
    */
-  timestamp: string | null;
+  timestamp?: string | null;
   /**
-   * The chain it was registered in, or `null`.
+   * The chain it was registered in, or `null`; absent when the file lacks the key (kept
+   * absent).
    */
-  chain_id: string | null;
+  chain_id?: string | null;
   [k: string]: unknown;
 }
 /**
@@ -402,10 +411,11 @@ export interface ChainDefinition {
    */
   created_at?: string;
   /**
-   * The agent names expected to run, in order.
+   * The agent names expected to run, in order (`None` when the key is absent: kept absent;
+   * see `expected`).
    */
-  expected_sequence: string[];
-  metadata: JsonValue;
+  expected_sequence?: string[];
+  metadata?: JsonValue;
   [k: string]: unknown;
 }
 /**
@@ -600,6 +610,11 @@ export interface DoctorReport {
    * Files repaired.
    */
   repaired: Repair[];
+  /**
+   * Temporary files below `.claude/` left by writers killed mid-write
+   * (`Store::leftovers`): those found, or with `fix` those removed.
+   */
+  leftovers: Leftover[];
 }
 /**
  * One problem `doctor` found.
@@ -649,6 +664,20 @@ export interface Repair {
    * limit; absent from JSON otherwise).
    */
   limit?: number;
+}
+/**
+ * A file a writer left behind when it died mid-write (see `Store::leftovers`).
+ */
+export interface Leftover {
+  /**
+   * Where it is, relative to the store root with `/` between folders (e.g.
+   * `.claude/.orchestrator-session.json.tmp-4242-0`); not a key of the store.
+   */
+  path: string;
+  /**
+   * Its size in bytes.
+   */
+  bytes: number;
 }
 /**
  * One archived session in a listing: the seed's `{id, goal, status, created}`.
@@ -855,6 +884,11 @@ export interface RegistryDoctorReport {
    * Files repaired.
    */
   repaired: RegistryRepair[];
+  /**
+   * Temporary files in the folder of `agent-sessions.json` left by writers killed
+   * mid-write (`Store::leftovers`): those found, or with `fix` those removed.
+   */
+  leftovers: Leftover[];
 }
 /**
  * One problem the registry's doctor found in a file.

@@ -237,10 +237,10 @@ export interface AgentMetadata {
    */
   created_at?: string;
   /**
-   * The chain the id was registered in: `Some(None)` for `null`, `None` when the key is
-   * absent (see `chain`).
+   * The chain the id was registered in, or `null`; absent when the file lacks the key
+   * (see `chain`).
    */
-  chain_id?: string;
+  chain_id?: string | null;
   /**
    * How many times the id was resumed (the seed caps resuming at 5); `None` when absent
    * (see `resumes`).
@@ -264,15 +264,15 @@ export interface AgentResult {
   agent_name?: string;
   result: JsonValue;
   /**
-   * When it was registered (naive ISO 8601): `Some(None)` for `null`, `None` when absent
-   * (kept absent).
+   * When it was registered (naive ISO 8601), or `null`; absent when the file lacks the
+   * key (kept absent).
    */
-  timestamp?: string;
+  timestamp?: string | null;
   /**
-   * The chain it was registered in: `Some(None)` for `null`, `None` when absent (kept
+   * The chain it was registered in, or `null`; absent when the file lacks the key (kept
    * absent).
    */
-  chain_id?: string;
+  chain_id?: string | null;
   [k: string]: unknown;
 }
 /**

@@ -112,7 +112,7 @@ class AgentMetadata(TypedDict, total=False):
     """
     agent_name: str
     created_at: str
-    chain_id: str
+    chain_id: Optional[str]
     resume_count: int
     last_resumed_at: str
 
@@ -126,8 +126,8 @@ class AgentResult(_AgentResultRequired, total=False):
     item of `get_chain_results`): `{agent_name, result, timestamp, chain_id}`.
     """
     agent_name: str
-    timestamp: str
-    chain_id: str
+    timestamp: Optional[str]
+    chain_id: Optional[str]
 
 
 # agent status; seen: pending, in_progress, complete, failed (others kept)

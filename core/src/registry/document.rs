@@ -72,14 +72,14 @@ pub struct AgentMetadata {
     /// When the id was first registered (naive ISO 8601).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
-    /// The chain the id was registered in: `Some(None)` for `null`, `None` when the key is
-    /// absent (see [`chain`](Self::chain)).
+    /// The chain the id was registered in, or `null`; absent when the file lacks the key
+    /// (see [`chain`](Self::chain)).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present"
     )]
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<String>", extend("nullable" = true))]
     #[allow(clippy::option_option)]
     pub chain_id: Option<Option<String>>,
     /// How many times the id was resumed (the seed caps resuming at 5); `None` when absent
@@ -137,24 +137,24 @@ pub struct AgentResult {
     /// The result: any JSON value.
     #[serde(default)]
     pub result: Value,
-    /// When it was registered (naive ISO 8601): `Some(None)` for `null`, `None` when absent
-    /// (kept absent).
+    /// When it was registered (naive ISO 8601), or `null`; absent when the file lacks the
+    /// key (kept absent).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present"
     )]
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<String>", extend("nullable" = true))]
     #[allow(clippy::option_option)]
     pub timestamp: Option<Option<String>>,
-    /// The chain it was registered in: `Some(None)` for `null`, `None` when absent (kept
+    /// The chain it was registered in, or `null`; absent when the file lacks the key (kept
     /// absent).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present"
     )]
-    #[schemars(with = "Option<String>")]
+    #[schemars(with = "Option<String>", extend("nullable" = true))]
     #[allow(clippy::option_option)]
     pub chain_id: Option<Option<String>>,
     /// Keys this library does not know, kept as they were.
