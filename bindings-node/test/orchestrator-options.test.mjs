@@ -49,7 +49,7 @@ test('already_exists names the { replace: true } option, and that option works',
   throwsArchiveExists(() => sessions.sessionEnd(), 'sessionEnd')
 })
 
-test('maxDocumentBytes: a larger document is invalid_input, not written, not copied aside', () => {
+test('maxDocumentBytes: a larger document is invalid_input, not written, not copied aside; doctor fix moves it aside', () => {
   const store = new MemoryStore()
   const sessions = new OrchestratorStore(store, { maxDocumentBytes: 4000 })
   const doc = sessions.createSession(SESSION)
@@ -70,9 +70,13 @@ test('maxDocumentBytes: a larger document is invalid_input, not written, not cop
   assert.deepEqual(store.read(CURRENT), big, 'the file is left as it is')
   assert.deepEqual(store.list('.claude'), [CURRENT], 'no corrupt copy kept')
   assert.equal(new OrchestratorStore(store).load().goal.length, 5000, 'the default limit reads it')
+  const found = sessions.doctor()
+  assert.deepEqual(found.problems.map((p) => [p.key, p.code, p.fixable]), [[CURRENT, 'invalid_input', true]])
+  assert.deepEqual(store.read(CURRENT), big, 'doctor without fix leaves it as it is')
   const report = sessions.doctor({ fix: true })
-  assert.deepEqual(report.problems.map((p) => [p.key, p.code, p.fixable]), [[CURRENT, 'invalid_input', false]])
-  assert.deepEqual(store.read(CURRENT), big, 'doctor leaves it as it is')
+  assert.deepEqual(report.repaired.map((r) => [r.key, r.action, r.limit]), [[CURRENT, 'moved_aside', 4000]])
+  assert.ok(store.read(CURRENT) == null, 'doctor --fix moves it aside')
+  assert.deepEqual(store.read(report.repaired[0].kept_copy), big, 'its bytes kept')
 })
 
 test('maxDocumentBytes defaults to 16 MiB', () => {

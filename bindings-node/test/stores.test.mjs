@@ -37,7 +37,7 @@ test('FileStore reads, writes, deletes and lists files below its root', () => {
   const root = tmp()
   const store = new FileStore(root)
   assert.equal(store.root, root)
-  assert.equal(store.durable, false)
+  assert.equal(store.durable, true)
   exercise(store)
   assert.deepEqual([...readFileSync(join(root, 'a/c/d.json'))], [1, 2, 3])
   assert.equal(existsSync(join(root, 'a/b.json')), false)
