@@ -32,7 +32,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use session_state::orchestrator::{OrchestratorStore, Project, SessionStatus, history_key};
 use session_state::registry::AgentRegistry;
-use session_state::{Error, Key, Result, Store};
+use session_state::{Error, Key, Result, Store, Timestamp};
 use session_state_fs::{Durability, FsStore, SystemClock};
 use session_state_harness::{FileKind, Rng, file_kind, files_under, key_of, parse_file};
 
@@ -116,6 +116,9 @@ fn move_worker(args: &[String]) -> Result<()> {
     let sessions = OrchestratorStore::new(fast_store(root)?, SystemClock);
     wait_for(Path::new(&args[3]));
     let mut tally: BTreeMap<String, u64> = BTreeMap::new();
+    // Every accepted move's resulting (updated, status): a move that changed the session
+    // wrote a new `updated`; one to the status it already had returns it as it was.
+    let mut writes: Vec<serde_json::Value> = Vec::new();
     for _ in 0..moves {
         let (name, outcome) = if rng.next_u64().is_multiple_of(2) {
             ("pause", sessions.pause())
@@ -123,14 +126,20 @@ fn move_worker(args: &[String]) -> Result<()> {
             ("continue", sessions.continue_session())
         };
         let label = match outcome {
-            Ok(_) => format!("{name}:ok"),
+            Ok(doc) => {
+                writes.push(serde_json::json!([doc.updated, doc.status]));
+                format!("{name}:ok")
+            }
             Err(e) => format!("{name}:{}", e.code()),
         };
         *tally.entry(label).or_default() += 1;
     }
     // Leave it running so that `complete` can apply, then race the completion.
     let label = match sessions.continue_session() {
-        Ok(_) => "final-continue:ok".to_owned(),
+        Ok(doc) => {
+            writes.push(serde_json::json!([doc.updated, doc.status]));
+            "final-continue:ok".to_owned()
+        }
         Err(e) => format!("final-continue:{}", e.code()),
     };
     *tally.entry(label).or_default() += 1;
@@ -139,7 +148,8 @@ fn move_worker(args: &[String]) -> Result<()> {
         Err(e) => format!("complete:{}", e.code()),
     };
     *tally.entry(label).or_default() += 1;
-    println!("{}", serde_json::to_string(&tally).unwrap_or_default());
+    let out = serde_json::json!({ "tally": tally, "writes": writes });
+    println!("{out}");
     Ok(())
 }
 
@@ -351,6 +361,20 @@ fn check_files(root: &Path) -> (u64, Vec<String>) {
     (msgs.len() as u64, msgs)
 }
 
+type Moved = Vec<(Timestamp, SessionStatus)>;
+
+/// A move worker's output, `{tally: {label: count}, writes: [[updated, status], ...]}`.
+fn worker_output(stdout: &[u8]) -> std::result::Result<(BTreeMap<String, u64>, Moved), String> {
+    serde_json::from_slice::<serde_json::Value>(stdout)
+        .and_then(|v| {
+            Ok((
+                serde_json::from_value(v["tally"].clone())?,
+                serde_json::from_value(v["writes"].clone())?,
+            ))
+        })
+        .map_err(|e| format!("move worker output: {e}"))
+}
+
 struct MoveTally {
     attempts: u64,
     accepted: u64,
@@ -367,7 +391,10 @@ fn lifecycle_race(root: &Path, go: &Path, moves: u64) -> std::result::Result<Mov
     let doc = sessions
         .create_session("race lifecycle moves", "default", project, Some("race"))
         .map_err(|e| e.to_string())?;
-    sessions.start().map_err(|e| e.to_string())?;
+    let started = sessions.start().map_err(|e| e.to_string())?;
+    let mut writes: BTreeMap<Timestamp, SessionStatus> = BTreeMap::new();
+    writes.insert(started.updated, started.status);
+    let mut clash = 0u64;
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let root_s = root.to_str().ok_or("path not UTF-8")?;
     let go_s = go.to_str().ok_or("path not UTF-8")?;
@@ -390,8 +417,12 @@ fn lifecycle_race(root: &Path, go: &Path, moves: u64) -> std::result::Result<Mov
         if !out.status.success() {
             return Err(format!("a move worker failed ({})", out.status));
         }
-        let tally: BTreeMap<String, u64> =
-            serde_json::from_slice(&out.stdout).map_err(|e| format!("move worker output: {e}"))?;
+        let (tally, moved) = worker_output(&out.stdout)?;
+        for (at, status) in moved {
+            if writes.insert(at, status).is_some_and(|s| s != status) {
+                clash += 1;
+            }
+        }
         for (k, v) in tally {
             *all.entry(k).or_default() += v;
         }
@@ -420,11 +451,18 @@ fn lifecycle_race(root: &Path, go: &Path, moves: u64) -> std::result::Result<Mov
             }
         }
     }
-    // Moves alternate from in_progress: pause, continue, pause, ... (final-continue included).
-    let paused = get("pause:ok");
-    let continued = get("continue:ok") + get("final-continue:ok");
-    if paused != continued {
-        eprintln!("lost move: {paused} pauses accepted but {continued} continues");
+    // The writes, in time order, alternate from in_progress: paused, in_progress, paused, ...
+    // Two writes of one status in a row would be two moves made from the same state (a lost
+    // move); a move to the status the session had writes nothing and adds no entry.
+    let repeats = writes
+        .values()
+        .zip(writes.values().skip(1))
+        .filter(|(a, b)| a == b)
+        .count();
+    if repeats > 0 || clash > 0 {
+        eprintln!(
+            "lost move: {repeats} writes repeat the status before them, {clash} instants with two statuses"
+        );
         t.ok = false;
     }
     if get("complete:ok") != 1 {
