@@ -363,6 +363,15 @@ fn check_files(root: &Path) -> (u64, Vec<String>) {
 
 type Moved = Vec<(Timestamp, SessionStatus)>;
 
+/// How many writes, in time order, have the status of the write before them.
+fn repeated_statuses(writes: &BTreeMap<Timestamp, SessionStatus>) -> usize {
+    writes
+        .values()
+        .zip(writes.values().skip(1))
+        .filter(|(a, b)| a == b)
+        .count()
+}
+
 /// A move worker's output, `{tally: {label: count}, writes: [[updated, status], ...]}`.
 fn worker_output(stdout: &[u8]) -> std::result::Result<(BTreeMap<String, u64>, Moved), String> {
     serde_json::from_slice::<serde_json::Value>(stdout)
@@ -454,11 +463,7 @@ fn lifecycle_race(root: &Path, go: &Path, moves: u64) -> std::result::Result<Mov
     // The writes, in time order, alternate from in_progress: paused, in_progress, paused, ...
     // Two writes of one status in a row would be two moves made from the same state (a lost
     // move); a move to the status the session had writes nothing and adds no entry.
-    let repeats = writes
-        .values()
-        .zip(writes.values().skip(1))
-        .filter(|(a, b)| a == b)
-        .count();
+    let repeats = repeated_statuses(&writes);
     if repeats > 0 || clash > 0 {
         eprintln!(
             "lost move: {repeats} writes repeat the status before them, {clash} instants with two statuses"
