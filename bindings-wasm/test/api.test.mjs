@@ -23,7 +23,8 @@ test("a session goes through its lifecycle, each move saved and archived at the 
   assert.equal(sessions.decisionMade("use wasm", "one core").decisions_made.length, 1);
   assert.equal(sessions.pause().status, "paused");
   assert.equal(JSON.parse(store.readText(CURRENT)).status, "paused");
-  const err = thrown(() => sessions.pause());
+  assert.equal(sessions.pause().status, "paused", "a move to the status it has changes nothing");
+  const err = thrown(() => sessions.complete());
   assert.equal(err.code, "invalid_transition");
   assert.ok(err instanceof Error);
   assert.equal(sessions.resume().status, "in_progress");

@@ -49,9 +49,9 @@ test("createSession refuses what is not { goal, project, mode?, suffix? }, writi
   refuses(() => sessions.createSession("goal", "default", project), "`session`", "positional arguments");
   refuses(() => sessions.createSession({ goal: "g", project, moed: "x" }), "unknown field `moed`");
   refuses(() => sessions.createSession({ project }), "missing field `goal`");
-  refuses(() => sessions.createSession({ goal: 5, project }), "`session`", "goal type");
+  refuses(() => sessions.createSession({ goal: 5, project }), "`session.goal`", "goal type");
   refuses(() => sessions.createSession({ goal: "g", project: { name: "p" } }), "missing field `path`");
-  refuses(() => sessions.createSession({ goal: "g", project, suffix: 7 }), "`session`", "suffix type");
+  refuses(() => sessions.createSession({ goal: "g", project, suffix: 7 }), "`session.suffix`", "suffix type");
   refuses(() => sessions.createSession(), "`session`", "nothing");
   assert.equal(store.size, 0);
 });
@@ -137,6 +137,6 @@ test("doctor and archive refuse each other's options (unknown members are invali
   const doc = sessions.createSession({ goal: "g", project, suffix: "s" });
   refuses(() => sessions.archive(doc, { fix: true }), "unknown field `fix`");
   refuses(() => sessions.complete({ fix: true }), "unknown field `fix`");
-  refuses(() => sessions.doctor({ fix: "yes" }), "`options`");
+  refuses(() => sessions.doctor({ fix: "yes" }), "`options.fix`");
   assert.equal(sessions.doctor({ fix: true }).checked, 1);
 });

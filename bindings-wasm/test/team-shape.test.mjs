@@ -69,10 +69,10 @@ test("update refuses an unknown backendType and wrong types, and writes nothing"
     { memoryConfig: { max_turns: 1 } },
     { createdAt: "2026-01-01T00:00:00" },
   ]) {
-    // The change at fault is named below the argument (the core finds it).
+    // The change at fault is named below the argument, down to the member serde names.
     const [member] = Object.keys(changes);
-    const err = refuses(() => teams.update("my-team", "coder", changes), `\`changes.${member}\` is invalid: `, JSON.stringify(changes));
-    assert.equal(err.context.field, `changes.${member}`);
+    const err = refuses(() => teams.update("my-team", "coder", changes), `\`changes.${member}`, JSON.stringify(changes));
+    assert.ok(err.context.field.startsWith(`changes.${member}`), err.context.field);
   }
   for (const name of ["../x", ""]) {
     const err = refuses(() => teams.update("my-team", "coder", { name }), "`changes.name` is invalid: ", name);

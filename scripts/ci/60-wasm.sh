@@ -3,7 +3,7 @@
 # the gzip size ceiling of the optimised wasm), Node tests (API, shared vectors, the viewer page
 # end to end in /usr/bin/chromium with screenshots in target/e2e/), tsc on the generated types,
 # and the wasm-bindgen-test suites in headless Chromium (npm test runs all three).
-# Over the 300 KB gzip ceiling the tests still run, and the script fails at the end.
+# Over the gzip size guard (scripts/build.mjs) the tests still run, and the script fails at the end.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 cargo clippy -p session-state-wasm --all-targets --target wasm32-unknown-unknown --locked -- -D warnings
