@@ -92,7 +92,7 @@ CALLS = [
     ("SessionState.from_json(str)", lambda p: SessionState.from_json("{}"), "data"),
     ("SessionManager(journal=1)", lambda p: manager(p, journal=1), "journal"),
     ("create_chain('c', 5)", lambda p: manager(p).create_chain("c", 5), "agent_sequence"),
-    # Iterable, but `list()` would store letters or keys (a fresh user saw 12 one-letter agents).
+    # Iterable, but `list()` would store letters or keys (12 one-letter agents).
     ("create_chain('c', 'spec-builder')", lambda p: manager(p).create_chain("c", "spec-builder"), "agent_sequence"),
     ("create_chain('c', b'ab')", lambda p: manager(p).create_chain("c", b"ab"), "agent_sequence"),
     ("create_chain('c', {'a': 1})", lambda p: manager(p).create_chain("c", {"a": 1}), "agent_sequence"),
@@ -148,7 +148,7 @@ def test_a_host_stores_own_type_error_is_not_turned_into_invalid_input():
 
 
 def test_counts_beyond_64_bits_mean_no_bound_and_negatives_are_refused(tmp_path):
-    # A fresh user saw `limit=2**64` refused as "must be zero or more".
+    # `limit=2**64` must not be refused as "must be zero or more".
     from session_state.orchestrator import OrchestratorStore
 
     sessions = OrchestratorStore(tmp_path)
