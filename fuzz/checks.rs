@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 use session_state::orchestrator::{ParseOptions, history_key, parse_document, salvage};
-use session_state::registry::document::{parse_chains, parse_sessions, to_python_json};
+use session_state::registry::{parse_chains, parse_sessions, to_python_json};
 use session_state::team::SessionState;
 use session_state::{ErrorKind, Key};
 

@@ -21,8 +21,8 @@ use napi::bindgen_prelude::{
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-pub use session_state::json_text::from_value;
-use session_state::{Error, MAX_VALUE_NESTING, json_text};
+pub use session_state::json::from_value;
+use session_state::{Error, MAX_VALUE_NESTING, json};
 
 use crate::args::type_name;
 use crate::errors::{ToJs, invalid_input, to_js_error};
@@ -45,7 +45,7 @@ where
 /// the core's `MAX_VALUE_NESTING` counts) before descending further, so even a value nested
 /// 100,000 levels deep never overflows the stack. Returns `{ text }` (`text` is `undefined`
 /// for a value without JSON text) or `{ refused: [key, kind, shown] }`, which the core's
-/// `json_text::refuse_js_value` words (the wasm package's `strictJson` has the same rules).
+/// `json::refuse_js_value` words (the wasm package's `strictJson` has the same rules).
 ///
 /// The depth is counted in the replacer, which `JSON.stringify` calls with the holder as
 /// `this` on the value it is about to descend into (after `toJSON`), so the check sees exactly
@@ -73,7 +73,7 @@ const STRICT_STRINGIFY: &str = r"(function (value, maxDepth) {
 
 /// Any JSON value from JS (`JSON.stringify` semantics, strict: see the module docs);
 /// `invalid_input` naming `name` when the value has no exact JSON form (the core's
-/// `json_text::refuse_js_value`), and when it nests objects and arrays deeper than
+/// `json::refuse_js_value`), and when it nests objects and arrays deeper than
 /// [`MAX_VALUE_NESTING`] levels (context `max_depth` = `"100"`, as the Python package), at any
 /// depth without overflowing the stack.
 pub fn value_from_js(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<serde_json::Value> {
@@ -88,13 +88,13 @@ pub fn value_from_js(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<
         let part = |i: usize| refused.get(i).map_or("", String::as_str);
         return Err(to_js_error(
             env,
-            json_text::refuse_js_value(name, part(0), part(1), part(2)),
+            json::refuse_js_value(name, part(0), part(1), part(2)),
         ));
     }
     let text = outcome
         .get_named_property::<Option<String>>("text")?
         .ok_or_else(|| invalid_input(env, format!("`{name}` is not JSON: got {kind}")))?;
-    json_text::parse_input(name, text.as_bytes()).map_err(|e| to_js_error(env, e))
+    json::parse_input(name, text.as_bytes()).map_err(|e| to_js_error(env, e))
 }
 
 /// A document (a JSON object) from JS; `invalid_input` naming `name` for anything that is

@@ -17,7 +17,7 @@ use serde_path_to_error::Segment;
 use session_state::Error;
 
 use crate::errors::to_py_err;
-use session_state::json_text as json_check;
+use session_state::json as json_check;
 
 /// Any serialisable value as plain Python data (`dict`, `list`, `str`, `int`, ...).
 pub fn to_py<'py, T: Serialize + ?Sized>(
@@ -39,7 +39,7 @@ pub fn to_py<'py, T: Serialize + ?Sized>(
 /// - NaN and infinities (JSON has no such numbers);
 /// - an `int` outside the 64-bit range (`-2**63` to `2**64 - 1`), which would not be kept
 ///   exactly (the message names where it is, e.g. `result["a"][0]`);
-/// - lists and dicts nested deeper than [`json_check::MAX_DEPTH`] levels;
+/// - lists and dicts nested deeper than [`json_check::MAX_VALUE_NESTING`] levels;
 /// - a `str` (value or dict key) holding a lone surrogate such as `"\udc00"`, which UTF-8
 ///   cannot encode (the message names where it is, e.g. `result["k"]`).
 ///

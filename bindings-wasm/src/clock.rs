@@ -32,10 +32,7 @@ mod tests {
     #[test]
     fn millis_map_to_utc_instants() {
         let t = millis_to_utc(1_764_438_960_123.0);
-        assert_eq!(
-            session_state::time::format_rfc3339(t),
-            "2025-11-29T17:56:00.123Z"
-        );
+        assert_eq!(session_state::format_rfc3339(t), "2025-11-29T17:56:00.123Z");
         assert_eq!(millis_to_utc(f64::NAN), DateTime::<Utc>::default());
     }
 }

@@ -18,7 +18,7 @@
 use js_sys::{JSON, Uint8Array};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use session_state::{Key, MAX_VALUE_NESTING, json_text};
+use session_state::{Key, MAX_VALUE_NESTING, json};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -41,7 +41,7 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
 // is counted in the replacer, which `JSON.stringify` calls with the holder as `this` on the
 // value it is about to write (after `toJSON`), so the check sees exactly what is written. It
 // returns the text (`undefined` for a value without one) or `[key, kind, shown]`, worded by the
-// core's `json_text::refuse_js_value`; the same rules as the Node package's `STRICT_STRINGIFY`.
+// core's `json::refuse_js_value`; the same rules as the Node package's `STRICT_STRINGIFY`.
 #[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = strictJson)]
@@ -61,12 +61,12 @@ pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value>
     if let Some(text) = outcome.as_string() {
         // `from_slice` inside (not `from_str`): the same reader instance as the core's
         // parsers, so the wasm holds one JSON reader for `Value` instead of two.
-        return json_text::parse_input(what, text.as_bytes()).js();
+        return json::parse_input(what, text.as_bytes()).js();
     }
     if js_sys::Array::is_array(&outcome) {
         let refused = js_sys::Array::from(&outcome);
         let part = |i| refused.get(i).as_string().unwrap_or_default();
-        let err = json_text::refuse_js_value(what, &part(0), &part(1), &part(2));
+        let err = json::refuse_js_value(what, &part(0), &part(1), &part(2));
         return Err(crate::errors::to_js_error(err));
     }
     Err(invalid_input(format!(
@@ -102,9 +102,9 @@ pub fn document_from_js(
 ///
 /// # Errors
 /// `invalid_input` naming `what` when the value has no JSON form or not `T`'s shape (the
-/// core's `json_text::from_value`).
+/// core's `json::from_value`).
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
-    session_state::json_text::from_value(value_from_js(value, what)?, what).js()
+    session_state::json::from_value(value_from_js(value, what)?, what).js()
 }
 
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).

@@ -16,9 +16,8 @@ use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
 use serde_json::json;
-use session_state::registry::document::to_python_json;
-use session_state::registry::{AgentRegistry, JournalMode, SESSIONS_KEY, SessionsDocument, ops};
-use session_state::{FixedClock, Key, Store};
+use session_state::registry::{AgentRegistry, JournalMode, SESSIONS_KEY, to_python_json};
+use session_state::{FixedClock, Key, MemoryStore, Store};
 use session_state_fs::{Durability, FsStore};
 
 const SIZES: [usize; 3] = [500, 2_000, 8_000];
@@ -33,18 +32,23 @@ fn folder_with(n: usize) -> (tempfile::TempDir, FsStore) {
     let store = FsStore::new(dir.path())
         .unwrap()
         .with_durability(Durability::Atomic);
-    let mut doc = SessionsDocument::default();
+    // Built in memory (journal mode: O(1) a registration), then written as the seed's file.
+    let clock = FixedClock::at("2026-11-29T17:46:13.206964Z").unwrap();
+    let memory =
+        AgentRegistry::new(MemoryStore::new(), clock).with_journal(JournalMode::DEFAULT_ON);
     for i in 0..n {
         let chain = format!("chain-{}", i % 50);
-        ops::register(
-            &mut doc,
-            &format!("agent-{i}"),
-            &format!("id-{i}"),
-            result(i),
-            Some(&chain),
-            "2026-11-29T17:46:13.206964",
-        );
+        memory
+            .register(
+                &format!("agent-{i}"),
+                &format!("id-{i}"),
+                result(i),
+                Some(&chain),
+            )
+            .unwrap();
     }
+    let mut doc = memory.load().unwrap();
+    doc.journal_folded = None;
     store
         .write(
             &Key::new(SESSIONS_KEY).unwrap(),

@@ -26,20 +26,19 @@
 #![deny(missing_docs)]
 
 pub mod conformance;
-pub mod corrupt;
-pub mod error;
-mod json;
-pub use json::MAX_VALUE_NESTING;
-pub mod json_text;
-pub mod key;
+mod corrupt_copy;
+mod error;
+pub mod json;
+mod key;
 pub mod orchestrator;
 pub mod registry;
 pub mod requests;
-pub mod store;
+mod store;
 pub mod team;
-pub mod time;
+mod time;
 
 pub use error::{Error, ErrorKind, Hint, Result};
+pub use json::MAX_VALUE_NESTING;
 pub use key::Key;
 pub use store::{Leftover, MemoryStore, Store, UpdateFn, read_apply_write, update_with};
-pub use time::{Clock, FixedClock, Timestamp};
+pub use time::{Clock, FixedClock, Timestamp, format_rfc3339};

@@ -6,11 +6,13 @@ mod orchestrator_common;
 use orchestrator_common::{GOLDEN_NOW, clock, memory, tree, vector};
 use serde_json::{Value, json};
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorStore, ParseOptions, UTF8_BOM, current_key, history_key,
-    parse_document,
+    HistoryQuery, OrchestratorStore, ParseOptions, current_key, history_key, parse_document,
 };
 use session_state::{ErrorKind, Store};
 use session_state_fs::FsStore;
+
+/// The UTF-8 byte order mark.
+const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
 
 fn seed_value() -> Value {
     serde_json::from_slice(&vector("seed-example.json")).unwrap()

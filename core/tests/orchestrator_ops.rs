@@ -8,7 +8,6 @@ use serde_json::{Value, json};
 use session_state::orchestrator::{
     Agent, AgentStatus, HistoryQuery, INDEX_KEY, OrchestratorSession, OrchestratorStore,
     ParseOptions, Project, SessionStatus, current_key, history_key, index_key, parse_document,
-    transition,
 };
 use session_state::{ErrorKind, FixedClock, Key, MemoryStore, Store, Timestamp};
 
@@ -151,7 +150,7 @@ fn lifecycle_table_covers_all_25_moves() {
             let ok = moves || stays;
             // Pure transition.
             let mut doc = with_status(from);
-            let r = transition(&mut doc, to);
+            let r = doc.transition(to);
             assert_eq!(r.is_ok(), ok, "{from} -> {to}");
             if let Err(e) = r {
                 assert_eq!(e.kind(), ErrorKind::InvalidTransition);

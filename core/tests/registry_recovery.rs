@@ -123,15 +123,19 @@ fn doctor_reports_each_corrupt_file_then_fixes_them_keeping_copies() {
     let store = MemoryStore::new();
     store.write(&key(SESSIONS_KEY), b"garbage").unwrap();
     store.write(&key(CHAINS_KEY), b"[1]").unwrap();
-    let good = session_state::registry::journal::JournalEntry::register(
-        "a",
-        "a1",
-        json!(1),
-        None,
-        "2026-11-29T17:00:00".into(),
-    )
-    .to_line()
-    .unwrap();
+    // A valid journal line: the entry a journal-mode registration appends.
+    let scratch = MemoryStore::new();
+    AgentRegistry::new(scratch.clone(), at("2026-11-29T17:00:00Z"))
+        .with_journal(JournalMode::DEFAULT_ON)
+        .register("a", "a1", json!(1), None)
+        .unwrap();
+    let written = scratch.read(&key(JOURNAL_KEY)).unwrap().unwrap();
+    let entry = written
+        .trim_ascii_end()
+        .rsplit(|&b| b == b'\n')
+        .next()
+        .unwrap();
+    let good = [entry, b"\n"].concat();
     let journal = [&b"{\"generation\": 1}\n"[..], &good, b"not json\n"].concat();
     store.write(&key(JOURNAL_KEY), &journal).unwrap();
     let reg = AgentRegistry::new(store.clone(), at("2026-11-29T17:56:00Z"));

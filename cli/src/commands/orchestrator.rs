@@ -3,12 +3,12 @@
 
 use std::process::ExitCode;
 
+use session_state::Timestamp;
 use session_state::orchestrator::{
     DoctorReport, HistoryQuery, OrchestratorSession, OrchestratorStore, RepairAction,
     SessionStatus, UNKNOWN, json_schema, known_text, known_time, render_markdown, resume_summary,
 };
 use session_state::registry::RegistryDoctorReport;
-use session_state::time::Timestamp;
 use session_state::{Clock, Error, ErrorKind, Result};
 use session_state_fs::{FsStore, SystemClock};
 

@@ -210,6 +210,6 @@ fn read_result(
         .map_err(|e| Error::invalid_input(format!("the result in {origin} is not JSON: {e}")))?;
     // Valid JSON now: refuse what serde_json would have changed (integers beyond 64 bits
     // become floats) or what would not read back (nesting).
-    session_state::json_text::check_input(&format!("the result in {origin}"), text.as_bytes())?;
+    session_state::json::check_input(&format!("the result in {origin}"), text.as_bytes())?;
     Ok(value)
 }

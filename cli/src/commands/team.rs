@@ -143,7 +143,7 @@ fn print_members(listing: &TeamListing, json: bool) -> Result<()> {
                 m.agent.clone(),
                 m.state.backend_type.clone(),
                 m.state.model.clone().unwrap_or_else(|| "-".into()),
-                session_state::time::format_rfc3339(m.state.created_at),
+                session_state::format_rfc3339(m.state.created_at),
             ]
         })
         .collect();

@@ -20,7 +20,7 @@ use super::record::{
 use super::status::AgentStatus;
 use super::store::OrchestratorStore;
 use crate::error::{Error, ErrorKind, Hint, Result};
-use crate::json_text::check_rewrite;
+use crate::json::check_rewrite;
 use crate::key::Key;
 use crate::store::{Store, update_with};
 use crate::time::{Clock, Timestamp, format_rfc3339};

@@ -181,6 +181,34 @@ where
 }
 
 impl OrchestratorSession {
+    /// Moves the session to status `to` if the lifecycle allows it (see
+    /// [`SessionStatus::can_move_to`]). A move to the status it already has, when it is not
+    /// final (`paused → paused`, `in_progress → in_progress`), succeeds and changes nothing.
+    /// Does not save and does not touch `updated`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidTransition`](crate::ErrorKind::InvalidTransition) naming both
+    /// statuses, with context `from` and `to`.
+    pub fn transition(&mut self, to: SessionStatus) -> crate::Result<()> {
+        let from = self.status;
+        if from == to && !to.is_final() {
+            return Ok(());
+        }
+        if !from.can_move_to(to) {
+            return Err(crate::Error::new(
+                crate::ErrorKind::InvalidTransition,
+                format!(
+                    "session `{}` cannot move from `{from}` to `{to}`",
+                    self.session_id.escape_debug()
+                ),
+            )
+            .with_context("from", from.as_str())
+            .with_context("to", to.as_str()));
+        }
+        self.status = to;
+        Ok(())
+    }
+
     /// A new session in status `created` with no agents, stamped `created = updated = now`.
     /// The id is not validated here; [`OrchestratorStore`](super::OrchestratorStore) validates
     /// it where it becomes a key.

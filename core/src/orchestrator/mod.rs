@@ -36,7 +36,6 @@ mod document;
 mod history;
 mod history_index;
 mod keys;
-pub(crate) mod lenient;
 mod options;
 mod parse;
 mod record;
@@ -48,32 +47,25 @@ mod store;
 mod summary;
 
 pub use arguments::{agent_from_start, parse_argument};
-pub use autosave::{clock_suffix, session_id_for};
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
 };
 pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
 pub use keys::{
-    CURRENT_KEY, HISTORY_DIR, INDEX_KEY, current_key, history_dir, history_id, history_key,
-    index_key,
+    CURRENT_KEY, HISTORY_DIR, INDEX_KEY, current_key, history_dir, history_key, index_key,
 };
 pub use options::{ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions, StoreOptions};
-pub use parse::{
-    DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, UTF8_BOM, is_over_limit, is_unsafe_session_id,
-    parse_document, resolve_naive,
-};
+pub use parse::{DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, is_unsafe_session_id, parse_document};
 pub use record::{
-    AgentDone, AgentFail, AgentProgress, AgentStart, COMPLETED_WORK_AGENT, ContextInput,
-    DecisionInput, NewSession, TaskAdd, TaskDone, TaskRef, apply_disconnect, ensure_open,
+    AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput, NewSession,
+    TaskAdd, TaskDone, TaskRef,
 };
-pub use recovery::{
-    DoctorReport, Problem, Repair, RepairAction, corrupt_copy_key, keep_corrupt_copy,
-};
-pub use salvage::{CONTENT_FIELDS, EPOCH, Salvaged, salvage};
+pub use recovery::{DoctorReport, Problem, Repair, RepairAction};
+pub use salvage::{Salvaged, salvage};
 pub use schema::json_schema;
-pub use status::{AgentStatus, SessionStatus, transition};
+pub use status::{AgentStatus, SessionStatus};
 pub use store::OrchestratorStore;
 pub use summary::{
     AgentLine, ContextBudget, ResumeSummary, UNKNOWN, WorkLine, group_thousands, known_text,
-    known_time, progress_percent, relative_time, render_markdown, resume_summary,
+    known_time, render_markdown, resume_summary,
 };

@@ -141,7 +141,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::json_text::from_value;
+    use crate::json::from_value;
     use crate::{FixedClock, MemoryStore};
     use serde_json::json;
 

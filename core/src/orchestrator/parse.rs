@@ -29,10 +29,6 @@ impl Default for ParseOptions {
     }
 }
 
-/// The UTF-8 byte order mark. A document starting with it is read without it (some Windows
-/// editors add it); it is never written.
-pub const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
-
 /// Parses the bytes stored under `key` (named in error messages) as a schema "1.0" document.
 ///
 /// Checks, in order: size (over `max_document_bytes`: [`ErrorKind::InvalidInput`]); a leading
@@ -114,7 +110,7 @@ pub fn is_over_limit(err: &Error) -> bool {
 /// accepts, last one winning), and [`parse_typed_explained`] then gives the result and the
 /// precise error. Both give the same document when this one succeeds.
 fn parse_typed_fast(bytes: &[u8]) -> Option<OrchestratorSession> {
-    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+    let bytes = crate::json::strip_bom(bytes);
     serde_json::from_slice(bytes).ok()
 }
 
@@ -137,7 +133,7 @@ fn typed(key: &Key, value: &serde_json::Map<String, Value>) -> Result<Orchestrat
 
 /// The bytes as a JSON object (BOM skipped), or a [`ErrorKind::CorruptState`] error.
 pub(crate) fn parse_object(key: &Key, bytes: &[u8]) -> Result<serde_json::Map<String, Value>> {
-    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+    let bytes = crate::json::strip_bom(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
         return Err(Error::corrupt(key, "the file is empty"));
     }

@@ -15,29 +15,12 @@ use super::parse::{is_over_limit, is_unsafe_session_id, parse_document};
 use super::salvage::{Salvaged, salvage};
 use super::store::OrchestratorStore;
 use crate::error::{Error, ErrorKind, Result};
-use crate::json_text::check_rewrite;
+use crate::json::check_rewrite;
 use crate::key::Key;
 use crate::key::MAX_SEGMENT_BYTES;
 use crate::store::{Leftover, Store, update_with};
 use crate::time::Clock;
 use crate::time::format_compact_stamp;
-
-pub use crate::corrupt::corrupt_copy_key;
-
-/// Copies `bytes` (the content of `key`) aside with [`crate::corrupt::keep_corrupt_copy`] at
-/// `clock.now()` and returns the copy's key (an existing identical copy is reused). Safe to
-/// call inside a [`Store::update`] closure of `key` (it only reads and writes other keys).
-///
-/// # Errors
-/// As [`crate::corrupt::keep_corrupt_copy`].
-pub fn keep_corrupt_copy<S: Store + ?Sized, C: Clock>(
-    store: &S,
-    clock: &C,
-    key: &Key,
-    bytes: &[u8],
-) -> Result<Key> {
-    crate::corrupt::keep_corrupt_copy(store, key, bytes, clock.now())
-}
 
 /// One problem `doctor` found.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -105,7 +88,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     pub fn keep_corrupt_copy(&self, key: &Key) -> Result<Option<Key>> {
         match self.store.read(key)? {
             None => Ok(None),
-            Some(bytes) => keep_corrupt_copy(&self.store, &self.clock, key, &bytes).map(Some),
+            Some(bytes) => {
+                crate::corrupt_copy::keep_corrupt_copy(&self.store, key, &bytes, self.clock.now())
+                    .map(Some)
+            }
         }
     }
 
@@ -153,7 +139,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             } else {
                 None
             };
-            let kept = keep_corrupt_copy(&self.store, &self.clock, key, old)?;
+            let kept =
+                crate::corrupt_copy::keep_corrupt_copy(&self.store, key, old, self.clock.now())?;
             let repair = Repair {
                 key: key.to_string(),
                 action: if worth_saving {

@@ -32,8 +32,6 @@
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use super::lenient;
-use super::parse::UTF8_BOM;
 use super::status::SessionStatus;
 use crate::time::Timestamp;
 
@@ -89,8 +87,8 @@ fn recovered_anything(top_level_object: bool, missing: &[String], replaced: &[St
 
 /// Salvages what can be read from `bytes` (see the module docs). Never fails, never panics.
 pub fn salvage(bytes: &[u8]) -> Salvaged {
-    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
-    let read = lenient::read(bytes);
+    let bytes = crate::json::strip_bom(bytes);
+    let read = crate::json::read_lenient(bytes);
     let mut fix = Fixer {
         replaced: read.too_deep,
         ..Fixer::default()

@@ -5,8 +5,7 @@ use std::fmt;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use super::document::OrchestratorSession;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, Result};
 
 /// The lifecycle status of a session.
 ///
@@ -51,7 +50,8 @@ impl SessionStatus {
     /// Parses a status string (`abandoned` gives `Aborted`).
     ///
     /// # Errors
-    /// [`ErrorKind::InvalidInput`] naming the text when it is not a status.
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the text when it is not
+    /// a status.
     pub fn parse(text: &str) -> Result<SessionStatus> {
         match text {
             "created" => Ok(SessionStatus::Created),
@@ -121,33 +121,6 @@ impl schemars::JsonSchema for SessionStatus {
             "description": "session lifecycle status; `abandoned` is read as `aborted`"
         })
     }
-}
-
-/// Moves `doc` to status `to` if the lifecycle allows it (see [`SessionStatus::can_move_to`]).
-/// A move to the status `doc` already has, when it is not final (`paused → paused`,
-/// `in_progress → in_progress`), succeeds and changes nothing. Does not save and does not
-/// touch `updated`.
-///
-/// # Errors
-/// [`ErrorKind::InvalidTransition`] naming both statuses, with context `from` and `to`.
-pub fn transition(doc: &mut OrchestratorSession, to: SessionStatus) -> Result<()> {
-    let from = doc.status;
-    if from == to && !to.is_final() {
-        return Ok(());
-    }
-    if !from.can_move_to(to) {
-        return Err(Error::new(
-            ErrorKind::InvalidTransition,
-            format!(
-                "session `{}` cannot move from `{from}` to `{to}`",
-                doc.session_id.escape_debug()
-            ),
-        )
-        .with_context("from", from.as_str())
-        .with_context("to", to.as_str()));
-    }
-    doc.status = to;
-    Ok(())
 }
 
 /// The status of one agent: `pending`, `in_progress`, `complete`, `failed`, or any other

@@ -8,11 +8,11 @@ use super::keys::{CURRENT_KEY, current_key, history_key};
 use super::parse::{
     ParseOptions, is_unsafe_session_id, parse_any_id, parse_document, unreadable_field,
 };
-use super::recovery::keep_corrupt_copy;
 use super::salvage::salvage;
-use super::status::{SessionStatus, transition};
+use super::status::SessionStatus;
+use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Hint, Result};
-use crate::json_text::check_rewrite;
+use crate::json::check_rewrite;
 use crate::key::Key;
 use crate::store::{Store, update_with};
 use crate::time::{Clock, Timestamp};
@@ -194,7 +194,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                     }
                     Ok(_) => {}
                     Err(_) => {
-                        keep_corrupt_copy(&self.store, &self.clock, &key, old)?;
+                        keep_corrupt_copy(&self.store, &key, old, self.clock.now())?;
                     }
                 }
             }
@@ -240,7 +240,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// Keeps a copy of `old` (the bytes of `key`) when they are not a readable document.
     fn keep_if_unreadable(&self, key: &Key, old: &[u8]) -> Result<()> {
         if parse_document(key, old, &self.options).is_err() {
-            keep_corrupt_copy(&self.store, &self.clock, key, old)?;
+            keep_corrupt_copy(&self.store, key, old, self.clock.now())?;
         }
         Ok(())
     }
@@ -371,7 +371,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 return Ok((None, doc));
             }
             check_rewrite(&key, old)?;
-            transition(&mut doc, to)?;
+            doc.transition(to)?;
             doc.updated = self.now();
             Ok((Some(self.encode(&key, &doc)?), doc))
         })
@@ -412,7 +412,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             };
             let mut doc = self.parse(&current, old)?;
             check_rewrite(&current, old)?;
-            transition(&mut doc, to)?;
+            doc.transition(to)?;
             doc.updated = self.now();
             let bytes = self.encode(&current, &doc)?;
             let archive = history_key(&doc.session_id)?;

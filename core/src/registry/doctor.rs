@@ -11,14 +11,14 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::agent_registry::AgentRegistry;
 use super::document::{
     ChainsDocument, SessionsDocument, parse_chains, parse_sessions, to_python_json,
 };
 use super::journal::replay;
-use super::registry::AgentRegistry;
-use crate::corrupt::keep_corrupt_copy;
+use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Result};
-use crate::json_text::check_rewrite;
+use crate::json::check_rewrite;
 use crate::key::Key;
 use crate::store::{Leftover, Store, update_with};
 use crate::time::Clock;
@@ -173,7 +173,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     ///
     /// # Errors
     /// [`ErrorKind::Storage`], and the errors of
-    /// [`keep_corrupt_copy`](crate::corrupt::keep_corrupt_copy).
+    /// [`keep_corrupt_copy`](crate::corrupt_copy::keep_corrupt_copy).
     pub fn recover_chains(&self) -> Result<Option<Key>> {
         update_with(&self.store, &self.chains_key, |current| {
             let Some(bytes) = current else {

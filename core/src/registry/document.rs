@@ -18,7 +18,6 @@ use serde_json::{Map, Value};
 
 use crate::error::{Error, Result};
 use crate::key::Key;
-use crate::orchestrator::UTF8_BOM;
 
 /// `.moai/memory/agent-sessions.json`: the registry state.
 ///
@@ -45,11 +44,11 @@ pub struct SessionsDocument {
     pub results: IndexMap<String, AgentResult>,
     /// How much of which journal is already folded into this file
     /// (`{"generation": G, "bytes": L}`, [`JournalMode::On`] only; see
-    /// [`JournalMark`](super::journal::JournalMark)).
+    /// [`JournalMark`]).
     ///
     /// [`JournalMode::On`]: super::JournalMode::On
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub journal_folded: Option<super::journal::JournalMark>,
+    pub journal_folded: Option<JournalMark>,
     /// Top-level keys this library does not know, kept as they were.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -209,6 +208,16 @@ impl ChainDefinition {
 /// The instant `now` as Python's `datetime.isoformat()` writes a naive datetime:
 /// `YYYY-MM-DDTHH:MM:SS.ffffff`, the fraction left out when the microseconds are 0.
 ///
+/// What the base file has already folded: the first `bytes` bytes of the journal of
+/// `generation`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct JournalMark {
+    /// The journal's generation.
+    pub generation: u64,
+    /// How many of its bytes (header included) were folded.
+    pub bytes: u64,
+}
+
 /// The seed writes local time; we write UTC and leave the offset out so that the seed reads it
 /// (naive = UTC in files this library writes).
 pub fn python_isoformat(now: DateTime<Utc>) -> String {
@@ -242,7 +251,7 @@ pub fn parse_chains(key: &Key, bytes: &[u8]) -> Result<ChainsDocument> {
 /// give a clearer message for a top level that is not an object.
 fn parse_typed<T: serde::de::DeserializeOwned>(key: &Key, bytes: &[u8]) -> Result<T> {
     // A leading BOM (some Windows editors add one) is skipped, as in orchestrator files.
-    let bytes = bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes);
+    let bytes = crate::json::strip_bom(bytes);
     let first = bytes.iter().find(|b| !b.is_ascii_whitespace());
     if first == Some(&b'{') {
         return serde_json::from_slice(bytes).map_err(|e| Error::corrupt(key, e));
@@ -283,6 +292,12 @@ pub fn to_python_json_sized<T: Serialize + ?Sized>(value: &T, capacity: usize) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn python_isoformat_leaves_out_zero_microseconds() {
+        let now = crate::FixedClock::at("2026-11-29T17:46:13Z").unwrap().0;
+        assert_eq!(python_isoformat(now), "2026-11-29T17:46:13");
+    }
 
     #[test]
     fn isoformat_matches_python() {

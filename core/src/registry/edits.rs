@@ -15,8 +15,8 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::time::Clock;
 
+use super::agent_registry::AgentRegistry;
 use super::document::{AgentMetadata, AgentResult, SessionsDocument};
-use super::registry::AgentRegistry;
 
 /// The maps of the state that may be edited, in the file's order.
 pub const EDITABLE_MAPS: [&str; 4] = ["sessions", "chains", "metadata", "results"];

@@ -8,7 +8,7 @@ use serde_json::Value;
 use crate::error::{Error, Result};
 
 use super::document::SessionsDocument;
-use super::ops;
+use super::document_changes;
 
 /// How the registry persists registrations.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -91,7 +91,7 @@ impl JournalEntry {
         if self.op != "register" {
             return false;
         }
-        ops::register(
+        document_changes::register(
             doc,
             &self.agent_name,
             &self.agent_id,
@@ -119,16 +119,6 @@ impl JournalHeader {
     pub fn to_line(self) -> Vec<u8> {
         format!("{{\"generation\": {}}}\n", self.generation).into_bytes()
     }
-}
-
-/// What the base file has already folded: the first `bytes` bytes of the journal of
-/// `generation`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct JournalMark {
-    /// The journal's generation.
-    pub generation: u64,
-    /// How many of its bytes (header included) were folded.
-    pub bytes: u64,
 }
 
 /// Splits `journal` into its header (if its first line is one) and the entry lines after it.

@@ -50,33 +50,37 @@
 //! (the registry's lock), so handles and processes in different modes can share a folder
 //! without losing an update; a plain-mode writer that finds journal entries folds them first.
 
+mod agent_registry;
 mod cache;
-pub mod chain;
-pub mod doctor;
-pub mod document;
-pub mod edits;
-pub mod journal;
-pub mod ops;
+mod chain;
+mod doctor;
+mod document;
+mod document_changes;
+mod edits;
+mod journal;
 mod options;
-pub mod policy;
+mod policy;
 mod queries;
-#[allow(clippy::module_inception)]
-mod registry;
-pub mod salvage;
-pub mod transcript;
+mod salvage;
+mod transcript;
 mod writer;
 
+pub use agent_registry::{
+    AgentEntry, AgentRegistry, AllSessions, CHAINS_KEY, JOURNAL_KEY, SESSIONS_KEY,
+};
 pub use chain::{ChainStatus, ChainSummary, ChainView};
 pub use doctor::{RegistryDoctorReport, RegistryProblem, RegistryRepair};
-pub use document::{AgentMetadata, AgentResult, ChainDefinition, ChainsDocument, SessionsDocument};
-pub use edits::StateEdits;
+pub use document::{
+    AgentMetadata, AgentResult, ChainDefinition, ChainsDocument, JournalMark, SessionsDocument,
+    parse_chains, parse_sessions, to_python_json,
+};
+pub use edits::{EDITABLE_MAPS, StateEdits};
 pub use journal::JournalMode;
 pub use options::{ChosenPolicy, PolicyOptions, RegistryOptions};
 pub use policy::{
     AnyPolicy, CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy,
     ResumeQuery, ResumeReason,
 };
-pub use registry::{AgentEntry, AgentRegistry, AllSessions, CHAINS_KEY, JOURNAL_KEY, SESSIONS_KEY};
 pub use transcript::{
     TranscriptLine, TranscriptLines, existing_transcript_key, find_transcript, transcript_key,
 };

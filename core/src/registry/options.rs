@@ -11,7 +11,7 @@ use super::policy::{
     CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy, ResumeQuery,
 };
 use crate::error::{Error, Result};
-use crate::json_text::from_value;
+use crate::json::from_value;
 
 /// The options of a registry handle: `{ journal }`, where `journal` is `true` (journal with
 /// the default trigger), `false` or `null` (no journal, the default), or

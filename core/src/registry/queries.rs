@@ -8,10 +8,10 @@ use crate::key::Key;
 use crate::store::Store;
 use crate::time::Clock;
 
+use super::agent_registry::{AgentEntry, AgentRegistry, AllSessions};
 use super::chain::{self, ChainStatus, ChainSummary, ChainView};
 use super::document::{AgentMetadata, AgentResult};
 use super::policy::{CompatPolicy, ResumeDecision, ResumePolicy, ResumeQuery};
-use super::registry::{AgentEntry, AgentRegistry, AllSessions};
 use super::transcript::{TranscriptLine, TranscriptLines, find_transcript};
 
 impl<S: Store, C: Clock> AgentRegistry<S, C> {

@@ -2,7 +2,7 @@
 //! the entries that are complete, for `doctor --fix` to write back instead of an empty
 //! registry. The damaged file itself is kept aside before anything replaces it.
 //!
-//! The bytes are read with the orchestrator's lenient reader (complete values only; a
+//! The bytes are read with the lenient reader of [`crate::json`] (complete values only; a
 //! container cut short keeps its complete members). Then, per known key: `sessions` keeps
 //! names mapped to a string id, `chains` keeps the string ids of each chain, `metadata` and
 //! `results` keep each entry that is complete and has the seed's shape (an entry cut short is
@@ -12,7 +12,6 @@
 use serde_json::{Map, Value};
 
 use super::document::SessionsDocument;
-use crate::orchestrator::lenient;
 
 /// The salvaged document and how many entries of each map it kept.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -40,7 +39,7 @@ impl SalvagedSessions {
 
 /// The complete entries of damaged `bytes`; see the module docs.
 pub fn salvage_sessions(bytes: &[u8]) -> SalvagedSessions {
-    let read = lenient::read(bytes);
+    let read = crate::json::read_lenient(bytes);
     let cut = |path: String| read.partial.contains(&path);
     let mut doc = SessionsDocument::default();
     let mut object = read.object;
@@ -112,13 +111,13 @@ mod tests {
 
     use super::*;
     use crate::registry::document::to_python_json;
-    use crate::registry::ops;
+    use crate::registry::document_changes;
 
     fn file() -> Vec<u8> {
         let mut doc = SessionsDocument::default();
         for i in 0..4 {
             let (name, id) = (format!("agent-{i}"), format!("id-{i}"));
-            ops::register(
+            document_changes::register(
                 &mut doc,
                 &name,
                 &id,

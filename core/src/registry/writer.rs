@@ -193,9 +193,9 @@ mod tests {
     use serde_json::json;
 
     use super::*;
+    use crate::registry::document::JournalMark;
     use crate::registry::document::to_python_json;
-    use crate::registry::journal::JournalMark;
-    use crate::registry::ops;
+    use crate::registry::document_changes;
 
     const NOW: &str = "2026-11-29T17:46:13.206964";
 
@@ -204,7 +204,7 @@ mod tests {
         for i in 0..n {
             let chain = format!("chain-{}", i % 3);
             let result = json!({"n": i, "files": [format!("a{i}.py")], "nested": {"deep": [[], {}]}, "text": "line\nbreak \"quoted\" é"});
-            ops::register(
+            document_changes::register(
                 &mut doc,
                 &format!("agent-{}", i % 4),
                 &format!("id-{i}"),
@@ -257,7 +257,7 @@ mod tests {
         let mut doc = filled(6);
         let (before, layout) = write_sessions(&doc, None, 0).unwrap();
         // Re-register a known id (changed in place) and a new one (appended).
-        ops::register(
+        document_changes::register(
             &mut doc,
             "agent-9",
             "id-2",
@@ -272,7 +272,7 @@ mod tests {
         };
         let (middle, middle_layout) = write_sessions(&doc, Some(previous), 0).unwrap();
         assert_eq!(middle, to_python_json(&doc).unwrap());
-        ops::register(
+        document_changes::register(
             &mut doc,
             "agent-9",
             "id-new",

@@ -1,4 +1,4 @@
-//! The team session document: [`SessionState`] and [`MemoryConfig`] (SPEC section 3,
+//! The team session document: [`SessionState`] (SPEC section 3,
 //! "Document"), read and written byte-compatibly with the `agent-teams` 0.1.0 crate.
 //!
 //! - Keys are camelCase; inside `memoryConfig` they are snake_case (`max_turns`,
@@ -14,17 +14,14 @@
 //! - Written pretty-printed with two spaces and no trailing newline ([`SessionState::to_json`]).
 
 use chrono::{DateTime, Utc};
-use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use super::backend::BackendType;
+use super::memory_config::{MEMORY_CONFIG_KEYS, MemoryConfig, StringMap};
 use super::names::validate_name;
 use super::spawn::SpawnConfig;
 use crate::error::{Error, Result};
-
-/// A string-to-string map that keeps insertion (file) order: `env` and `metadata`.
-pub type StringMap = IndexMap<String, String>;
 
 /// The keys of a session document, in the order they are written.
 pub const DOCUMENT_KEYS: &[&str] = &[
@@ -42,9 +39,6 @@ pub const DOCUMENT_KEYS: &[&str] = &[
     "metadata",
     "createdAt",
 ];
-
-/// The keys of a `memoryConfig` object.
-pub const MEMORY_CONFIG_KEYS: &[&str] = &["max_turns", "budget_chars"];
 
 /// Persisted state of one team agent, stored at `teams/{team}/sessions/{agent}.json`, used to
 /// re-spawn the agent with the same configuration after an orchestrator restart.
@@ -92,28 +86,6 @@ pub struct SessionState {
     /// here that names a known key is refused on write.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
-}
-
-/// Memory limits for cross-turn context injection; snake_case keys inside `memoryConfig`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct MemoryConfig {
-    /// Most turns kept (oldest evicted first). Default 5.
-    pub max_turns: u64,
-    /// Most characters in the formatted context. Default 4000.
-    pub budget_chars: u64,
-    /// Unknown keys, kept as read.
-    #[serde(flatten)]
-    pub extra: Map<String, Value>,
-}
-
-impl Default for MemoryConfig {
-    fn default() -> Self {
-        MemoryConfig {
-            max_turns: 5,
-            budget_chars: 4000,
-            extra: Map::new(),
-        }
-    }
 }
 
 impl SessionState {
@@ -246,7 +218,7 @@ impl SessionState {
             if let Ok(Value::Object(mut merged)) = serde_json::to_value(&*self) {
                 merged.extend(changes.clone());
                 if let Err(named) =
-                    crate::json_text::from_value::<SessionState>(Value::Object(merged), name)
+                    crate::json::from_value::<SessionState>(Value::Object(merged), name)
                 {
                     return named;
                 }

@@ -22,13 +22,15 @@
 
 mod backend;
 mod document;
+mod memory_config;
 mod names;
 mod plan;
 mod spawn;
 mod store;
 
 pub use backend::BackendType;
-pub use document::{DOCUMENT_KEYS, MEMORY_CONFIG_KEYS, MemoryConfig, SessionState, StringMap};
+pub use document::{DOCUMENT_KEYS, SessionState};
+pub use memory_config::{MEMORY_CONFIG_KEYS, MemoryConfig, StringMap};
 pub use names::{
     MAX_NAME_BYTES, SESSION_EXTENSION, SESSIONS_FOLDER, TEAMS_FOLDER, session_key, sessions_folder,
     teams_folder, validate_name,

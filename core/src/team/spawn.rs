@@ -11,7 +11,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::document::{MemoryConfig, StringMap};
+use super::memory_config::{MemoryConfig, StringMap};
 
 /// Configuration used to spawn one agent.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -92,7 +92,7 @@ impl SpawnConfig {
                 format!("unknown field `{unknown}`, expected one of {expected}"),
             ));
         }
-        crate::json_text::from_value(serde_json::Value::Object(value), name)
+        crate::json::from_value(serde_json::Value::Object(value), name)
     }
 
     /// A config with only a name and a prompt.

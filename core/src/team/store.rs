@@ -129,7 +129,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
                 match SessionState::from_json(old) {
                     Ok(previous) => {
                         // Its metadata and unknown keys are written again.
-                        crate::json_text::check_rewrite(&key, old)?;
+                        crate::json::check_rewrite(&key, old)?;
                         fresh.created_at = previous.created_at;
                         fresh.metadata = previous.metadata;
                         fresh.extra = previous.extra;
@@ -164,7 +164,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
                 return Err(not_found(team, agent, &key));
             };
             let mut state = parse_stored(&key, old)?;
-            crate::json_text::check_rewrite(&key, old)?;
+            crate::json::check_rewrite(&key, old)?;
             apply(&mut state)?;
             if state.name != agent {
                 return Err(Error::invalid_input(format!(
@@ -339,9 +339,10 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             .collect())
     }
 
-    /// Copies corrupt bytes aside with [`crate::corrupt::keep_corrupt_copy`].
+    /// Copies corrupt bytes aside with [`crate::corrupt_copy::keep_corrupt_copy`].
     fn copy_aside(&self, key: &Key, bytes: &[u8]) -> Result<()> {
-        crate::corrupt::keep_corrupt_copy(&self.store, key, bytes, self.clock.now()).map(|_| ())
+        crate::corrupt_copy::keep_corrupt_copy(&self.store, key, bytes, self.clock.now())
+            .map(|_| ())
     }
 }
 

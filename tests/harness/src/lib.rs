@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 use session_state::orchestrator::{ParseOptions, parse_document};
-use session_state::registry::document::{parse_chains, parse_sessions};
+use session_state::registry::{parse_chains, parse_sessions};
 use session_state::{Key, Result};
 
 /// SplitMix64: a small seeded generator, so that a run is reproduced by its seed.

@@ -149,4 +149,60 @@ mod tests {
         assert!(!decide(true, 0, "fix it", Some("fix it")));
         assert!(decide(true, 0, "a\u{1c}tests", Some("tests\u{1f}x")));
     }
+
+    /// The oracle's golden `tests/vectors/registry/{name}` (made by generate.py).
+    fn vectors(name: &str) -> serde_json::Value {
+        let path = format!(
+            "{}/../tests/vectors/registry/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        serde_json::from_str(&text).unwrap()
+    }
+
+    #[test]
+    fn python_lower_matches_python_on_every_code_point() {
+        let golden = vectors("lower.json");
+        let changed = golden["changed"].as_object().unwrap();
+        let mut differ = Vec::new();
+        for cp in 0..=0x10_FFFFu32 {
+            let Some(c) = char::from_u32(cp) else {
+                continue;
+            };
+            let text = c.to_string();
+            let expected = changed
+                .get(&cp.to_string())
+                .and_then(serde_json::Value::as_str)
+                .unwrap_or(&text);
+            if python_lower(&text) != expected {
+                differ.push(format!("U+{cp:04X}"));
+            }
+        }
+        for (text, expected) in golden["contexts"].as_object().unwrap() {
+            if python_lower(text) != expected.as_str().unwrap() {
+                differ.push(format!("{text:?}"));
+            }
+        }
+        assert!(differ.is_empty(), "differ from Python: {differ:?}");
+    }
+
+    #[test]
+    fn python_split_uses_python_whitespace() {
+        let golden = vectors("lower.json");
+        let spaces: Vec<u64> = golden["spaces"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_u64().unwrap())
+            .collect();
+        for cp in 0..=0x10_FFFFu32 {
+            let Some(c) = char::from_u32(cp) else {
+                continue;
+            };
+            let text = format!("a{c}b");
+            let words: Vec<&str> = python_split(&text).collect();
+            let splits = spaces.contains(&u64::from(cp));
+            assert_eq!(words.len() == 2, splits, "U+{cp:04X}");
+        }
+    }
 }

@@ -9,8 +9,8 @@ mod explained;
 
 use serde::{Deserialize, Serialize};
 
-pub use compat::{CompatPolicy, NEWER_CAPITALS, is_python_space, python_lower, python_split};
-pub use explained::{ExplainedPolicy, tokenize};
+pub use compat::CompatPolicy;
+pub use explained::ExplainedPolicy;
 
 /// What a policy is told about the agent and the tasks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -42,7 +42,7 @@ pub(crate) struct Lenient {
 
 /// Reads `bytes` leniently (a leading UTF-8 BOM is skipped).
 pub(crate) fn read(bytes: &[u8]) -> Lenient {
-    let bytes = bytes.strip_prefix(super::parse::UTF8_BOM).unwrap_or(bytes);
+    let bytes = super::strip_bom(bytes);
     let mut reader = Reader {
         bytes,
         pos: 0,

@@ -6,18 +6,19 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::json_text::check_rewrite;
+use crate::json::check_rewrite;
 use crate::key::Key;
 use crate::store::{Store, update_with};
 use crate::time::Clock;
 
 use super::cache::DocumentCache;
+use super::document::JournalMark;
 use super::document::{
     ChainDefinition, ChainsDocument, SessionsDocument, parse_chains, parse_sessions,
     python_isoformat, to_python_json, to_python_json_sized,
 };
-use super::journal::{JournalEntry, JournalHeader, JournalMark, JournalMode, has_entries, replay};
-use super::ops;
+use super::document_changes;
+use super::journal::{JournalEntry, JournalHeader, JournalMode, has_entries, replay};
 use super::writer::{Previous, write_sessions};
 
 /// `agent-sessions.json`, relative to the project root.
@@ -211,10 +212,10 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
 
     // ---------------------------------------------------------------------------- mutating
 
-    /// Copies corrupt `bytes` of `key` aside ([`crate::corrupt::keep_corrupt_copy`]) and
+    /// Copies corrupt `bytes` of `key` aside ([`crate::corrupt_copy::keep_corrupt_copy`]) and
     /// returns the error to fail with, naming the copy in its `kept_aside` context.
     fn keep_aside(&self, key: &Key, bytes: &[u8], err: Error) -> Error {
-        match crate::corrupt::keep_corrupt_copy(&self.store, key, bytes, self.clock.now()) {
+        match crate::corrupt_copy::keep_corrupt_copy(&self.store, key, bytes, self.clock.now()) {
             Ok(aside) => err.with_context("kept_aside", aside.to_string()),
             Err(e) => e,
         }
@@ -414,7 +415,14 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         crate::json::check_nesting("the result", &result)?;
         match self.mode {
             JournalMode::Off => self.mutate(Some(agent_id), |doc, now| {
-                ops::register(doc, agent_name, agent_id, result.clone(), chain_id, now);
+                document_changes::register(
+                    doc,
+                    agent_name,
+                    agent_id,
+                    result.clone(),
+                    chain_id,
+                    now,
+                );
                 (true, ())
             }),
             JournalMode::On { min_compact_bytes } => {
@@ -538,7 +546,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// As [`register`](Self::register).
     pub fn increment_resume_count(&self, agent_id: &str) -> Result<bool> {
         self.mutate(None, |doc, now| {
-            let changed = ops::increment_resume_count(doc, agent_id, now);
+            let changed = document_changes::increment_resume_count(doc, agent_id, now);
             (changed, changed)
         })
     }
@@ -549,7 +557,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// As [`register`](Self::register).
     pub fn clear_agent(&self, agent_name: &str) -> Result<bool> {
         self.mutate(None, |doc, _| {
-            let changed = ops::clear_agent(doc, agent_name);
+            let changed = document_changes::clear_agent(doc, agent_name);
             (changed, changed)
         })
     }
@@ -561,7 +569,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// As [`register`](Self::register).
     pub fn clear_chain(&self, chain_id: &str) -> Result<bool> {
         self.mutate(None, |doc, _| {
-            let changed = ops::clear_chain(doc, chain_id);
+            let changed = document_changes::clear_chain(doc, chain_id);
             (changed, changed)
         })
     }
@@ -609,7 +617,9 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             );
             to_python_json(&chains).map(Some)
         })?;
-        self.mutate(None, |doc, _| (ops::ensure_chain(doc, chain_id), ()))
+        self.mutate(None, |doc, _| {
+            (document_changes::ensure_chain(doc, chain_id), ())
+        })
     }
 }
 

@@ -19,13 +19,13 @@
 
 use std::fmt::Write as _;
 
-/// The deepest nesting of arrays and objects accepted in a value or document, in levels:
-/// [`MAX_VALUE_NESTING`](crate::MAX_VALUE_NESTING).
-pub const MAX_DEPTH: usize = crate::json::MAX_VALUE_NESTING;
+use serde_json::Value;
+
+use super::MAX_VALUE_NESTING as MAX_DEPTH;
 
 /// Why a JSON text is refused.
 #[derive(Debug, PartialEq, Eq)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// An integer serde_json cannot keep exactly: its text and where it is (`["a"][0]`).
     BigInteger {
         /// The integer as written.
@@ -57,7 +57,7 @@ enum Frame {
 ///
 /// # Errors
 /// The first [`Refusal`] found.
-pub fn check(text: &[u8]) -> Result<(), Refusal> {
+pub(crate) fn check(text: &[u8]) -> Result<(), Refusal> {
     let mut stack: Vec<Frame> = Vec::new();
     // In a dict, whether the next string is a key.
     let mut expect_key = false;
@@ -171,40 +171,6 @@ fn surrogate_escape(text: &[u8], at: usize) -> Escape {
     }
 }
 
-/// Parses `text`, the JSON a host's writer made of the argument `what` (JS `JSON.stringify`),
-/// into a value. `JSON.stringify` writes a lone surrogate as the escape `\ud800`, which
-/// serde_json refuses with a message about hex escapes: that refusal is worded by
-/// [`check_input`] instead, naming the member. Shared by the Node and wasm packages.
-///
-/// # Errors
-/// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput): `` `{what}` holds the lone
-/// surrogate `\ud800` at `["goal"]`, ... `` (context `field`), or
-/// `` `{what}` is not JSON: {serde_json's reason} ``.
-pub fn parse_input(what: &str, text: &[u8]) -> crate::Result<serde_json::Value> {
-    serde_json::from_slice(text).map_err(|e| match check_input(&format!("`{what}`"), text) {
-        Err(err) => err,
-        Ok(()) => crate::Error::invalid_input(format!("`{what}` is not JSON: {e}")),
-    })
-}
-
-/// The argument `name` (a JSON value a binding was given) read as `T` with serde's rules.
-///
-/// # Errors
-/// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) from
-/// [`Error::invalid_field`](crate::Error::invalid_field) naming the member at fault below
-/// `name` (`` `options.limit` is invalid: invalid type: floating point `1.5`, expected usize
-/// ``, context `field` = `options.limit`; a member `T` refuses is named by serde's reason:
-/// `` unknown field `durabilty` ``).
-pub fn from_value<T: serde::de::DeserializeOwned>(
-    value: serde_json::Value,
-    name: &str,
-) -> crate::Result<T> {
-    serde_path_to_error::deserialize(value).map_err(|e| {
-        let field = crate::error::field_path(name, &e.path().to_string());
-        crate::Error::invalid_field(field, e.inner().to_string())
-    })
-}
-
 /// [`check`] as a core [`Error`](crate::Error): [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)
 /// naming `what` (e.g. "the result in --result", "`result`") and where the refused integer or
 /// lone surrogate is (context `field`), or the nesting limit ([`too_deep`]). The one wording
@@ -248,7 +214,7 @@ pub fn check_input(what: &str, text: &[u8]) -> crate::Result<()> {
 /// # Errors
 /// [`ErrorKind::CorruptState`](crate::ErrorKind::CorruptState) naming the integer and where it
 /// is (context `field`); the caller writes nothing.
-pub fn check_rewrite(key: &crate::Key, old: &[u8]) -> crate::Result<()> {
+pub(crate) fn check_rewrite(key: &crate::Key, old: &[u8]) -> crate::Result<()> {
     let Err(Refusal::BigInteger { text, path }) = check(old) else {
         return Ok(());
     };
@@ -317,6 +283,34 @@ pub fn too_deep(what: &str) -> crate::Error {
     .with_context("max_depth", MAX_DEPTH.to_string())
 }
 
+/// How deeply `value` nests, without recursion (a value built in code may be deeper than the
+/// stack would allow).
+fn nesting_depth(value: &Value) -> usize {
+    let mut deepest = 0;
+    let mut pending = vec![(value, 0_usize)];
+    while let Some((value, above)) = pending.pop() {
+        let depth = above + 1;
+        match value {
+            Value::Array(items) => pending.extend(items.iter().map(|child| (child, depth))),
+            Value::Object(map) => pending.extend(map.values().map(|child| (child, depth))),
+            _ => continue,
+        }
+        deepest = deepest.max(depth);
+    }
+    deepest
+}
+
+/// `Ok` when `value` (built in code, not read from a text) nests at most [`MAX_DEPTH`] levels.
+///
+/// # Errors
+/// [`too_deep`] naming `what`.
+pub(crate) fn check_nesting(what: &str, value: &Value) -> crate::Result<()> {
+    if nesting_depth(value) > MAX_DEPTH {
+        return Err(too_deep(what));
+    }
+    Ok(())
+}
+
 /// Whether an integer token is one serde_json keeps exactly (an `i64` or a `u64`).
 fn fits_64_bits(token: &[u8]) -> bool {
     let Ok(text) = std::str::from_utf8(token) else {
@@ -343,7 +337,10 @@ fn path(text: &[u8], stack: &[Frame]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
+    use crate::json::parse_input;
 
     fn big(text: &str, path: &str) -> Result<(), Refusal> {
         Err(Refusal::BigInteger {
@@ -455,5 +452,25 @@ mod tests {
         );
         assert_eq!(deep.context_value("max_depth"), Some("100"));
         assert_eq!(deep.kind(), crate::ErrorKind::InvalidInput);
+    }
+
+    fn nested(levels: usize) -> Value {
+        (0..levels).fold(json!(1), |inner, _| json!([inner]))
+    }
+
+    #[test]
+    fn depth_counts_containers() {
+        assert_eq!(nesting_depth(&json!(1)), 0);
+        assert_eq!(nesting_depth(&json!([])), 1);
+        assert_eq!(nesting_depth(&json!({"a": [1, {"b": {}}], "c": 2})), 4);
+        assert_eq!(nesting_depth(&nested(1000)), 1000);
+    }
+
+    #[test]
+    fn the_limit_is_inclusive() {
+        assert!(check_nesting("result", &nested(MAX_DEPTH)).is_ok());
+        let e = check_nesting("result", &nested(MAX_DEPTH + 1)).unwrap_err();
+        assert_eq!(e.kind(), crate::ErrorKind::InvalidInput);
+        assert!(e.message().contains("limit of 100 levels"), "{e}");
     }
 }

@@ -1,0 +1,80 @@
+//! Reading JSON, for all three kinds of state:
+//!
+//! - strict read of what a caller gives ([`parse_input`], [`from_value`]): the text checks of
+//!   [`text_checks`](self) first (an integer serde_json would turn into a float, a lone surrogate
+//!   escape, nesting deeper than [`MAX_VALUE_NESTING`]), each refused naming where it is;
+//! - strict read of a stored file: serde_json after [`strip_bom`], and [`check_rewrite`] before
+//!   a change writes a file again;
+//! - lenient read of a damaged file ([`lenient`]): the longest usable prefix, for salvage.
+//!
+//! The nesting limit is checked in one place: [`check_nesting`] for a value built in code,
+//! [`check_input`] for a text, both refusing with [`too_deep`].
+
+mod lenient;
+mod text_checks;
+
+pub(crate) use lenient::read as read_lenient;
+pub use text_checks::{check_input, refuse_js_value, too_deep};
+pub(crate) use text_checks::{check_nesting, check_rewrite};
+
+use serde_json::Value;
+
+/// How deep a value given by a caller may nest (objects and arrays inside each other; a
+/// scalar is depth 0, `[]` depth 1). The documents that hold such a value add a few levels,
+/// and the files must stay under the 128 levels the JSON parser reads back.
+pub const MAX_VALUE_NESTING: usize = 100;
+
+/// The UTF-8 byte order mark. A stored document starting with it is read without it (some
+/// Windows editors add it); it is never written.
+pub(crate) const UTF8_BOM: &[u8] = b"\xEF\xBB\xBF";
+
+/// `bytes` without a leading [`UTF8_BOM`].
+pub(crate) fn strip_bom(bytes: &[u8]) -> &[u8] {
+    bytes.strip_prefix(UTF8_BOM).unwrap_or(bytes)
+}
+
+/// "an array", "a string", ... for error messages about a value of the wrong type.
+pub(crate) fn kind_of(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// Parses `text`, the JSON a host's writer made of the argument `what` (JS `JSON.stringify`),
+/// into a value. `JSON.stringify` writes a lone surrogate as the escape `\ud800`, which
+/// serde_json refuses with a message about hex escapes: that refusal is worded by
+/// [`check_input`] instead, naming the member. Shared by the Node and wasm packages.
+///
+/// # Errors
+/// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput): `` `{what}` holds the lone
+/// surrogate `\ud800` at `["goal"]`, ... `` (context `field`), or
+/// `` `{what}` is not JSON: {serde_json's reason} ``.
+pub fn parse_input(what: &str, text: &[u8]) -> crate::Result<serde_json::Value> {
+    serde_json::from_slice(text).map_err(|e| match check_input(&format!("`{what}`"), text) {
+        Err(err) => err,
+        Ok(()) => crate::Error::invalid_input(format!("`{what}` is not JSON: {e}")),
+    })
+}
+
+/// The argument `name` (a JSON value a binding was given) read as `T` with serde's rules.
+///
+/// # Errors
+/// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) from
+/// [`Error::invalid_field`](crate::Error::invalid_field) naming the member at fault below
+/// `name` (`` `options.limit` is invalid: invalid type: floating point `1.5`, expected usize
+/// ``, context `field` = `options.limit`; a member `T` refuses is named by serde's reason:
+/// `` unknown field `durabilty` ``).
+pub fn from_value<T: serde::de::DeserializeOwned>(
+    value: serde_json::Value,
+    name: &str,
+) -> crate::Result<T> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let field = crate::error::field_path(name, &e.path().to_string());
+        crate::Error::invalid_field(field, e.inner().to_string())
+    })
+}
