@@ -1,14 +1,15 @@
-//! Reading JSON, for all three kinds of state:
+//! Reading JSON, for all three kinds of state (orchestrator, registry, team):
 //!
-//! - strict read of what a caller gives ([`parse_input`], [`from_value`]): the text checks of
-//!   [`text_checks`](self) first (an integer serde_json would turn into a float, a lone surrogate
-//!   escape, nesting deeper than [`MAX_VALUE_NESTING`]), each refused naming where it is;
-//! - strict read of a stored file: serde_json after [`strip_bom`], and [`check_rewrite`] before
-//!   a change writes a file again;
-//! - lenient read of a damaged file ([`lenient`]): the longest usable prefix, for salvage.
+//! - the strict read of what a caller gives: [`parse_input`] (text) and [`from_value`] (a value
+//!   read as a type), after the text checks of [`check_input`]: an integer serde_json would
+//!   turn into a float, a lone surrogate escape, nesting deeper than [`MAX_VALUE_NESTING`], each
+//!   refused naming where it is;
+//! - the strict read of a stored file (serde_json, a leading UTF-8 BOM skipped), and the check
+//!   before a change writes a file again that no integer in it would become a float;
+//! - the lenient read of a damaged file, for salvage: the longest usable prefix.
 //!
-//! The nesting limit is checked in one place: [`check_nesting`] for a value built in code,
-//! [`check_input`] for a text, both refusing with [`too_deep`].
+//! Nesting is limited in one place, with one error ([`too_deep`]): on a text by
+//! [`check_input`], on a value built in code by the same limit.
 
 mod lenient;
 mod text_checks;

@@ -171,7 +171,7 @@ fn surrogate_escape(text: &[u8], at: usize) -> Escape {
     }
 }
 
-/// [`check`] as a core [`Error`](crate::Error): [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)
+/// `check` as a core [`Error`](crate::Error): [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)
 /// naming `what` (e.g. "the result in --result", "`result`") and where the refused integer or
 /// lone surrogate is (context `field`), or the nesting limit ([`too_deep`]). The one wording
 /// of these refusals, for the CLI and the Python package alike.

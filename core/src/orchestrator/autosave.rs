@@ -96,7 +96,7 @@ pub fn clock_suffix(now: Timestamp) -> String {
 
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// Creates and saves a new current session in status `created`, id
-    /// `YYYY-MM-DD-{suffix}` (suffix: `suffix`, or [`clock_suffix`] when `None`).
+    /// `YYYY-MM-DD-{suffix}` (suffix: `suffix`, or `clock_suffix` when `None`).
     ///
     /// # Errors
     /// [`ErrorKind::AlreadyExists`] when a current session file exists (archive it first;
@@ -353,12 +353,12 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     ///
     /// # Errors
     /// [`ErrorKind::InvalidTransition`] for a session in a final status (see
-    /// [`ensure_open`]).
+    /// `ensure_open`).
     pub fn record_save(&self) -> Result<OrchestratorSession> {
         self.modify(|doc| ensure_open(doc))
     }
 
-    /// A disconnect (Claude Code's session ending): see [`apply_disconnect`].
+    /// A disconnect (Claude Code's session ending): see `apply_disconnect`.
     ///
     /// # Errors
     /// As [`record_save`](Self::record_save).

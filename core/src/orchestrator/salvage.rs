@@ -57,7 +57,7 @@ pub struct Salvaged {
     /// Whether the bytes started with a JSON object at all.
     pub top_level_object: bool,
     /// Whether anything of the original was recovered: the bytes held a top-level object and
-    /// at least one of [`CONTENT_FIELDS`] was read with the right type (not filled with a
+    /// at least one of `CONTENT_FIELDS` was read with the right type (not filled with a
     /// default, not replaced). When `false`, the document is made only of defaults (id
     /// `recovered`, 1970 dates) and is not worth saving (`recover` moves the file aside then).
     pub recovered_anything: bool,

@@ -137,10 +137,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// The current session, to be written again as it is (archived by
     /// [`session_end`](Self::session_end) or a caller's [`archive`](Self::archive)): as
     /// [`load`](Self::load), but a file holding an integer beyond 64 bits is refused, since
-    /// writing the parsed document would change that integer ([`check_rewrite`]).
+    /// writing the parsed document would change that integer (`check_rewrite`).
     ///
     /// # Errors
-    /// As [`load`](Self::load), and [`ErrorKind::CorruptState`] from [`check_rewrite`].
+    /// As [`load`](Self::load), and [`ErrorKind::CorruptState`] from `check_rewrite`.
     pub fn load_to_rewrite(&self) -> Result<Option<OrchestratorSession>> {
         let key = current_key();
         let Some(bytes) = self.store.read(&key)? else {

@@ -61,10 +61,10 @@ pub struct ResumeSummary {
     /// When the session was created; `None` when unknown ([`known_time`]).
     #[serde(default)]
     pub started: Option<Timestamp>,
-    /// `started` relative to now, see [`relative_time`]; `None` when `started` is.
+    /// `started` relative to now, see `relative_time`; `None` when `started` is.
     #[serde(default)]
     pub started_relative: Option<String>,
-    /// Mean progress over agents, see [`progress_percent`].
+    /// Mean progress over agents, see `progress_percent`.
     pub progress_percent: u8,
     /// One line per `completed_work` item.
     pub completed_work: Vec<WorkLine>,

@@ -498,7 +498,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     }
 
     /// As [`recover`](Self::recover), but writes back the complete entries of the corrupt file
-    /// ([`salvage_sessions`](super::salvage::salvage_sessions)) instead of an empty registry.
+    /// (`salvage_sessions`) instead of an empty registry.
     /// Returns the key of the copy and what was salvaged ("salvaged 5 sessions, ..."). What
     /// `doctor --fix` runs.
     ///

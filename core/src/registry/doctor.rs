@@ -173,7 +173,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     ///
     /// # Errors
     /// [`ErrorKind::Storage`], and the errors of
-    /// [`keep_corrupt_copy`](crate::corrupt_copy::keep_corrupt_copy).
+    /// `keep_corrupt_copy`.
     pub fn recover_chains(&self) -> Result<Option<Key>> {
         update_with(&self.store, &self.chains_key, |current| {
             let Some(bytes) = current else {

@@ -35,7 +35,7 @@ pub struct SessionsDocument {
     pub metadata: IndexMap<String, AgentMetadata>,
     /// When the file was last written: naive ISO 8601 (`2026-11-29T17:46:13.209060`).
     /// The seed writes local time; this library writes the [`Clock`](crate::Clock)'s UTC time
-    /// without an offset, see [`python_isoformat`].
+    /// without an offset, see `python_isoformat`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_updated: Option<String>,
     /// Agent id to its registered result (added by this library; the seed keeps results in

@@ -1,7 +1,7 @@
 //! The sub-agent registry: MoAI-ADK's `SessionManager` files (SPEC section 2).
 //!
 //! [`AgentRegistry`] reads and writes `.moai/memory/agent-sessions.json` and
-//! `.moai/memory/workflow-chains.json` in the seed's format ([`document`]), offers every
+//! `.moai/memory/workflow-chains.json` in the seed's format (`document`), offers every
 //! operation of the seed with the deliberate differences of SPEC section 2, two resume
 //! policies ([`CompatPolicy`], [`ExplainedPolicy`]), chain status and transcript reading.
 //!

@@ -8,8 +8,8 @@ use super::{ResumeDecision, ResumePolicy, ResumeQuery, ResumeReason, gate};
 /// 2. otherwise resume when any word of `previous_task.lower().split()` longer than 4 code
 ///    points is a substring of `current_task.lower()`.
 ///
-/// `lower()` is Python's full Unicode lowercasing ([`python_lower`]) and `split()` splits on
-/// runs of Python whitespace ([`python_split`]). The decision's `score` is 1 when resuming,
+/// `lower()` is Python's full Unicode lowercasing (`python_lower`) and `split()` splits on
+/// runs of Python whitespace (`python_split`). The decision's `score` is 1 when resuming,
 /// else 0; `matched` lists the matching keywords.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CompatPolicy {

@@ -8,7 +8,7 @@ use super::{ResumeDecision, ResumePolicy, ResumeQuery, ResumeReason, gate};
 /// substrings, and explains its decision.
 ///
 /// Steps: the checks of the seed (unknown agent, no previous task, `resume_count >= cap`),
-/// then both tasks are tokenised with [`tokenize`] (lowercase, punctuation and stop words
+/// then both tasks are tokenised with `tokenize` (lowercase, punctuation and stop words
 /// dropped, simple stems). Identical tasks (after trimming and lowercasing) are related with
 /// score 1, even when short or made only of stop words. Otherwise the score is the Dice
 /// coefficient of the two term sets, `2 |P ∩ C| / (|P| + |C|)` in [0, 1], and the tasks are
