@@ -3,7 +3,7 @@
 crate root, as rustdoc (stable) documents it.
 
 Runs `cargo doc -p session-state --no-deps` (unless `--no-build`), then reads
-`target/doc/session_state/`:
+`target/doc/session_state/` (under `$CARGO_TARGET_DIR` when set):
 - items: every entry of `all.html` (structs, enums, traits, functions, type aliases,
   constants, statics, macros), each at the one path rustdoc documents it under;
 - modules: the public modules (a folder with an `index.html`);
@@ -14,6 +14,7 @@ Runs `cargo doc -p session-state --no-deps` (unless `--no-build`), then reads
 Prints one line per group and the total: `public API: N (items A, modules B, associated C)`.
 `--list` prints every counted path as well."""
 
+import os
 import pathlib
 import re
 import subprocess
@@ -24,7 +25,8 @@ if "--no-build" not in sys.argv:
     subprocess.run(
         ["cargo", "doc", "-p", "session-state", "--no-deps", "--quiet"], cwd=root, check=True
     )
-doc = root / "target" / "doc" / "session_state"
+target = pathlib.Path(os.environ.get("CARGO_TARGET_DIR", root / "target"))
+doc = target / "doc" / "session_state"
 
 text = (doc / "all.html").read_text()
 items = re.findall(r'<li><a href="([^"]+\.html)">([^<]+)</a></li>', text)
@@ -48,7 +50,12 @@ for href, name in items:
         section = page[start : end if end >= 0 else len(page)]
         found = re.findall(r'<section id="((?:method|associatedconstant)\.[A-Za-z0-9_]+)"', section)
     elif kind == "trait":
-        found = re.findall(r'<section id="((?:tymethod|method|associatedconstant|associatedtype)\.[A-Za-z0-9_]+)"', page.split('id="implementors"')[0])
+        # The trait's own items: before its implementations on foreign types and implementors.
+        own = re.split(r'id="(?:foreign-impls|implementors)"', page)[0]
+        found = re.findall(
+            r'<section id="((?:tymethod|method|associatedconstant|associatedtype)\.[A-Za-z0-9_]+)"',
+            own,
+        )
     else:
         continue
     associated += [f"{name}::{anchor.split('.', 1)[1]}" for anchor in dict.fromkeys(found)]
