@@ -205,9 +205,6 @@ impl ChainDefinition {
     }
 }
 
-/// The instant `now` as Python's `datetime.isoformat()` writes a naive datetime:
-/// `YYYY-MM-DDTHH:MM:SS.ffffff`, the fraction left out when the microseconds are 0.
-///
 /// What the base file has already folded: the first `bytes` bytes of the journal of
 /// `generation`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -218,6 +215,9 @@ pub struct JournalMark {
     pub bytes: u64,
 }
 
+/// The instant `now` as Python's `datetime.isoformat()` writes a naive datetime:
+/// `YYYY-MM-DDTHH:MM:SS.ffffff`, the fraction left out when the microseconds are 0.
+///
 /// The seed writes local time; we write UTC and leave the offset out so that the seed reads it
 /// (naive = UTC in files this library writes).
 pub fn python_isoformat(now: DateTime<Utc>) -> String {
