@@ -32,6 +32,7 @@ mod json;
 pub use json::MAX_VALUE_NESTING;
 pub mod json_text;
 pub mod key;
+pub mod limit;
 pub mod orchestrator;
 pub mod registry;
 pub mod requests;

@@ -8,8 +8,7 @@ use super::keys::history_key;
 use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
 
-/// Default largest document [`parse_document`] accepts: 16 MiB.
-pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
+pub use crate::limit::{DEFAULT_MAX_DOCUMENT_BYTES, is_over_limit};
 
 /// How documents are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,18 +60,7 @@ pub(crate) fn parse_any_id(
     bytes: &[u8],
     options: &ParseOptions,
 ) -> Result<OrchestratorSession> {
-    if bytes.len() > options.max_document_bytes {
-        return Err(Error::invalid_input(format!(
-            "`{key}` is {} bytes, more than the limit of {} bytes",
-            bytes.len(),
-            options.max_document_bytes
-        ))
-        .with_context("key", key.as_str())
-        .with_context("limit", options.max_document_bytes.to_string())
-        .with_hint(crate::error::Hint::RaiseLimit {
-            option: "max_document_bytes",
-        }));
-    }
+    crate::limit::check_size(key, bytes, options.max_document_bytes)?;
     let mut doc = match parse_typed_fast(bytes) {
         Some(doc) if doc.schema_version == SCHEMA_VERSION => doc,
         _ => parse_typed_explained(key, bytes)?,
@@ -101,12 +89,6 @@ fn check_session_id(key: &Key, doc: &OrchestratorSession) -> Result<()> {
 /// (see [`parse_document`]): `doctor --fix` assigns such a document a safe id.
 pub fn is_unsafe_session_id(err: &Error) -> bool {
     err.kind() == ErrorKind::InvalidKey && err.context_value("field") == Some("session_id")
-}
-
-/// Whether `err` is the error of a document larger than the read limit (see
-/// [`parse_document`]).
-pub fn is_over_limit(err: &Error) -> bool {
-    err.kind() == ErrorKind::InvalidInput && err.context_value("limit").is_some()
 }
 
 /// One pass from the bytes straight into the typed document, for the common case of a
