@@ -91,6 +91,14 @@ export interface HistoryQuery {
 export interface AgentRegistryOptions {
   /** Append registrations to a journal (`true`, or the compaction trigger); default `false`. */
   journal?: boolean | { minCompactBytes: number }
+  /** Largest file read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number
+}
+
+/** `new TeamStore(store, options)`. */
+export interface TeamStoreOptions {
+  /** Largest session file read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number
 }
 
 /** Options of `decideResume`. */
@@ -767,16 +775,17 @@ export interface OrchestratorSession {
    */
   session_id: string;
   created: Timestamp;
-  updated: Timestamp;
-  project: Project;
+  updated?: Timestamp;
+  project?: Project;
   /**
    * What the session is for.
    */
   goal: string;
   /**
-   * Orchestration mode; seen: `default`, `debug`, `optimize`, `release` (others kept).
+   * Orchestration mode; seen: `default`, `debug`, `optimize`, `release` (others kept; may
+   * be absent).
    */
-  mode: string;
+  mode?: string;
   status: SessionStatus;
   /**
    * The sub-agents launched by the orchestrator (absent reads as empty).
@@ -806,13 +815,13 @@ export interface OrchestratorSession {
  */
 export interface Project {
   /**
-   * Project name.
+   * Project name (may be absent).
    */
-  name: string;
+  name?: string;
   /**
-   * Project folder path, as the orchestrator saw it.
+   * Project folder path, as the orchestrator saw it (may be absent).
    */
-  path: string;
+  path?: string;
   /**
    * Git branch, a string or `null`, may be absent; the two are kept apart on write (in
    * Rust: `None` when absent, `Some(None)` when `null`).
@@ -1234,7 +1243,8 @@ export declare class AgentRegistry {
    * A registry over `store`. Option `journal`: `true` appends registrations to
    * `agent-sessions.journal.jsonl` (O(1); folded into `agent-sessions.json` by `compact`,
    * `close` and other changes), `{ minCompactBytes }` sets its compaction trigger; default
-   * `false` (every change rewrites `agent-sessions.json`).
+   * `false` (every change rewrites `agent-sessions.json`). Option `maxDocumentBytes`: the
+   * largest file read (default 16 MiB).
    */
   constructor(store: Store, options?: AgentRegistryOptions)
   /**
@@ -1470,8 +1480,11 @@ export declare class OrchestratorStore {
  * system clock. Listings never fail on one bad file: it is reported in `skipped`.
  */
 export declare class TeamStore {
-  /** Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`). */
-  constructor(store: Store)
+  /**
+   * Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`).
+   * Option `maxDocumentBytes`: the largest session file read (default 16 MiB).
+   */
+  constructor(store: Store, options?: TeamStoreOptions)
   /**
    * Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not
    * parse is copied aside first); returns the key written. Throws `invalid_key` for an

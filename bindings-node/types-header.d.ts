@@ -91,6 +91,14 @@ export interface HistoryQuery {
 export interface AgentRegistryOptions {
   /** Append registrations to a journal (`true`, or the compaction trigger); default `false`. */
   journal?: boolean | { minCompactBytes: number }
+  /** Largest file read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number
+}
+
+/** `new TeamStore(store, options)`. */
+export interface TeamStoreOptions {
+  /** Largest session file read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number
 }
 
 /** Options of `decideResume`. */

@@ -676,16 +676,17 @@ export interface OrchestratorSession {
    */
   session_id: string;
   created: Timestamp;
-  updated: Timestamp;
-  project: Project;
+  updated?: Timestamp;
+  project?: Project;
   /**
    * What the session is for.
    */
   goal: string;
   /**
-   * Orchestration mode; seen: `default`, `debug`, `optimize`, `release` (others kept).
+   * Orchestration mode; seen: `default`, `debug`, `optimize`, `release` (others kept; may
+   * be absent).
    */
-  mode: string;
+  mode?: string;
   status: SessionStatus;
   /**
    * The sub-agents launched by the orchestrator (absent reads as empty).
@@ -715,13 +716,13 @@ export interface OrchestratorSession {
  */
 export interface Project {
   /**
-   * Project name.
+   * Project name (may be absent).
    */
-  name: string;
+  name?: string;
   /**
-   * Project folder path, as the orchestrator saw it.
+   * Project folder path, as the orchestrator saw it (may be absent).
    */
-  path: string;
+  path?: string;
   /**
    * Git branch, a string or `null`, may be absent; the two are kept apart on write (in
    * Rust: `None` when absent, `Some(None)` when `null`).

@@ -277,11 +277,7 @@ mod tests {
         use session_state::{FixedClock, MemoryStore};
         let clock = FixedClock::at("2026-01-02T03:04:05Z").expect("instant");
         let sessions = OrchestratorStore::new(MemoryStore::new(), clock);
-        let project = Project {
-            name: "p".into(),
-            path: "/p".into(),
-            ..Project::default()
-        };
+        let project = Project::new("p", "/p", None);
         let doc = sessions
             .create_session("goal", "default", project, Some("abc123"))
             .expect("created");

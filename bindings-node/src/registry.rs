@@ -33,7 +33,8 @@ impl AgentRegistry {
     /// A registry over `store`. Option `journal`: `true` appends registrations to
     /// `agent-sessions.journal.jsonl` (O(1); folded into `agent-sessions.json` by `compact`,
     /// `close` and other changes), `{ minCompactBytes }` sets its compaction trigger; default
-    /// `false` (every change rewrites `agent-sessions.json`).
+    /// `false` (every change rewrites `agent-sessions.json`). Option `maxDocumentBytes`: the
+    /// largest file read (default 16 MiB).
     #[napi(
         constructor,
         ts_args_type = "store: Store, options?: AgentRegistryOptions"
@@ -41,9 +42,10 @@ impl AgentRegistry {
     pub fn new(env: Env, store: StoreArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
         let store = AnyStore::from_js(&env, store)?;
         let options: RegistryOptions = options_from_js(&env, options, "options")?;
-        let mode = options.journal_mode("options").js(&env)?;
         Ok(AgentRegistry {
-            inner: Core::new(store, SystemClock).with_journal(mode),
+            inner: options
+                .apply(Core::new(store, SystemClock), "options")
+                .js(&env)?,
         })
     }
 

@@ -8,12 +8,12 @@
 
 use napi::bindgen_prelude::{Env, Unknown};
 use napi_derive::napi;
-use session_state::team::{self as core, BackendType, SessionState, SpawnConfig};
+use session_state::team::{self as core, BackendType, SessionState, SpawnConfig, TeamStoreOptions};
 use session_state_fs::SystemClock;
 
 use crate::any_store::{AnyStore, StoreArg};
 use crate::args::{self, StrArg};
-use crate::documents::{self, from_value, to_js};
+use crate::documents::{self, from_value, options_from_js, to_js};
 use crate::errors::ToJs;
 
 type Core = core::TeamStore<AnyStore, SystemClock>;
@@ -29,11 +29,13 @@ pub struct TeamStore {
 #[napi]
 impl TeamStore {
     /// Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`).
-    #[napi(constructor, ts_args_type = "store: Store")]
-    pub fn new(env: Env, store: StoreArg<'_>) -> napi::Result<Self> {
+    /// Option `maxDocumentBytes`: the largest session file read (default 16 MiB).
+    #[napi(constructor, ts_args_type = "store: Store, options?: TeamStoreOptions")]
+    pub fn new(env: Env, store: StoreArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
         let store = AnyStore::from_js(&env, store)?;
+        let options: TeamStoreOptions = options_from_js(&env, options, "options")?;
         Ok(TeamStore {
-            inner: Core::new(store, SystemClock),
+            inner: options.apply(Core::new(store, SystemClock)),
         })
     }
 

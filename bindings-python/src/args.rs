@@ -56,6 +56,14 @@ pub fn count(value: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
     }
 }
 
+/// The `max_document_bytes` keyword: `None` (or absent) for the default, else a count.
+pub fn byte_limit(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<u64>> {
+    value
+        .filter(|b| !b.is_none())
+        .map(|b| count(b, name).map(|n| u64::try_from(n).unwrap_or(u64::MAX)))
+        .transpose()
+}
+
 /// An int within `min..=max`.
 pub fn bounded(value: &Bound<'_, PyAny>, name: &str, min: i64, max: i64) -> PyResult<i64> {
     int(value, name)?

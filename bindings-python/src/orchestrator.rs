@@ -112,7 +112,8 @@ impl PyOrchestrator {
     fn save_stamp(&self, doc: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
         let mut doc = self.doc(doc)?;
         let key = self.inner.save(&mut doc).py()?;
-        Ok((key.as_str().to_owned(), doc.updated.to_string()))
+        let updated = doc.updated.map(|t| t.to_string()).unwrap_or_default();
+        Ok((key.as_str().to_owned(), updated))
     }
 
     /// `load_bytes() -> bytes | None`: the current file's bytes once they parse as a "1.0"

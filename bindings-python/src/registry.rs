@@ -5,7 +5,8 @@ use pyo3::prelude::*;
 use serde_json::Value;
 use session_state::Key;
 use session_state::registry::{
-    AgentRegistry, JournalMode, PolicyName, PolicyOptions, TranscriptLines, find_transcript,
+    AgentRegistry, JournalMode, PolicyName, PolicyOptions, RegistryOptions, TranscriptLines,
+    find_transcript,
 };
 use session_state_fs::SystemClock;
 
@@ -23,28 +24,30 @@ pub struct PyRegistry {
 
 #[pymethods]
 impl PyRegistry {
-    /// `Registry(store, sessions_key, chains_key, journal_key, *, journal=False)`.
+    /// `Registry(store, sessions_key, chains_key, journal_key, *, journal=False,
+    /// max_document_bytes=None)`: files read up to `max_document_bytes` (default 16 MiB).
     #[new]
-    #[pyo3(signature = (store, sessions_key, chains_key, journal_key, *, journal = None))]
+    #[pyo3(signature = (
+        store, sessions_key, chains_key, journal_key, *, journal = None, max_document_bytes = None
+    ))]
     fn new(
         store: &Bound<'_, PyAny>,
         sessions_key: &Bound<'_, PyAny>,
         chains_key: &Bound<'_, PyAny>,
         journal_key: &Bound<'_, PyAny>,
         journal: Option<&Bound<'_, PyAny>>,
+        max_document_bytes: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
-        let mode = if args::flag(journal, "journal", false)? {
-            JournalMode::DEFAULT_ON
-        } else {
-            JournalMode::Off
+        let options = RegistryOptions {
+            journal: Some(Value::Bool(args::flag(journal, "journal", false)?)),
+            max_document_bytes: args::byte_limit(max_document_bytes, "max_document_bytes")?,
         };
-        let inner = AgentRegistry::new(AnyStore::from_py(store)?, SystemClock)
-            .with_keys(
-                key_arg(sessions_key, "sessions_key")?,
-                key_arg(chains_key, "chains_key")?,
-                key_arg(journal_key, "journal_key")?,
-            )
-            .with_journal(mode);
+        let inner = AgentRegistry::new(AnyStore::from_py(store)?, SystemClock).with_keys(
+            key_arg(sessions_key, "sessions_key")?,
+            key_arg(chains_key, "chains_key")?,
+            key_arg(journal_key, "journal_key")?,
+        );
+        let inner = options.apply(inner, "options").py()?;
         Ok(PyRegistry { inner })
     }
 

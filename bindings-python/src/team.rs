@@ -84,10 +84,19 @@ pub struct PyTeamStore {
 
 #[pymethods]
 impl PyTeamStore {
+    /// `TeamStore(store, *, max_document_bytes=None)`: session files read up to
+    /// `max_document_bytes` (default 16 MiB).
     #[new]
-    fn new(store: &Bound<'_, PyAny>) -> PyResult<Self> {
+    #[pyo3(signature = (store, *, max_document_bytes = None))]
+    fn new(
+        store: &Bound<'_, PyAny>,
+        max_document_bytes: Option<&Bound<'_, PyAny>>,
+    ) -> PyResult<Self> {
+        let options = team::TeamStoreOptions {
+            max_document_bytes: args::byte_limit(max_document_bytes, "max_document_bytes")?,
+        };
         Ok(PyTeamStore {
-            inner: team::TeamStore::new(AnyStore::from_py(store)?, SystemClock),
+            inner: options.apply(team::TeamStore::new(AnyStore::from_py(store)?, SystemClock)),
         })
     }
 

@@ -62,12 +62,19 @@ def test_a_corrupt_file_is_still_corrupt_state(tmp_path):
 # ---------------------------------------------------- item 4: members named, no line/column
 
 
-def test_create_session_names_the_missing_project_member():
+def test_create_session_names_the_project_member_at_fault():
     store = OrchestratorStore(store=MemoryStore())
     with pytest.raises(InvalidInputError) as info:
-        store.create_session("", "default", {})
-    assert str(info.value) == "`project.name` is invalid: missing field `name`"
+        store.create_session("", "default", {"name": 5})
+    assert str(info.value).startswith("`project.name` is invalid: invalid type: integer `5`")
     assert info.value.context == {"field": "project.name"}
+
+
+def test_create_session_takes_a_project_without_members():
+    # The seed never reads `project`: its members may be absent, and stay absent.
+    store = OrchestratorStore(store=MemoryStore())
+    doc = store.create_session("g", "default", {}, suffix="abc123")
+    assert doc["project"] == {}
 
 
 def test_agent_started_names_the_member():

@@ -200,3 +200,72 @@ def test_setting_transcript_dir_moves_the_lookup(tmp_path):
     m._transcript_dir = other
     assert m._transcript_dir == other
     assert m.export_transcript("x") == other / "agent-x.jsonl"
+
+
+def test_registering_a_name_again_points_it_at_the_new_id(tmp_path):
+    m = manager(tmp_path)
+    m.register_agent_result("a", "id-1", 1, chain_id="C")
+    m.register_agent_result("a", "id-2", 2, chain_id="C")
+    assert m._sessions == {"a": "id-2"}
+    # The seed keeps the entries of the first id, and both ids in the chain.
+    assert set(m._metadata) == {"id-1", "id-2"}
+    assert m._chains == {"C": ["id-1", "id-2"]}
+    assert on_disk(m)["sessions"] == {"a": "id-2"}
+
+
+def test_changes_naming_unknown_entries_change_nothing(tmp_path):
+    m = manager(tmp_path)
+    m.register_agent_result("a", "id-1", None, chain_id="C")
+    before = m._session_file.read_bytes()
+    state = (dict(m._sessions), dict(m._chains), json.dumps(m._metadata))
+    m.increment_resume_count("nope")
+    m.clear_agent_session("nope")
+    m.clear_chain("nope")
+    assert (dict(m._sessions), dict(m._chains), json.dumps(m._metadata)) == state
+    assert m._session_file.read_bytes() == before
+
+
+def test_resume_count_counts_on_from_an_edited_value(tmp_path):
+    m = manager(tmp_path)
+    m.register_agent_result("a", "id-1", None)
+    m._metadata["id-1"]["resume_count"] = 3
+    m._save_sessions()
+    m.increment_resume_count("id-1")
+    m.increment_resume_count("id-1")
+    assert m._metadata["id-1"]["resume_count"] == 5
+    assert on_disk(m)["metadata"]["id-1"]["resume_count"] == 5
+
+
+def test_the_chain_and_session_views_read_the_maps(tmp_path):
+    m = manager(tmp_path)
+    m.register_agent_result("planner", "id-1", "plan", chain_id="C")
+    m.register_agent_result("coder", "id-2", "code", chain_id="C")
+    summary = m.get_chain_summary("C")
+    assert summary["agents"] == ["planner", "coder"]
+    assert summary["started_at"] == m._results["id-1"]["timestamp"]
+    assert summary["completed_at"] == m._results["id-2"]["timestamp"]
+    assert [r["result"] for r in m.get_chain_results("C")] == ["plan", "code"]
+    every = m.get_all_sessions()
+    assert every["sessions"] == m._sessions
+    assert every["chains"] == list(m._chains)
+    assert every["total_results"] == len(m._results) == 2
+
+
+def test_an_empty_file_gives_empty_maps(tmp_path):
+    folder = tmp_path / "memory"
+    folder.mkdir()
+    (folder / "agent-sessions.json").write_text("", encoding="utf-8")
+    m = manager(tmp_path)
+    assert (m._sessions, m._chains, m._metadata, m._results) == ({}, {}, {}, {})
+    m.register_agent_result("a", "id-1", None)
+    assert on_disk(m)["sessions"] == {"a": "id-1"}
+
+
+def test_create_chain_keeps_its_definition_beside_the_sessions_file(tmp_path):
+    m = manager(tmp_path)
+    m.create_chain("D", ["x", "y"], {"k": 1})
+    assert m._chains["D"] == []
+    chains = json.loads((tmp_path / "memory" / "workflow-chains.json").read_text(encoding="utf-8"))
+    assert chains["D"]["expected_sequence"] == ["x", "y"]
+    assert chains["D"]["metadata"] == {"k": 1}
+    assert chains["D"]["created_at"]

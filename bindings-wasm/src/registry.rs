@@ -15,6 +15,8 @@ const TS_REGISTRY: &'static str = r#"
 export interface AgentRegistryOptions {
   /** Append registrations to a journal (`true`, or the compaction trigger); default `false`. */
   journal?: boolean | { minCompactBytes: number };
+  /** Largest file read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number;
 }
 
 /** `decideResume` options: the seed's rule (`compat`, default) or the word-based `explained` one. */
@@ -47,9 +49,10 @@ impl AgentRegistry {
     ) -> JsResult<AgentRegistry> {
         let store = AnyStore::from_js(store)?;
         let options: RegistryOptions = options_arg(options, "options")?;
-        let mode = options.journal_mode("options").js()?;
         Ok(AgentRegistry {
-            inner: core::AgentRegistry::new(store, JsClock).with_journal(mode),
+            inner: options
+                .apply(core::AgentRegistry::new(store, JsClock), "options")
+                .js()?,
         })
     }
 

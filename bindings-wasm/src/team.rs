@@ -6,9 +6,20 @@ use session_state::team::{self as core, BackendType, SessionState, SpawnConfig};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
-use crate::convert::{document_bytes, document_from_js, instant_arg, string_arg, to_js};
+use crate::convert::{
+    document_bytes, document_from_js, instant_arg, options_arg, string_arg, to_js,
+};
 use crate::errors::{IntoJsResult, JsResult};
 use crate::stores::AnyStore;
+
+#[wasm_bindgen(typescript_custom_section)]
+const TS_TEAM: &'static str = r#"
+/** `new TeamStore(store, options)`. */
+export interface TeamStoreOptions {
+  /** Largest session file read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number;
+}
+"#;
 
 /// Team agent spawn state under `teams/{team}/sessions/` of a store. Time from `Date.now()`.
 #[wasm_bindgen]
@@ -19,13 +30,16 @@ pub struct TeamStore {
 
 #[wasm_bindgen]
 impl TeamStore {
-    /// Team session files in `store`.
+    /// Team session files in `store`. Option `maxDocumentBytes`: the largest session file
+    /// read (default 16 MiB).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "TeamStoreOptions")] options: &JsValue,
     ) -> JsResult<TeamStore> {
+        let options: core::TeamStoreOptions = options_arg(options, "options")?;
         Ok(TeamStore {
-            inner: core::TeamStore::new(AnyStore::from_js(store)?, JsClock),
+            inner: options.apply(core::TeamStore::new(AnyStore::from_js(store)?, JsClock)),
         })
     }
 

@@ -188,7 +188,7 @@ fn registry_and_team_classes_work_over_local_storage() {
         &parse(r#"["planner"]"#)
     ));
 
-    let teams = TeamStore::new(&store).unwrap();
+    let teams = TeamStore::new(&store, &JsValue::UNDEFINED).unwrap();
     let state = teams
         .record_spawn(
             &s("my-team"),

@@ -136,3 +136,78 @@ fn a_session_file_over_the_limit_reads_with_a_raised_limit() {
         .unwrap();
     assert!(out.status.success(), "{}", stderr(&out));
 }
+
+#[test]
+fn a_registry_file_over_the_limit_is_refused_and_doctor_fix_sets_it_aside() {
+    let dir = tempfile::tempdir().unwrap();
+    let memory = dir.path().join(".moai/memory");
+    std::fs::create_dir_all(&memory).unwrap();
+    let file = memory.join("agent-sessions.json");
+    let doc = serde_json::json!({"sessions": {"a": "id-1"}, "chains": {}, "metadata": {},
+                                 "x-pad": "p".repeat(4096)});
+    let bytes = serde_json::to_vec(&doc).unwrap();
+    std::fs::write(&file, &bytes).unwrap();
+    let out = bin(dir.path())
+        .args(["--max-bytes", "1K", "register", "b", "id-2"])
+        .output()
+        .unwrap();
+    assert_too_large(&out, "agent-sessions.json");
+    let out = bin(dir.path())
+        .arg("agents")
+        .env("SESSION_STATE_MAX_BYTES", "1K")
+        .output()
+        .unwrap();
+    assert_too_large(&out, "agent-sessions.json");
+    assert_eq!(std::fs::read(&file).unwrap(), bytes, "untouched");
+    // A raised limit reads it.
+    let out = bin(dir.path())
+        .args(["--max-bytes", "8K", "agents"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    // The way out: `doctor --fix` keeps the bytes aside and starts the file empty.
+    let out = bin(dir.path())
+        .args(["--max-bytes", "1K", "doctor", "--fix"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    let kept: Vec<_> = std::fs::read_dir(&memory)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("agent-sessions.json.corrupt-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+    assert_eq!(
+        std::fs::read(&kept[0]).unwrap(),
+        bytes,
+        "the bytes are kept aside"
+    );
+    let out = bin(dir.path())
+        .args(["--max-bytes", "1K", "register", "b", "id-2"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+}
+
+#[test]
+fn a_team_file_over_the_limit_is_reported_with_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let sessions = dir.path().join("teams/t/sessions");
+    std::fs::create_dir_all(&sessions).unwrap();
+    let doc = serde_json::json!({"name": "a", "backendType": "codex", "prompt": "p".repeat(4096),
+                                 "createdAt": "2026-03-01T12:34:56Z"});
+    std::fs::write(sessions.join("a.json"), serde_json::to_vec(&doc).unwrap()).unwrap();
+    let out = bin(dir.path())
+        .args(["--max-bytes", "1K", "team", "t", "--json"])
+        .output()
+        .unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), stderr(&out));
+    assert!(text.contains("invalid_input"), "{text}");
+    assert!(text.contains("limit of 1024 bytes"), "{text}");
+    let out = bin(dir.path())
+        .args(["--max-bytes", "8K", "team", "t", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("invalid_input"));
+}

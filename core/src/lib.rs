@@ -30,6 +30,7 @@ mod corrupt_copy;
 mod error;
 pub mod json;
 mod key;
+pub mod limit;
 pub mod orchestrator;
 pub mod registry;
 pub mod requests;

@@ -36,7 +36,7 @@ fn save_sets_updated_writes_pretty_json_and_load_reads_it_back() {
     doc.agents[0].extra.insert("x_agent".into(), json!("kept"));
     let key = s.save(&mut doc).unwrap();
     assert_eq!(key, current_key());
-    assert_eq!(doc.updated.to_rfc3339(), GOLDEN_NOW);
+    assert_eq!(doc.updated.unwrap().to_rfc3339(), GOLDEN_NOW);
     let bytes = s.store().read(&key).unwrap().unwrap();
     let text = String::from_utf8(bytes).unwrap();
     assert!(text.starts_with("{\n  \"schema_version\": \"1.0\",\n  \"session_id\""));
@@ -97,7 +97,7 @@ fn abandoned_reads_as_aborted_and_unknown_agent_status_and_mode_are_kept() {
     )
     .unwrap();
     assert_eq!(doc.status, SessionStatus::Aborted);
-    assert_eq!(doc.mode, "turbo");
+    assert_eq!(doc.mode.as_deref(), Some("turbo"));
     assert_eq!(
         doc.agents[1].status,
         AgentStatus::Other("waiting_on_review".into())
@@ -252,7 +252,7 @@ fn create_session_derives_a_suffix_from_the_clock_and_rejects_unsafe_ones() {
 fn auto_save_points_each_save() {
     let s = memory();
     let mut doc = with_status(SessionStatus::InProgress);
-    doc.updated = Timestamp::parse("2000-01-01T00:00:00Z").unwrap();
+    doc.updated = Some(Timestamp::parse("2000-01-01T00:00:00Z").unwrap());
     s.save(&mut doc).unwrap();
     let now = s.now();
     let saved = s

@@ -60,7 +60,7 @@ fn files_the_seed_writes_load_here() {
     let sessions = OrchestratorStore::new(FsStore::new(dir.path()).unwrap(), clock(GOLDEN_NOW));
     let loaded = sessions.load().unwrap().unwrap();
     assert!(
-        loaded.updated.is_naive(),
+        loaded.updated.unwrap().is_naive(),
         "the seed writes naive local time"
     );
     assert_eq!(loaded.session_id, "2025-12-27-abc123");

@@ -42,7 +42,7 @@ fn new_makes_a_created_session_with_the_skill_id_shape() {
     let doc = s.record_new(&new("goal"), project(), "abc123").unwrap();
     assert_eq!(doc.session_id, "2025-12-27-abc123");
     assert_eq!(doc.status, SessionStatus::Created);
-    assert_eq!(doc.mode, "default");
+    assert_eq!(doc.mode.as_deref(), Some("default"));
     assert_eq!(s.load().unwrap().unwrap(), doc);
 
     let err = s
@@ -62,7 +62,10 @@ fn new_makes_a_created_session_with_the_skill_id_shape() {
         ..new("other")
     };
     let doc = s.record_new(&again, project(), "def456").unwrap();
-    assert_eq!((doc.goal.as_str(), doc.mode.as_str()), ("other", "debug"));
+    assert_eq!(
+        (doc.goal.as_str(), doc.mode.as_deref()),
+        ("other", Some("debug"))
+    );
     let archived = s
         .store()
         .read(&history_key("2025-12-27-abc123").unwrap())

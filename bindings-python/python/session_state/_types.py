@@ -313,17 +313,11 @@ class MemoryConfig(TypedDict):
     budget_chars: int
 
 
-class OrchestratorSession(TypedDict):
-    """An orchestrator session, as stored in `.claude/orchestrator-session.json` and
-    `.claude/orchestrator-history/{session_id}.json` (schema "1.0").
-    """
+class _OrchestratorSessionRequired(TypedDict):
     schema_version: str
     session_id: str
     created: "Timestamp"
-    updated: "Timestamp"
-    project: "Project"
     goal: str
-    mode: str
     status: "SessionStatus"
     agents: List["Agent"]
     completed_work: List["CompletedWork"]
@@ -331,6 +325,15 @@ class OrchestratorSession(TypedDict):
     decisions_made: List["Decision"]
     context_usage: "ContextUsage"
     errors: List["JsonValue"]
+
+
+class OrchestratorSession(_OrchestratorSessionRequired, total=False):
+    """An orchestrator session, as stored in `.claude/orchestrator-session.json` and
+    `.claude/orchestrator-history/{session_id}.json` (schema "1.0").
+    """
+    updated: "Timestamp"
+    project: "Project"
+    mode: str
 
 
 class _PlannedMemberRespawnRequired(TypedDict):
@@ -367,13 +370,10 @@ class Problem(TypedDict):
     fixable: bool
 
 
-class _ProjectRequired(TypedDict):
+class Project(TypedDict, total=False):
+    """The `project` object: `{name, path, git_branch}`."""
     name: str
     path: str
-
-
-class Project(_ProjectRequired, total=False):
-    """The `project` object: `{name, path, git_branch}`."""
     git_branch: Optional[str]
 
 

@@ -178,6 +178,8 @@ class SessionManager:
             loss or an OS crash); ``False`` is faster and survives a process crash only.
         policy: (keyword only) the default resume policy of ``should_resume``: ``"compat"``
             (the seed's rule, default) or ``"explained"``.
+        max_document_bytes: (keyword only) the largest registry file read (default 16 MiB);
+            a larger one raises ``InvalidInputError`` naming the limit.
 
     The seed's instance state is here by its names: ``_sessions``, ``_chains``, ``_metadata``
     and ``_results`` are the maps of the sessions file as this manager last read it (read
@@ -202,6 +204,7 @@ class SessionManager:
         journal: bool = False,
         durable: bool = True,
         policy: str = "compat",
+        max_document_bytes: Optional[int] = None,
     ) -> None:
         # The seed's state (`_sessions`, ...): read when first asked for (`_state`).
         self._maps: Dict[str, Any] = {}
@@ -244,6 +247,7 @@ class SessionManager:
                 prefix + "workflow-chains.json",
                 self._journal_key,
                 journal=journal,
+                max_document_bytes=max_document_bytes,
             )
 
         # Reads take the registry's lock only when the journal holds registrations to fold in

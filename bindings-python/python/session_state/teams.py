@@ -234,10 +234,18 @@ class TeamListing:
 class TeamStore:
     """Team session files below ``root`` (default ``~/.claude``) or in any ``store``."""
 
-    def __init__(self, root: Union[str, "os.PathLike[str]"] = "~/.claude", store: Optional[Store] = None) -> None:
+    def __init__(
+        self,
+        root: Union[str, "os.PathLike[str]"] = "~/.claude",
+        store: Optional[Store] = None,
+        *,
+        max_document_bytes: Optional[int] = None,
+    ) -> None:
+        """Session files over ``max_document_bytes`` (default 16 MiB) are refused with
+        ``InvalidInputError``."""
         if store is None:
             store = FileStore(os.path.expanduser(_path(root, "root")))
-        self._native = _native.TeamStore(store)
+        self._native = _native.TeamStore(store, max_document_bytes=max_document_bytes)
 
     def save(self, team: str, state: SessionState) -> str:
         """Writes ``state`` as ``teams/{team}/sessions/{state.name}.json``; returns the key."""

@@ -293,8 +293,15 @@ fn time(t: Timestamp) -> String {
 
 /// `name (path)`, or whichever of the two is known, or `unknown`.
 fn project(doc: &OrchestratorSession) -> String {
-    let name = known_text(&doc.project.name).map(cell);
-    let path = known_text(&doc.project.path).map(cell);
+    let project = doc.project.as_ref();
+    let name = project
+        .and_then(|p| p.name.as_deref())
+        .and_then(known_text)
+        .map(cell);
+    let path = project
+        .and_then(|p| p.path.as_deref())
+        .and_then(known_text)
+        .map(cell);
     match (name, path) {
         (Some(name), Some(path)) => format!("{name} ({path})"),
         (Some(one), None) | (None, Some(one)) => one.into_owned(),
@@ -309,9 +316,11 @@ fn show(doc: &OrchestratorSession) {
         known_text(&doc.goal).map_or(UNKNOWN.into(), cell)
     );
     out!("status:   {}", doc.status);
-    out!("mode:     {}", doc.mode);
+    let mode = doc.mode.as_deref().and_then(known_text);
+    out!("mode:     {}", mode.map_or(UNKNOWN.into(), cell));
     out!("created:  {}", time(doc.created));
-    out!("updated:  {}", time(doc.updated));
+    let updated = doc.updated.map_or_else(|| UNKNOWN.to_owned(), time);
+    out!("updated:  {updated}");
     out!("project:  {}", project(doc));
     out!("agents:");
     for a in &doc.agents {

@@ -99,10 +99,10 @@ pub type Registry = AgentRegistry<FsStore, SystemClock>;
 
 /// The registry of the project folder, as it is (for `doctor`).
 fn open(ctx: &Context) -> Result<Registry> {
-    Ok(AgentRegistry::new(
-        Context::store(ctx.project_root()?)?,
-        ctx.clock,
-    ))
+    Ok(
+        AgentRegistry::new(Context::store(ctx.project_root()?)?, ctx.clock)
+            .with_max_document_bytes(input::max_bytes(ctx)),
+    )
 }
 
 /// The registry of the project folder, its files repaired first as Python's `SessionManager`

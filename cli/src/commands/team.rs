@@ -61,7 +61,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
 /// The teams under the root (none when the default `~/.claude` does not exist).
 pub fn teams(ctx: &Context) -> Result<Vec<TeamSummary>> {
     match ctx.claude_root()? {
-        Some(root) => open(&root)?.list_teams(),
+        Some(root) => open(&root, ctx)?.list_teams(),
         None => Ok(Vec::new()),
     }
 }
@@ -75,7 +75,7 @@ pub fn members(ctx: &Context, team: &str) -> Result<(Teams, TeamListing)> {
     let root = ctx
         .claude_root()?
         .unwrap_or_else(Context::default_claude_root);
-    let store = open(&root)?;
+    let store = open(&root, ctx)?;
     let listing = store.list(team)?;
     if listing.members.is_empty() && listing.skipped.is_empty() {
         return Err(missing_team(team, &root));
@@ -86,9 +86,11 @@ pub fn members(ctx: &Context, team: &str) -> Result<(Teams, TeamListing)> {
 /// The team files of a root.
 pub type Teams = TeamStore<FsStore, SystemClock>;
 
-/// A store over `root` (nothing is created: the team commands only read).
-fn open(root: &Path) -> Result<Teams> {
-    Ok(TeamStore::new(Context::store(root)?, SystemClock))
+/// A store over `root` (nothing is created: the team commands only read), reading files of
+/// at most `--max-bytes`.
+fn open(root: &Path, ctx: &Context) -> Result<Teams> {
+    Ok(TeamStore::new(Context::store(root)?, SystemClock)
+        .with_max_document_bytes(crate::input::max_bytes(ctx)))
 }
 
 fn missing_team(team: &str, root: &Path) -> Error {

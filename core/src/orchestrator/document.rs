@@ -7,6 +7,10 @@
 //! Optional agent fields (`completed`, `result_summary`, `progress`, `context_tokens`) are
 //! written only when set: an explicit `null` there is read as absent and written as absent.
 //! `project.git_branch` keeps the difference between absent and `null`.
+//!
+//! `updated`, `project` (and its `name` and `path`) and `mode` may be absent: the seed never
+//! reads them. An absent one stays absent on write (but every save sets `updated`); `null`
+//! there is a wrong type, as any other.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Deserializer, Serialize};
@@ -28,14 +32,33 @@ pub struct OrchestratorSession {
     pub session_id: String,
     /// When the session was created.
     pub created: Timestamp,
-    /// When the session was last saved (set by every save).
-    pub updated: Timestamp,
-    /// The project the session works on.
-    pub project: Project,
+    /// When the session was last saved (set by every save; may be absent).
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Timestamp")]
+    pub updated: Option<Timestamp>,
+    /// The project the session works on (may be absent).
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "Project")]
+    pub project: Option<Project>,
     /// What the session is for.
     pub goal: String,
-    /// Orchestration mode; seen: `default`, `debug`, `optimize`, `release` (others kept).
-    pub mode: String,
+    /// Orchestration mode; seen: `default`, `debug`, `optimize`, `release` (others kept; may
+    /// be absent).
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "String")]
+    pub mode: Option<String>,
     /// Lifecycle status (`abandoned` is read as `aborted`).
     pub status: SessionStatus,
     /// The sub-agents launched by the orchestrator (absent reads as empty).
@@ -64,10 +87,22 @@ pub struct OrchestratorSession {
 /// The `project` object: `{name, path, git_branch}`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Project {
-    /// Project name.
-    pub name: String,
-    /// Project folder path, as the orchestrator saw it.
-    pub path: String,
+    /// Project name (may be absent).
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "String")]
+    pub name: Option<String>,
+    /// Project folder path, as the orchestrator saw it (may be absent).
+    #[serde(
+        default,
+        deserialize_with = "some",
+        skip_serializing_if = "Option::is_none"
+    )]
+    #[schemars(with = "String")]
+    pub path: Option<String>,
     /// Git branch, a string or `null`, may be absent; the two are kept apart on write (in
     /// Rust: `None` when absent, `Some(None)` when `null`).
     #[serde(
@@ -170,6 +205,16 @@ impl Default for ContextUsage {
     }
 }
 
+/// Reads a present field as `Some(..)`; `null` is a wrong type (with `#[serde(default)]`, an
+/// absent field is `None`).
+fn some<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    T::deserialize(deserializer).map(Some)
+}
+
 /// Reads a present field (even `null`) as `Some(..)`, so absent and `null` stay apart.
 #[allow(clippy::option_option)]
 fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
@@ -223,10 +268,10 @@ impl OrchestratorSession {
             schema_version: SCHEMA_VERSION.to_owned(),
             session_id: session_id.into(),
             created: now,
-            updated: now,
-            project,
+            updated: Some(now),
+            project: Some(project),
             goal: goal.into(),
-            mode: mode.into(),
+            mode: Some(mode.into()),
             status: SessionStatus::Created,
             agents: Vec::new(),
             completed_work: Vec::new(),
@@ -257,8 +302,8 @@ impl Project {
     /// A project with a name, a path and an optional branch.
     pub fn new(name: impl Into<String>, path: impl Into<String>, git_branch: Option<&str>) -> Self {
         Project {
-            name: name.into(),
-            path: path.into(),
+            name: Some(name.into()),
+            path: Some(path.into()),
             git_branch: Some(git_branch.map(str::to_owned)),
             extra: Map::new(),
         }

@@ -195,7 +195,7 @@ mod tests {
         .unwrap();
         let doc = sessions().create(session).unwrap();
         assert_eq!(doc.session_id, "2026-01-02-abc123");
-        assert_eq!(doc.mode, "default");
+        assert_eq!(doc.mode.as_deref(), Some("default"));
         assert!(
             from_value::<CreateSession>(json!({ "goal": "g", "project": {}, "moed": 1 }), "s")
                 .is_err()

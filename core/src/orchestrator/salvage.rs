@@ -12,16 +12,16 @@
 //! | `schema_version` | `"1.0"` |
 //! | `session_id` | `"recovered"` |
 //! | `created` | `updated` if valid, else `1970-01-01T00:00:00Z` |
-//! | `updated` | `created` |
-//! | `project` | `{name: "", path: ""}` (each missing member `""`) |
 //! | `goal` | `""` |
-//! | `mode` | `"default"` |
 //! | `status` | `"paused"` (so the session can be resumed) |
 //! | `agents`, `completed_work`, `pending_tasks`, `decisions_made`, `errors` | `[]` |
 //! | `context_usage` | `{estimated_tokens: 0, percentage: 0, last_compression: null}` |
 //! | agent `id`, `type`, `task` | `""`; `status`: `"pending"`; `started`: the session's `created` |
 //! | completed work `task` | `""` |
 //! | decision `decision`, `rationale` | `""`; `timestamp`: the session's `created` |
+//!
+//! `updated`, `project` (with its `name`, `path`, `git_branch`) and `mode` are optional: kept
+//! when of the right type, removed (and named in `replaced`) otherwise, never filled in.
 //!
 //! Items of the wrong type inside arrays (an agent that is not an object, a pending task that
 //! is not a string) are dropped and named in `replaced`; optional agent fields of the wrong
@@ -78,11 +78,16 @@ pub const CONTENT_FIELDS: [&str; 8] = [
 ];
 
 /// See [`Salvaged::recovered_anything`].
-fn recovered_anything(top_level_object: bool, missing: &[String], replaced: &[String]) -> bool {
+fn recovered_anything(
+    top_level_object: bool,
+    doc: &Map<String, Value>,
+    missing: &[String],
+    replaced: &[String],
+) -> bool {
     top_level_object
         && CONTENT_FIELDS
             .iter()
-            .any(|f| !missing.iter().chain(replaced).any(|p| p == f))
+            .any(|f| doc.contains_key(*f) && !missing.iter().chain(replaced).any(|p| p == f))
 }
 
 /// Salvages what can be read from `bytes` (see the module docs). Never fails, never panics.
@@ -96,7 +101,12 @@ pub fn salvage(bytes: &[u8]) -> Salvaged {
     let mut doc = read.object;
     fix.document(&mut doc);
     Salvaged {
-        recovered_anything: recovered_anything(read.top_is_object, &fix.missing, &fix.replaced),
+        recovered_anything: recovered_anything(
+            read.top_is_object,
+            &doc,
+            &fix.missing,
+            &fix.replaced,
+        ),
         document: Value::Object(doc),
         missing: fix.missing,
         replaced: fix.replaced,
@@ -143,6 +153,20 @@ impl Fixer {
                 self.missing.push(join(path, name));
                 obj.insert(name.to_owned(), default);
             }
+        }
+    }
+
+    /// Removes `obj[name]` when present and not passing `ok` (`null` included).
+    fn absent_or(
+        &mut self,
+        obj: &mut Map<String, Value>,
+        path: &str,
+        name: &str,
+        ok: impl Fn(&Value) -> bool,
+    ) {
+        if obj.get(name).is_some_and(|v| !ok(v)) {
+            self.replaced.push(join(path, name));
+            obj.remove(name);
         }
     }
 
@@ -205,15 +229,15 @@ impl Fixer {
             .and_then(Value::as_str)
             .unwrap_or(EPOCH)
             .to_owned();
-        self.timestamp(doc, "", "updated", &created);
-        self.require(doc, "", "project", Value::is_object, json!({}));
+        self.absent_or(doc, "", "updated", is_timestamp);
+        self.absent_or(doc, "", "project", Value::is_object);
         if let Some(Value::Object(project)) = doc.get_mut("project") {
-            self.string(project, "project", "name", "");
-            self.string(project, "project", "path", "");
+            self.absent_or(project, "project", "name", Value::is_string);
+            self.absent_or(project, "project", "path", Value::is_string);
             self.optional(project, "project", "git_branch", Value::is_string);
         }
         self.string(doc, "", "goal", "");
-        self.string(doc, "", "mode", "default");
+        self.absent_or(doc, "", "mode", Value::is_string);
         let status_ok = |v: &Value| v.as_str().is_some_and(|s| SessionStatus::parse(s).is_ok());
         self.require(doc, "", "status", status_ok, json!("paused"));
         self.array(doc, "agents", |fix, path, item| {

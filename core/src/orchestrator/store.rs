@@ -169,7 +169,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     pub fn save(&self, doc: &mut OrchestratorSession) -> Result<Key> {
         history_key(&doc.session_id)?;
         let read_at = doc.updated;
-        doc.updated = self.now();
+        doc.updated = Some(self.now());
         let key = current_key();
         let bytes = self.encode(&key, doc)?;
         let mut last_saved = self
@@ -352,7 +352,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             let mut doc = self.parse(&key, old)?;
             check_rewrite(&key, old)?;
             change(&mut doc)?;
-            doc.updated = self.now();
+            doc.updated = Some(self.now());
             Ok((Some(self.encode(&key, &doc)?), doc))
         })
     }
@@ -372,7 +372,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             }
             check_rewrite(&key, old)?;
             doc.transition(to)?;
-            doc.updated = self.now();
+            doc.updated = Some(self.now());
             Ok((Some(self.encode(&key, &doc)?), doc))
         })
     }
@@ -413,7 +413,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             let mut doc = self.parse(&current, old)?;
             check_rewrite(&current, old)?;
             doc.transition(to)?;
-            doc.updated = self.now();
+            doc.updated = Some(self.now());
             let bytes = self.encode(&current, &doc)?;
             let archive = history_key(&doc.session_id)?;
             let previous = self.store.read(&archive)?;
@@ -496,10 +496,13 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 /// (updated at `later`) with other content: writing or removing would lose that save.
 fn stale_document(
     doc: &OrchestratorSession,
-    later: Timestamp,
-    read_at: Timestamp,
+    later: Option<Timestamp>,
+    read_at: Option<Timestamp>,
     action: &str,
 ) -> Error {
+    let time =
+        |t: Option<Timestamp>| t.map_or_else(|| "an unknown time".to_owned(), |t| t.to_string());
+    let (later, read_at) = (time(later), time(read_at));
     Error::new(
         ErrorKind::Conflict,
         format!(

@@ -8,6 +8,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::check_rewrite;
 use crate::key::Key;
+use crate::limit::{DEFAULT_MAX_DOCUMENT_BYTES, check_size};
 use crate::store::{Store, update_with};
 use crate::time::Clock;
 
@@ -77,6 +78,7 @@ pub struct AgentRegistry<S, C> {
     pub(super) sessions_key: Key,
     pub(super) chains_key: Key,
     pub(super) journal_key: Key,
+    max_bytes: usize,
     pending: AtomicU64,
     base_len: AtomicU64,
     journal_ready: AtomicBool,
@@ -102,6 +104,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             sessions_key: fixed_key(SESSIONS_KEY),
             chains_key: fixed_key(CHAINS_KEY),
             journal_key: fixed_key(JOURNAL_KEY),
+            max_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
             pending: AtomicU64::new(0),
             base_len: AtomicU64::new(UNKNOWN_LEN),
             journal_ready: AtomicBool::new(false),
@@ -115,6 +118,35 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     pub fn with_journal(mut self, mode: JournalMode) -> Self {
         self.mode = mode;
         self
+    }
+
+    /// The same registry reading files of at most `bytes` bytes (default
+    /// [`DEFAULT_MAX_DOCUMENT_BYTES`], 16 MiB): `agent-sessions.json`, `workflow-chains.json`
+    /// and the journal. A larger one is refused with
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the limit
+    /// ([`check_size`]), never read as corrupt; [`doctor`](Self::doctor) with `fix` moves it
+    /// aside.
+    #[must_use]
+    pub fn with_max_document_bytes(mut self, bytes: usize) -> Self {
+        self.max_bytes = bytes;
+        self
+    }
+
+    /// The read limit, in bytes (see [`with_max_document_bytes`](Self::with_max_document_bytes)).
+    pub fn max_document_bytes(&self) -> usize {
+        self.max_bytes
+    }
+
+    /// [`check_size`] of the bytes of `key` (when there are some) against the read limit.
+    pub(super) fn limit(&self, key: &Key, bytes: Option<&[u8]>) -> Result<()> {
+        bytes.map_or(Ok(()), |b| check_size(key, b, self.max_bytes))
+    }
+
+    /// The bytes of `key`, refused when over the read limit.
+    pub(super) fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+        let bytes = self.store.read(key)?;
+        self.limit(key, bytes.as_deref())?;
+        Ok(bytes)
     }
 
     /// The same registry over other keys: `sessions` for `agent-sessions.json`, `chains` for
@@ -159,20 +191,20 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// [`ErrorKind::Storage`](crate::ErrorKind::Storage) when the store fails.
     pub fn load(&self) -> Result<SessionsDocument> {
         let journal_pending = self
-            .store
             .read(&self.journal_key)?
             .is_some_and(|j| has_entries(&j));
         if !journal_pending {
             return self.read_base();
         }
         let locked = update_with(&self.store, &self.journal_key, |journal| {
+            self.limit(&self.journal_key, journal)?;
             let mut doc = self.read_base()?;
             replay(&mut doc, journal.unwrap_or_default());
             Ok((None, doc))
         });
         match locked {
             Err(e) if e.kind() == ErrorKind::Storage => {
-                let journal = self.store.read(&self.journal_key)?;
+                let journal = self.read(&self.journal_key)?;
                 let mut doc = self.read_base()?;
                 replay(&mut doc, journal.as_deref().unwrap_or_default());
                 Ok(doc)
@@ -182,7 +214,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     }
 
     fn read_base(&self) -> Result<SessionsDocument> {
-        match self.store.read(&self.sessions_key)? {
+        match self.read(&self.sessions_key)? {
             Some(bytes) => {
                 if let Some(doc) = self.cache.clone_if_same(&bytes) {
                     return Ok(doc);
@@ -204,7 +236,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// # Errors
     /// As [`load`](Self::load).
     pub fn load_chains(&self) -> Result<ChainsDocument> {
-        match self.store.read(&self.chains_key)? {
+        match self.read(&self.chains_key)? {
             Some(bytes) => parse_chains(&self.chains_key, &bytes),
             None => Ok(ChainsDocument::default()),
         }
@@ -256,6 +288,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     ) -> Result<T> {
         match self.mode {
             JournalMode::Off => update_with(&self.store, &self.journal_key, |journal| {
+                self.limit(&self.journal_key, journal)?;
                 let header = if journal.is_some_and(has_entries) {
                     self.fold_locked(journal, &mut |_, _| (false, ()))?.0
                 } else {
@@ -275,7 +308,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         registered: Option<&str>,
         apply: &mut impl FnMut(&mut SessionsDocument, &str) -> (bool, T),
     ) -> Result<T> {
-        let current = self.store.read(&self.sessions_key)?;
+        let current = self.read(&self.sessions_key)?;
         let current = current.as_deref();
         let cached = current.and_then(|bytes| self.cache.take_if_same(bytes));
         let (mut doc, layout) = match cached {
@@ -341,7 +374,8 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         journal: Option<&[u8]>,
         apply: &mut dyn FnMut(&mut SessionsDocument, &str) -> (bool, T),
     ) -> Result<(Option<Vec<u8>>, (T, bool, Option<u64>))> {
-        let base = self.store.read(&self.sessions_key)?;
+        self.limit(&self.journal_key, journal)?;
+        let base = self.read(&self.sessions_key)?;
         let mut doc = self.parse_or_keep_aside(base.as_deref())?;
         let journal = journal.unwrap_or_default();
         // A journal line holding an integer beyond 64 bits (written by another program) would
@@ -438,10 +472,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                     + line.len() as u64;
                 let mut base_len = self.base_len.load(Ordering::Relaxed);
                 if base_len == UNKNOWN_LEN {
-                    base_len = self
-                        .store
-                        .read(&self.sessions_key)?
-                        .map_or(0, |b| b.len() as u64);
+                    base_len = self.read(&self.sessions_key)?.map_or(0, |b| b.len() as u64);
                     self.base_len.store(base_len, Ordering::Relaxed);
                 }
                 if pending >= base_len.max(min_compact_bytes) {
@@ -467,7 +498,6 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     pub fn compact(&self) -> Result<()> {
         if self.mode == JournalMode::Off
             && !self
-                .store
                 .read(&self.journal_key)?
                 .is_some_and(|j| has_entries(&j))
         {
@@ -514,7 +544,8 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             let Some(bytes) = self.store.read(&self.sessions_key)? else {
                 return Ok((None, None));
             };
-            if parse_sessions(&self.sessions_key, &bytes).is_ok() {
+            let over_limit = self.limit(&self.sessions_key, Some(&bytes)).is_err();
+            if !over_limit && parse_sessions(&self.sessions_key, &bytes).is_ok() {
                 return Ok((None, None));
             }
             let err = self.keep_aside(
@@ -526,7 +557,10 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 return Err(err);
             };
             let aside = Key::new(aside)?;
-            let (mut doc, action) = if salvage {
+            let (mut doc, action) = if over_limit {
+                let action = format!("over the limit of {} bytes: started empty", self.max_bytes);
+                (SessionsDocument::default(), action)
+            } else if salvage {
                 let salvaged = super::salvage::salvage_sessions(&bytes);
                 let action = salvaged.summary();
                 (salvaged.doc, action)
@@ -594,9 +628,10 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         crate::json::check_nesting("the chain metadata", &metadata)?;
         // The sessions file is checked before the chains file is written: one that is corrupt
         // or cannot be written again must not leave only the chains file changed.
-        let sessions = self.store.read(&self.sessions_key)?;
+        let sessions = self.read(&self.sessions_key)?;
         self.parse_or_keep_aside(sessions.as_deref())?;
         self.store.update(&self.chains_key, &mut |current| {
+            self.limit(&self.chains_key, current)?;
             let mut chains = match current {
                 None => ChainsDocument::default(),
                 Some(b) => {

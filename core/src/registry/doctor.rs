@@ -8,6 +8,9 @@
 //! - The journal is `corrupt_state` when it holds lines that do not parse or a last line cut
 //!   short; the repair keeps a copy of the whole journal, then folds what parses into
 //!   `agent-sessions.json` ([`compact`](AgentRegistry::compact)).
+//! - A file over the read limit
+//!   ([`with_max_document_bytes`](AgentRegistry::with_max_document_bytes)) is `invalid_input`;
+//!   the repair keeps a copy and starts the file empty.
 
 use serde::{Deserialize, Serialize};
 
@@ -20,6 +23,7 @@ use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::check_rewrite;
 use crate::key::Key;
+use crate::limit::is_over_limit;
 use crate::store::{Leftover, Store, update_with};
 use crate::time::Clock;
 
@@ -101,7 +105,10 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         // The base file first: folding the journal needs it readable.
         if let Some(bytes) = self.store.read(&self.sessions_key)? {
             report.checked += 1;
-            if let Err(err) = parse_sessions(&self.sessions_key, &bytes) {
+            let parsed = self
+                .limit(&self.sessions_key, Some(&bytes))
+                .and_then(|()| parse_sessions(&self.sessions_key, &bytes));
+            if let Err(err) = parsed {
                 let repaired = fix.then(|| self.recover_salvaging());
                 settle(&mut report, &self.sessions_key, &err, repaired);
             } else if let Err(err) = check_rewrite(&self.sessions_key, &bytes) {
@@ -113,10 +120,21 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         }
         if let Some(bytes) = self.store.read(&self.chains_key)? {
             report.checked += 1;
-            if let Err(err) = parse_chains(&self.chains_key, &bytes) {
+            let parsed = self
+                .limit(&self.chains_key, Some(&bytes))
+                .and_then(|()| parse_chains(&self.chains_key, &bytes));
+            if let Err(err) = parsed {
+                let action = if is_over_limit(&err) {
+                    format!(
+                        "over the limit of {} bytes: started empty",
+                        self.max_document_bytes()
+                    )
+                } else {
+                    STARTED_EMPTY.to_owned()
+                };
                 let repaired = fix.then(|| {
                     let copy = self.recover_chains()?;
-                    Ok(copy.map(|copy| (copy, STARTED_EMPTY.to_owned())))
+                    Ok(copy.map(|copy| (copy, action)))
                 });
                 settle(&mut report, &self.chains_key, &err, repaired);
             } else if let Err(err) = check_rewrite(&self.chains_key, &bytes) {
@@ -179,7 +197,8 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             let Some(bytes) = current else {
                 return Ok((None, None));
             };
-            if parse_chains(&self.chains_key, bytes).is_ok() {
+            let over_limit = self.limit(&self.chains_key, Some(bytes)).is_err();
+            if !over_limit && parse_chains(&self.chains_key, bytes).is_ok() {
                 return Ok((None, None));
             }
             let copy = keep_corrupt_copy(&self.store, &self.chains_key, bytes, self.clock.now())?;
@@ -193,6 +212,33 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         let Some(unlocked) = self.store.read(&self.journal_key)? else {
             return Ok(());
         };
+        if let Err(err) = self.limit(&self.journal_key, Some(&unlocked)) {
+            report.checked += 1;
+            let key = &self.journal_key;
+            if !fix {
+                report.problems.push(problem(key, &err, true));
+                return Ok(());
+            }
+            // Set aside whole (its registrations are in the copy), under the registry's lock.
+            let copy = update_with(&self.store, key, |journal| {
+                let Some(journal) = journal else {
+                    return Ok((None, None));
+                };
+                let copy = keep_corrupt_copy(&self.store, key, journal, self.clock.now())?;
+                Ok((Some(Vec::new()), Some(copy)))
+            })?;
+            if let Some(copy) = copy {
+                report.repaired.push(RegistryRepair {
+                    key: key.to_string(),
+                    kept_copy: copy.to_string(),
+                    action: format!(
+                        "over the limit of {} bytes: set aside, its registrations are in the copy",
+                        self.max_document_bytes()
+                    ),
+                });
+            }
+            return Ok(());
+        }
         // Read without the lock first: a healthy journal needs no lock (nor a lock file, which
         // a read-only folder refuses).
         let mut base = match self.store.read(&self.sessions_key)? {
@@ -267,7 +313,7 @@ fn settle(
     err: &Error,
     repaired: Option<Result<Option<(Key, String)>>>,
 ) {
-    let fixable = err.kind() == ErrorKind::CorruptState;
+    let fixable = err.kind() == ErrorKind::CorruptState || is_over_limit(err);
     match repaired {
         None => report.problems.push(problem(key, err, fixable)),
         Some(Ok(Some((copy, action)))) => report.repaired.push(RegistryRepair {

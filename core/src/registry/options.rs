@@ -1,5 +1,5 @@
 //! The options of the registry as the bindings take them, parsed and checked here once:
-//! [`RegistryOptions`] (`{ journal }` of a registry handle) and [`PolicyOptions`]
+//! [`RegistryOptions`] (`{ journal, maxDocumentBytes }` of a registry handle) and [`PolicyOptions`]
 //! (`{ policy, cap, threshold }` of a resume decision). Members are spelt as JavaScript
 //! spells them (`minCompactBytes`); Python builds the same structs from keyword arguments.
 
@@ -10,8 +10,11 @@ use super::journal::JournalMode;
 use super::policy::{
     CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy, ResumeQuery,
 };
+use super::agent_registry::AgentRegistry;
 use crate::error::{Error, Result};
 use crate::json::from_value;
+use crate::store::Store;
+use crate::time::Clock;
 
 /// The options of a registry handle: `{ journal }`, where `journal` is `true` (journal with
 /// the default trigger), `false` or `null` (no journal, the default), or
@@ -23,6 +26,10 @@ pub struct RegistryOptions {
     /// bad value is named.
     #[serde(default)]
     pub journal: Option<Value>,
+    /// Largest file read, in bytes (default 16 MiB); a value beyond the address space means no
+    /// limit. See [`AgentRegistry::with_max_document_bytes`].
+    #[serde(default, rename = "maxDocumentBytes")]
+    pub max_document_bytes: Option<u64>,
 }
 
 /// The object form of the `journal` option.
@@ -33,6 +40,23 @@ struct JournalSettings {
 }
 
 impl RegistryOptions {
+    /// `registry` with these options set; `name` is the options argument, named in errors.
+    ///
+    /// # Errors
+    /// As [`journal_mode`](Self::journal_mode).
+    pub fn apply<S: Store, C: Clock>(
+        &self,
+        registry: AgentRegistry<S, C>,
+        name: &str,
+    ) -> Result<AgentRegistry<S, C>> {
+        let mut registry = registry.with_journal(self.journal_mode(name)?);
+        if let Some(bytes) = self.max_document_bytes {
+            registry =
+                registry.with_max_document_bytes(usize::try_from(bytes).unwrap_or(usize::MAX));
+        }
+        Ok(registry)
+    }
+
     /// The journal mode of the `journal` member of the options argument `name`.
     ///
     /// # Errors

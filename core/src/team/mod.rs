@@ -24,6 +24,7 @@ mod backend;
 mod document;
 mod memory_config;
 mod names;
+mod options;
 mod plan;
 mod spawn;
 mod store;
@@ -35,6 +36,7 @@ pub use names::{
     MAX_NAME_BYTES, SESSION_EXTENSION, SESSIONS_FOLDER, TEAMS_FOLDER, session_key, sessions_folder,
     teams_folder, validate_name,
 };
+pub use options::TeamStoreOptions;
 pub use plan::{PlannedMember, ResumeAction, ResumePlan, SkipReason};
 pub use spawn::{CliDelegation, CliTool, SPAWN_CONFIG_KEYS, SpawnConfig, SpawnConfigBuilder};
 pub use store::{Member, SkippedFile, TeamListing, TeamStore, TeamSummary};

@@ -18,6 +18,7 @@ use super::names::{
 use super::spawn::SpawnConfig;
 use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
+use crate::limit::{DEFAULT_MAX_DOCUMENT_BYTES, check_size};
 use crate::store::Store;
 use crate::time::Clock;
 
@@ -26,6 +27,7 @@ use crate::time::Clock;
 pub struct TeamStore<S, C> {
     store: S,
     clock: C,
+    max_bytes: usize,
 }
 
 /// One member read from a team's `sessions` folder.
@@ -77,7 +79,32 @@ pub struct TeamSummary {
 impl<S: Store, C: Clock> TeamStore<S, C> {
     /// Team session files in `store`, stamped by `clock`.
     pub fn new(store: S, clock: C) -> Self {
-        TeamStore { store, clock }
+        TeamStore {
+            store,
+            clock,
+            max_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+        }
+    }
+
+    /// The same store reading session files of at most `bytes` bytes (default
+    /// [`DEFAULT_MAX_DOCUMENT_BYTES`], 16 MiB). A larger file is refused with
+    /// [`ErrorKind::InvalidInput`] naming the limit ([`check_size`]) and skipped by
+    /// [`list`](Self::list); [`save`](Self::save) copies it aside before replacing it.
+    #[must_use]
+    pub fn with_max_document_bytes(mut self, bytes: usize) -> Self {
+        self.max_bytes = bytes;
+        self
+    }
+
+    /// The read limit, in bytes.
+    pub fn max_document_bytes(&self) -> usize {
+        self.max_bytes
+    }
+
+    /// The document of `key`, refused when over the read limit (see [`parse_stored`]).
+    fn parse(&self, key: &Key, bytes: &[u8]) -> Result<SessionState> {
+        check_size(key, bytes, self.max_bytes)?;
+        parse_stored(key, bytes)
     }
 
     /// The underlying store.
@@ -97,7 +124,8 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
         let bytes = state.to_json()?;
         self.store.update(&key, &mut |old| {
             if let Some(old) = old
-                && SessionState::from_json(old).is_err()
+                && (check_size(&key, old, self.max_bytes).is_err()
+                    || SessionState::from_json(old).is_err())
             {
                 self.copy_aside(&key, old)?;
             }
@@ -126,6 +154,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             // A store that retries may call this again: start from the spawn each time.
             let mut fresh = spawned.clone();
             if let Some(old) = old {
+                check_size(&key, old, self.max_bytes)?;
                 match SessionState::from_json(old) {
                     Ok(previous) => {
                         // Its metadata and unknown keys are written again.
@@ -163,7 +192,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             let Some(old) = old else {
                 return Err(not_found(team, agent, &key));
             };
-            let mut state = parse_stored(&key, old)?;
+            let mut state = self.parse(&key, old)?;
             crate::json::check_rewrite(&key, old)?;
             apply(&mut state)?;
             if state.name != agent {
@@ -203,7 +232,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
     pub fn load(&self, team: &str, agent: &str) -> Result<SessionState> {
         let key = session_key(team, agent)?;
         match self.store.read(&key)? {
-            Some(bytes) => parse_stored(&key, &bytes),
+            Some(bytes) => self.parse(&key, &bytes),
             None => Err(not_found(team, agent, &key)),
         }
     }
@@ -295,7 +324,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             return;
         }
         let parsed = self.store.read(key).and_then(|bytes| match bytes {
-            Some(bytes) => parse_stored(key, &bytes).map(Some),
+            Some(bytes) => self.parse(key, &bytes).map(Some),
             None => Ok(None), // deleted since it was listed
         });
         match parsed {

@@ -43,16 +43,19 @@ fn a_checkout_gives_its_branch_commit_name_and_absolute_path() {
     let dir = tempfile::tempdir().unwrap();
     let (repo, head) = repo(dir.path());
     let facts = project_facts(&repo.join(".")).unwrap();
-    assert_eq!(facts.project.name, "repo");
+    assert_eq!(facts.project.name.as_deref(), Some("repo"));
     let path = std::fs::canonicalize(&repo).unwrap();
-    assert_eq!(facts.project.path, path.to_string_lossy());
+    assert_eq!(
+        facts.project.path.as_deref(),
+        Some(&*path.to_string_lossy())
+    );
     assert_eq!(facts.project.git_branch, Some(Some("main".to_owned())));
     assert_eq!(facts.git_head.as_deref(), Some(head.as_str()));
 
     // A folder below the top reads the same repository.
     std::fs::create_dir(repo.join("sub")).unwrap();
     let sub = project_facts(&repo.join("sub")).unwrap();
-    assert_eq!(sub.project.name, "sub");
+    assert_eq!(sub.project.name.as_deref(), Some("sub"));
     assert_eq!(sub.project.git_branch, Some(Some("main".to_owned())));
 }
 

@@ -52,7 +52,7 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
                 subagent_stop(&sessions, payload)?;
             }
             if moai {
-                register(root, payload, clock)?;
+                register(root, payload, ctx)?;
             }
         }
         "Stop" if open()? => drop(sessions.record_save()?),
@@ -160,11 +160,13 @@ fn subagent_stop(sessions: &Sessions, payload: &Payload) -> Result<()> {
 
 /// Registers the sub-agent in the project's `.moai/` registry: its type as the agent name,
 /// its last message as the result.
-fn register(root: &Path, payload: &Payload, clock: SystemClock) -> Result<()> {
+fn register(root: &Path, payload: &Payload, ctx: &Context) -> Result<()> {
     let start = agent(payload)?;
     let result = payload
         .last_assistant_message
         .clone()
         .map_or(Value::Null, Value::String);
-    AgentRegistry::new(store(root)?, clock).register(&start.agent_type, &start.id, result, None)
+    AgentRegistry::new(store(root)?, ctx.clock)
+        .with_max_document_bytes(crate::input::max_bytes(ctx))
+        .register(&start.agent_type, &start.id, result, None)
 }

@@ -402,7 +402,8 @@ fn lifecycle_race(root: &Path, go: &Path, moves: u64) -> std::result::Result<Mov
         .map_err(|e| e.to_string())?;
     let started = sessions.start().map_err(|e| e.to_string())?;
     let mut writes: BTreeMap<Timestamp, SessionStatus> = BTreeMap::new();
-    writes.insert(started.updated, started.status);
+    let updated = started.updated.ok_or("a started session has `updated`")?;
+    writes.insert(updated, started.status);
     let mut clash = 0u64;
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let root_s = root.to_str().ok_or("path not UTF-8")?;

@@ -117,7 +117,7 @@ fn child(root: &Path, journal: bool, sync: bool, steps: Option<u64>) -> Result<(
         doc.context_usage.estimated_tokens = n;
         if fault {
             // Planted fault (`CRASH_FAULT=direct`): a plain truncate-and-write, not atomic.
-            doc.updated = sessions.now();
+            doc.updated = Some(sessions.now());
             let path = root.join(".claude/orchestrator-session.json");
             let bytes = doc.to_pretty_json();
             let mut file =
