@@ -22,22 +22,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 pub use session_state::json_text::from_value;
-use session_state::{Error, MAX_VALUE_NESTING, json_text};
+use session_state::{Error, MAX_VALUE_NESTING, Result, json_text};
 
-use crate::args::type_name;
-use crate::errors::{ToJs, invalid_input, to_js_error};
-
-/// The global `JSON` object's `method`.
-fn json_function<'env, Args, Ret>(
-    env: &'env Env,
-    method: &str,
-) -> napi::Result<Function<'env, Args, Ret>>
-where
-    Args: napi::bindgen_prelude::JsValuesTupleIntoVec,
-{
-    let json: Object<'env> = env.get_global()?.get_named_property("JSON")?;
-    json.get_named_property(method)
-}
+use crate::args::{napi_failed, type_name};
 
 /// `JSON.stringify` that stops at what JSON cannot hold exactly (a non-finite number, an
 /// integer beyond 2^53 - 1 below 1e21, a function, symbol, `BigInt`, `Map` or `Set`) and at an
@@ -76,85 +63,79 @@ const STRICT_STRINGIFY: &str = r"(function (value, maxDepth) {
 /// `json_text::refuse_js_value`), and when it nests objects and arrays deeper than
 /// [`MAX_VALUE_NESTING`] levels (context `max_depth` = `"100"`, as the Python package), at any
 /// depth without overflowing the stack.
-pub fn value_from_js(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<serde_json::Value> {
+pub fn value_from_js(value: Unknown<'_>, name: &str) -> Result<serde_json::Value> {
     let kind = type_name(&value);
+    let env = Env::from_raw(value.value().env);
+    let failed = |e: napi::Error| napi_failed(name, &e);
     let stringify: Function<'_, FnArgs<(Unknown<'_>, u32)>, Object<'_>> =
-        env.run_script(STRICT_STRINGIFY)?;
+        env.run_script(STRICT_STRINGIFY).map_err(failed)?;
     let max_depth = u32::try_from(MAX_VALUE_NESTING).unwrap_or(u32::MAX);
     let outcome = stringify
         .call(FnArgs::from((value, max_depth)))
-        .map_err(|e| invalid_input(env, format!("`{name}` is not JSON: {}", e.reason)))?;
-    if let Some(refused) = outcome.get_named_property::<Option<Vec<String>>>("refused")? {
+        .map_err(|e| Error::invalid_input(format!("`{name}` is not JSON: {}", e.reason)))?;
+    if let Some(refused) = outcome
+        .get_named_property::<Option<Vec<String>>>("refused")
+        .map_err(failed)?
+    {
         let part = |i: usize| refused.get(i).map_or("", String::as_str);
-        return Err(to_js_error(
-            env,
-            json_text::refuse_js_value(name, part(0), part(1), part(2)),
-        ));
+        return Err(json_text::refuse_js_value(name, part(0), part(1), part(2)));
     }
     let text = outcome
-        .get_named_property::<Option<String>>("text")?
-        .ok_or_else(|| invalid_input(env, format!("`{name}` is not JSON: got {kind}")))?;
-    json_text::parse_input(name, text.as_bytes()).map_err(|e| to_js_error(env, e))
+        .get_named_property::<Option<String>>("text")
+        .map_err(failed)?
+        .ok_or_else(|| Error::invalid_input(format!("`{name}` is not JSON: got {kind}")))?;
+    json_text::parse_input(name, text.as_bytes())
 }
 
 /// A document (a JSON object) from JS; `invalid_input` naming `name` for anything that is
 /// not a plain object (arrays, `null`, primitives, `undefined`) or has no JSON form.
 pub fn document_from_js(
-    env: &Env,
     value: Unknown<'_>,
     name: &str,
-) -> napi::Result<serde_json::Map<String, serde_json::Value>> {
-    if value.get_type()? != ValueType::Object || value.is_array()? {
-        let kind = if value.is_array().unwrap_or(false) {
-            "array"
-        } else {
-            type_name(&value)
-        };
-        return Err(invalid_input(
-            env,
-            format!("`{name}` must be an object, got {kind}"),
-        ));
+) -> Result<serde_json::Map<String, serde_json::Value>> {
+    let is_array = value.is_array().unwrap_or(false);
+    if value.get_type().ok() != Some(ValueType::Object) || is_array {
+        let kind = if is_array { "array" } else { type_name(&value) };
+        return Err(Error::invalid_input(format!(
+            "`{name}` must be an object, got {kind}"
+        )));
     }
-    match value_from_js(env, value, name)? {
+    match value_from_js(value, name)? {
         serde_json::Value::Object(map) => Ok(map),
         // An object whose `toJSON` gives a non-object.
-        other => Err(invalid_input(
-            env,
-            format!(
-                "`{name}` must be an object, its JSON is {}",
-                json_type(&other)
-            ),
-        )),
+        other => Err(Error::invalid_input(format!(
+            "`{name}` must be an object, its JSON is {}",
+            json_type(&other)
+        ))),
     }
 }
 
 /// A typed value from JS through its JSON form: `invalid_input` naming `name` (with serde's
 /// reason, e.g. the missing field) when the value has no JSON form or not the shape of `T`.
-pub fn from_js<T: DeserializeOwned>(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<T> {
-    let json = value_from_js(env, value, name)?;
-    from_value(json, name).js(env)
+pub fn from_js<T: DeserializeOwned>(value: Unknown<'_>, name: &str) -> Result<T> {
+    from_value(value_from_js(value, name)?, name)
 }
 
 /// An optional options object: `undefined`, `null` or absent give `T::default()`; anything
 /// else must be an object of the shape of `T` (declare `T` with `deny_unknown_fields` so a
 /// misspelt option is an error), else `invalid_input` naming `name`.
 pub fn options_from_js<T: DeserializeOwned + Default>(
-    env: &Env,
     value: Option<Unknown<'_>>,
     name: &str,
-) -> napi::Result<T> {
-    let Some(value) = value else {
-        return Ok(T::default());
-    };
-    match value.get_type()? {
-        ValueType::Undefined | ValueType::Null => Ok(T::default()),
-        ValueType::Object if !value.is_array()? => from_js(env, value, name),
-        _ => Err(Error::invalid_input(format!(
-            "`{name}` must be an object, got {}",
-            type_name(&value)
-        ))
-        .with_context("field", name))
-        .js(env),
+) -> Result<T> {
+    match value {
+        Some(value) if !crate::args::is_nullish(&value) => {
+            if value.get_type().ok() == Some(ValueType::Object) && !value.is_array().unwrap_or(true)
+            {
+                return from_js(value, name);
+            }
+            Err(Error::invalid_input(format!(
+                "`{name}` must be an object, got {}",
+                type_name(&value)
+            ))
+            .with_context("field", name))
+        }
+        _ => Ok(T::default()),
     }
 }
 
@@ -169,7 +150,8 @@ pub fn to_js<'env, T: Serialize + ?Sized>(
             format!("cannot serialise the result: {e}"),
         )
     })?;
-    let parse: Function<'env, String, Unknown<'env>> = json_function(env, "parse")?;
+    let json: Object<'env> = env.get_global()?.get_named_property("JSON")?;
+    let parse: Function<'env, String, Unknown<'env>> = json.get_named_property("parse")?;
     parse.call(text)
 }
 

@@ -1,10 +1,10 @@
 //! # session-state-node
 //!
-//! The Node.js package `session-state`: napi-rs bindings of the session-state core. This
-//! crate holds the pieces every class shares:
+//! The Node.js package `session-state`: napi-rs bindings of the session-state core. A binding
+//! converts types and maps errors, nothing more:
 //!
-//! - [`errors`]: the one mapping of core errors onto JS `Error`s with `code` (and re-throwing
-//!   host store exceptions unchanged), `ERROR_CODES` and the `ErrorCode` union;
+//! - [`errors`]: core errors onto JS `Error`s with `code` (host store exceptions re-thrown
+//!   unchanged), `ERROR_CODES`, and [`Out`], the return type of every method;
 //! - [`args`]: argument checks that give `invalid_input` instead of napi's conversion errors;
 //! - [`documents`]: documents in and out as plain objects (through JSON text);
 //! - [`stores`]: the `FileStore` and `MemoryStore` classes;
@@ -18,7 +18,7 @@
 //! Build the addon with `npm run build` (see README.md); `cargo test` runs the Rust unit
 //! tests without Node (napi's `dyn-symbols`).
 
-// Helpers take `&Env` like napi-rs's own API (`Object::new(&env)`, `get_value(&env)`).
+// Helpers take `&Env` like napi-rs's own API (`Object::new(&env)`).
 #![allow(clippy::trivially_copy_pass_by_ref)]
 
 pub mod any_store;
@@ -33,4 +33,4 @@ pub mod stores;
 pub mod team;
 
 pub use any_store::{AnyStore, StoreArg};
-pub use errors::{ToJs, to_js_error};
+pub use errors::{Out, ToJs, out, to_js_error};
