@@ -1,19 +1,9 @@
-//! Documents in and out as plain JS objects, with exactly the shape of the JSON files.
-//!
-//! Conversion goes through JSON text and the engine's own `JSON.stringify` / `JSON.parse`,
-//! not napi's serde bridge, because that bridge turns integers above `u32::MAX` into
-//! `BigInt` (e.g. epoch milliseconds) and saturates large JS numbers into `i64`. With JSON
-//! text, a document reaches JavaScript as `JSON.parse(file)` would give it, and a JS value
-//! reaches the core as `JSON.stringify(value)` would write it (`undefined` members dropped,
-//! `Date` as its ISO string), except that values JSON cannot hold are `invalid_input` instead
-//! of being changed silently: `NaN` and `±Infinity` (which `JSON.stringify` writes as `null`),
-//! `Map` and `Set` (written as `{}`), functions and symbols, `BigInt` and cycles; and so are
-//! numbers beyond `Number.MAX_SAFE_INTEGER` (2^53 - 1) either way and below 1e21, whose JSON
-//! text names an integer other than the one a file held or the caller meant (`2 ** 60` is
-//! written `1152921504606847000`; from 1e21 on the text is the exponent form, `1e+300`, read
-//! as the float it is), and objects and arrays nested deeper than the core's
-//! [`MAX_VALUE_NESTING`] (100) levels, at any depth (context `max_depth`). This covers every
-//! document, options object and value argument.
+//! Documents in and out as plain JS objects, with exactly the shape of the JSON files, through
+//! JSON text and the engine's own `JSON.stringify` / `JSON.parse` (napi's serde bridge turns
+//! integers above `u32::MAX` into `BigInt` and saturates large numbers). What JSON cannot hold
+//! exactly is `invalid_input`, never changed silently: `NaN`, `±Infinity`, `Map`, `Set`,
+//! functions, symbols, `BigInt`, cycles, integers beyond 2^53 - 1 (below 1e21), and nesting
+//! deeper than the core's [`MAX_VALUE_NESTING`] (context `max_depth`).
 
 use napi::bindgen_prelude::{
     Env, FnArgs, Function, JsObjectValue, JsValue, Object, Unknown, ValueType,

@@ -62,7 +62,7 @@ impl std::error::Error for HostException {}
 
 /// Takes the first [`HostException`] out of the source chain of `err` (a host exception may
 /// be wrapped in further core errors), leaving `err` otherwise intact.
-fn take_host_exception(err: &mut Error) -> Option<HostException> {
+pub fn take_host_exception(err: &mut Error) -> Option<HostException> {
     match err.take_source()?.downcast::<HostException>() {
         Ok(host) => Some(*host),
         Err(source) => take_host_exception(&mut *source.downcast::<Error>().ok()?),
@@ -179,60 +179,5 @@ impl<T: Serialize + 'static> ToNapiValue for Out<T> {
             Ok(value) => Ok(crate::documents::to_js(&env, &value)?.raw()),
             Err(err) => Err(to_js_error(&env, err)),
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn error_codes_are_the_core_kind_codes() {
-        let core: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
-        assert_eq!(ERROR_CODES.to_vec(), core);
-    }
-
-    #[test]
-    fn node_message_names_the_node_option() {
-        use session_state::orchestrator::{OrchestratorStore, Project};
-        use session_state::{FixedClock, MemoryStore};
-        let clock = FixedClock::at("2026-01-02T03:04:05Z").expect("instant");
-        let sessions = OrchestratorStore::new(MemoryStore::new(), clock);
-        let project = Project {
-            name: "p".into(),
-            path: "/p".into(),
-            ..Project::default()
-        };
-        let doc = sessions
-            .create_session("goal", "default", project, Some("abc123"))
-            .expect("created");
-        sessions.archive(&doc, false).expect("archived");
-        let err = sessions.archive(&doc, false).expect_err("archived twice");
-        assert_eq!(err.kind(), ErrorKind::AlreadyExists);
-        assert!(!err.message().contains("--replace"), "core message: {err}");
-        assert_eq!(err.hint(), Some(Hint::Replace));
-        let node = node_message(&err);
-        assert!(!node.contains("--replace"), "{node}");
-        assert!(node.contains("`{ replace: true }`"), "{node}");
-        assert!(
-            node.starts_with("an archive of session `2026-01-02-abc123` already exists at"),
-            "{node}"
-        );
-        assert_eq!(
-            node_message(&Error::invalid_input("no hint")),
-            "no hint",
-            "no hint, nothing added"
-        );
-    }
-
-    #[test]
-    fn host_exception_is_found_below_wrapping_errors() {
-        let host = HostException(napi::Error::new(Status::GenericFailure, "boom"));
-        let inner = Error::new(ErrorKind::Storage, "cannot read `a`").with_source(host);
-        let mut outer = Error::new(ErrorKind::CorruptState, "`a` is corrupt").with_source(inner);
-        let found = take_host_exception(&mut outer).expect("host exception in the chain");
-        assert_eq!(found.to_string(), "boom");
-        let mut plain = Error::storage("a", "read", std::io::Error::other("disk"));
-        assert!(take_host_exception(&mut plain).is_none());
     }
 }

@@ -32,6 +32,8 @@ mod json;
 pub use json::MAX_VALUE_NESTING;
 pub mod json_text;
 pub mod key;
+mod key_listing;
+pub use key_listing::keys_below;
 pub mod orchestrator;
 pub mod registry;
 pub mod requests;
