@@ -14,9 +14,9 @@ use serde_json::Value;
 use session_state::orchestrator::{
     self as core, ArchiveOptions, CreateSession, DoctorOptions, DoctorReport, HistoryOptions,
     HistoryPage, OrchestratorSession, ParseOptions, Repair, ResumeSummary, Salvaged, SessionStatus,
-    StoreOptions, agent_from_start, current_key, parse_argument,
+    StoreOptions, agent_from_start, current_key, parse_object_argument, summary_argument,
 };
-use session_state::{Clock, Error, Key, Result};
+use session_state::{Clock, Key, Result};
 use session_state_fs::SystemClock;
 
 use crate::any_store::{AnyStore, StoreArg, store_from_js};
@@ -188,29 +188,10 @@ impl OrchestratorStore {
         ts_args_type = "agentId: string, percent: number",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn agent_progress(
-        &self,
-        agent_id: StrArg<'_>,
-        percent: Either<f64, Unknown<'_>>,
-    ) -> Session {
+    pub fn agent_progress(&self, agent_id: StrArg<'_>, percent: Unknown<'_>) -> Session {
         out(|| {
             let id = string(agent_id, "agentId")?;
-            let percent = match percent {
-                #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-                Either::A(p) if p.fract() == 0.0 && (0.0..=100.0).contains(&p) => p as u8,
-                Either::A(p) => {
-                    let text = format!("`percent` must be an integer from 0 to 100, got {p}");
-                    return Err(Error::invalid_input(text));
-                }
-                Either::B(other) => {
-                    let text = format!(
-                        "`percent` must be a number, got {}",
-                        args::type_name(&other)
-                    );
-                    return Err(Error::invalid_input(text));
-                }
-            };
-            self.inner.agent_progress(&id, percent)
+            self.inner.agent_progress(&id, from_js(percent, "percent")?)
         })
     }
 
@@ -298,20 +279,13 @@ impl OrchestratorStore {
     }
 }
 
-/// A document argument read by the core's parser (`parse_argument`: a bad one is
-/// `invalid_input` naming the argument and, in `context.field`, the member at fault).
+/// A document argument read by the core's parser (see the module docs).
 fn session_from_js(
     value: Unknown<'_>,
     name: &str,
     options: &ParseOptions,
 ) -> Result<OrchestratorSession> {
-    session_from_map(&document_from_js(value, name)?, name)
-        .and_then(|bytes| parse_argument(name, &bytes, options))
-}
-
-/// The JSON bytes of a document argument.
-fn session_from_map(map: &serde_json::Map<String, Value>, name: &str) -> Result<Vec<u8>> {
-    serde_json::to_vec(&map).map_err(|e| Error::invalid_input(format!("`{name}` is not JSON: {e}")))
+    parse_object_argument(name, &document_from_js(value, name)?, options)
 }
 
 /// The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
@@ -335,21 +309,13 @@ pub fn resume_summary(doc: Unknown<'_>, now: Option<Unknown<'_>>) -> Out<ResumeS
     ts_return_type = "string"
 )]
 pub fn render_resume(summary_or_doc: Unknown<'_>) -> Out<String> {
-    let name = "summaryOrDoc";
     out(|| {
-        let map = document_from_js(summary_or_doc, name)?;
-        let summary: ResumeSummary = if map.contains_key("schema_version") {
-            let doc = parse_argument(
-                name,
-                &session_from_map(&map, name)?,
-                &ParseOptions::default(),
-            )?;
-            core::resume_summary(&doc, SystemClock.now())
-        } else {
-            serde_json::from_value(map.into())
-                .map_err(|e| Error::invalid_input(format!("`{name}` is not a summary: {e}")))?
-        };
-        Ok(core::render_markdown(&summary))
+        let map = document_from_js(summary_or_doc, "summaryOrDoc")?;
+        Ok(core::render_markdown(&summary_argument(
+            "summaryOrDoc",
+            map,
+            SystemClock.now(),
+        )?))
     })
 }
 

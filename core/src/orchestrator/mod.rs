@@ -37,6 +37,7 @@ mod history;
 mod history_index;
 mod keys;
 pub(crate) mod lenient;
+mod object_arguments;
 mod options;
 mod parse;
 mod record;
@@ -57,6 +58,7 @@ pub use keys::{
     CURRENT_KEY, HISTORY_DIR, INDEX_KEY, current_key, history_dir, history_id, history_key,
     index_key,
 };
+pub use object_arguments::{parse_object_argument, summary_argument};
 pub use options::{ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions, StoreOptions};
 pub use parse::{
     DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, UTF8_BOM, is_over_limit, is_unsafe_session_id,
