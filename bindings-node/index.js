@@ -841,7 +841,6 @@ module.exports.MemoryStore = nativeBinding.MemoryStore
 module.exports.OrchestratorStore = nativeBinding.OrchestratorStore
 module.exports.TeamStore = nativeBinding.TeamStore
 module.exports.ERROR_CODES = nativeBinding.ERROR_CODES
-module.exports.ErrorCode = nativeBinding.ErrorCode
 module.exports.jsonSchema = nativeBinding.jsonSchema
 module.exports.parseBackendType = nativeBinding.parseBackendType
 module.exports.renderResume = nativeBinding.renderResume

@@ -6,9 +6,8 @@
 //! method a `ts_args_type` so the `.d.ts` shows the expected type, not the `Either`.
 
 use napi::JsString;
-use napi::bindgen_prelude::{Either, Env, Uint8Array, Unknown, ValueType};
-
-use crate::errors::invalid_input;
+use napi::bindgen_prelude::{Either, Uint8Array, Unknown, ValueType};
+use session_state::{Error, Key, Result};
 
 /// A string argument (read as UTF-16, so a lone surrogate is seen, not replaced), or whatever
 /// was passed instead.
@@ -33,55 +32,57 @@ pub fn type_name(value: &Unknown<'_>) -> &'static str {
     }
 }
 
+/// The core error for a failed napi call while reading an argument.
+pub fn napi_failed(name: &str, err: &napi::Error) -> Error {
+    Error::invalid_input(format!("cannot read `{name}`: {}", err.reason))
+}
+
 /// The string in `arg`; `invalid_input` naming `name` when it is not a string, or when it
 /// holds a lone surrogate: UTF-8 cannot hold one, and napi's own conversion would replace it
 /// with U+FFFD, so two different ids (`x\uD800`, `x\uDBFF`) would name one key.
-pub fn string(env: &Env, arg: StrArg<'_>, name: &str) -> napi::Result<String> {
+pub fn string(arg: StrArg<'_>, name: &str) -> Result<String> {
     match arg {
-        Either::A(s) => s.into_utf16()?.as_str().map_err(|_| {
-            invalid_input(
-                env,
-                format!(
+        Either::A(s) => s
+            .into_utf16()
+            .map_err(|e| napi_failed(name, &e))?
+            .as_str()
+            .map_err(|_| {
+                Error::invalid_input(format!(
                     "`{name}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a \
-                     file name or JSON file) cannot hold"
-                ),
-            )
-        }),
-        Either::B(other) => Err(invalid_input(
-            env,
-            format!("`{name}` must be a string, got {}", type_name(&other)),
-        )),
+                 file name or JSON file) cannot hold"
+                ))
+            }),
+        Either::B(other) => Err(Error::invalid_input(format!(
+            "`{name}` must be a string, got {}",
+            type_name(&other)
+        ))),
     }
 }
 
 /// The bytes in `arg`; `invalid_input` naming `name` when it is not a `Uint8Array`/`Buffer`.
-pub fn bytes(env: &Env, arg: BytesArg<'_>, name: &str) -> napi::Result<Vec<u8>> {
+pub fn bytes(arg: BytesArg<'_>, name: &str) -> Result<Vec<u8>> {
     match arg {
         Either::A(array) => Ok(array.to_vec()),
-        Either::B(other) => Err(invalid_input(
-            env,
-            format!(
-                "`{name}` must be a Uint8Array or Buffer, got {}",
-                type_name(&other)
-            ),
-        )),
+        Either::B(other) => Err(Error::invalid_input(format!(
+            "`{name}` must be a Uint8Array or Buffer, got {}",
+            type_name(&other)
+        ))),
     }
 }
 
 /// A store key from a string argument: `invalid_input` for a non-string, `invalid_key` for
 /// an unsafe key.
-pub fn key(env: &Env, arg: StrArg<'_>, name: &str) -> napi::Result<session_state::Key> {
-    let text = string(env, arg, name)?;
-    crate::errors::ToJs::js(session_state::Key::new(text), env)
+pub fn key(arg: StrArg<'_>, name: &str) -> Result<Key> {
+    Key::new(string(arg, name)?)
 }
 
 /// An optional string argument: `undefined`, `null` or absent give `None`; another non-string
 /// is `invalid_input` naming `name`.
-pub fn opt_string(env: &Env, arg: Option<StrArg<'_>>, name: &str) -> napi::Result<Option<String>> {
+pub fn opt_string(arg: Option<StrArg<'_>>, name: &str) -> Result<Option<String>> {
     match arg {
-        None => Ok(None),
         Some(Either::B(other)) if is_nullish(&other) => Ok(None),
-        Some(other) => string(env, other, name).map(Some),
+        None => Ok(None),
+        Some(other) => string(other, name).map(Some),
     }
 }
 
@@ -93,18 +94,14 @@ pub fn is_nullish(value: &Unknown<'_>) -> bool {
 /// An instant argument: absent, `undefined` or `null` is now (the system clock); an RFC 3339
 /// string or a `Date` is parsed (a `Date` through its JSON form, the ISO text); anything else
 /// is `invalid_input` naming `name`.
-pub fn instant(
-    env: &Env,
-    value: Option<Unknown<'_>>,
-    name: &str,
-) -> napi::Result<chrono::DateTime<chrono::Utc>> {
+pub fn instant(value: Option<Unknown<'_>>, name: &str) -> Result<chrono::DateTime<chrono::Utc>> {
     let Some(value) = value.filter(|v| !is_nullish(v)) else {
         return Ok(session_state::Clock::now(&session_state_fs::SystemClock));
     };
     let kind = type_name(&value);
-    let text = match value.get_type()? {
-        ValueType::String | ValueType::Object => {
-            match crate::documents::value_from_js(env, value, name)? {
+    let text = match value.get_type() {
+        Ok(ValueType::String | ValueType::Object) => {
+            match crate::documents::value_from_js(value, name)? {
                 serde_json::Value::String(text) => Some(text),
                 _ => None,
             }
@@ -112,10 +109,9 @@ pub fn instant(
         _ => None,
     };
     let text = text.ok_or_else(|| {
-        invalid_input(
-            env,
-            format!("`{name}` must be an RFC 3339 string or a Date, got {kind}"),
-        )
+        Error::invalid_input(format!(
+            "`{name}` must be an RFC 3339 string or a Date, got {kind}"
+        ))
     })?;
-    crate::errors::ToJs::js(session_state::Timestamp::parse(&text), env).map(|t| t.utc())
+    session_state::Timestamp::parse(&text).map(|t| t.utc())
 }

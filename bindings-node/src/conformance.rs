@@ -2,14 +2,12 @@
 //! case of `session_state::conformance` on a store (a host object of your own, typically) and
 //! returns the report as a plain object.
 
-use napi::bindgen_prelude::{Env, Unknown};
 use napi_derive::napi;
-use session_state::conformance;
+use session_state::conformance::{self, ConformanceReport};
 
-use crate::any_store::{AnyStore, StoreArg};
+use crate::any_store::{StoreArg, store_from_js};
 use crate::args::{self, StrArg};
-use crate::documents::to_js;
-use crate::errors::ToJs;
+use crate::errors::{Out, out};
 
 /// Runs the store conformance suite on `store` below the folder key `scratch` (default
 /// `"conformance"`; each case clears the keys of its own sub-folder, whose emptied folders and
@@ -21,16 +19,16 @@ use crate::errors::ToJs;
     ts_args_type = "store: Store, scratch?: string",
     ts_return_type = "ConformanceReport"
 )]
-pub fn run_store_conformance<'env>(
-    env: &'env Env,
+pub fn run_store_conformance(
     store: StoreArg<'_>,
     scratch: Option<StrArg<'_>>,
-) -> napi::Result<Unknown<'env>> {
-    let store = AnyStore::from_js(env, store)?;
-    let scratch =
-        args::opt_string(env, scratch, "scratch")?.unwrap_or_else(|| "conformance".into());
-    let scratch = session_state::Key::new(scratch).js(env)?;
-    to_js(env, &conformance::run_all(&store, &scratch))
+) -> Out<ConformanceReport> {
+    out(|| {
+        let store = store_from_js(store)?;
+        let scratch = args::opt_string(scratch, "scratch")?;
+        let scratch = session_state::Key::new(scratch.as_deref().unwrap_or("conformance"))?;
+        Ok(conformance::run_all(&store, &scratch))
+    })
 }
 
 /// Every case name of the suite, in the order `runStoreConformance` runs them.

@@ -1,19 +1,9 @@
-//! Documents in and out as plain JS objects, with exactly the shape of the JSON files.
-//!
-//! Conversion goes through JSON text and the engine's own `JSON.stringify` / `JSON.parse`,
-//! not napi's serde bridge, because that bridge turns integers above `u32::MAX` into
-//! `BigInt` (e.g. epoch milliseconds) and saturates large JS numbers into `i64`. With JSON
-//! text, a document reaches JavaScript as `JSON.parse(file)` would give it, and a JS value
-//! reaches the core as `JSON.stringify(value)` would write it (`undefined` members dropped,
-//! `Date` as its ISO string), except that values JSON cannot hold are `invalid_input` instead
-//! of being changed silently: `NaN` and `±Infinity` (which `JSON.stringify` writes as `null`),
-//! `Map` and `Set` (written as `{}`), functions and symbols, `BigInt` and cycles; and so are
-//! numbers beyond `Number.MAX_SAFE_INTEGER` (2^53 - 1) either way and below 1e21, whose JSON
-//! text names an integer other than the one a file held or the caller meant (`2 ** 60` is
-//! written `1152921504606847000`; from 1e21 on the text is the exponent form, `1e+300`, read
-//! as the float it is), and objects and arrays nested deeper than the core's
-//! [`MAX_VALUE_NESTING`] (100) levels, at any depth (context `max_depth`). This covers every
-//! document, options object and value argument.
+//! Documents in and out as plain JS objects, with exactly the shape of the JSON files, through
+//! JSON text and the engine's own `JSON.stringify` / `JSON.parse` (napi's serde bridge turns
+//! integers above `u32::MAX` into `BigInt` and saturates large numbers). What JSON cannot hold
+//! exactly is `invalid_input`, never changed silently: `NaN`, `±Infinity`, `Map`, `Set`,
+//! functions, symbols, `BigInt`, cycles, integers beyond 2^53 - 1 (below 1e21), and nesting
+//! deeper than the core's [`MAX_VALUE_NESTING`] (context `max_depth`).
 
 use napi::bindgen_prelude::{
     Env, FnArgs, Function, JsObjectValue, JsValue, Object, Unknown, ValueType,
@@ -22,22 +12,9 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 
 pub use session_state::json::from_value;
-use session_state::{Error, MAX_VALUE_NESTING, json};
+use session_state::{Error, MAX_VALUE_NESTING, Result, json};
 
-use crate::args::type_name;
-use crate::errors::{ToJs, invalid_input, to_js_error};
-
-/// The global `JSON` object's `method`.
-fn json_function<'env, Args, Ret>(
-    env: &'env Env,
-    method: &str,
-) -> napi::Result<Function<'env, Args, Ret>>
-where
-    Args: napi::bindgen_prelude::JsValuesTupleIntoVec,
-{
-    let json: Object<'env> = env.get_global()?.get_named_property("JSON")?;
-    json.get_named_property(method)
-}
+use crate::args::{napi_failed, type_name};
 
 /// `JSON.stringify` that stops at what JSON cannot hold exactly (a non-finite number, an
 /// integer beyond 2^53 - 1 below 1e21, a function, symbol, `BigInt`, `Map` or `Set`) and at an
@@ -76,85 +53,79 @@ const STRICT_STRINGIFY: &str = r"(function (value, maxDepth) {
 /// `json::refuse_js_value`), and when it nests objects and arrays deeper than
 /// [`MAX_VALUE_NESTING`] levels (context `max_depth` = `"100"`, as the Python package), at any
 /// depth without overflowing the stack.
-pub fn value_from_js(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<serde_json::Value> {
+pub fn value_from_js(value: Unknown<'_>, name: &str) -> Result<serde_json::Value> {
     let kind = type_name(&value);
+    let env = Env::from_raw(value.value().env);
+    let failed = |e: napi::Error| napi_failed(name, &e);
     let stringify: Function<'_, FnArgs<(Unknown<'_>, u32)>, Object<'_>> =
-        env.run_script(STRICT_STRINGIFY)?;
+        env.run_script(STRICT_STRINGIFY).map_err(failed)?;
     let max_depth = u32::try_from(MAX_VALUE_NESTING).unwrap_or(u32::MAX);
     let outcome = stringify
         .call(FnArgs::from((value, max_depth)))
-        .map_err(|e| invalid_input(env, format!("`{name}` is not JSON: {}", e.reason)))?;
-    if let Some(refused) = outcome.get_named_property::<Option<Vec<String>>>("refused")? {
+        .map_err(|e| Error::invalid_input(format!("`{name}` is not JSON: {}", e.reason)))?;
+    if let Some(refused) = outcome
+        .get_named_property::<Option<Vec<String>>>("refused")
+        .map_err(failed)?
+    {
         let part = |i: usize| refused.get(i).map_or("", String::as_str);
-        return Err(to_js_error(
-            env,
-            json::refuse_js_value(name, part(0), part(1), part(2)),
-        ));
+        return Err(json::refuse_js_value(name, part(0), part(1), part(2)));
     }
     let text = outcome
-        .get_named_property::<Option<String>>("text")?
-        .ok_or_else(|| invalid_input(env, format!("`{name}` is not JSON: got {kind}")))?;
-    json::parse_input(name, text.as_bytes()).map_err(|e| to_js_error(env, e))
+        .get_named_property::<Option<String>>("text")
+        .map_err(failed)?
+        .ok_or_else(|| Error::invalid_input(format!("`{name}` is not JSON: got {kind}")))?;
+    json::parse_input(name, text.as_bytes())
 }
 
 /// A document (a JSON object) from JS; `invalid_input` naming `name` for anything that is
 /// not a plain object (arrays, `null`, primitives, `undefined`) or has no JSON form.
 pub fn document_from_js(
-    env: &Env,
     value: Unknown<'_>,
     name: &str,
-) -> napi::Result<serde_json::Map<String, serde_json::Value>> {
-    if value.get_type()? != ValueType::Object || value.is_array()? {
-        let kind = if value.is_array().unwrap_or(false) {
-            "array"
-        } else {
-            type_name(&value)
-        };
-        return Err(invalid_input(
-            env,
-            format!("`{name}` must be an object, got {kind}"),
-        ));
+) -> Result<serde_json::Map<String, serde_json::Value>> {
+    let is_array = value.is_array().unwrap_or(false);
+    if value.get_type().ok() != Some(ValueType::Object) || is_array {
+        let kind = if is_array { "array" } else { type_name(&value) };
+        return Err(Error::invalid_input(format!(
+            "`{name}` must be an object, got {kind}"
+        )));
     }
-    match value_from_js(env, value, name)? {
+    match value_from_js(value, name)? {
         serde_json::Value::Object(map) => Ok(map),
         // An object whose `toJSON` gives a non-object.
-        other => Err(invalid_input(
-            env,
-            format!(
-                "`{name}` must be an object, its JSON is {}",
-                json_type(&other)
-            ),
-        )),
+        other => Err(Error::invalid_input(format!(
+            "`{name}` must be an object, its JSON is {}",
+            json_type(&other)
+        ))),
     }
 }
 
 /// A typed value from JS through its JSON form: `invalid_input` naming `name` (with serde's
 /// reason, e.g. the missing field) when the value has no JSON form or not the shape of `T`.
-pub fn from_js<T: DeserializeOwned>(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<T> {
-    let json = value_from_js(env, value, name)?;
-    from_value(json, name).js(env)
+pub fn from_js<T: DeserializeOwned>(value: Unknown<'_>, name: &str) -> Result<T> {
+    from_value(value_from_js(value, name)?, name)
 }
 
 /// An optional options object: `undefined`, `null` or absent give `T::default()`; anything
 /// else must be an object of the shape of `T` (declare `T` with `deny_unknown_fields` so a
 /// misspelt option is an error), else `invalid_input` naming `name`.
 pub fn options_from_js<T: DeserializeOwned + Default>(
-    env: &Env,
     value: Option<Unknown<'_>>,
     name: &str,
-) -> napi::Result<T> {
-    let Some(value) = value else {
-        return Ok(T::default());
-    };
-    match value.get_type()? {
-        ValueType::Undefined | ValueType::Null => Ok(T::default()),
-        ValueType::Object if !value.is_array()? => from_js(env, value, name),
-        _ => Err(Error::invalid_input(format!(
-            "`{name}` must be an object, got {}",
-            type_name(&value)
-        ))
-        .with_context("field", name))
-        .js(env),
+) -> Result<T> {
+    match value {
+        Some(value) if !crate::args::is_nullish(&value) => {
+            if value.get_type().ok() == Some(ValueType::Object) && !value.is_array().unwrap_or(true)
+            {
+                return from_js(value, name);
+            }
+            Err(Error::invalid_input(format!(
+                "`{name}` must be an object, got {}",
+                type_name(&value)
+            ))
+            .with_context("field", name))
+        }
+        _ => Ok(T::default()),
     }
 }
 
@@ -169,7 +140,8 @@ pub fn to_js<'env, T: Serialize + ?Sized>(
             format!("cannot serialise the result: {e}"),
         )
     })?;
-    let parse: Function<'env, String, Unknown<'env>> = json_function(env, "parse")?;
+    let json: Object<'env> = env.get_global()?.get_named_property("JSON")?;
+    let parse: Function<'env, String, Unknown<'env>> = json.get_named_property("parse")?;
     parse.call(text)
 }
 

@@ -1,24 +1,10 @@
 //! # session-state-node
 //!
-//! The Node.js package `session-state`: napi-rs bindings of the session-state core. This
-//! crate holds the pieces every class shares:
-//!
-//! - [`errors`]: the one mapping of core errors onto JS `Error`s with `code` (and re-throwing
-//!   host store exceptions unchanged), `ERROR_CODES` and the `ErrorCode` union;
-//! - [`args`]: argument checks that give `invalid_input` instead of napi's conversion errors;
-//! - [`documents`]: documents in and out as plain objects (through JSON text);
-//! - [`stores`]: the `FileStore` and `MemoryStore` classes;
-//! - [`host_store`]: a [`session_state::Store`] over any JS object with `read`, `write`,
-//!   `delete` and `list` methods;
-//! - [`any_store`]: [`AnyStore`], the store argument of every class constructor;
-//! - [`orchestrator`], [`registry`], [`team`]: the classes `OrchestratorStore`,
-//!   `AgentRegistry`, `TeamStore` and their free functions, one file per core module;
-//! - [`conformance`]: `runStoreConformance`, the core's store suite on any store.
-//!
-//! Build the addon with `npm run build` (see README.md); `cargo test` runs the Rust unit
-//! tests without Node (napi's `dyn-symbols`).
+//! The Node.js package `session-state`: napi-rs bindings of the session-state core. A binding
+//! converts types and maps errors, nothing more: each module says what it holds. `cargo test`
+//! runs the Rust tests without Node (napi's `dyn-symbols`); `npm run build` builds the addon.
 
-// Helpers take `&Env` like napi-rs's own API (`Object::new(&env)`, `get_value(&env)`).
+// Helpers take `&Env` like napi-rs's own API (`Object::new(&env)`).
 #![allow(clippy::trivially_copy_pass_by_ref)]
 
 pub mod any_store;
@@ -33,4 +19,4 @@ pub mod stores;
 pub mod team;
 
 pub use any_store::{AnyStore, StoreArg};
-pub use errors::{ToJs, to_js_error};
+pub use errors::{Out, ToJs, out, to_js_error};

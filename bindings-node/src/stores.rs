@@ -8,21 +8,19 @@
 use napi::bindgen_prelude::{Buffer, Env, Unknown};
 use napi_derive::napi;
 use serde::Deserialize;
-use session_state::Store;
+use session_state::{Error, Store};
 use session_state_fs::{Durability, FsStore};
 
 use crate::args::{self, BytesArg, StrArg};
 use crate::documents::options_from_js;
-use crate::errors::{ToJs, invalid_input};
+use crate::errors::{Out, ToJs, out};
 
 /// Options of `new FileStore(root, options)` (declared as `FileStoreOptions` in
 /// `types-header.d.ts`). Unknown members are refused, so a misspelt option is an error.
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct FileStoreOptions {
-    /// Fsync each written file and its folder before returning, so a write survives a power
-    /// loss or an OS crash (default `true`; `false`: atomic rename only, faster, survives a
-    /// process crash).
+    /// Fsync each written file and its folder before returning (default `true`).
     durable: Option<bool>,
 }
 
@@ -46,24 +44,26 @@ impl FileStore {
     /// be created or is not a folder.
     #[napi(constructor, ts_args_type = "root: string, options?: FileStoreOptions")]
     pub fn new(env: Env, root: StrArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
-        let root = args::string(&env, root, "root")?;
-        if root.is_empty() || root.contains('\0') {
-            return Err(invalid_input(
-                &env,
-                format!(
-                    "`root` must be a folder path, got `{}`",
-                    root.escape_debug()
-                ),
-            ));
-        }
-        let options: FileStoreOptions = options_from_js(&env, options, "options")?;
-        let durability = if options.durable.unwrap_or(true) {
-            Durability::Sync
-        } else {
-            Durability::Atomic
+        let store = || {
+            let root = args::string(root, "root")?;
+            if root.is_empty() || root.contains('\0') {
+                let shown = root.escape_debug();
+                return Err(Error::invalid_input(format!(
+                    "`root` must be a folder path, got `{shown}`"
+                )));
+            }
+            let options: FileStoreOptions = options_from_js(options, "options")?;
+            let durable = options.durable.unwrap_or(true);
+            let durability = if durable {
+                Durability::Sync
+            } else {
+                Durability::Atomic
+            };
+            Ok(FsStore::new(root)?.with_durability(durability))
         };
-        let inner = FsStore::new(root).js(&env)?.with_durability(durability);
-        Ok(FileStore { inner })
+        Ok(FileStore {
+            inner: store().js(&env)?,
+        })
     }
 
     /// The root folder, as given.
@@ -76,30 +76,6 @@ impl FileStore {
     #[napi(getter)]
     pub fn durable(&self) -> bool {
         self.inner.durability() == Durability::Sync
-    }
-
-    /// The bytes under `key`, or `null`. Throws `invalid_key` for an unsafe key.
-    #[napi(ts_args_type = "key: string")]
-    pub fn read(&self, env: Env, key: StrArg<'_>) -> napi::Result<Option<Buffer>> {
-        read(&env, &self.inner, key)
-    }
-
-    /// Replaces the bytes under `key` atomically.
-    #[napi(ts_args_type = "key: string, data: Uint8Array")]
-    pub fn write(&self, env: Env, key: StrArg<'_>, data: BytesArg<'_>) -> napi::Result<()> {
-        write(&env, &self.inner, key, data)
-    }
-
-    /// Removes `key`; `true` if it existed.
-    #[napi(ts_args_type = "key: string")]
-    pub fn delete(&self, env: Env, key: StrArg<'_>) -> napi::Result<bool> {
-        delete(&env, &self.inner, key)
-    }
-
-    /// Every key strictly below the folder `prefix`, at any depth, sorted.
-    #[napi(ts_args_type = "prefix: string")]
-    pub fn list(&self, env: Env, prefix: StrArg<'_>) -> napi::Result<Vec<String>> {
-        list(&env, &self.inner, prefix)
     }
 }
 
@@ -124,59 +100,41 @@ impl MemoryStore {
     pub fn size(&self) -> u32 {
         u32::try_from(self.inner.len()).unwrap_or(u32::MAX)
     }
-
-    /// The bytes under `key`, or `null`. Throws `invalid_key` for an unsafe key.
-    #[napi(ts_args_type = "key: string")]
-    pub fn read(&self, env: Env, key: StrArg<'_>) -> napi::Result<Option<Buffer>> {
-        read(&env, &self.inner, key)
-    }
-
-    /// Replaces the bytes under `key`.
-    #[napi(ts_args_type = "key: string, data: Uint8Array")]
-    pub fn write(&self, env: Env, key: StrArg<'_>, data: BytesArg<'_>) -> napi::Result<()> {
-        write(&env, &self.inner, key, data)
-    }
-
-    /// Removes `key`; `true` if it existed.
-    #[napi(ts_args_type = "key: string")]
-    pub fn delete(&self, env: Env, key: StrArg<'_>) -> napi::Result<bool> {
-        delete(&env, &self.inner, key)
-    }
-
-    /// Every key strictly below the folder `prefix`, at any depth, sorted.
-    #[napi(ts_args_type = "prefix: string")]
-    pub fn list(&self, env: Env, prefix: StrArg<'_>) -> napi::Result<Vec<String>> {
-        list(&env, &self.inner, prefix)
-    }
 }
 
-/// `store.read(key)` for any store, as the JS methods give it.
-pub(crate) fn read(env: &Env, store: &dyn Store, key: StrArg<'_>) -> napi::Result<Option<Buffer>> {
-    let key = args::key(env, key, "key")?;
-    Ok(store.read(&key).js(env)?.map(Buffer::from))
-}
+/// The raw key/bytes methods, the same on both store classes.
+macro_rules! raw_methods {
+    ($($class:ident),*) => {$(
+        #[napi]
+        impl $class {
+            /// The bytes under `key`, or `null`. Throws `invalid_key` for an unsafe key.
+            #[napi(ts_args_type = "key: string")]
+            pub fn read(&self, env: Env, key: StrArg<'_>) -> napi::Result<Option<Buffer>> {
+                let bytes = args::key(key, "key").and_then(|key| self.inner.read(&key));
+                Ok(bytes.js(&env)?.map(Buffer::from))
+            }
 
-/// `store.write(key, data)` for any store.
-pub(crate) fn write(
-    env: &Env,
-    store: &dyn Store,
-    key: StrArg<'_>,
-    data: BytesArg<'_>,
-) -> napi::Result<()> {
-    let key = args::key(env, key, "key")?;
-    let data = args::bytes(env, data, "data")?;
-    store.write(&key, &data).js(env)
-}
+            /// Replaces the bytes under `key` atomically.
+            #[napi(ts_args_type = "key: string, data: Uint8Array", ts_return_type = "void")]
+            pub fn write(&self, key: StrArg<'_>, data: BytesArg<'_>) -> Out<()> {
+                out(|| self.inner.write(&args::key(key, "key")?, &args::bytes(data, "data")?))
+            }
 
-/// `store.delete(key)` for any store.
-pub(crate) fn delete(env: &Env, store: &dyn Store, key: StrArg<'_>) -> napi::Result<bool> {
-    let key = args::key(env, key, "key")?;
-    store.delete(&key).js(env)
-}
+            /// Removes `key`; `true` if it existed.
+            #[napi(ts_args_type = "key: string", ts_return_type = "boolean")]
+            pub fn delete(&self, key: StrArg<'_>) -> Out<bool> {
+                out(|| self.inner.delete(&args::key(key, "key")?))
+            }
 
-/// `store.list(prefix)` for any store.
-pub(crate) fn list(env: &Env, store: &dyn Store, prefix: StrArg<'_>) -> napi::Result<Vec<String>> {
-    let prefix = args::key(env, prefix, "prefix")?;
-    let keys = store.list(&prefix).js(env)?;
-    Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
+            /// Every key strictly below the folder `prefix`, at any depth, sorted.
+            #[napi(ts_args_type = "prefix: string", ts_return_type = "Array<string>")]
+            pub fn list(&self, prefix: StrArg<'_>) -> Out<Vec<String>> {
+                out(|| {
+                    let keys = self.inner.list(&args::key(prefix, "prefix")?)?;
+                    Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
+                })
+            }
+        }
+    )*};
 }
+raw_methods!(FileStore, MemoryStore);

@@ -8,15 +8,20 @@
 
 use napi::bindgen_prelude::{Env, Unknown};
 use napi_derive::napi;
-use session_state::team::{self as core, BackendType, SessionState, SpawnConfig, TeamStoreOptions};
+use session_state::Result;
+use session_state::team::{
+    self as core, BackendType, ResumePlan, SessionState, SpawnConfig, TeamListing, TeamStoreOptions,
+    TeamSummary,
+};
 use session_state_fs::SystemClock;
 
-use crate::any_store::{AnyStore, StoreArg};
-use crate::args::{self, StrArg};
-use crate::documents::{self, from_value, options_from_js, to_js};
-use crate::errors::ToJs;
+use crate::any_store::{AnyStore, StoreArg, store_from_js};
+use crate::args::{self, StrArg, string};
+use crate::documents::{document_from_js, from_value, options_from_js};
+use crate::errors::{Out, ToJs, out};
 
 type Core = core::TeamStore<AnyStore, SystemClock>;
+type State = Out<SessionState>;
 
 /// Team session files `teams/{team}/sessions/{agent}.json` over a store, stamped with the
 /// system clock. Listings never fail on one bad file: it is reported in `skipped`.
@@ -32,8 +37,8 @@ impl TeamStore {
     /// Option `maxDocumentBytes`: the largest session file read (default 16 MiB).
     #[napi(constructor, ts_args_type = "store: Store, options?: TeamStoreOptions")]
     pub fn new(env: Env, store: StoreArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
-        let store = AnyStore::from_js(&env, store)?;
-        let options: TeamStoreOptions = options_from_js(&env, options, "options")?;
+        let store = store_from_js(store).js(&env)?;
+        let options: TeamStoreOptions = options_from_js(options, "options").js(&env)?;
         Ok(TeamStore {
             inner: options.apply(Core::new(store, SystemClock)),
         })
@@ -42,11 +47,18 @@ impl TeamStore {
     /// Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not
     /// parse is copied aside first); returns the key written. Throws `invalid_key` for an
     /// invalid team or agent name, `invalid_input` for a state of the wrong shape.
-    #[napi(ts_args_type = "team: string, state: TeamSessionState")]
-    pub fn save(&self, env: &Env, team: StrArg<'_>, state: Unknown<'_>) -> napi::Result<String> {
-        let team = args::string(env, team, "team")?;
-        let state = state_from_js(env, state, "state")?;
-        Ok(self.inner.save(&team, &state).js(env)?.to_string())
+    #[napi(
+        ts_args_type = "team: string, state: TeamSessionState",
+        ts_return_type = "string"
+    )]
+    pub fn save(&self, team: StrArg<'_>, state: Unknown<'_>) -> Out<String> {
+        out(|| {
+            let team = string(team, "team")?;
+            Ok(self
+                .inner
+                .save(&team, &state_from_js(state, "state")?)?
+                .to_string())
+        })
     }
 
     /// Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
@@ -55,37 +67,36 @@ impl TeamStore {
         ts_args_type = "team: string, agent: string",
         ts_return_type = "TeamSessionState"
     )]
-    pub fn load<'env>(
-        &self,
-        env: &'env Env,
-        team: StrArg<'_>,
-        agent: StrArg<'_>,
-    ) -> napi::Result<Unknown<'env>> {
-        let team = args::string(env, team, "team")?;
-        let agent = args::string(env, agent, "agent")?;
-        to_js(env, &self.inner.load(&team, &agent).js(env)?)
+    pub fn load(&self, team: StrArg<'_>, agent: StrArg<'_>) -> State {
+        out(|| {
+            self.inner
+                .load(&string(team, "team")?, &string(agent, "agent")?)
+        })
     }
 
     /// Deletes one member's file; `true` if it existed.
-    #[napi(ts_args_type = "team: string, agent: string")]
-    pub fn delete(&self, env: &Env, team: StrArg<'_>, agent: StrArg<'_>) -> napi::Result<bool> {
-        let team = args::string(env, team, "team")?;
-        let agent = args::string(env, agent, "agent")?;
-        self.inner.delete(&team, &agent).js(env)
+    #[napi(
+        ts_args_type = "team: string, agent: string",
+        ts_return_type = "boolean"
+    )]
+    pub fn delete(&self, team: StrArg<'_>, agent: StrArg<'_>) -> Out<bool> {
+        out(|| {
+            self.inner
+                .delete(&string(team, "team")?, &string(agent, "agent")?)
+        })
     }
 
     /// Every member of `team` sorted by agent name, and the files skipped:
     /// `{team, members: [{agent, key, state}], skipped: [{key, code, message}]}`.
     #[napi(ts_args_type = "team: string", ts_return_type = "TeamListing")]
-    pub fn list<'env>(&self, env: &'env Env, team: StrArg<'_>) -> napi::Result<Unknown<'env>> {
-        let team = args::string(env, team, "team")?;
-        to_js(env, &self.inner.list(&team).js(env)?)
+    pub fn list(&self, team: StrArg<'_>) -> Out<TeamListing> {
+        out(|| self.inner.list(&string(team, "team")?))
     }
 
     /// Every team folder under `teams/`: `[{name, sessions}]`, sorted by name.
     #[napi(ts_return_type = "TeamSummary[]")]
-    pub fn list_teams<'env>(&self, env: &'env Env) -> napi::Result<Unknown<'env>> {
-        to_js(env, &self.inner.list_teams().js(env)?)
+    pub fn list_teams(&self) -> Out<Vec<TeamSummary>> {
+        out(|| self.inner.list_teams())
     }
 
     /// Records that `config` was spawned on `backend` now; an existing readable file keeps
@@ -94,20 +105,18 @@ impl TeamStore {
         ts_args_type = "team: string, config: SpawnConfig, backend: BackendType",
         ts_return_type = "TeamSessionState"
     )]
-    pub fn record_spawn<'env>(
+    pub fn record_spawn(
         &self,
-        env: &'env Env,
         team: StrArg<'_>,
         config: Unknown<'_>,
         backend: StrArg<'_>,
-    ) -> napi::Result<Unknown<'env>> {
-        let team = args::string(env, team, "team")?;
-        let config: SpawnConfig = config_from_js(env, config)?;
-        let backend = backend_arg(env, backend)?;
-        to_js(
-            env,
-            &self.inner.record_spawn(&team, &config, backend).js(env)?,
-        )
+    ) -> State {
+        out(|| {
+            let team = string(team, "team")?;
+            let config = config_from_js(config)?;
+            self.inner
+                .record_spawn(&team, &config, backend_arg(backend)?)
+        })
     }
 
     /// Changes a saved member in one exclusive read-modify-write: the keys of `changes`
@@ -124,23 +133,14 @@ impl TeamStore {
         ts_args_type = "team: string, agent: string, changes: Partial<TeamSessionState>",
         ts_return_type = "TeamSessionState"
     )]
-    pub fn update<'env>(
-        &self,
-        env: &'env Env,
-        team: StrArg<'_>,
-        agent: StrArg<'_>,
-        changes: Unknown<'_>,
-    ) -> napi::Result<Unknown<'env>> {
-        let team = args::string(env, team, "team")?;
-        let agent = args::string(env, agent, "agent")?;
-        let changes = documents::document_from_js(env, changes, "changes")?;
-        let state = self
-            .inner
-            .update(&team, &agent, |state| {
+    pub fn update(&self, team: StrArg<'_>, agent: StrArg<'_>, changes: Unknown<'_>) -> State {
+        out(|| {
+            let (team, agent) = (string(team, "team")?, string(agent, "agent")?);
+            let changes = document_from_js(changes, "changes")?;
+            self.inner.update(&team, &agent, |state| {
                 state.merge_argument(&changes, "changes")
             })
-            .js(env)?;
-        to_js(env, &state)
+        })
     }
 
     /// Replaces a saved member with `state` in one exclusive read-modify-write (unlike
@@ -152,40 +152,26 @@ impl TeamStore {
         ts_args_type = "team: string, agent: string, state: TeamSessionState",
         ts_return_type = "TeamSessionState"
     )]
-    pub fn replace<'env>(
-        &self,
-        env: &'env Env,
-        team: StrArg<'_>,
-        agent: StrArg<'_>,
-        state: Unknown<'_>,
-    ) -> napi::Result<Unknown<'env>> {
-        let team = args::string(env, team, "team")?;
-        let agent = args::string(env, agent, "agent")?;
-        let new = state_from_js(env, state, "state")?;
-        let state = self
-            .inner
-            .update(&team, &agent, |state| {
+    pub fn replace(&self, team: StrArg<'_>, agent: StrArg<'_>, state: Unknown<'_>) -> State {
+        out(|| {
+            let (team, agent) = (string(team, "team")?, string(agent, "agent")?);
+            let new = state_from_js(state, "state")?;
+            self.inner.update(&team, &agent, |state| {
                 state
                     .check_backend_change(&new.backend_type)
                     .map_err(|e| e.below("state"))?;
                 state.clone_from(&new);
                 Ok(())
             })
-            .js(env)?;
-        to_js(env, &state)
+        })
     }
 
     /// What re-spawning `team` would do, member by member, without spawning anything:
     /// `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,
     /// action: 'skip', reason, message}]}`.
     #[napi(ts_args_type = "team: string", ts_return_type = "ResumePlan")]
-    pub fn resume_plan<'env>(
-        &self,
-        env: &'env Env,
-        team: StrArg<'_>,
-    ) -> napi::Result<Unknown<'env>> {
-        let team = args::string(env, team, "team")?;
-        to_js(env, &self.inner.resume_plan(&team).js(env)?)
+    pub fn resume_plan(&self, team: StrArg<'_>) -> Out<ResumePlan> {
+        out(|| self.inner.resume_plan(&string(team, "team")?))
     }
 }
 
@@ -196,16 +182,20 @@ impl TeamStore {
     ts_args_type = "config: SpawnConfig, backend: BackendType, now?: string | Date",
     ts_return_type = "TeamSessionState"
 )]
-pub fn session_from_config<'env>(
-    env: &'env Env,
+pub fn session_from_config(
     config: Unknown<'_>,
     backend: StrArg<'_>,
     now: Option<Unknown<'_>>,
-) -> napi::Result<Unknown<'env>> {
-    let config = config_from_js(env, config)?;
-    let backend = backend_arg(env, backend)?;
-    let now = args::instant(env, now, "now")?;
-    to_js(env, &SessionState::from_config(&config, backend, now))
+) -> State {
+    out(|| {
+        let config = config_from_js(config)?;
+        let backend = backend_arg(backend)?;
+        Ok(SessionState::from_config(
+            &config,
+            backend,
+            args::instant(now, "now")?,
+        ))
+    })
 }
 
 /// The config to re-spawn a saved agent with (no delegations).
@@ -213,32 +203,32 @@ pub fn session_from_config<'env>(
     ts_args_type = "state: TeamSessionState",
     ts_return_type = "SpawnConfig"
 )]
-pub fn to_spawn_config<'env>(env: &'env Env, state: Unknown<'_>) -> napi::Result<Unknown<'env>> {
-    let state = state_from_js(env, state, "state")?;
-    to_js(env, &state.to_spawn_config())
+pub fn to_spawn_config(state: Unknown<'_>) -> Out<SpawnConfig> {
+    out(|| Ok(state_from_js(state, "state")?.to_spawn_config()))
 }
 
 /// The backend named by a `backendType` string; throws `invalid_input` for an unknown one.
 #[napi(ts_args_type = "backendType: string", ts_return_type = "BackendType")]
-pub fn parse_backend_type(env: &Env, backend_type: StrArg<'_>) -> napi::Result<String> {
-    Ok(backend_arg(env, backend_type)?.as_str().to_owned())
+pub fn parse_backend_type(backend_type: StrArg<'_>) -> Out<String> {
+    out(|| Ok(backend_arg(backend_type)?.as_str().to_owned()))
 }
 
 /// A session state argument, through the core's `SessionState` rules; a mismatch is
 /// `invalid_input` naming the member (`state.maxTurns`).
-fn state_from_js(env: &Env, value: Unknown<'_>, name: &str) -> napi::Result<SessionState> {
-    let map = documents::document_from_js(env, value, name)?;
-    from_value(serde_json::Value::Object(map), name).js(env)
+fn state_from_js(value: Unknown<'_>, name: &str) -> Result<SessionState> {
+    from_value(
+        serde_json::Value::Object(document_from_js(value, name)?),
+        name,
+    )
 }
 
 /// A spawn config argument (camelCase keys, as in the document; the core's
 /// [`SpawnConfig::from_argument`] refuses a member the type does not have).
-fn config_from_js(env: &Env, value: Unknown<'_>) -> napi::Result<SpawnConfig> {
-    let map = documents::document_from_js(env, value, "config")?;
-    SpawnConfig::from_argument(map, "config").js(env)
+fn config_from_js(value: Unknown<'_>) -> Result<SpawnConfig> {
+    SpawnConfig::from_argument(document_from_js(value, "config")?, "config")
 }
 
 /// A backend argument: `claude-code`, `codex` or `gemini-cli`.
-fn backend_arg(env: &Env, value: StrArg<'_>) -> napi::Result<BackendType> {
-    args::string(env, value, "backend")?.parse().js(env)
+fn backend_arg(value: StrArg<'_>) -> Result<BackendType> {
+    string(value, "backend")?.parse()
 }

@@ -1,5 +1,6 @@
 // Errors: every error is an `Error` whose `code` is a core kind code; the TypeScript union
-// `ErrorCode` in index.d.ts lists exactly the core's codes (ERROR_CODES comes from the core).
+// `ErrorCode` of index.d.ts (from the shared types.d.ts) lists exactly the core's codes
+// (ERROR_CODES comes from the core).
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs'
@@ -10,12 +11,16 @@ import { createRequire } from 'node:module'
 const require = createRequire(import.meta.url)
 const { ERROR_CODES, FileStore, MemoryStore } = require('../index.js')
 
-/** The string literals of `export type ErrorCode = ...` in the generated index.d.ts. */
+/** The string literals of `export type ErrorCode = ...` of the generated declarations: the
+ * shared `types.d.ts`, which index.d.ts imports and re-exports. */
 function unionInDts() {
   const dts = readFileSync(new URL('../index.d.ts', import.meta.url), 'utf8')
-  const match = dts.match(/export type ErrorCode =([^\n]*)/)
-  assert.ok(match, 'index.d.ts declares `export type ErrorCode`')
-  return [...match[1].matchAll(/'([^']*)'/g)].map((m) => m[1])
+  assert.match(dts, /^import type \{[^}]*\bErrorCode\b[^}]*\} from '\.\/types'$/m)
+  assert.match(dts, /^export \* from '\.\/types'$/m)
+  const types = readFileSync(new URL('../types.d.ts', import.meta.url), 'utf8')
+  const match = types.match(/export type ErrorCode =([^;]*);/)
+  assert.ok(match, 'types.d.ts declares `export type ErrorCode`')
+  return [...match[1].matchAll(/"([^"]*)"/g)].map((m) => m[1])
 }
 
 test('the ErrorCode union of index.d.ts is the list of core codes', () => {

@@ -91,7 +91,11 @@ function surface(text) {
   return { classes, functions, consts, types };
 }
 
-const node = surface(readFileSync(new URL("../../bindings-node/index.d.ts", import.meta.url), "utf8"));
+// index.d.ts re-exports the shared declarations (`export * from './types'`, the copy `npm run
+// build` makes of bindings-shared/types.d.ts): they are part of the Node package's surface.
+const nodeDts = readFileSync(new URL("../../bindings-node/index.d.ts", import.meta.url), "utf8");
+const sharedDts = readFileSync(new URL("../../bindings-shared/types.d.ts", import.meta.url), "utf8");
+const node = surface(nodeDts.includes("export * from './types'") ? `${nodeDts}\n${sharedDts}` : nodeDts);
 const web = surface(readFileSync(new URL("../pkg-node/session_state_wasm.d.ts", import.meta.url), "utf8"));
 // wasm-bindgen's own exports, not the package's API.
 for (const own of ["initSync", "default"]) web.functions.delete(own);

@@ -31,6 +31,8 @@ mod error;
 pub mod json;
 mod key;
 pub mod limit;
+mod key_listing;
+pub use key_listing::keys_below;
 pub mod orchestrator;
 pub mod registry;
 pub mod requests;

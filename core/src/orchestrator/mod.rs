@@ -36,6 +36,7 @@ mod document;
 mod history;
 mod history_index;
 mod keys;
+mod object_arguments;
 mod options;
 mod parse;
 mod record;
@@ -54,6 +55,7 @@ pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
 pub use keys::{
     CURRENT_KEY, HISTORY_DIR, INDEX_KEY, current_key, history_dir, history_key, index_key,
 };
+pub use object_arguments::{parse_object_argument, summary_argument};
 pub use options::{ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions, StoreOptions};
 pub use parse::{DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, is_unsafe_session_id, parse_document};
 pub use record::{
