@@ -38,5 +38,5 @@ use wasm_bindgen::prelude::wasm_bindgen;
 const TS_TYPES: &'static str = include_str!("../../bindings-shared/types.d.ts");
 
 pub use clock::JsClock;
-pub use errors::{ERROR_CODES, IntoJsResult, JsResult, to_js_error};
+pub use errors::{IntoJsResult, JsResult, to_js_error};
 pub use stores::{AnyStore, HostStore, LocalStorageStore, MemoryStore};

@@ -1,22 +1,19 @@
 //! `OrchestratorStore` and the free functions `resumeSummary`, `renderResume`, `salvage`,
-//! `jsonSchema`: the core's [`session_state::orchestrator`] as JS (SPEC section 1).
-//!
-//! Documents cross in their file format (snake_case JSON keys, as `JSON.parse` of the file
-//! gives them); method names are camelCase. Every method converts its arguments, calls the core
-//! and converts the result: no logic lives here.
+//! `jsonSchema`: the core's [`session_state::orchestrator`] as JS (SPEC section 1). Documents
+//! cross in their file format (snake_case keys); method names are camelCase, parameter names
+//! the JS names.
+#![allow(non_snake_case)]
 
-use serde::Deserialize;
-use session_state::Key;
 use session_state::orchestrator::{
     self as core, ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions,
-    OrchestratorSession, ParseOptions, ResumeSummary, SessionStatus, StoreOptions, current_key,
+    OrchestratorSession, ParseOptions, SessionStatus, StoreOptions, current_key,
 };
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
 use crate::convert::{
-    bytes_arg, document_bytes, document_from_js, from_js, instant_arg, key_arg, options_arg,
-    string_arg, to_js,
+    Text, bytes_arg, document_bytes, document_from_js, from_js, instant_arg, is_absent, key_arg,
+    options_arg, to_js,
 };
 use crate::errors::{IntoJsResult, JsResult, invalid_input};
 use crate::stores::AnyStore;
@@ -61,14 +58,9 @@ pub struct OrchestratorStore {
     inner: core::OrchestratorStore<AnyStore, JsClock>,
 }
 
-/// The document argument `doc` read by the core's parser: a wrong shape is `invalid_input`
-/// naming it (the core's `parse_argument`), as in the Node package.
+/// The document argument `doc`, read by the core's `parse_argument`.
 fn document_arg(doc: &JsValue, options: &ParseOptions) -> JsResult<OrchestratorSession> {
     core::parse_argument("doc", &document_bytes(doc, "doc")?, options).js()
-}
-
-fn session(doc: &OrchestratorSession) -> JsResult<JsValue> {
-    to_js(doc)
 }
 
 #[wasm_bindgen]
@@ -100,10 +92,7 @@ impl OrchestratorStore {
     /// `invalid_input` (too large), `storage`.
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession | null")]
     pub fn load(&self) -> JsResult<JsValue> {
-        match self.inner.load().js()? {
-            Some(doc) => session(&doc),
-            None => Ok(JsValue::NULL),
-        }
+        to_js(&self.inner.load().js()?)
     }
 
     /// Saves `doc` as the current session with `updated` set to now, and returns the saved
@@ -117,7 +106,7 @@ impl OrchestratorStore {
     ) -> JsResult<JsValue> {
         let mut doc = document_arg(doc, self.inner.options())?;
         self.inner.save(&mut doc).js()?;
-        session(&doc)
+        to_js(&doc)
     }
 
     /// Archives `doc` under `.claude/orchestrator-history/{session_id}.json` (removing the
@@ -147,19 +136,19 @@ impl OrchestratorStore {
     /// `created → in_progress`; returns the saved document.
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
     pub fn start(&self) -> JsResult<JsValue> {
-        session(&self.inner.start().js()?)
+        to_js(&self.inner.start().js()?)
     }
 
     /// `in_progress → paused`; returns the saved document.
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
     pub fn pause(&self) -> JsResult<JsValue> {
-        session(&self.inner.pause().js()?)
+        to_js(&self.inner.pause().js()?)
     }
 
     /// `paused → in_progress` (the seed's `continue`); returns the saved document.
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
     pub fn resume(&self) -> JsResult<JsValue> {
-        session(&self.inner.resume().js()?)
+        to_js(&self.inner.resume().js()?)
     }
 
     /// `in_progress → complete`, then archive; all or nothing; returns the final document.
@@ -193,8 +182,7 @@ impl OrchestratorStore {
         #[wasm_bindgen(unchecked_param_type = "CreateSession")] session: &JsValue,
     ) -> JsResult<JsValue> {
         let args: CreateSession = from_js(session, "session")?;
-        let doc = self.inner.create(args).js()?;
-        to_js(&doc)
+        to_js(&self.inner.create(args).js()?)
     }
 
     /// Adds (or, same id, replaces) `agent` and saves; `status` defaults to `in_progress` and
@@ -206,67 +194,55 @@ impl OrchestratorStore {
     ) -> JsResult<JsValue> {
         let agent =
             core::agent_from_start(document_from_js(agent, "agent")?, self.inner.now()).js()?;
-        session(&self.inner.agent_started(&agent).js()?)
+        to_js(&self.inner.agent_started(&agent).js()?)
     }
 
     /// Sets agent `agentId`'s progress (percent, an integer from 0 to 100) and saves.
     #[wasm_bindgen(js_name = agentProgress, unchecked_return_type = "OrchestratorSession")]
     pub fn agent_progress(
         &self,
-        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
+        agentId: &Text,
         #[wasm_bindgen(unchecked_param_type = "number")] percent: &JsValue,
     ) -> JsResult<JsValue> {
-        let id = string_arg(agent_id, "agentId")?;
+        let id = agentId.get("agentId")?;
         let percent: u8 = from_js(percent, "percent")?;
-        session(&self.inner.agent_progress(&id, percent).js()?)
+        to_js(&self.inner.agent_progress(&id, percent).js()?)
     }
 
     /// Marks agent `agentId` complete with its one-line result and saves.
     #[wasm_bindgen(js_name = agentCompleted, unchecked_return_type = "OrchestratorSession")]
-    pub fn agent_completed(
-        &self,
-        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
-        #[wasm_bindgen(js_name = "resultSummary", unchecked_param_type = "string")] result_summary: &JsValue,
-    ) -> JsResult<JsValue> {
-        let id = string_arg(agent_id, "agentId")?;
-        let summary = string_arg(result_summary, "resultSummary")?;
-        session(&self.inner.agent_completed(&id, &summary).js()?)
+    pub fn agent_completed(&self, agentId: &Text, resultSummary: &Text) -> JsResult<JsValue> {
+        let id = agentId.get("agentId")?;
+        let summary = resultSummary.get("resultSummary")?;
+        to_js(&self.inner.agent_completed(&id, &summary).js()?)
     }
 
     /// Marks agent `agentId` failed, records the error and saves.
     #[wasm_bindgen(js_name = agentFailed, unchecked_return_type = "OrchestratorSession")]
-    pub fn agent_failed(
-        &self,
-        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] error: &JsValue,
-    ) -> JsResult<JsValue> {
-        let id = string_arg(agent_id, "agentId")?;
-        let error = string_arg(error, "error")?;
-        session(&self.inner.agent_failed(&id, &error).js()?)
+    pub fn agent_failed(&self, agentId: &Text, error: &Text) -> JsResult<JsValue> {
+        let id = agentId.get("agentId")?;
+        let error = error.get("error")?;
+        to_js(&self.inner.agent_failed(&id, &error).js()?)
     }
 
     /// Records a decision with its rationale and saves.
     #[wasm_bindgen(js_name = decisionMade, unchecked_return_type = "OrchestratorSession")]
-    pub fn decision_made(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] decision: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] rationale: &JsValue,
-    ) -> JsResult<JsValue> {
-        let decision = string_arg(decision, "decision")?;
-        let rationale = string_arg(rationale, "rationale")?;
-        session(&self.inner.decision_made(&decision, &rationale).js()?)
+    pub fn decision_made(&self, decision: &Text, rationale: &Text) -> JsResult<JsValue> {
+        let decision = decision.get("decision")?;
+        let rationale = rationale.get("rationale")?;
+        to_js(&self.inner.decision_made(&decision, &rationale).js()?)
     }
 
     /// The save before a context compression.
     #[wasm_bindgen(js_name = beforeCompression, unchecked_return_type = "OrchestratorSession")]
     pub fn before_compression(&self) -> JsResult<JsValue> {
-        session(&self.inner.before_compression().js()?)
+        to_js(&self.inner.before_compression().js()?)
     }
 
     /// The save at the end of a session.
     #[wasm_bindgen(js_name = sessionEnd, unchecked_return_type = "OrchestratorSession")]
     pub fn session_end(&self) -> JsResult<JsValue> {
-        session(&self.inner.session_end().js()?)
+        to_js(&self.inner.session_end().js()?)
     }
 
     /// Checks the current file and every archive; with `fix: true` repairs corrupt ones
@@ -287,15 +263,12 @@ impl OrchestratorStore {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "string")] key: &JsValue,
     ) -> JsResult<JsValue> {
-        let key: Key = if key.is_undefined() || key.is_null() {
+        let key = if is_absent(key) {
             current_key()
         } else {
-            key_arg(key)?
+            key_arg(key, "key")?
         };
-        match self.inner.recover(&key).js()? {
-            Some(repair) => to_js(&repair),
-            None => Ok(JsValue::NULL),
-        }
+        to_js(&self.inner.recover(&key).js()?)
     }
 
     /// Rebuilds the history listing index from the archive files.
@@ -309,7 +282,7 @@ impl OrchestratorStore {
     /// `complete`/`abort`: the final move and the archive, with the `replace` option.
     fn final_move(&self, to: SessionStatus, options: &JsValue) -> JsResult<JsValue> {
         let flags: ArchiveOptions = options_arg(options, "options")?;
-        session(&self.inner.move_to_with(to, flags.replace).js()?)
+        to_js(&self.inner.move_to_with(to, flags.replace).js()?)
     }
 }
 
@@ -339,18 +312,8 @@ pub fn render_resume(
     )]
     summary_or_doc: &JsValue,
 ) -> JsResult<String> {
-    const NAME: &str = "summaryOrDoc";
-    let map = document_from_js(summary_or_doc, NAME)?;
-    let summary = if map.contains_key("schema_version") {
-        let bytes = serde_json::to_vec(&map)
-            .map_err(|e| invalid_input(format!("`{NAME}` is not JSON: {e}")))?;
-        let doc = core::parse_argument(NAME, &bytes, &ParseOptions::default()).js()?;
-        core::resume_summary(&doc, session_state::Clock::now(&JsClock))
-    } else {
-        ResumeSummary::deserialize(&serde_json::Value::Object(map))
-            .map_err(|e| invalid_input(format!("`{NAME}` is not a summary: {e}")))?
-    };
-    Ok(core::render_markdown(&summary))
+    let map = document_from_js(summary_or_doc, "summaryOrDoc")?;
+    core::render_resume_argument("summaryOrDoc", map, session_state::Clock::now(&JsClock)).js()
 }
 
 /// The JSON Schema (draft 2020-12) of the schema "1.0" document: the core's `json_schema()`,

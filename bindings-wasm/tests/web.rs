@@ -245,7 +245,7 @@ fn dropped_host_errors_do_not_leak_into_later_errors() {
     let typed = to_js_error(session_state::Error::corrupt("a/b.json", "bad"));
     assert_eq!(prop(&typed, "code").as_string().unwrap(), "corrupt_state");
     assert_eq!(
-        errors::ERROR_CODES.len(),
+        errors::error_codes().length() as usize,
         session_state::ErrorKind::ALL.len()
     );
 }

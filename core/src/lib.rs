@@ -30,13 +30,16 @@ pub mod corrupt;
 pub mod error;
 mod json;
 pub use json::MAX_VALUE_NESTING;
+pub mod js_json;
 pub mod json_text;
 pub mod key;
+pub mod key_listing;
 pub mod orchestrator;
 pub mod registry;
 pub mod requests;
 pub mod store;
 pub mod team;
+pub mod text_item_store;
 pub mod time;
 
 pub use error::{Error, ErrorKind, Hint, Result};
