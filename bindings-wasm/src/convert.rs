@@ -27,18 +27,12 @@ extern "C" {
 
 impl Text {
     /// The string, named `what` in errors (as [`string_arg`]).
-    ///
-    /// # Errors
-    /// As [`string_arg`].
     pub fn get(&self, what: &str) -> JsResult<String> {
         string_arg(self, what)
     }
 }
 
 /// An optional `string` argument `what` (`undefined` and `null` are `None`).
-///
-/// # Errors
-/// As [`string_arg`].
 pub fn opt_text(value: Option<Text>, what: &str) -> JsResult<Option<String>> {
     value.map(|text| text.get(what)).transpose()
 }
@@ -50,34 +44,31 @@ extern "C" {
 }
 
 /// `value` as a plain JS value (objects, arrays, strings, numbers, booleans, `null`).
-///
-/// # Errors
-/// `invalid_input` when `value` has no JSON form (never for the core's types).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
     let text = serde_json::to_string_pretty(value).map_err(|e| invalid_input(e.to_string()))?;
     js_sys::JSON::parse(&text).map_err(|e| invalid_input(describe(&e)))
 }
 
 /// Any JSON value from the JS argument `what` (the core's strict `JSON.stringify`).
-///
-/// # Errors
-/// `invalid_input` naming `what` (and the member) when the value has no exact JSON form.
 pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value> {
     #[allow(clippy::cast_possible_truncation)] // 100
     let outcome = strict_json(value, MAX_VALUE_NESTING as u32)
         .map_err(|e| invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
     let get = |name: &str| Reflect::get(&outcome, &JsValue::from_str(name)).unwrap_or_default();
     let (text, refused) = (get("text").as_string(), get("refused"));
-    let part = |i| Array::from(&refused).get(i).as_string().unwrap_or_default();
-    let (key, kind, shown, type_name) = (part(0), part(1), part(2), type_name(value));
-    let outcome = match &text {
-        Some(text) => StrictJson::Text(text),
-        None if refused.is_object() => StrictJson::Refused {
-            key: &key,
-            kind: &kind,
-            shown: &shown,
-        },
-        None => StrictJson::NoText {
+    let parts: Vec<String> = refused
+        .dyn_ref::<Array>()
+        .map(|a| {
+            a.iter()
+                .map(|p| p.as_string().unwrap_or_default())
+                .collect()
+        })
+        .unwrap_or_default();
+    let type_name = type_name(value);
+    let outcome = match (&text, parts.as_slice()) {
+        (Some(text), _) => StrictJson::Text(text),
+        (None, [key, kind, shown]) => StrictJson::Refused { key, kind, shown },
+        _ => StrictJson::NoText {
             type_name: &type_name,
         },
     };
@@ -85,9 +76,6 @@ pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value>
 }
 
 /// A document (a plain JS object) from the argument `what`, members kept in order.
-///
-/// # Errors
-/// `invalid_input` naming `what` for anything but a plain object with a JSON form.
 pub fn document_from_js(
     value: &JsValue,
     what: &str,
@@ -108,25 +96,16 @@ pub fn document_from_js(
 }
 
 /// The JSON bytes of the document argument `what`, for the core's parsers.
-///
-/// # Errors
-/// As [`document_from_js`].
 pub fn document_bytes(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
     serde_json::to_vec(&document_from_js(value, what)?).map_err(|e| invalid_input(e.to_string()))
 }
 
 /// The JS argument `what` read as `T` (the core's `json_text::from_value`).
-///
-/// # Errors
-/// `invalid_input` naming `what` when the value has no JSON form or not `T`'s shape.
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
     json_text::from_value(value_from_js(value, what)?, what).js()
 }
 
 /// An optional options object `what` read as `T`: `undefined` and `null` give `T::default()`.
-///
-/// # Errors
-/// `invalid_input` naming `what` when it is not an object of `T`'s shape.
 pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -> JsResult<T> {
     if is_absent(value) {
         return Ok(T::default());
@@ -135,10 +114,6 @@ pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -
 }
 
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).
-///
-/// # Errors
-/// `invalid_input` naming `what` for another type, or for a lone surrogate (UTF-8 would
-/// replace it with U+FFFD, so two different ids would name one key).
 pub fn string_arg(value: &JsValue, what: &str) -> JsResult<String> {
     let Some(text) = value.dyn_ref::<JsString>() else {
         return Err(invalid_input(format!(
@@ -155,35 +130,17 @@ pub fn string_arg(value: &JsValue, what: &str) -> JsResult<String> {
     Ok(String::from(text))
 }
 
-/// An optional `string` argument `what`: `undefined` and `null` are `None`.
-///
-/// # Errors
-/// As [`string_arg`].
-pub fn opt_string_arg(value: &JsValue, what: &str) -> JsResult<Option<String>> {
-    if is_absent(value) {
-        Ok(None)
-    } else {
-        string_arg(value, what).map(Some)
-    }
-}
-
 /// `undefined` or `null`.
 pub fn is_absent(value: &JsValue) -> bool {
     value.is_undefined() || value.is_null()
 }
 
 /// The store key argument `what`: `invalid_key` when it is not a safe relative key.
-///
-/// # Errors
-/// As [`string_arg`], and `invalid_key`.
 pub fn key_arg(key: &JsValue, what: &str) -> JsResult<Key> {
     Key::new(string_arg(key, what)?).js()
 }
 
 /// The bytes of a `string | Uint8Array` argument `what` (strings as UTF-8).
-///
-/// # Errors
-/// `invalid_input` naming `what` and the type it got for anything else.
 pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
     if let Some(array) = value.dyn_ref::<Uint8Array>() {
         return Ok(array.to_vec());
@@ -199,28 +156,9 @@ pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
 
 /// An instant argument `what`: `undefined` and `null` are now (`Date.now()`), an RFC 3339
 /// string or a `Date` (its ISO text) is that instant.
-///
-/// # Errors
-/// `invalid_input` naming `what` for anything else.
 pub fn instant_arg(value: &JsValue, what: &str) -> JsResult<chrono::DateTime<chrono::Utc>> {
     if is_absent(value) {
         return Ok(session_state::Clock::now(&crate::clock::JsClock));
     }
     Ok(from_js::<session_state::Timestamp>(value, what)?.utc())
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    #[test]
-    fn glue_holds_the_cores_strict_json_function() {
-        let glue = include_str!("glue.js");
-        let copy = format!(
-            "export const strictJson = {};\n",
-            session_state::js_json::STRICT_JSON_JS
-        );
-        assert!(
-            glue.contains(&copy),
-            "src/glue.js: copy js_json::STRICT_JSON_JS into it"
-        );
-    }
 }

@@ -9,7 +9,6 @@
 //! the browser's `DOMException`.
 
 use std::cell::RefCell;
-use std::fmt;
 
 use js_sys::{Object, Reflect};
 use session_state::{Error, ErrorKind, Hint, Key};
@@ -18,24 +17,6 @@ use wasm_bindgen::{JsCast, JsValue};
 
 /// Results of exported functions: the error is the JS value to throw.
 pub type JsResult<T> = Result<T, JsValue>;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_ERROR: &'static str = r#"
-/**
- * What every method throws: a JS `Error` with a stable `code`, the error's context pairs
- * (e.g. `{ key: ".claude/orchestrator-session.json" }`) and, for `corrupt_state`, what could be
- * salvaged from the document. An exception thrown by a host store is not wrapped: it reaches
- * the caller unchanged.
- */
-export interface SessionStateError extends Error {
-  code: ErrorCode;
-  /** What the caller may do (`replace`: pass `{ replace: true }`), when the core knows. */
-  hint?: "replace" | "repair" | "raise_limit";
-  context: Record<string, string>;
-  salvaged?: unknown;
-  cause?: unknown;
-}
-"#;
 
 /// Every error code (the values of the TS union `ErrorCode`), in the core's order. The built
 /// package also exports the same list as the frozen constant `ERROR_CODES`.
@@ -54,7 +35,8 @@ thread_local! {
 
 /// A JS exception carried through the core as an error source: an id into the table and a
 /// description; `rethrow` throws the exception itself (host stores), else it is the `cause`.
-#[derive(Debug)]
+#[derive(Debug, thiserror::Error)]
+#[error("{description}")]
 pub struct JsException {
     id: u64,
     description: String,
@@ -93,14 +75,6 @@ impl Drop for JsException {
         self.take();
     }
 }
-
-impl fmt::Display for JsException {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.description)
-    }
-}
-
-impl std::error::Error for JsException {}
 
 /// A `storage` error for an exception a host store threw doing `action` on `key`;
 /// [`to_js_error`] throws the exception itself.
@@ -213,25 +187,4 @@ impl<T> IntoJsResult<T> for session_state::Result<T> {
 /// The JS `invalid_input` error for a malformed argument (wrong type, bad value).
 pub fn invalid_input(message: impl Into<String>) -> JsValue {
     to_js_error(Error::new(ErrorKind::InvalidInput, message))
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ts_union_names_exactly_the_codes() {
-        let types = include_str!("../../bindings-shared/types.d.ts");
-        let start = types
-            .find("export type ErrorCode =")
-            .expect("ErrorCode union");
-        let union = &types[start + "export type ErrorCode =".len()..];
-        let members: Vec<&str> = union[..union.find(';').expect("end of the union")]
-            .split('|')
-            .map(|m| m.trim().trim_matches('"'))
-            .filter(|m| !m.is_empty())
-            .collect();
-        let core: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
-        assert_eq!(members, core);
-    }
 }

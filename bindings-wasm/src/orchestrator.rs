@@ -18,40 +18,8 @@ use crate::convert::{
 use crate::errors::{IntoJsResult, JsResult, invalid_input};
 use crate::stores::AnyStore;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_ORCHESTRATOR: &'static str = r#"
-/** `listHistory` options. */
-export interface HistoryQuery { limit?: number; offset?: number; status?: SessionStatus | null }
-
-/** The argument of `createSession`. */
-export interface CreateSession {
-  goal: string;
-  project: Project;
-  /** Default `default`. */
-  mode?: string;
-  /** The id is `YYYY-MM-DD-{suffix}`; default: six hex digits from the clock. */
-  suffix?: string;
-}
-
-/** The argument of `agentStarted`: an agent whose `status` (default `in_progress`) and `started` (default now) may be left out. */
-export type AgentStart = Omit<Agent, "status" | "started"> & { status?: AgentStatus; started?: Timestamp };
-
-/** The options of `new OrchestratorStore(store, options)` (the Node package's name). */
-export type OrchestratorOptions = OrchestratorStoreOptions;
-
-/** `new OrchestratorStore(store, options)`. */
-export interface OrchestratorStoreOptions {
-  /** Largest document accepted, in bytes (default 16 MiB). */
-  maxDocumentBytes?: number;
-  /** Read naive timestamps as local time at this offset from UTC, in minutes (default: UTC). */
-  naiveOffsetMinutes?: number;
-}
-"#;
-
-/// Save, load, archive, list and move an orchestrator session in a store.
-///
-/// Keys: `.claude/orchestrator-session.json` (current) and
-/// `.claude/orchestrator-history/{session_id}.json` (archives). Time from `Date.now()`.
+/// Save, load, archive, list and move an orchestrator session in a store (time from
+/// `Date.now()`).
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct OrchestratorStore {
@@ -65,9 +33,7 @@ fn document_arg(doc: &JsValue, options: &ParseOptions) -> JsResult<OrchestratorS
 
 #[wasm_bindgen]
 impl OrchestratorStore {
-    /// Operations over `store` (a `MemoryStore`, `LocalStorageStore` or host store).
-    ///
-    /// Throws `invalid_input` for a value that is not a store or for bad options.
+    /// Operations over `store`; throws `invalid_input` for a non-store or bad options.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
@@ -86,19 +52,15 @@ impl OrchestratorStore {
         current_key().to_string()
     }
 
-    /// The current session, or `null` when there is none.
-    ///
-    /// Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
-    /// `invalid_input` (too large), `storage`.
+    /// The current session, or `null`; throws `corrupt_state` (with `salvaged`),
+    /// `incompatible_schema`, `invalid_input` (too large), `storage`.
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession | null")]
     pub fn load(&self) -> JsResult<JsValue> {
         to_js(&self.inner.load().js()?)
     }
 
-    /// Saves `doc` as the current session with `updated` set to now, and returns the saved
-    /// document (the caller's object is not changed). A current file that does not parse is
-    /// kept aside first. Throws `invalid_input` naming `doc` when it is not an orchestrator
-    /// session (`incompatible_schema` for another schema version).
+    /// Saves `doc` as the current session with `updated` set to now and returns the saved
+    /// document; a current file that does not parse is kept aside first.
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
     pub fn save(
         &self,
@@ -109,10 +71,8 @@ impl OrchestratorStore {
         to_js(&doc)
     }
 
-    /// Archives `doc` under `.claude/orchestrator-history/{session_id}.json` (removing the
-    /// current file when it holds the same session) and returns the archive key.
-    ///
-    /// Throws `already_exists` when that archive exists and `replace` is not `true`.
+    /// Archives `doc` (removing the current file when it holds the same session) and returns
+    /// the archive key; `already_exists` when it exists, unless `{ replace: true }`.
     pub fn archive(
         &self,
         #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
@@ -151,9 +111,7 @@ impl OrchestratorStore {
         to_js(&self.inner.resume().js()?)
     }
 
-    /// `in_progress → complete`, then archive; all or nothing; returns the final document.
-    /// Throws `already_exists` (and changes nothing) when the archive exists, unless
-    /// `{ replace: true }`.
+    /// `in_progress → complete`, then archive, all or nothing (`replace` as `archive`).
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
     pub fn complete(
         &self,
@@ -171,11 +129,8 @@ impl OrchestratorStore {
         self.final_move(SessionStatus::Aborted, options)
     }
 
-    /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`,
-    /// suffix derived from the clock when not given, mode `default` when not given).
-    ///
-    /// Throws `already_exists` when a current session exists, `invalid_input` naming
-    /// `session` for an argument that is not `{ goal, project, mode?, suffix? }`.
+    /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`);
+    /// `already_exists` when there is one.
     #[wasm_bindgen(js_name = createSession, unchecked_return_type = "OrchestratorSession")]
     pub fn create_session(
         &self,
@@ -185,8 +140,7 @@ impl OrchestratorStore {
         to_js(&self.inner.create(args).js()?)
     }
 
-    /// Adds (or, same id, replaces) `agent` and saves; `status` defaults to `in_progress` and
-    /// `started` to now (the core's `agent_from_start`).
+    /// Adds (or, same id, replaces) `agent` and saves (the core's `agent_from_start`).
     #[wasm_bindgen(js_name = agentStarted, unchecked_return_type = "OrchestratorSession")]
     pub fn agent_started(
         &self,
@@ -245,8 +199,7 @@ impl OrchestratorStore {
         to_js(&self.inner.session_end().js()?)
     }
 
-    /// Checks the current file and every archive; with `fix: true` repairs corrupt ones
-    /// (keeping a copy) and rebuilds the history index.
+    /// Checks the current file and every archive; `fix: true` repairs them, keeping copies.
     #[wasm_bindgen(unchecked_return_type = "DoctorReport")]
     pub fn doctor(
         &self,
@@ -256,8 +209,8 @@ impl OrchestratorStore {
         to_js(&self.inner.doctor(flags.fix).js()?)
     }
 
-    /// Repairs the corrupt document under `key` (default: the current session) from its
-    /// salvage, keeping a copy of the bytes; `null` when it is absent or already readable.
+    /// Repairs the corrupt document under `key` (default: the current one), keeping a copy;
+    /// `null` when it is absent or readable.
     #[wasm_bindgen(unchecked_return_type = "Repair | null")]
     pub fn recover(
         &self,
@@ -286,11 +239,7 @@ impl OrchestratorStore {
     }
 }
 
-/// The "RESUMING SESSION" summary of `doc` at `now` (an RFC 3339 string or a `Date`;
-/// default: `Date.now()`).
-///
-/// Throws `invalid_input` naming `doc` for a `doc` that is not an orchestrator session
-/// (`incompatible_schema` for another schema version), `invalid_input` for a bad `now`.
+/// The "RESUMING SESSION" summary of `doc` at `now` (RFC 3339 or `Date`; default now).
 #[wasm_bindgen(js_name = resumeSummary, unchecked_return_type = "ResumeSummary")]
 pub fn resume_summary(
     #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
@@ -300,10 +249,8 @@ pub fn resume_summary(
     to_js(&core::resume_summary(&doc, instant_arg(now, "now")?))
 }
 
-/// The markdown "RESUMING SESSION" block, from a summary (`resumeSummary`) or a document
-/// (one with `schema_version`, then summarised at `Date.now()`).
-///
-/// Throws `invalid_input` naming `summaryOrDoc` for anything else.
+/// The markdown "RESUMING SESSION" block of a summary or a document (the core's
+/// `render_resume_argument`, at `Date.now()`).
 #[wasm_bindgen(js_name = renderResume)]
 pub fn render_resume(
     #[wasm_bindgen(
@@ -316,10 +263,8 @@ pub fn render_resume(
     core::render_resume_argument("summaryOrDoc", map, session_state::Clock::now(&JsClock)).js()
 }
 
-/// The JSON Schema (draft 2020-12) of the schema "1.0" document: the core's `json_schema()`,
-/// embedded as the committed `tests/vectors/orchestrator/schema.json` (schemars is not linked
-/// into the wasm; the core's `committed_schema_matches_the_code` and this crate's
-/// `embedded_schema_is_the_core_schema` fail when the text and the code differ).
+/// The JSON Schema (draft 2020-12) of the schema "1.0" document: the core's `json_schema()`
+/// as committed text (schemars is not linked into the wasm; tests check the text).
 #[wasm_bindgen(js_name = jsonSchema, unchecked_return_type = "Record<string, unknown>")]
 pub fn json_schema() -> JsResult<JsValue> {
     js_sys::JSON::parse(SCHEMA_JSON).map_err(|e| invalid_input(crate::errors::describe(&e)))
@@ -328,22 +273,10 @@ pub fn json_schema() -> JsResult<JsValue> {
 /// The committed JSON Schema text (see [`json_schema`]).
 pub const SCHEMA_JSON: &str = include_str!("../../tests/vectors/orchestrator/schema.json");
 
-/// Every complete field of a torn or damaged document (`string` or `Uint8Array`), made into a
-/// valid "1.0" document with the defaults named. Never throws for any bytes.
+/// Every complete field of torn or damaged bytes, made into a valid "1.0" document.
 #[wasm_bindgen(unchecked_return_type = "Salvaged")]
 pub fn salvage(
     #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] bytes: &JsValue,
 ) -> JsResult<JsValue> {
     to_js(&core::salvage(&bytes_arg(bytes, "bytes")?))
-}
-
-#[cfg(all(test, not(target_arch = "wasm32")))]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn embedded_schema_is_the_core_schema() {
-        let generated = serde_json::to_string_pretty(&core::json_schema()).expect("serialises");
-        assert_eq!(SCHEMA_JSON, generated + "\n");
-    }
 }

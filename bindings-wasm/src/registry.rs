@@ -10,24 +10,6 @@ use crate::convert::{Text, from_js, is_absent, opt_text, options_arg, to_js, val
 use crate::errors::{IntoJsResult, JsResult};
 use crate::stores::AnyStore;
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_REGISTRY: &'static str = r#"
-/** `new AgentRegistry(store, options)`. */
-export interface AgentRegistryOptions {
-  /** Append registrations to a journal (`true`, or the compaction trigger); default `false`. */
-  journal?: boolean | { minCompactBytes: number };
-}
-
-/** `decideResume` options: the seed's rule (`compat`, default) or the word-based `explained` one. */
-export interface ResumePolicyOptions {
-  policy?: "compat" | "explained";
-  /** Resume cap (default 5). */
-  cap?: number;
-  /** Minimum score to resume, `explained` only (default 0.3). */
-  threshold?: number;
-}
-"#;
-
 /// The sub-agent registry: `.moai/memory/agent-sessions.json` and `workflow-chains.json` in a
 /// store, in the seed's format. Time from `Date.now()`.
 #[wasm_bindgen]
@@ -38,9 +20,7 @@ pub struct AgentRegistry {
 
 #[wasm_bindgen]
 impl AgentRegistry {
-    /// A registry over `store`. Option `journal`: `true` appends registrations to
-    /// `agent-sessions.journal.jsonl` (folded into `agent-sessions.json` by `compact`, `close`
-    /// and other changes), `{ minCompactBytes }` sets its compaction trigger; default `false`.
+    /// A registry over `store`; option `journal` appends registrations to a journal.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
@@ -52,8 +32,7 @@ impl AgentRegistry {
         Ok(AgentRegistry { inner })
     }
 
-    /// The seed's `register_agent_result` (`result` `undefined` is `null`). Throws
-    /// `invalid_key` for an unsafe `agentId`, `corrupt_state` for a corrupt file (kept aside).
+    /// The seed's `register_agent_result` (`result` `undefined` is `null`).
     #[wasm_bindgen(js_name = registerAgentResult)]
     pub fn register_agent_result(
         &self,
@@ -197,14 +176,13 @@ impl AgentRegistry {
         to_js(&self.inner.agents(chain.as_deref()).js()?)
     }
 
-    /// Every chain id (those with registrations, then those only defined by `createChain`).
+    /// Every chain id (with registrations first, then those only defined).
     #[wasm_bindgen(js_name = chainIds)]
     pub fn chain_ids(&self) -> JsResult<Vec<String>> {
         self.inner.chain_ids().js()
     }
 
-    /// The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
-    /// when there is none. Throws `invalid_key` for an unsafe id.
+    /// The seed's `export_transcript`: the key of `agent-{agentId}.jsonl`, or `null`.
     #[wasm_bindgen(js_name = exportTranscript, unchecked_return_type = "string | null")]
     pub fn export_transcript(&self, agentId: &Text) -> JsResult<JsValue> {
         let key = self
@@ -214,8 +192,7 @@ impl AgentRegistry {
         to_js(&key.as_ref().map(session_state::Key::as_str))
     }
 
-    /// The lines of `agentId`'s transcript (`{kind: "record", line, value}`, or `invalid` /
-    /// `torn` with `error`), or `null` when there is none.
+    /// The lines of `agentId`'s transcript, or `null` when there is none.
     #[wasm_bindgen(js_name = readTranscript, unchecked_return_type = "TranscriptLine[] | null")]
     pub fn read_transcript(&self, agentId: &Text) -> JsResult<JsValue> {
         to_js(&self.inner.read_transcript(&agentId.get("agentId")?).js()?)
@@ -243,10 +220,8 @@ impl AgentRegistry {
         self.inner.compact().js()
     }
 
-    /// Repairs a corrupt `agent-sessions.json` (the complete entries written back) and a
-    /// corrupt `workflow-chains.json` (started as `{}`), each after keeping a copy aside: the
-    /// core's `AgentRegistry::repair`. Returns the keys of the copies (the sessions file's
-    /// first); empty when both were fine or absent.
+    /// Repairs corrupt registry files, keeping copies (the core's `AgentRegistry::repair`);
+    /// returns the keys of the copies.
     pub fn recover(&self) -> JsResult<Vec<String>> {
         let repaired = self.inner.repair().js()?;
         Ok(repaired.into_iter().map(|r| r.kept_copy).collect())

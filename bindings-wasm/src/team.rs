@@ -29,8 +29,7 @@ impl TeamStore {
         Ok(TeamStore { inner })
     }
 
-    /// Saves `state` as `teams/{team}/sessions/{state.name}.json` and returns the key. Throws
-    /// `invalid_key` for a bad team or agent name, `invalid_input` for a state of another shape.
+    /// Saves `state` as `teams/{team}/sessions/{state.name}.json` and returns the key.
     pub fn save(
         &self,
         team: &Text,
@@ -87,11 +86,8 @@ impl TeamStore {
         )
     }
 
-    /// Changes a saved member in one exclusive read-modify-write: the keys of `changes`
-    /// replace those of the stored document (as `Object.assign`; `null` clears an optional
-    /// field; the core's `SessionState::merge_argument`). Returns the state written. Throws
-    /// `not_found`, `corrupt_state`, `invalid_input` (an invalid result, a rename, a
-    /// `backendType` changed to an unknown backend); nothing is written then.
+    /// Changes a saved member in one read-modify-write, `changes` merged as `Object.assign`
+    /// (the core's `SessionState::merge_argument`); returns the state written.
     #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
     pub fn update(
         &self,
@@ -105,9 +101,8 @@ impl TeamStore {
         to_js(&self.inner.update(&team, &agent, merge).js()?)
     }
 
-    /// Replaces a saved member with `state` in one exclusive read-modify-write (the file must
-    /// exist and `state.name` must be `agent`; the core's `TeamStore::replace`). Returns the
-    /// state written. Throws `not_found`, `corrupt_state`, `invalid_input`.
+    /// Replaces a saved member with `state` in one read-modify-write (the core's
+    /// `TeamStore::replace`); returns the state written.
     #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
     pub fn replace(
         &self,
@@ -127,8 +122,7 @@ impl TeamStore {
     }
 }
 
-/// The state of a freshly spawned agent, as the crate's `SessionState::from_config`:
-/// `createdAt` = `now` (an RFC 3339 string or `Date`; default `Date.now()`), empty `metadata`.
+/// The state of a freshly spawned agent at `now` (default `Date.now()`).
 #[wasm_bindgen(js_name = sessionFromConfig, unchecked_return_type = "TeamSessionState")]
 pub fn session_from_config(
     #[wasm_bindgen(unchecked_param_type = "SpawnConfig")] config: &JsValue,
@@ -167,8 +161,7 @@ fn backend_arg(value: &JsValue, what: &str) -> JsResult<BackendType> {
     crate::convert::string_arg(value, what)?.parse().js()
 }
 
-/// A spawn config argument, by the core's `SpawnConfig::from_argument` (a misspelt member is
-/// refused, context `field` = `config.modl`).
+/// A spawn config argument, by the core's `SpawnConfig::from_argument`.
 fn config_arg(value: &JsValue) -> JsResult<SpawnConfig> {
     SpawnConfig::from_argument(document_from_js(value, "config")?, "config").js()
 }

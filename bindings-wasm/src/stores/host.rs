@@ -35,10 +35,6 @@ pub struct HostStore {
 
 impl HostStore {
     /// Adapts `value`, which must have `read`, `write`, `delete` and `list` methods.
-    ///
-    /// # Errors
-    /// `invalid_input` naming the first missing method; an exception thrown by a getter
-    /// passes through unchanged.
     pub fn from_js(value: &JsValue) -> JsResult<HostStore> {
         if !value.is_object() {
             return Err(invalid_input(format!(

@@ -21,37 +21,6 @@ pub use memory::MemoryStore;
 use crate::convert::key_arg;
 use crate::errors::{IntoJsResult, JsResult, describe, invalid_input};
 
-#[wasm_bindgen(typescript_custom_section)]
-const TS_STORES: &'static str = r#"
-/**
- * Any object with these synchronous methods can be a store. Keys are `/`-separated relative
- * keys such as `.claude/orchestrator-session.json`. Exceptions thrown by these methods reach
- * the caller of the session-state method unchanged.
- */
-export interface HostStore {
-  /** The bytes under `key` (a string is taken as UTF-8), or null/undefined when absent. */
-  read(key: string): Uint8Array | string | null | undefined;
-  /** Replaces the bytes under `key` atomically. */
-  write(key: string, data: Uint8Array): void;
-  /** Removes `key`; true if it existed. */
-  delete(key: string): boolean;
-  /** Every key strictly below the folder `prefix`, at any depth (any order). */
-  list(prefix: string): string[];
-}
-
-/** What every class accepts as its store. */
-export type Store = MemoryStore | LocalStorageStore | HostStore;
-
-/** The part of the Web Storage API (`localStorage`, `sessionStorage`) a LocalStorageStore uses. */
-export interface WebStorage {
-  readonly length: number;
-  key(index: number): string | null;
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
-"#;
-
 thread_local! {
     static HANDED_OFF: RefCell<Option<AnyStore>> = const { RefCell::new(None) };
 }
@@ -153,11 +122,6 @@ pub enum AnyStore {
 
 impl AnyStore {
     /// Resolves the `store` argument of a JS call.
-    ///
-    /// # Errors
-    /// `invalid_input` when `value` is neither one of our store classes (still alive, not
-    /// `free()`d) nor an object with the four methods; an exception thrown by a getter while
-    /// looking at the object passes through unchanged.
     pub fn from_js(value: &JsValue) -> JsResult<AnyStore> {
         if value.is_object() {
             let hand_off = Reflect::get(value, &JsValue::from_str("__sessionStateStore"))?;
