@@ -69,7 +69,7 @@ fn local(prefix: &str) -> JsValue {
 fn seed_example_summary_in_local_storage_equals_the_goldens() {
     let store = local("web-classes-seed:");
     let class_store = LocalStorageStore::new(&s("web-classes-seed:"), None).unwrap();
-    class_store.write(&s(CURRENT), &s(SEED)).unwrap();
+    class_store.write(&t(CURRENT), &s(SEED)).unwrap();
     let sessions = OrchestratorStore::new(&store, &JsValue::UNDEFINED).unwrap();
     let doc = sessions.load().unwrap();
     assert!(same_json(&doc, &parse(SEED)));
@@ -123,7 +123,7 @@ fn torn_file_is_corrupt_with_the_salvage_and_recover_keeps_a_copy() {
     let store = local(prefix);
     LocalStorageStore::new(&s(prefix), None)
         .unwrap()
-        .write(&s(CURRENT), &s(TORN))
+        .write(&t(CURRENT), &s(TORN))
         .unwrap();
     let sessions = OrchestratorStore::new(&store, &JsValue::UNDEFINED).unwrap();
     let err = sessions.load().unwrap_err();
@@ -226,7 +226,7 @@ fn memory_store_shares_data_with_the_classes() {
         ))
         .unwrap();
     assert!(
-        mem.read_text(&s(CURRENT))
+        mem.read_text(&t(CURRENT))
             .unwrap()
             .as_string()
             .unwrap()

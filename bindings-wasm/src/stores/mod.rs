@@ -34,10 +34,7 @@ macro_rules! store_class_methods {
         impl $class {
             /// The bytes under `key`, or `null`. Throws `invalid_key` for an unsafe key.
             #[wasm_bindgen(unchecked_return_type = "Uint8Array | null")]
-            pub fn read(
-                &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
-            ) -> JsResult<JsValue> {
+            pub fn read(&self, key: &crate::convert::Text) -> JsResult<JsValue> {
                 let bytes = self.inner.read(&key_arg(key, "key")?).js()?;
                 Ok(bytes.map_or(JsValue::NULL, |b| {
                     js_sys::Uint8Array::from(b.as_slice()).into()
@@ -46,10 +43,7 @@ macro_rules! store_class_methods {
 
             /// The UTF-8 text under `key`, or `null` (`corrupt_state` when it is not UTF-8).
             #[wasm_bindgen(js_name = readText, unchecked_return_type = "string | null")]
-            pub fn read_text(
-                &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
-            ) -> JsResult<JsValue> {
+            pub fn read_text(&self, key: &crate::convert::Text) -> JsResult<JsValue> {
                 let key = key_arg(key, "key")?;
                 let Some(bytes) = self.inner.read(&key).js()? else {
                     return Ok(JsValue::NULL);
@@ -63,7 +57,7 @@ macro_rules! store_class_methods {
             /// Throws `invalid_input` when `data` is not a string or a `Uint8Array`.
             pub fn write(
                 &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
+                key: &crate::convert::Text,
                 #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] data: &JsValue,
             ) -> JsResult<()> {
                 let key = key_arg(key, "key")?;
@@ -73,19 +67,13 @@ macro_rules! store_class_methods {
             }
 
             /// Removes `key`; `true` if it existed.
-            pub fn delete(
-                &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
-            ) -> JsResult<bool> {
+            pub fn delete(&self, key: &crate::convert::Text) -> JsResult<bool> {
                 self.inner.delete(&key_arg(key, "key")?).js()
             }
 
             /// Every key strictly below the folder `prefix`, sorted.
             #[wasm_bindgen(unchecked_return_type = "string[]")]
-            pub fn list(
-                &self,
-                #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
-            ) -> JsResult<js_sys::Array> {
+            pub fn list(&self, prefix: &crate::convert::Text) -> JsResult<js_sys::Array> {
                 let keys = self.inner.list(&key_arg(prefix, "key")?).js()?;
                 Ok(keys.iter().map(|k| JsValue::from_str(k.as_str())).collect())
             }
