@@ -23,7 +23,7 @@ use napi::bindgen_prelude::{
     Buffer, Either, Env, FnArgs, FromNapiValue, Function, FunctionRef, JsObjectValue, JsValue,
     Null, Object, ObjectRef, TypeName, Uint8Array, Unknown, ValidateNapiValue, ValueType,
 };
-use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn, keys_below, read_apply_write};
+use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn, keys_under, read_apply_write};
 
 use crate::args::{napi_failed, type_name};
 use crate::errors::HostException;
@@ -236,7 +236,7 @@ impl Store for HostStore {
 
     fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
         match self.call::<Vec<String>>(prefix, "list", None)? {
-            Either::A(names) => Ok(keys_below(names, prefix)),
+            Either::A(names) => Ok(keys_under(prefix, names)),
             Either::B(other) => Err(returned(prefix, "list", "an array of strings", &other)),
         }
     }

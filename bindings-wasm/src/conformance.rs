@@ -5,7 +5,7 @@
 use session_state::conformance;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{opt_string_arg, to_js};
+use crate::convert::{Text, opt_text, to_js};
 use crate::errors::{IntoJsResult, JsResult};
 use crate::stores::AnyStore;
 
@@ -17,10 +17,10 @@ use crate::stores::AnyStore;
 #[wasm_bindgen(js_name = runStoreConformance, unchecked_return_type = "ConformanceReport")]
 pub fn run_store_conformance(
     #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
-    #[wasm_bindgen(unchecked_optional_param_type = "string")] scratch: &JsValue,
+    scratch: Option<Text>,
 ) -> JsResult<JsValue> {
     let store = AnyStore::from_js(store)?;
-    let scratch = opt_string_arg(scratch, "scratch")?.unwrap_or_else(|| "conformance".into());
+    let scratch = opt_text(scratch, "scratch")?.unwrap_or_else(|| "conformance".into());
     let scratch = session_state::Key::new(scratch).js()?;
     to_js(&conformance::run_all(&store, &scratch))
 }

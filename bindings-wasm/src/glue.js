@@ -1,7 +1,7 @@
 // The JavaScript side of the package's Rust code, in one module (one file for the browser to
-// fetch): the host-store busy marks and the strict JSON check of arguments.
+// fetch): the host-store busy marks (stores/host.rs) and the strict JSON check of arguments
+// (convert.rs), which is the core's `js_json::STRICT_JSON_JS` (a test checks the copy).
 
-// host.rs
 const busy = new WeakSet();
 export function hostBusy(object, enter) {
   if (!enter) return busy.delete(object);
@@ -10,14 +10,10 @@ export function hostBusy(object, enter) {
   return true;
 }
 
-// convert.rs: `JSON.stringify` that stops at what JSON cannot hold exactly and at values
-// nested deeper than `maxDepth`, before descending further; returns the text (or `undefined`)
-// or `[key, kind, shown]`, which the core's `json_text::refuse_js_value` words. The same rules
-// as the Node package's `STRICT_STRINGIFY`.
-export function strictJson(value, maxDepth) {
+export const strictJson = (function (value, maxDepth) {
   const depths = new WeakMap();
   try {
-    return JSON.stringify(value, function (key, v) {
+    return { text: JSON.stringify(value, function (key, v) {
       const t = typeof v;
       const kind = v instanceof Map || v instanceof Set ? v.constructor.name : t;
       if (t === 'number' ? !Number.isFinite(v) || (Math.abs(v) > Number.MAX_SAFE_INTEGER && Math.abs(v) < 1e21)
@@ -28,9 +24,9 @@ export function strictJson(value, maxDepth) {
         depths.set(v, depth);
       }
       return v;
-    });
+    }) };
   } catch (e) {
-    if (e !== null && typeof e === 'object' && Array.isArray(e.refused)) return e.refused;
+    if (e !== null && typeof e === 'object' && Array.isArray(e.refused)) return e;
     throw e;
   }
-}
+});

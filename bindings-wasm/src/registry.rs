@@ -1,33 +1,14 @@
 //! `AgentRegistry`: the core's [`session_state::registry`] (MoAI-ADK's sub-agent
-//! `SessionManager` files, SPEC section 2) as JS. Conversions only.
+//! `SessionManager` files, SPEC section 2) as JS. Parameter names are the JS names.
+#![allow(non_snake_case)]
 
 use session_state::registry::{self as core, PolicyOptions, RegistryOptions};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
-use crate::convert::{from_js, opt_string_arg, options_arg, string_arg, to_js, value_from_js};
+use crate::convert::{Text, from_js, is_absent, opt_text, options_arg, to_js, value_from_js};
 use crate::errors::{IntoJsResult, JsResult};
 use crate::stores::AnyStore;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_REGISTRY: &'static str = r#"
-/** `new AgentRegistry(store, options)`. */
-export interface AgentRegistryOptions {
-  /** Append registrations to a journal (`true`, or the compaction trigger); default `false`. */
-  journal?: boolean | { minCompactBytes: number };
-  /** Largest file read, in bytes (default 16 MiB). */
-  maxDocumentBytes?: number;
-}
-
-/** `decideResume` options: the seed's rule (`compat`, default) or the word-based `explained` one. */
-export interface ResumePolicyOptions {
-  policy?: "compat" | "explained";
-  /** Resume cap (default 5). */
-  cap?: number;
-  /** Minimum score to resume, `explained` only (default 0.3). */
-  threshold?: number;
-}
-"#;
 
 /// The sub-agent registry: `.moai/memory/agent-sessions.json` and `workflow-chains.json` in a
 /// store, in the seed's format. Time from `Date.now()`.
@@ -39,9 +20,7 @@ pub struct AgentRegistry {
 
 #[wasm_bindgen]
 impl AgentRegistry {
-    /// A registry over `store`. Option `journal`: `true` appends registrations to
-    /// `agent-sessions.journal.jsonl` (folded into `agent-sessions.json` by `compact`, `close`
-    /// and other changes), `{ minCompactBytes }` sets its compaction trigger; default `false`.
+    /// A registry over `store`; option `journal` appends registrations to a journal.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
@@ -56,27 +35,22 @@ impl AgentRegistry {
         })
     }
 
-    /// The seed's `register_agent_result`. Throws `invalid_key` for an unsafe `agentId`,
-    /// `corrupt_state` for a corrupt file (kept aside).
+    /// The seed's `register_agent_result` (`result` `undefined` is `null`).
     #[wasm_bindgen(js_name = registerAgentResult)]
     pub fn register_agent_result(
         &self,
-        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
-        agent_name: &JsValue,
-        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
+        agentName: &Text,
+        agentId: &Text,
         #[wasm_bindgen(unchecked_param_type = "JsonValue")] result: &JsValue,
-        #[wasm_bindgen(js_name = "chainId", unchecked_optional_param_type = "string | null")]
-        chain_id: &JsValue,
+        chainId: Option<Text>,
     ) -> JsResult<()> {
-        let name = string_arg(agent_name, "agentName")?;
-        let id = string_arg(agent_id, "agentId")?;
-        // `undefined` is `null`, as in the Node package.
+        let (name, id) = (agentName.get("agentName")?, agentId.get("agentId")?);
         let result = if result.is_undefined() {
             serde_json::Value::Null
         } else {
             value_from_js(result, "result")?
         };
-        let chain = opt_string_arg(chain_id, "chainId")?;
+        let chain = opt_text(chainId, "chainId")?;
         self.inner
             .register(&name, &id, result, chain.as_deref())
             .js()
@@ -84,39 +58,26 @@ impl AgentRegistry {
 
     /// The seed's `get_resume_id`: the name's latest id, or `null`.
     #[wasm_bindgen(js_name = getResumeId, unchecked_return_type = "string | null")]
-    pub fn get_resume_id(
-        &self,
-        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
-        agent_name: &JsValue,
-        #[wasm_bindgen(js_name = "chainId", unchecked_optional_param_type = "string | null")]
-        chain_id: &JsValue,
-    ) -> JsResult<JsValue> {
-        let name = string_arg(agent_name, "agentName")?;
-        let chain = opt_string_arg(chain_id, "chainId")?;
-        Ok(self
-            .inner
-            .resume_id(&name, chain.as_deref())
-            .js()?
-            .map_or(JsValue::NULL, |id| JsValue::from_str(&id)))
+    pub fn get_resume_id(&self, agentName: &Text, chainId: Option<Text>) -> JsResult<JsValue> {
+        let chain = opt_text(chainId, "chainId")?;
+        to_js(
+            &self
+                .inner
+                .resume_id(&agentName.get("agentName")?, chain.as_deref())
+                .js()?,
+        )
     }
 
     /// The seed's `should_resume` (its exact rule).
     #[wasm_bindgen(js_name = shouldResume)]
     pub fn should_resume(
         &self,
-        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
-        agent_name: &JsValue,
-        #[wasm_bindgen(js_name = "currentTask", unchecked_param_type = "string")]
-        current_task: &JsValue,
-        #[wasm_bindgen(
-            js_name = "previousTask",
-            unchecked_optional_param_type = "string | null"
-        )]
-        previous_task: &JsValue,
+        agentName: &Text,
+        currentTask: &Text,
+        previousTask: Option<Text>,
     ) -> JsResult<bool> {
-        let name = string_arg(agent_name, "agentName")?;
-        let current = string_arg(current_task, "currentTask")?;
-        let previous = opt_string_arg(previous_task, "previousTask")?;
+        let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
+        let previous = opt_text(previousTask, "previousTask")?;
         self.inner
             .should_resume(&name, &current, previous.as_deref())
             .js()
@@ -126,100 +87,64 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = decideResume, unchecked_return_type = "ResumeDecision")]
     pub fn decide_resume(
         &self,
-        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
-        agent_name: &JsValue,
-        #[wasm_bindgen(js_name = "currentTask", unchecked_param_type = "string")]
-        current_task: &JsValue,
-        #[wasm_bindgen(
-            js_name = "previousTask",
-            unchecked_optional_param_type = "string | null"
-        )]
-        previous_task: &JsValue,
+        agentName: &Text,
+        currentTask: &Text,
+        previousTask: Option<Text>,
         #[wasm_bindgen(unchecked_optional_param_type = "ResumePolicyOptions")] options: &JsValue,
     ) -> JsResult<JsValue> {
-        let name = string_arg(agent_name, "agentName")?;
-        let current = string_arg(current_task, "currentTask")?;
-        let previous = opt_string_arg(previous_task, "previousTask")?;
+        let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
+        let previous = opt_text(previousTask, "previousTask")?;
         let policy = options_arg::<PolicyOptions>(options, "options")?
             .policy()
             .js()?;
-        to_js(
-            &self
-                .inner
-                .decide_resume(&name, &current, previous.as_deref(), &policy)
-                .js()?,
-        )
+        let decision = self
+            .inner
+            .decide_resume(&name, &current, previous.as_deref(), &policy);
+        to_js(&decision.js()?)
     }
 
     /// The seed's `increment_resume_count`; `false` for an unknown id.
     #[wasm_bindgen(js_name = incrementResumeCount)]
-    pub fn increment_resume_count(
-        &self,
-        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
-    ) -> JsResult<bool> {
-        let id = string_arg(agent_id, "agentId")?;
-        self.inner.increment_resume_count(&id).js()
+    pub fn increment_resume_count(&self, agentId: &Text) -> JsResult<bool> {
+        self.inner
+            .increment_resume_count(&agentId.get("agentId")?)
+            .js()
     }
 
     /// The seed's `get_agent_result`: the stored result, or `null`.
     #[wasm_bindgen(js_name = getAgentResult, unchecked_return_type = "JsonValue")]
-    pub fn get_agent_result(
-        &self,
-        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
-    ) -> JsResult<JsValue> {
-        let id = string_arg(agent_id, "agentId")?;
-        to_js(&self.inner.agent_result(&id).js()?)
+    pub fn get_agent_result(&self, agentId: &Text) -> JsResult<JsValue> {
+        to_js(&self.inner.agent_result(&agentId.get("agentId")?).js()?)
     }
 
     /// The seed's `get_chain_results`.
     #[wasm_bindgen(js_name = getChainResults, unchecked_return_type = "AgentResult[]")]
-    pub fn get_chain_results(
-        &self,
-        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
-    ) -> JsResult<JsValue> {
-        let chain = string_arg(chain_id, "chainId")?;
-        to_js(&self.inner.chain_results(&chain).js()?)
+    pub fn get_chain_results(&self, chainId: &Text) -> JsResult<JsValue> {
+        to_js(&self.inner.chain_results(&chainId.get("chainId")?).js()?)
     }
 
     /// The seed's `get_chain_summary`.
     #[wasm_bindgen(js_name = getChainSummary, unchecked_return_type = "ChainSummary")]
-    pub fn get_chain_summary(
-        &self,
-        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
-    ) -> JsResult<JsValue> {
-        let chain = string_arg(chain_id, "chainId")?;
-        to_js(&self.inner.chain_summary(&chain).js()?)
+    pub fn get_chain_summary(&self, chainId: &Text) -> JsResult<JsValue> {
+        to_js(&self.inner.chain_summary(&chainId.get("chainId")?).js()?)
     }
 
     /// Expected-vs-done status of a chain.
     #[wasm_bindgen(js_name = chainStatus, unchecked_return_type = "ChainStatus")]
-    pub fn chain_status(
-        &self,
-        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
-    ) -> JsResult<JsValue> {
-        let chain = string_arg(chain_id, "chainId")?;
-        to_js(&self.inner.chain_status(&chain).js()?)
+    pub fn chain_status(&self, chainId: &Text) -> JsResult<JsValue> {
+        to_js(&self.inner.chain_status(&chainId.get("chainId")?).js()?)
     }
 
     /// The seed's `clear_agent_session`; `false` for an unknown name.
     #[wasm_bindgen(js_name = clearAgentSession)]
-    pub fn clear_agent_session(
-        &self,
-        #[wasm_bindgen(js_name = "agentName", unchecked_param_type = "string")]
-        agent_name: &JsValue,
-    ) -> JsResult<bool> {
-        let name = string_arg(agent_name, "agentName")?;
-        self.inner.clear_agent(&name).js()
+    pub fn clear_agent_session(&self, agentName: &Text) -> JsResult<bool> {
+        self.inner.clear_agent(&agentName.get("agentName")?).js()
     }
 
     /// The seed's `clear_chain`; `false` for an unknown chain.
     #[wasm_bindgen(js_name = clearChain)]
-    pub fn clear_chain(
-        &self,
-        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
-    ) -> JsResult<bool> {
-        let chain = string_arg(chain_id, "chainId")?;
-        self.inner.clear_chain(&chain).js()
+    pub fn clear_chain(&self, chainId: &Text) -> JsResult<bool> {
+        self.inner.clear_chain(&chainId.get("chainId")?).js()
     }
 
     /// The seed's `get_all_sessions`.
@@ -232,62 +157,48 @@ impl AgentRegistry {
     #[wasm_bindgen(js_name = createChain)]
     pub fn create_chain(
         &self,
-        #[wasm_bindgen(js_name = "chainId", unchecked_param_type = "string")] chain_id: &JsValue,
-        #[wasm_bindgen(js_name = "agentSequence", unchecked_param_type = "string[]")]
-        agent_sequence: &JsValue,
+        chainId: &Text,
+        #[wasm_bindgen(unchecked_param_type = "string[]")] agentSequence: &JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "JsonValue")] metadata: &JsValue,
     ) -> JsResult<()> {
-        let chain = string_arg(chain_id, "chainId")?;
-        let sequence: Vec<String> = from_js(agent_sequence, "agentSequence")?;
-        let metadata = if metadata.is_undefined() || metadata.is_null() {
+        let sequence: Vec<String> = from_js(agentSequence, "agentSequence")?;
+        let metadata = if is_absent(metadata) {
             None
         } else {
             Some(value_from_js(metadata, "metadata")?)
         };
-        self.inner.create_chain(&chain, &sequence, metadata).js()
+        self.inner
+            .create_chain(&chainId.get("chainId")?, &sequence, metadata)
+            .js()
     }
 
     /// One row per agent name, in registration order (only `chainId`'s when given).
     #[wasm_bindgen(unchecked_return_type = "AgentEntry[]")]
-    pub fn agents(
-        &self,
-        #[wasm_bindgen(js_name = "chainId", unchecked_optional_param_type = "string | null")]
-        chain_id: &JsValue,
-    ) -> JsResult<JsValue> {
-        let chain = opt_string_arg(chain_id, "chainId")?;
+    pub fn agents(&self, chainId: Option<Text>) -> JsResult<JsValue> {
+        let chain = opt_text(chainId, "chainId")?;
         to_js(&self.inner.agents(chain.as_deref()).js()?)
     }
 
-    /// Every chain id (those with registrations, then those only defined by `createChain`).
+    /// Every chain id (with registrations first, then those only defined).
     #[wasm_bindgen(js_name = chainIds)]
     pub fn chain_ids(&self) -> JsResult<Vec<String>> {
         self.inner.chain_ids().js()
     }
 
-    /// The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
-    /// when there is none. Throws `invalid_key` for an unsafe id.
+    /// The seed's `export_transcript`: the key of `agent-{agentId}.jsonl`, or `null`.
     #[wasm_bindgen(js_name = exportTranscript, unchecked_return_type = "string | null")]
-    pub fn export_transcript(
-        &self,
-        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
-    ) -> JsResult<JsValue> {
-        let id = string_arg(agent_id, "agentId")?;
-        Ok(self
+    pub fn export_transcript(&self, agentId: &Text) -> JsResult<JsValue> {
+        let key = self
             .inner
-            .export_transcript(&id)
-            .js()?
-            .map_or(JsValue::NULL, |k| JsValue::from_str(k.as_str())))
+            .export_transcript(&agentId.get("agentId")?)
+            .js()?;
+        to_js(&key.as_ref().map(session_state::Key::as_str))
     }
 
-    /// The lines of `agentId`'s transcript (`{kind: "record", line, value}`, or `invalid` /
-    /// `torn` with `error`), or `null` when there is none.
+    /// The lines of `agentId`'s transcript, or `null` when there is none.
     #[wasm_bindgen(js_name = readTranscript, unchecked_return_type = "TranscriptLine[] | null")]
-    pub fn read_transcript(
-        &self,
-        #[wasm_bindgen(js_name = "agentId", unchecked_param_type = "string")] agent_id: &JsValue,
-    ) -> JsResult<JsValue> {
-        let id = string_arg(agent_id, "agentId")?;
-        to_js(&self.inner.read_transcript(&id).js()?)
+    pub fn read_transcript(&self, agentId: &Text) -> JsResult<JsValue> {
+        to_js(&self.inner.read_transcript(&agentId.get("agentId")?).js()?)
     }
 
     /// The registry state: `agent-sessions.json` with any journal replayed, as a plain object.
@@ -312,10 +223,8 @@ impl AgentRegistry {
         self.inner.compact().js()
     }
 
-    /// Repairs a corrupt `agent-sessions.json` (the complete entries written back) and a
-    /// corrupt `workflow-chains.json` (started as `{}`), each after keeping a copy aside
-    /// (`<key>.corrupt-<UTC stamp>`): the core's `AgentRegistry::repair`. Returns the keys of
-    /// the copies (the sessions file's first); empty when both were fine or absent.
+    /// Repairs corrupt registry files, keeping copies (the core's `AgentRegistry::repair`);
+    /// returns the keys of the copies.
     pub fn recover(&self) -> JsResult<Vec<String>> {
         let repaired = self.inner.repair().js()?;
         Ok(repaired.into_iter().map(|r| r.kept_copy).collect())

@@ -1,25 +1,15 @@
 //! `TeamStore` and the free functions `sessionFromConfig`, `toSpawnConfig`,
 //! `parseBackendType`: the core's [`session_state::team`] (the `agent-teams` crate's per-agent
-//! `SessionState` files, SPEC section 3) as JS. Conversions only.
+//! `SessionState` files, SPEC section 3) as JS. Parameter names are the JS names.
+#![allow(non_snake_case)]
 
 use session_state::team::{self as core, BackendType, SessionState, SpawnConfig};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
-use crate::convert::{
-    document_bytes, document_from_js, instant_arg, options_arg, string_arg, to_js,
-};
+use crate::convert::{Text, document_bytes, document_from_js, instant_arg, options_arg, to_js};
 use crate::errors::{IntoJsResult, JsResult};
 use crate::stores::AnyStore;
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_TEAM: &'static str = r#"
-/** `new TeamStore(store, options)`. */
-export interface TeamStoreOptions {
-  /** Largest session file read, in bytes (default 16 MiB). */
-  maxDocumentBytes?: number;
-}
-"#;
 
 /// Team agent spawn state under `teams/{team}/sessions/` of a store. Time from `Date.now()`.
 #[wasm_bindgen]
@@ -44,50 +34,37 @@ impl TeamStore {
     }
 
     /// Saves `state` as `teams/{team}/sessions/{state.name}.json` and returns the key.
-    ///
-    /// Throws `invalid_key` for a bad team or agent name, `invalid_input` for a state that is
-    /// not a team session document.
     pub fn save(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
+        team: &Text,
         #[wasm_bindgen(unchecked_param_type = "TeamSessionState")] state: &JsValue,
     ) -> JsResult<String> {
-        let team = string_arg(team, "team")?;
-        let state = state_arg(state)?;
-        Ok(self.inner.save(&team, &state).js()?.to_string())
+        let team = team.get("team")?;
+        Ok(self.inner.save(&team, &state_arg(state)?).js()?.to_string())
     }
 
     /// Loads one member. Throws `not_found`, `corrupt_state`, `invalid_key`.
     #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
-    pub fn load(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent: &JsValue,
-    ) -> JsResult<JsValue> {
-        let team = string_arg(team, "team")?;
-        let agent = string_arg(agent, "agent")?;
-        to_js(&self.inner.load(&team, &agent).js()?)
+    pub fn load(&self, team: &Text, agent: &Text) -> JsResult<JsValue> {
+        to_js(
+            &self
+                .inner
+                .load(&team.get("team")?, &agent.get("agent")?)
+                .js()?,
+        )
     }
 
     /// Deletes one member's file; `true` if it existed.
-    pub fn delete(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent: &JsValue,
-    ) -> JsResult<bool> {
-        let team = string_arg(team, "team")?;
-        let agent = string_arg(agent, "agent")?;
-        self.inner.delete(&team, &agent).js()
+    pub fn delete(&self, team: &Text, agent: &Text) -> JsResult<bool> {
+        self.inner
+            .delete(&team.get("team")?, &agent.get("agent")?)
+            .js()
     }
 
     /// Every member of `team`, sorted by agent name, with the files skipped.
     #[wasm_bindgen(unchecked_return_type = "TeamListing")]
-    pub fn list(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
-    ) -> JsResult<JsValue> {
-        let team = string_arg(team, "team")?;
-        to_js(&self.inner.list(&team).js()?)
+    pub fn list(&self, team: &Text) -> JsResult<JsValue> {
+        to_js(&self.inner.list(&team.get("team")?).js()?)
     }
 
     /// Every team under `teams/`.
@@ -100,84 +77,68 @@ impl TeamStore {
     #[wasm_bindgen(js_name = recordSpawn, unchecked_return_type = "TeamSessionState")]
     pub fn record_spawn(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
+        team: &Text,
         #[wasm_bindgen(unchecked_param_type = "SpawnConfig")] config: &JsValue,
         #[wasm_bindgen(unchecked_param_type = "BackendType")] backend: &JsValue,
     ) -> JsResult<JsValue> {
-        let team = string_arg(team, "team")?;
-        let config = config_arg(config)?;
-        let backend = backend_arg(backend, "backend")?;
-        to_js(&self.inner.record_spawn(&team, &config, backend).js()?)
+        let (team, config) = (team.get("team")?, config_arg(config)?);
+        to_js(
+            &self
+                .inner
+                .record_spawn(&team, &config, backend_arg(backend, "backend")?)
+                .js()?,
+        )
     }
 
-    /// Changes a saved member in one exclusive read-modify-write: the keys of `changes`
-    /// replace those of the stored document (as `Object.assign` would; `null` clears an
-    /// optional field; the core's `SessionState::merge`). Returns the state written. Throws
-    /// `not_found` when there is no file, `corrupt_state` when it does not parse,
-    /// `invalid_input` when the result is not a valid state, when `backendType` is changed to
-    /// a backend the core does not know (an unknown one already stored is kept) or when the
-    /// agent is renamed; nothing is written then.
+    /// Changes a saved member in one read-modify-write, `changes` merged as `Object.assign`
+    /// (the core's `SessionState::merge_argument`); returns the state written.
     #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
     pub fn update(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent: &JsValue,
+        team: &Text,
+        agent: &Text,
         #[wasm_bindgen(unchecked_param_type = "Partial<TeamSessionState>")] changes: &JsValue,
     ) -> JsResult<JsValue> {
-        let team = string_arg(team, "team")?;
-        let agent = string_arg(agent, "agent")?;
+        let (team, agent) = (team.get("team")?, agent.get("agent")?);
         let changes = document_from_js(changes, "changes")?;
-        let state = self
-            .inner
-            .update(&team, &agent, |state| {
-                state.merge_argument(&changes, "changes")
-            })
-            .js()?;
-        to_js(&state)
+        let merge = |state: &mut SessionState| state.merge_argument(&changes, "changes");
+        to_js(&self.inner.update(&team, &agent, merge).js()?)
     }
 
-    /// Replaces a saved member with `state` in one exclusive read-modify-write (unlike
-    /// `save`, the file must exist and `state.name` must be `agent`; the core's
-    /// `TeamStore::replace`). Returns the state written. Throws `not_found`, `corrupt_state`
-    /// (nothing written), `invalid_input` (wrong shape, a rename, a `backendType` changed to an
-    /// unknown backend).
+    /// Replaces a saved member with `state` in one read-modify-write (the core's
+    /// `TeamStore::replace`); returns the state written.
     #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
     pub fn replace(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "string")] agent: &JsValue,
+        team: &Text,
+        agent: &Text,
         #[wasm_bindgen(unchecked_param_type = "TeamSessionState")] state: &JsValue,
     ) -> JsResult<JsValue> {
-        let team = string_arg(team, "team")?;
-        let agent = string_arg(agent, "agent")?;
-        let state = state_arg(state)?;
-        let written = self.inner.replace(&team, &agent, &state);
+        let (team, agent) = (team.get("team")?, agent.get("agent")?);
+        let written = self.inner.replace(&team, &agent, &state_arg(state)?);
         to_js(&written.map_err(|e| e.below("state")).js()?)
     }
 
     /// What re-spawning `team` would do, member by member; reads only.
     #[wasm_bindgen(js_name = resumePlan, unchecked_return_type = "ResumePlan")]
-    pub fn resume_plan(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] team: &JsValue,
-    ) -> JsResult<JsValue> {
-        let team = string_arg(team, "team")?;
-        to_js(&self.inner.resume_plan(&team).js()?)
+    pub fn resume_plan(&self, team: &Text) -> JsResult<JsValue> {
+        to_js(&self.inner.resume_plan(&team.get("team")?).js()?)
     }
 }
 
-/// The state of a freshly spawned agent, as the crate's `SessionState::from_config`:
-/// `createdAt` = `now` (an RFC 3339 string or `Date`; default `Date.now()`), empty `metadata`.
+/// The state of a freshly spawned agent at `now` (default `Date.now()`).
 #[wasm_bindgen(js_name = sessionFromConfig, unchecked_return_type = "TeamSessionState")]
 pub fn session_from_config(
     #[wasm_bindgen(unchecked_param_type = "SpawnConfig")] config: &JsValue,
     #[wasm_bindgen(unchecked_param_type = "BackendType")] backend: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "string | Date")] now: &JsValue,
 ) -> JsResult<JsValue> {
-    let config = config_arg(config)?;
-    let backend = backend_arg(backend, "backend")?;
-    let now = instant_arg(now, "now")?;
-    to_js(&SessionState::from_config(&config, backend, now))
+    let (config, backend) = (config_arg(config)?, backend_arg(backend, "backend")?);
+    to_js(&SessionState::from_config(
+        &config,
+        backend,
+        instant_arg(now, "now")?,
+    ))
 }
 
 /// The config to re-spawn a saved agent with (no delegations).
@@ -190,29 +151,21 @@ pub fn to_spawn_config(
 
 /// The backend named by a `backendType` string; throws `invalid_input` for an unknown one.
 #[wasm_bindgen(js_name = parseBackendType, unchecked_return_type = "BackendType")]
-pub fn parse_backend_type(
-    #[wasm_bindgen(js_name = "backendType", unchecked_param_type = "string")]
-    backend_type: &JsValue,
-) -> JsResult<String> {
-    Ok(backend_arg(backend_type, "backendType")?
-        .as_str()
-        .to_owned())
+pub fn parse_backend_type(backendType: &Text) -> JsResult<String> {
+    Ok(backend_arg(backendType, "backendType")?.as_str().to_owned())
 }
 
-/// A session state argument, read by the core's `SessionState::from_json` (a wrong shape is
-/// `invalid_input` with serde's reason).
+/// A session state argument, read by the core's `SessionState::from_json`.
 fn state_arg(value: &JsValue) -> JsResult<SessionState> {
     SessionState::from_json(&document_bytes(value, "state")?).js()
 }
 
 /// A backend argument `what`: `claude-code`, `codex` or `gemini-cli`.
 fn backend_arg(value: &JsValue, what: &str) -> JsResult<BackendType> {
-    string_arg(value, what)?.parse().js()
+    crate::convert::string_arg(value, what)?.parse().js()
 }
 
-/// A spawn config argument; the core's `SpawnConfig::from_argument` refuses a member the
-/// type does not have (a misspelt `modl`, context `field` = `config.modl`) instead of dropping
-/// it.
+/// A spawn config argument, by the core's `SpawnConfig::from_argument`.
 fn config_arg(value: &JsValue) -> JsResult<SpawnConfig> {
     SpawnConfig::from_argument(document_from_js(value, "config")?, "config").js()
 }

@@ -4,8 +4,10 @@
 
 use js_sys::{Object, Reflect};
 use session_state::{Clock, Key, Store};
+use session_state_wasm::convert::Text;
 use session_state_wasm::errors::{host_exception, to_js_error};
 use session_state_wasm::{AnyStore, JsClock, LocalStorageStore, MemoryStore, errors};
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -35,6 +37,11 @@ fn k(key: &str) -> Key {
 
 fn s(text: &str) -> JsValue {
     JsValue::from_str(text)
+}
+
+/// A `string` argument of a class method.
+fn t(text: &str) -> Text {
+    s(text).unchecked_into()
 }
 
 fn prop(value: &JsValue, name: &str) -> JsValue {
@@ -69,7 +76,7 @@ fn remove_item(name: &str) {
 #[wasm_bindgen_test]
 fn memory_store_class_and_any_store_share_data() {
     let class = MemoryStore::new();
-    class.write(&s("a/b.json"), &s("{}")).unwrap();
+    class.write(&t("a/b.json"), &s("{}")).unwrap();
     let store = AnyStore::from_js(&JsValue::from(class.clone())).unwrap();
     assert!(matches!(store, AnyStore::Memory(_)));
     assert_eq!(
@@ -102,7 +109,7 @@ fn local_storage_store_round_trip_in_window_local_storage() {
     );
     assert_eq!(
         class
-            .read_text(&s(".claude/s.json"))
+            .read_text(&t(".claude/s.json"))
             .unwrap()
             .as_string()
             .unwrap(),
@@ -137,7 +144,7 @@ fn local_storage_store_round_trip_in_window_local_storage() {
 #[wasm_bindgen_test]
 fn local_storage_quota_error_is_storage_and_keeps_the_old_value() {
     let class = LocalStorageStore::new(&s("quota-test/"), None).unwrap();
-    class.write(&s("k/doc.json"), &s("{\"v\":1}")).unwrap();
+    class.write(&t("k/doc.json"), &s("{\"v\":1}")).unwrap();
 
     // Fill localStorage until the browser refuses, with ever smaller items.
     let mut fillers = Vec::new();
@@ -153,7 +160,7 @@ fn local_storage_quota_error_is_storage_and_keeps_the_old_value() {
     assert!(!fillers.is_empty(), "localStorage accepted nothing");
 
     let err = class
-        .write(&s("k/doc.json"), &s(&"y".repeat(64 << 10)))
+        .write(&t("k/doc.json"), &s(&"y".repeat(64 << 10)))
         .unwrap_err();
     assert!(err.is_instance_of::<js_sys::Error>());
     assert_eq!(prop(&err, "code").as_string().unwrap(), "storage");
@@ -168,7 +175,7 @@ fn local_storage_quota_error_is_storage_and_keeps_the_old_value() {
     );
     assert_eq!(
         class
-            .read_text(&s("k/doc.json"))
+            .read_text(&t("k/doc.json"))
             .unwrap()
             .as_string()
             .unwrap(),
@@ -178,7 +185,7 @@ fn local_storage_quota_error_is_storage_and_keeps_the_old_value() {
     for name in &fillers {
         remove_item(name);
     }
-    class.delete(&s("k/doc.json")).unwrap();
+    class.delete(&t("k/doc.json")).unwrap();
 }
 
 /// The core's store conformance suite on each kind of store (the suite is not exported to JS:
@@ -245,7 +252,7 @@ fn dropped_host_errors_do_not_leak_into_later_errors() {
     let typed = to_js_error(session_state::Error::corrupt("a/b.json", "bad"));
     assert_eq!(prop(&typed, "code").as_string().unwrap(), "corrupt_state");
     assert_eq!(
-        errors::ERROR_CODES.len(),
+        errors::error_codes().length() as usize,
         session_state::ErrorKind::ALL.len()
     );
 }

@@ -3,10 +3,12 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{JSON, Reflect};
+use session_state_wasm::convert::Text;
 use session_state_wasm::orchestrator::{OrchestratorStore, render_resume, resume_summary, salvage};
 use session_state_wasm::registry::AgentRegistry;
 use session_state_wasm::team::TeamStore;
 use session_state_wasm::{LocalStorageStore, MemoryStore};
+use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
@@ -37,6 +39,11 @@ fn s(text: &str) -> JsValue {
     JsValue::from_str(text)
 }
 
+/// A `string` argument of a class method.
+fn t(text: &str) -> Text {
+    s(text).unchecked_into()
+}
+
 fn get(value: &JsValue, name: &str) -> JsValue {
     Reflect::get(value, &s(name)).unwrap()
 }
@@ -62,7 +69,7 @@ fn local(prefix: &str) -> JsValue {
 fn seed_example_summary_in_local_storage_equals_the_goldens() {
     let store = local("web-classes-seed:");
     let class_store = LocalStorageStore::new(&s("web-classes-seed:"), None).unwrap();
-    class_store.write(&s(CURRENT), &s(SEED)).unwrap();
+    class_store.write(&t(CURRENT), &s(SEED)).unwrap();
     let sessions = OrchestratorStore::new(&store, &JsValue::UNDEFINED).unwrap();
     let doc = sessions.load().unwrap();
     assert!(same_json(&doc, &parse(SEED)));
@@ -116,7 +123,7 @@ fn torn_file_is_corrupt_with_the_salvage_and_recover_keeps_a_copy() {
     let store = local(prefix);
     LocalStorageStore::new(&s(prefix), None)
         .unwrap()
-        .write(&s(CURRENT), &s(TORN))
+        .write(&t(CURRENT), &s(TORN))
         .unwrap();
     let sessions = OrchestratorStore::new(&store, &JsValue::UNDEFINED).unwrap();
     let err = sessions.load().unwrap_err();
@@ -149,20 +156,20 @@ fn registry_and_team_classes_work_over_local_storage() {
     let store = local(prefix);
     let reg = AgentRegistry::new(&store, &JsValue::UNDEFINED).unwrap();
     reg.create_chain(
-        &s("SPEC-1"),
+        &t("SPEC-1"),
         &parse(r#"["spec-builder","planner"]"#),
         &JsValue::UNDEFINED,
     )
     .unwrap();
     reg.register_agent_result(
-        &s("spec-builder"),
-        &s("spec-abc123"),
+        &t("spec-builder"),
+        &t("spec-abc123"),
         &parse(r#"{"status":"success"}"#),
-        &s("SPEC-1"),
+        Some(t("SPEC-1")),
     )
     .unwrap();
     assert_eq!(
-        reg.get_resume_id(&s("spec-builder"), &JsValue::UNDEFINED)
+        reg.get_resume_id(&t("spec-builder"), None)
             .unwrap()
             .as_string()
             .as_deref(),
@@ -170,9 +177,9 @@ fn registry_and_team_classes_work_over_local_storage() {
     );
     assert!(
         reg.should_resume(
-            &s("spec-builder"),
-            &s("update profiles"),
-            &s("rename files")
+            &t("spec-builder"),
+            &t("update profiles"),
+            Some(t("rename files"))
         )
         .unwrap()
     );
@@ -182,7 +189,7 @@ fn registry_and_team_classes_work_over_local_storage() {
             .unwrap()
             .contains("spec-abc123")
     );
-    let status = reg.chain_status(&s("SPEC-1")).unwrap();
+    let status = reg.chain_status(&t("SPEC-1")).unwrap();
     assert!(same_json(
         &get(&status, "missing"),
         &parse(r#"["planner"]"#)
@@ -191,18 +198,18 @@ fn registry_and_team_classes_work_over_local_storage() {
     let teams = TeamStore::new(&store, &JsValue::UNDEFINED).unwrap();
     let state = teams
         .record_spawn(
-            &s("my-team"),
+            &t("my-team"),
             &parse(r#"{"name":"coder","prompt":"You write Rust."}"#),
             &s("codex"),
         )
         .unwrap();
     assert_eq!(text(&state, "backendType"), "codex");
     assert!(same_json(
-        &teams.load(&s("my-team"), &s("coder")).unwrap(),
+        &teams.load(&t("my-team"), &t("coder")).unwrap(),
         &state
     ));
     assert_eq!(
-        code(&teams.load(&s("../x"), &s("coder")).unwrap_err()),
+        code(&teams.load(&t("../x"), &t("coder")).unwrap_err()),
         "invalid_key"
     );
     clear_prefix(prefix);
@@ -219,7 +226,7 @@ fn memory_store_shares_data_with_the_classes() {
         ))
         .unwrap();
     assert!(
-        mem.read_text(&s(CURRENT))
+        mem.read_text(&t(CURRENT))
             .unwrap()
             .as_string()
             .unwrap()

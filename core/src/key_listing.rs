@@ -1,16 +1,17 @@
-//! The [`Store::list`](crate::Store::list) contract applied to the names a foreign store (a
-//! host object of a binding, the browser's `localStorage`) gave for a prefix.
+//! The listing rule of stores that hold their keys as free-form names (a JS host store, Web
+//! Storage, a Python object): names that are not valid keys, or not below the prefix, are
+//! skipped, and the rest come sorted and once each, as [`Store::list`](crate::Store::list) says.
 
 use crate::Key;
 
-/// The keys among `names` that are valid keys strictly below the folder `prefix`, sorted and
-/// without duplicates; other names are dropped.
-pub fn keys_below(names: impl IntoIterator<Item = String>, prefix: &Key) -> Vec<Key> {
+/// The keys strictly below the folder `prefix` among `names`, sorted, without repeats.
+pub fn keys_under(prefix: &Key, names: impl IntoIterator<Item = String>) -> Vec<Key> {
     let mut keys: Vec<Key> = names
         .into_iter()
         .filter_map(|name| Key::new(name).ok())
         .filter(|key| key.is_under(prefix))
         .collect();
+    // Equal keys are identical, so unstable gives the same result with less code.
     keys.sort_unstable();
     keys.dedup();
     keys
@@ -21,13 +22,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn keeps_valid_keys_below_the_prefix_sorted_once() {
-        let prefix = Key::new("a").expect("key");
-        let names = ["a/c", "a/b", "../x", "b/c", "a/b", "a", "a//d"].map(String::from);
-        let keys: Vec<String> = keys_below(names, &prefix)
+    fn skips_bad_names_and_keys_elsewhere_and_sorts_once_each() {
+        let prefix = Key::new("a").unwrap();
+        let names = ["a/z", "../x", "b/c", "a/b/c", "a/z", "a"].map(String::from);
+        let keys: Vec<String> = keys_under(&prefix, names)
             .iter()
-            .map(|k| k.as_str().to_owned())
+            .map(ToString::to_string)
             .collect();
-        assert_eq!(keys, ["a/b", "a/c"]);
+        assert_eq!(keys, ["a/b/c", "a/z"]);
     }
 }

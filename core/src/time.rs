@@ -172,6 +172,15 @@ fn format(utc: DateTime<Utc>, items: &[Item<'static>]) -> String {
     utc.format_with_items(items.iter()).to_string()
 }
 
+/// The UTC instant `millis` milliseconds after the Unix epoch, as a JS `Date.now()` gives it
+/// (fractions of a millisecond dropped; a value outside chrono's range, or NaN, is the epoch).
+pub fn from_epoch_millis(millis: f64) -> DateTime<Utc> {
+    // An integral number of ms well inside i64 range; `as` saturates and maps NaN to 0.
+    #[allow(clippy::cast_possible_truncation)]
+    let whole = millis.trunc() as i64;
+    DateTime::from_timestamp_millis(whole).unwrap_or_default()
+}
+
 /// `utc` as `%Y%m%dT%H%M%SZ`, the stamp of corrupt copies.
 pub fn format_compact_stamp(utc: DateTime<Utc>) -> String {
     let items = [YEAR, MONTH, DAY, lit("T"), HOUR, MINUTE, SECOND, lit("Z")];
@@ -268,6 +277,13 @@ impl schemars::JsonSchema for Timestamp {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn epoch_millis_map_to_utc_instants() {
+        let t = from_epoch_millis(1_764_438_960_123.0);
+        assert_eq!(format_rfc3339(t), "2025-11-29T17:56:00.123Z");
+        assert_eq!(from_epoch_millis(f64::NAN), DateTime::<Utc>::default());
+    }
 
     #[test]
     fn reads_z_offset_and_naive() {

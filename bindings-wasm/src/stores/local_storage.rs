@@ -1,21 +1,20 @@
-//! `LocalStorageStore`: keys kept in `window.localStorage` (or any Web Storage) under a prefix.
-//!
-//! Each key is one item named `prefix + key`, its bytes kept as text when they are UTF-8 (see
-//! [`text`](super::text)). A write is one `setItem`, so it replaces the value whole or not at
-//! all: when the browser throws (`QuotaExceededError`), the old value is intact and the caller
-//! gets a `storage` error whose `cause` is the browser's exception. `update` is read, apply,
-//! write in one synchronous call: exclusive within a page, but two tabs of the same origin
-//! writing the same key at the same moment can still lose an update (Web Storage has no lock).
+//! `LocalStorageStore`: keys kept in `window.localStorage` (or any Web Storage) under a prefix,
+//! by the core's [`TextItemStore`] (item `prefix + key`, UTF-8 as text, other bytes as
+//! base64). When the browser throws (`QuotaExceededError`), the old value is intact and the
+//! caller gets a `storage` error whose `cause` is the browser's exception. Two tabs of one
+//! origin writing the same key at the same moment can still lose an update (no lock).
 
-use js_sys::{Array, Function, Reflect};
-use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
+use js_sys::Reflect;
+use session_state::text_item_store::{TextItemStore, TextItems};
+use session_state::{Error, ErrorKind, Key, Result, Store};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::text;
-use super::{AnyStore, hand_off, js_delete, js_list, js_read, js_read_text, js_write};
-use crate::convert::string_arg;
-use crate::errors::{JsResult, browser_exception, invalid_input, to_js_error, type_name};
+use super::{AnyStore, method, store_class_methods};
+use crate::convert::{is_absent, key_arg, string_arg};
+use crate::errors::{
+    IntoJsResult, JsResult, browser_exception, invalid_input, to_js_error, type_name,
+};
 
 #[wasm_bindgen]
 extern "C" {
@@ -37,99 +36,45 @@ extern "C" {
     fn key_at(this: &WebStorage, index: u32) -> std::result::Result<JsValue, JsValue>;
 }
 
-/// The Rust side of a [`LocalStorageStore`]: a prefix and a Web Storage object.
-#[derive(Clone, Debug)]
-pub struct LocalStorage {
-    prefix: String,
-    storage: WebStorage,
-}
+/// The Rust side of a [`LocalStorageStore`]: the core's text item store over Web Storage.
+pub type LocalStorage = TextItemStore<WebStorage>;
 
-impl LocalStorage {
-    fn item(&self, key: &Key) -> String {
-        format!("{}{}", self.prefix, key.as_str())
-    }
-
-    fn len(&self, prefix: &Key) -> Result<u32> {
-        let length = Reflect::get(&self.storage, &JsValue::from_str("length"))
-            .map_err(|e| browser_exception(prefix, "list", e))?;
-        // A Web Storage length is a small non-negative integer.
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        Ok(length.as_f64().map_or(0, |n| n as u32))
-    }
-}
-
-impl Store for LocalStorage {
-    fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
+impl TextItems for WebStorage {
+    fn get(&self, name: &str, key: &Key, action: &str) -> Result<Option<String>> {
         let value = self
-            .storage
-            .get_item(&self.item(key))
-            .map_err(|e| browser_exception(key, "read", e))?;
-        if value.is_null() || value.is_undefined() {
+            .get_item(name)
+            .map_err(|e| browser_exception(key, action, e))?;
+        if is_absent(&value) {
             return Ok(None);
         }
-        let stored = value.as_string().ok_or_else(|| {
-            Error::new(
-                ErrorKind::Storage,
-                format!(
-                    "cannot read `{key}`: the storage returned {}",
-                    type_name(&value)
-                ),
+        let got = || {
+            format!(
+                "cannot {action} `{key}`: the storage returned {}",
+                type_name(&value)
             )
-            .with_context("key", key.as_str())
-        })?;
-        Ok(Some(text::decode(stored)))
+        };
+        let error = || Error::new(ErrorKind::Storage, got()).with_context("key", key.as_str());
+        value.as_string().map(Some).ok_or_else(error)
     }
 
-    fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
-        self.storage
-            .set_item(&self.item(key), &text::encode(data))
+    fn set(&self, name: &str, text: &str, key: &Key) -> Result<()> {
+        self.set_item(name, text)
             .map_err(|e| browser_exception(key, "write", e))
     }
 
-    fn delete(&self, key: &Key) -> Result<bool> {
-        let item = self.item(key);
-        let existed = !self
-            .storage
-            .get_item(&item)
-            .map_err(|e| browser_exception(key, "delete", e))?
-            .is_null();
-        self.storage
-            .remove_item(&item)
-            .map_err(|e| browser_exception(key, "delete", e))?;
-        Ok(existed)
+    fn remove(&self, name: &str, key: &Key) -> Result<()> {
+        self.remove_item(name)
+            .map_err(|e| browser_exception(key, "delete", e))
     }
 
-    fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
-        let mut keys = Vec::new();
-        for index in 0..self.len(prefix)? {
-            let name = self
-                .storage
-                .key_at(index)
-                .map_err(|e| browser_exception(prefix, "list", e))?;
-            let Some(rest) = name.as_string().and_then(|n| {
-                n.strip_prefix(self.prefix.as_str())
-                    .map(std::borrow::ToOwned::to_owned)
-            }) else {
-                continue;
-            };
-            if let Ok(key) = Key::new(rest)
-                && key.is_under(prefix)
-            {
-                keys.push(key);
-            }
-        }
-        // Equal keys are identical, so unstable gives the same result with less code.
-        keys.sort_unstable();
-        keys.dedup();
-        Ok(keys)
-    }
-
-    fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
-        let current = self.read(key)?;
-        if let Some(bytes) = apply(current.as_deref())? {
-            self.write(key, &bytes)?;
-        }
-        Ok(())
+    fn names(&self, prefix: &Key) -> Result<Vec<String>> {
+        let failed = |e| browser_exception(prefix, "list", e);
+        let length = Reflect::get(self, &JsValue::from_str("length")).map_err(failed)?;
+        // A Web Storage length is a small non-negative integer.
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let length = length.as_f64().map_or(0, |n| n as u32);
+        let names = (0..length).map(|i| self.key_at(i).map(|n| n.as_string()).map_err(failed));
+        names.filter_map(Result::transpose).collect()
     }
 }
 
@@ -161,91 +106,35 @@ impl LocalStorageStore {
             None => default_storage()?,
         };
         if !storage.is_object() {
+            let got = type_name(&storage);
             return Err(invalid_input(format!(
-                "`storage` must be a Web Storage object, not {}",
-                type_name(&storage)
+                "`storage` must be a Web Storage object, not {got}"
             )));
         }
-        for method in ["getItem", "setItem", "removeItem", "key"] {
-            let found = Reflect::get(&storage, &JsValue::from_str(method))?;
-            if !found.is_instance_of::<Function>() {
-                return Err(invalid_input(format!(
-                    "`storage` must be a Web Storage object; it has no `{method}` method"
-                )));
-            }
+        let missing = |name: &str| {
+            format!("`storage` must be a Web Storage object; it has no `{name}` method")
+        };
+        for name in ["getItem", "setItem", "removeItem", "key"] {
+            method(&storage, name, missing)?;
         }
-        Ok(LocalStorageStore {
-            inner: LocalStorage {
-                prefix,
-                storage: storage.unchecked_into(),
-            },
-        })
+        let inner = TextItemStore::new(prefix, storage.unchecked_into());
+        Ok(LocalStorageStore { inner })
     }
 
     /// The prefix every item name starts with.
     #[wasm_bindgen(getter)]
     pub fn prefix(&self) -> String {
-        self.inner.prefix.clone()
-    }
-
-    /// The bytes under `key`, or `null`.
-    #[wasm_bindgen(unchecked_return_type = "Uint8Array | null")]
-    pub fn read(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
-    ) -> JsResult<JsValue> {
-        js_read(&self.inner, key)
-    }
-
-    /// The UTF-8 text under `key`, or `null` (`corrupt_state` when it is not UTF-8).
-    #[wasm_bindgen(js_name = readText, unchecked_return_type = "string | null")]
-    pub fn read_text(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
-    ) -> JsResult<JsValue> {
-        js_read_text(&self.inner, key)
-    }
-
-    /// Replaces the value under `key` (a string is stored as UTF-8); all or nothing.
-    pub fn write(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
-        #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] data: &JsValue,
-    ) -> JsResult<()> {
-        js_write(&self.inner, key, data)
-    }
-
-    /// Removes `key`; `true` if it existed.
-    pub fn delete(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
-    ) -> JsResult<bool> {
-        js_delete(&self.inner, key)
-    }
-
-    /// Every key strictly below the folder `prefix`, sorted.
-    #[wasm_bindgen(unchecked_return_type = "string[]")]
-    pub fn list(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
-    ) -> JsResult<Array> {
-        js_list(&self.inner, prefix)
-    }
-
-    /// Hands the Rust store to [`AnyStore::from_js`] (not part of the TS API).
-    #[wasm_bindgen(js_name = __sessionStateStore, skip_typescript)]
-    pub fn hand_off(&self) {
-        hand_off(AnyStore::Local(self.inner.clone()));
+        self.inner.prefix().to_owned()
     }
 }
+
+store_class_methods!(LocalStorageStore, Local);
 
 /// `globalThis.localStorage`, or a `storage` error when there is none or access is refused.
 fn default_storage() -> JsResult<JsValue> {
     let unavailable = |detail: String| {
-        to_js_error(Error::new(
-            ErrorKind::Storage,
-            format!("localStorage is not available: {detail}"),
-        ))
+        let message = format!("localStorage is not available: {detail}");
+        to_js_error(Error::new(ErrorKind::Storage, message))
     };
     match Reflect::get(&js_sys::global(), &JsValue::from_str("localStorage")) {
         Ok(storage) if storage.is_object() => Ok(storage),

@@ -1,19 +1,15 @@
 //! The stores a JS caller can hand to every class: [`MemoryStore`], [`LocalStorageStore`] and
 //! any JS object with `read`/`write`/`delete`/`list` ([`HostStore`]), unified as [`AnyStore`].
-//!
-//! Wrappers take the store argument as a `JsValue` typed `Store` in TS
-//! (`#[wasm_bindgen(unchecked_param_type = "Store")]`) and resolve it once with
-//! [`AnyStore::from_js`]. Our own classes resolve to their Rust store (no JS round trip, data
-//! shared with the JS object); anything else is adapted as a host store.
+//! Our own classes resolve to their Rust store (no JS round trip, data shared with the JS
+//! object); anything else is adapted as a host store.
 
 mod host;
 mod local_storage;
 mod memory;
-pub mod text;
 
 use std::cell::RefCell;
 
-use js_sys::{Array, Function, Reflect, Uint8Array};
+use js_sys::{Function, Reflect};
 use session_state::{Key, Leftover, Result, Store, UpdateFn};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -22,50 +18,82 @@ pub use host::HostStore;
 pub use local_storage::{LocalStorage, LocalStorageStore, WebStorage};
 pub use memory::MemoryStore;
 
-use crate::convert::{bytes_arg, key_arg};
+use crate::convert::key_arg;
 use crate::errors::{IntoJsResult, JsResult, describe, invalid_input};
-
-#[wasm_bindgen(typescript_custom_section)]
-const TS_STORES: &'static str = r#"
-/**
- * Any object with these synchronous methods can be a store. Keys are `/`-separated relative
- * keys such as `.claude/orchestrator-session.json`. Exceptions thrown by these methods reach
- * the caller of the session-state method unchanged.
- */
-export interface HostStore {
-  /** The bytes under `key` (a string is taken as UTF-8), or null/undefined when absent. */
-  read(key: string): Uint8Array | string | null | undefined;
-  /** Replaces the bytes under `key` atomically. */
-  write(key: string, data: Uint8Array): void;
-  /** Removes `key`; true if it existed. */
-  delete(key: string): boolean;
-  /** Every key strictly below the folder `prefix`, at any depth (any order). */
-  list(prefix: string): string[];
-}
-
-/** What every class accepts as its store. */
-export type Store = MemoryStore | LocalStorageStore | HostStore;
-
-/** The part of the Web Storage API (`localStorage`, `sessionStorage`) a LocalStorageStore uses. */
-export interface WebStorage {
-  readonly length: number;
-  key(index: number): string | null;
-  getItem(key: string): string | null;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
-}
-"#;
-
-/// Name of the hidden method by which our store classes hand their Rust store over.
-const HAND_OFF_METHOD: &str = "__sessionStateStore";
 
 thread_local! {
     static HANDED_OFF: RefCell<Option<AnyStore>> = const { RefCell::new(None) };
 }
 
-/// Called by our store classes' hidden `__sessionStateStore` method.
-fn hand_off(store: AnyStore) {
-    HANDED_OFF.with(|slot| *slot.borrow_mut() = Some(store));
+/// Our store classes' shared JS methods (`read`, `readText`, `write`, `delete`, `list`) over
+/// their `inner` core store, and the hidden `__sessionStateStore` by which they hand that store
+/// to [`AnyStore::from_js`] as `AnyStore::$variant`.
+macro_rules! store_class_methods {
+    ($class:ident, $variant:ident) => {
+        #[wasm_bindgen]
+        impl $class {
+            /// The bytes under `key`, or `null`. Throws `invalid_key` for an unsafe key.
+            #[wasm_bindgen(unchecked_return_type = "Uint8Array | null")]
+            pub fn read(&self, key: &crate::convert::Text) -> JsResult<JsValue> {
+                let bytes = self.inner.read(&key_arg(key, "key")?).js()?;
+                Ok(bytes.map_or(JsValue::NULL, |b| {
+                    js_sys::Uint8Array::from(b.as_slice()).into()
+                }))
+            }
+
+            /// The UTF-8 text under `key`, or `null` (`corrupt_state` when it is not UTF-8).
+            #[wasm_bindgen(js_name = readText, unchecked_return_type = "string | null")]
+            pub fn read_text(&self, key: &crate::convert::Text) -> JsResult<JsValue> {
+                let key = key_arg(key, "key")?;
+                let Some(bytes) = self.inner.read(&key).js()? else {
+                    return Ok(JsValue::NULL);
+                };
+                let text = String::from_utf8(bytes)
+                    .map_err(|_| session_state::Error::corrupt(&key, "it is not UTF-8"));
+                text.map(JsValue::from).js()
+            }
+
+            /// Replaces the value under `key` (a string is stored as UTF-8); all or nothing.
+            /// Throws `invalid_input` when `data` is not a string or a `Uint8Array`.
+            pub fn write(
+                &self,
+                key: &crate::convert::Text,
+                #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] data: &JsValue,
+            ) -> JsResult<()> {
+                let key = key_arg(key, "key")?;
+                self.inner
+                    .write(&key, &crate::convert::bytes_arg(data, "data")?)
+                    .js()
+            }
+
+            /// Removes `key`; `true` if it existed.
+            pub fn delete(&self, key: &crate::convert::Text) -> JsResult<bool> {
+                self.inner.delete(&key_arg(key, "key")?).js()
+            }
+
+            /// Every key strictly below the folder `prefix`, sorted.
+            #[wasm_bindgen(unchecked_return_type = "string[]")]
+            pub fn list(&self, prefix: &crate::convert::Text) -> JsResult<js_sys::Array> {
+                let keys = self.inner.list(&key_arg(prefix, "key")?).js()?;
+                Ok(keys.iter().map(|k| JsValue::from_str(k.as_str())).collect())
+            }
+
+            /// Hands the Rust store to [`AnyStore::from_js`] (not part of the TS API).
+            #[wasm_bindgen(js_name = __sessionStateStore, skip_typescript)]
+            pub fn hand_off(&self) {
+                let store = AnyStore::$variant(self.inner.clone());
+                crate::stores::HANDED_OFF.with(|slot| *slot.borrow_mut() = Some(store));
+            }
+        }
+    };
+}
+use store_class_methods;
+
+/// The method `name` of the JS object `value`, or the `invalid_input` error `missing(name)`.
+fn method(value: &JsValue, name: &str, missing: impl Fn(&str) -> String) -> JsResult<Function> {
+    Reflect::get(value, &JsValue::from_str(name))?
+        .dyn_into::<Function>()
+        .map_err(|_| invalid_input(missing(name)))
 }
 
 /// One of the three kinds of store, behind the core's [`Store`] trait. Cheap to clone; clones
@@ -82,14 +110,9 @@ pub enum AnyStore {
 
 impl AnyStore {
     /// Resolves the `store` argument of a JS call.
-    ///
-    /// # Errors
-    /// `invalid_input` when `value` is neither one of our store classes (still alive, not
-    /// `free()`d) nor an object with the four methods; an exception thrown by a getter while
-    /// looking at the object passes through unchanged.
     pub fn from_js(value: &JsValue) -> JsResult<AnyStore> {
         if value.is_object() {
-            let hand_off = Reflect::get(value, &JsValue::from_str(HAND_OFF_METHOD))?;
+            let hand_off = Reflect::get(value, &JsValue::from_str("__sessionStateStore"))?;
             if let Some(method) = hand_off.dyn_ref::<Function>() {
                 HANDED_OFF.with(|slot| slot.borrow_mut().take());
                 method.call0(value).map_err(|e| {
@@ -150,8 +173,7 @@ impl Store for AnyStore {
 /// target holds under the same keys) and returns how many keys it copied. Handy to move state
 /// between a `MemoryStore`, `localStorage` and a host store, e.g. to export or import it.
 ///
-/// # Errors
-/// `invalid_key` for a bad prefix, `invalid_input` for a value that is not a store, and
+/// Throws `invalid_key` for a bad prefix, `invalid_input` for a value that is not a store, and
 /// whatever the stores throw; keys copied before a failure stay copied.
 #[wasm_bindgen(js_name = copyStore)]
 pub fn copy_store(
@@ -160,44 +182,12 @@ pub fn copy_store(
     #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
 ) -> JsResult<u32> {
     let (from, to) = (AnyStore::from_js(from)?, AnyStore::from_js(to)?);
-    let prefix = key_arg(prefix)?;
     let mut copied = 0u32;
-    for key in from.list(&prefix).js()? {
+    for key in from.list(&key_arg(prefix, "key")?).js()? {
         if let Some(bytes) = from.read(&key).js()? {
             to.write(&key, &bytes).js()?;
             copied += 1;
         }
     }
     Ok(copied)
-}
-
-// The JS methods shared by our store classes (`read`, `write`, ...), over any core store.
-
-fn js_read(store: &dyn Store, key: &JsValue) -> JsResult<JsValue> {
-    let bytes = store.read(&key_arg(key)?).js()?;
-    Ok(bytes.map_or(JsValue::NULL, |b| Uint8Array::from(b.as_slice()).into()))
-}
-
-fn js_read_text(store: &dyn Store, key: &JsValue) -> JsResult<JsValue> {
-    let key = key_arg(key)?;
-    match store.read(&key).js()? {
-        None => Ok(JsValue::NULL),
-        Some(bytes) => String::from_utf8(bytes).map(JsValue::from).map_err(|_| {
-            crate::errors::to_js_error(session_state::Error::corrupt(&key, "it is not UTF-8"))
-        }),
-    }
-}
-
-fn js_write(store: &dyn Store, key: &JsValue, data: &JsValue) -> JsResult<()> {
-    let key = key_arg(key)?;
-    store.write(&key, &bytes_arg(data, "data")?).js()
-}
-
-fn js_delete(store: &dyn Store, key: &JsValue) -> JsResult<bool> {
-    store.delete(&key_arg(key)?).js()
-}
-
-fn js_list(store: &dyn Store, prefix: &JsValue) -> JsResult<Array> {
-    let keys = store.list(&key_arg(prefix)?).js()?;
-    Ok(keys.iter().map(|k| JsValue::from_str(k.as_str())).collect())
 }

@@ -9,6 +9,7 @@ use super::document::{Agent, OrchestratorSession};
 use super::keys::current_key;
 use super::parse::{ParseOptions, parse_document};
 use super::status::AgentStatus;
+use super::summary::{ResumeSummary, render_markdown, resume_summary};
 use crate::error::{Error, ErrorKind, Result};
 use crate::time::Timestamp;
 
@@ -87,6 +88,32 @@ pub fn agent_from_start(mut fields: Map<String, Value>, now: Timestamp) -> Resul
         .or_insert_with(|| now.to_rfc3339().into());
     Agent::deserialize(&Value::Object(fields))
         .map_err(|e| Error::invalid_input(format!("`agent` is invalid: {e}")))
+}
+
+/// The markdown "RESUMING SESSION" block of the argument `name`, a summary or a document
+/// (an object with `schema_version`, then parsed as [`parse_argument`] and summarised at
+/// `now`): the `renderResume(summaryOrDoc)` of the JS packages.
+///
+/// # Errors
+/// As [`parse_argument`] for a document; `invalid_input` `` `{name}` is not a summary: ... ``
+/// for an object that is neither.
+pub fn render_resume_argument(
+    name: &str,
+    fields: Map<String, Value>,
+    now: chrono::DateTime<chrono::Utc>,
+) -> Result<String> {
+    let summary = if fields.contains_key("schema_version") {
+        let bytes = serde_json::to_vec(&fields)
+            .map_err(|e| Error::invalid_input(format!("`{name}` is not JSON: {e}")))?;
+        resume_summary(
+            &parse_argument(name, &bytes, &ParseOptions::default())?,
+            now,
+        )
+    } else {
+        ResumeSummary::deserialize(&Value::Object(fields))
+            .map_err(|e| Error::invalid_input(format!("`{name}` is not a summary: {e}")))?
+    };
+    Ok(render_markdown(&summary))
 }
 
 #[cfg(test)]

@@ -47,7 +47,8 @@ mod status;
 mod store;
 mod summary;
 
-pub use arguments::{agent_from_start, parse_argument};
+pub use arguments::{agent_from_start, parse_argument, render_resume_argument};
+pub use autosave::{clock_suffix, session_id_for};
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
 };

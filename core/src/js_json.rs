@@ -1,0 +1,118 @@
+//! JSON across a JavaScript boundary: the strict `JSON.stringify` both JS packages (Node and
+//! wasm) run on every document, value and options argument, and the reading of its outcome.
+
+use serde_json::Value;
+
+use crate::{Result, json};
+
+/// The JavaScript source of `(value, maxDepth) => outcome`: `JSON.stringify` with a replacer
+/// that stops at what JSON cannot hold exactly (a non-finite number, an integer beyond 2^53 - 1
+/// below 1e21, a function, symbol, `BigInt`, `Map` or `Set`) and at an object or array nested
+/// deeper than `maxDepth` levels (a scalar is depth 0, `[]` depth 1, as
+/// [`MAX_VALUE_NESTING`](crate::MAX_VALUE_NESTING) counts) before descending further, so even
+/// 100,000 levels never overflow the stack. It returns `{ text }` (`text` is `undefined` for a
+/// value without JSON text) or `{ refused: [key, kind, shown] }`; [`read_strict_json`] reads
+/// either. The replacer sees the value about to be written (after `toJSON`), with its holder as
+/// `this`, so the check covers exactly what is written.
+pub const STRICT_JSON_JS: &str = r"(function (value, maxDepth) {
+  const depths = new WeakMap();
+  try {
+    return { text: JSON.stringify(value, function (key, v) {
+      const t = typeof v;
+      const kind = v instanceof Map || v instanceof Set ? v.constructor.name : t;
+      if (t === 'number' ? !Number.isFinite(v) || (Math.abs(v) > Number.MAX_SAFE_INTEGER && Math.abs(v) < 1e21)
+        : t === 'function' || t === 'symbol' || t === 'bigint' || kind !== t) throw { refused: [key, kind, t === 'number' ? String(v) : ''] };
+      if (t === 'object' && v !== null) {
+        const depth = (depths.get(this) ?? 0) + 1;
+        if (depth > maxDepth) throw { refused: [key, 'deep', ''] };
+        depths.set(v, depth);
+      }
+      return v;
+    }) };
+  } catch (e) {
+    if (e !== null && typeof e === 'object' && Array.isArray(e.refused)) return e;
+    throw e;
+  }
+})";
+
+/// What [`STRICT_JSON_JS`] returned for the argument.
+#[derive(Clone, Copy, Debug)]
+pub enum StrictJson<'a> {
+    /// `{ text }`: the JSON text.
+    Text(&'a str),
+    /// `{ refused: [key, kind, shown] }`: the member `key` (empty for the value itself) is a
+    /// `kind` JSON cannot hold (`shown` is a number's text), or `deep`.
+    Refused {
+        /// The member's key.
+        key: &'a str,
+        /// `number`, `function`, `Map`, ..., or `deep`.
+        kind: &'a str,
+        /// A number's text, else empty.
+        shown: &'a str,
+    },
+    /// `{ text: undefined }`: the value has no JSON text; `type_name` says what it is.
+    NoText {
+        /// The JS type of the value, in words (`undefined`, `function`, ...).
+        type_name: &'a str,
+    },
+}
+
+/// The JSON value of the argument `what` from the outcome of [`STRICT_JSON_JS`].
+///
+/// # Errors
+/// `invalid_input` naming `what` (and the member) for a refusal
+/// ([`json::refuse_js_value`]) or a value without JSON text; the text's own errors as
+/// [`json::parse_input`].
+pub fn read_strict_json(what: &str, outcome: StrictJson<'_>) -> Result<Value> {
+    match outcome {
+        StrictJson::Text(text) => json::parse_input(what, text.as_bytes()),
+        StrictJson::Refused { key, kind, shown } => {
+            Err(json::refuse_js_value(what, key, kind, shown))
+        }
+        StrictJson::NoText { type_name } => Err(crate::Error::invalid_input(format!(
+            "`{what}` is not JSON: got {type_name}"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    #[test]
+    fn outcomes_read_as_values_or_invalid_input_naming_the_argument() {
+        let value = read_strict_json("doc", StrictJson::Text(r#"{"a":[1]}"#)).unwrap();
+        assert_eq!(value, serde_json::json!({"a": [1]}));
+        let refused = StrictJson::Refused {
+            key: "n",
+            kind: "number",
+            shown: "NaN",
+        };
+        let err = read_strict_json("doc", refused).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert_eq!(
+            err.message(),
+            "`doc` is not JSON: member `n` is NaN, which JSON cannot hold"
+        );
+        let deep = StrictJson::Refused {
+            key: "x",
+            kind: "deep",
+            shown: "",
+        };
+        assert_eq!(
+            read_strict_json("doc", deep)
+                .unwrap_err()
+                .context_value("max_depth"),
+            Some("100")
+        );
+        let err = read_strict_json(
+            "doc",
+            StrictJson::NoText {
+                type_name: "function",
+            },
+        )
+        .unwrap_err();
+        assert_eq!(err.message(), "`doc` is not JSON: got function");
+    }
+}
