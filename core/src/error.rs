@@ -238,7 +238,7 @@ impl Error {
 
     /// Attaches what could be salvaged from a corrupt document.
     #[must_use]
-    pub fn with_salvaged(mut self, salvaged: serde_json::Value) -> Self {
+    pub(crate) fn with_salvaged(mut self, salvaged: serde_json::Value) -> Self {
         self.salvaged = Some(Box::new(salvaged));
         self
     }

@@ -64,8 +64,10 @@ impl Clock for FixedClock {
 
 /// An instant read from a document: RFC 3339 (`Z` or offset) or naive ISO 8601.
 ///
-/// Naive values are held as UTC with [`is_naive`](Timestamp::is_naive) set until resolved with
-/// [`assume_offset`](Timestamp::assume_offset). Serialises as RFC 3339 UTC with `Z`.
+/// Naive values are held as UTC with [`is_naive`](Timestamp::is_naive) set until a parse
+/// resolves them with its
+/// [`naive_offset`](crate::orchestrator::ParseOptions::naive_offset). Serialises as RFC 3339
+/// UTC with `Z`.
 /// Equality and order compare instants only.
 #[derive(Clone, Copy, Debug)]
 pub struct Timestamp {
@@ -117,7 +119,7 @@ impl Timestamp {
 
     /// Resolves a naive value as local time at `offset`; offset-aware values are unchanged.
     #[must_use]
-    pub fn assume_offset(self, offset: FixedOffset) -> Timestamp {
+    pub(crate) fn assume_offset(self, offset: FixedOffset) -> Timestamp {
         if !self.naive {
             return self;
         }

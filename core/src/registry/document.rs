@@ -82,7 +82,7 @@ pub struct AgentMetadata {
     #[allow(clippy::option_option)]
     pub chain_id: Option<Option<String>>,
     /// How many times the id was resumed (the seed caps resuming at 5); `None` when absent
-    /// (see [`resumes`](Self::resumes)).
+    /// (see `resumes`).
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
@@ -105,7 +105,7 @@ impl AgentMetadata {
     }
 
     /// The resume count (0 when absent, as the seed's `metadata.get("resume_count", 0)`).
-    pub fn resumes(&self) -> u64 {
+    pub(crate) fn resumes(&self) -> u64 {
         self.resume_count.unwrap_or(0)
     }
 }

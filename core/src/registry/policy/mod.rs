@@ -57,7 +57,7 @@ pub struct ResumeDecision {
 
 impl ResumeDecision {
     /// A decision to start new for `reason`, with score 0 and nothing matched.
-    pub fn start_new(reason: ResumeReason) -> Self {
+    pub(crate) fn start_new(reason: ResumeReason) -> Self {
         ResumeDecision {
             resume: false,
             score: 0.0,
