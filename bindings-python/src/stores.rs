@@ -60,6 +60,11 @@ impl PyFileStore {
         self.inner.durability() == Durability::Sync
     }
 
+    /// Creates the root folder now (0700, missing parents too), as the first write would.
+    fn create_root(&self) -> PyResult<()> {
+        self.inner.create_root().py()
+    }
+
     fn read<'py>(
         &self,
         py: Python<'py>,

@@ -63,6 +63,7 @@ mod queries;
 #[allow(clippy::module_inception)]
 mod registry;
 pub mod salvage;
+mod seed_order;
 pub mod transcript;
 mod writer;
 
@@ -77,6 +78,7 @@ pub use policy::{
     ResumeQuery, ResumeReason,
 };
 pub use registry::{AgentEntry, AgentRegistry, AllSessions, CHAINS_KEY, JOURNAL_KEY, SESSIONS_KEY};
+pub use seed_order::TaskArg;
 pub use transcript::{
     TranscriptLine, TranscriptLines, existing_transcript_key, find_transcript, transcript_key,
 };
