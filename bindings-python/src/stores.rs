@@ -25,8 +25,41 @@ pub struct PyFileStore {
     pub(crate) inner: FsStore,
 }
 
-#[pymethods]
-impl PyFileStore {
+/// The `#[pymethods]` of a store class: `read`, `write`, `delete` and `list` over its
+/// `inner` store, then the class's own methods.
+macro_rules! store_methods {
+    ($class:ident { $($own:tt)* }) => {
+        #[pymethods]
+        impl $class {
+            fn read<'py>(
+                &self,
+                py: Python<'py>,
+                key: &Bound<'py, PyAny>,
+            ) -> PyResult<Option<Bound<'py, PyBytes>>> {
+                let bytes = self.inner.read(&key_arg(key, "key")?).py()?;
+                Ok(bytes.map(|b| PyBytes::new(py, &b)))
+            }
+
+            fn write(&self, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+                let key = key_arg(key, "key")?;
+                self.inner.write(&key, args::bytes(data, "data")?).py()
+            }
+
+            fn delete(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+                self.inner.delete(&key_arg(key, "key")?).py()
+            }
+
+            fn list(&self, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+                let keys = self.inner.list(&key_arg(prefix, "prefix")?).py()?;
+                Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
+            }
+
+            $($own)*
+        }
+    };
+}
+
+store_methods!(PyFileStore {
     /// `FileStore(root, *, durable=True)`: `durable` fsyncs each write and its folder; `False`
     /// skips that (faster, but a power loss may lose the last writes).
     #[new]
@@ -65,30 +98,11 @@ impl PyFileStore {
         self.inner.create_root().py()
     }
 
-    fn read<'py>(
-        &self,
-        py: Python<'py>,
-        key: &Bound<'py, PyAny>,
-    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        read_py(py, &self.inner, key)
-    }
-
-    fn write(&self, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        write_py(&self.inner, key, data)
-    }
-
-    fn delete(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        self.inner.delete(&key_arg(key, "key")?).py()
-    }
-
-    fn list(&self, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-        list_py(&self.inner, prefix)
-    }
 
     fn __repr__(&self) -> String {
         format!("FileStore({:?})", self.inner.root().display().to_string())
     }
-}
+});
 
 /// Bytes in memory; shared by every object that was handed the same `MemoryStore`.
 #[pyclass(module = "session_state._native", name = "MemoryStore", frozen)]
@@ -97,32 +111,12 @@ pub struct PyMemoryStore {
     pub(crate) inner: CoreMemoryStore,
 }
 
-#[pymethods]
-impl PyMemoryStore {
+store_methods!(PyMemoryStore {
     #[new]
     fn new() -> Self {
         Self::default()
     }
 
-    fn read<'py>(
-        &self,
-        py: Python<'py>,
-        key: &Bound<'py, PyAny>,
-    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        read_py(py, &self.inner, key)
-    }
-
-    fn write(&self, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        write_py(&self.inner, key, data)
-    }
-
-    fn delete(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        self.inner.delete(&key_arg(key, "key")?).py()
-    }
-
-    fn list(&self, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-        list_py(&self.inner, prefix)
-    }
 
     fn __len__(&self) -> usize {
         self.inner.len()
@@ -131,31 +125,12 @@ impl PyMemoryStore {
     fn __repr__(&self) -> String {
         format!("MemoryStore(<{} keys>)", self.inner.len())
     }
-}
+});
 
 /// The key argument `name`: a `str` (`InvalidInputError` otherwise) that is a safe key
 /// (`InvalidKeyError` otherwise).
 pub fn key_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Key> {
     Key::new(args::text(value, name)?).py()
-}
-
-fn read_py<'py>(
-    py: Python<'py>,
-    store: &dyn Store,
-    key: &Bound<'py, PyAny>,
-) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let bytes = store.read(&key_arg(key, "key")?).py()?;
-    Ok(bytes.map(|b| PyBytes::new(py, &b)))
-}
-
-fn write_py(store: &dyn Store, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-    let key = key_arg(key, "key")?;
-    store.write(&key, args::bytes(data, "data")?).py()
-}
-
-fn list_py(store: &dyn Store, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let keys = store.list(&key_arg(prefix, "prefix")?).py()?;
-    Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
 }
 
 /// A Python object with `read`, `write`, `delete` and `list` methods. Its exceptions travel
