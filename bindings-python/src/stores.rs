@@ -188,39 +188,42 @@ impl HostStore {
 }
 
 /// The `StorageError` for a host method that returned the wrong type (as the Node package):
-/// `` host store `read` of `key` returned int, expected bytes, str or None ``.
-fn returned(key: &Key, method: &str, expected: &str, got: &Bound<'_, PyAny>) -> Error {
+/// `` host store `read` of `key` returned int, expected bytes, str or None ``; `holding` says
+/// what a returned list held instead (`a list holding int`).
+fn returned(
+    key: &Key,
+    method: &str,
+    expected: &str,
+    got: &Bound<'_, PyAny>,
+    holding: bool,
+) -> Error {
     let type_name = got
         .get_type()
         .name()
         .map_or_else(|_| "an object".to_owned(), |n| n.to_string());
+    let got = if holding {
+        format!("a list holding {type_name}")
+    } else {
+        type_name
+    };
     Error::new(
         ErrorKind::Storage,
-        format!("host store `{method}` of `{key}` returned {type_name}, expected {expected}"),
+        format!("host store `{method}` of `{key}` returned {got}, expected {expected}"),
     )
     .with_context("key", key.as_str())
     .with_context("method", method)
 }
 
-/// What a host method returned, or the error (its own exception, or a wrong type) as a core
-/// error: the exception travels as the source (re-raised unchanged), a wrong type is a
-/// [`returned`] error.
-enum Returned<T> {
-    Value(T),
-    Wrong(Error),
-}
-
 impl HostStore {
+    /// [`call`](Self::call) for a method whose result is checked: `f` gives the value, or the
+    /// [`returned`] error for a wrong type.
     fn call_checked<T>(
         &self,
         key: &Key,
         action: &str,
-        f: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<Returned<T>>,
+        f: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<Result<T>>,
     ) -> Result<T> {
-        match self.call(key, action, f)? {
-            Returned::Value(value) => Ok(value),
-            Returned::Wrong(err) => Err(err),
-        }
+        self.call(key, action, f)?
     }
 }
 
@@ -231,37 +234,39 @@ impl Store for HostStore {
         self.call_checked(key, "read", |o| {
             let value = o.call_method1("read", (key.as_str(),))?;
             if value.is_none() {
-                return Ok(Returned::Value(None));
+                return Ok(Ok(None));
             }
             if let Ok(text) = value.cast::<PyString>() {
                 // A lone surrogate has no UTF-8 form.
                 return Ok(match text.extract::<String>() {
-                    Ok(text) => Returned::Value(Some(text.into_bytes())),
-                    Err(_) => Returned::Wrong(returned(
+                    Ok(text) => Ok(Some(text.into_bytes())),
+                    Err(_) => Err(returned(
                         key,
                         "read",
                         "bytes, str (valid Unicode) or None",
                         &value,
+                        false,
                     )),
                 });
             }
             if let Ok(bytes) = value.cast::<PyBytes>() {
-                return Ok(Returned::Value(Some(bytes.as_bytes().to_vec())));
+                return Ok(Ok(Some(bytes.as_bytes().to_vec())));
             }
             if let Ok(array) = value.cast::<PyByteArray>() {
-                return Ok(Returned::Value(Some(array.to_vec())));
+                return Ok(Ok(Some(array.to_vec())));
             }
             if let Ok(view) = value.cast::<PyMemoryView>() {
                 let bytes = view.call_method0("tobytes")?;
                 if let Ok(bytes) = bytes.cast::<PyBytes>() {
-                    return Ok(Returned::Value(Some(bytes.as_bytes().to_vec())));
+                    return Ok(Ok(Some(bytes.as_bytes().to_vec())));
                 }
             }
-            Ok(Returned::Wrong(returned(
+            Ok(Err(returned(
                 key,
                 "read",
                 "bytes, str or None",
                 &value,
+                false,
             )))
         })
     }
@@ -279,8 +284,8 @@ impl Store for HostStore {
         self.call_checked(key, "delete", |o| {
             let value = o.call_method1("delete", (key.as_str(),))?;
             Ok(match value.cast::<PyBool>() {
-                Ok(existed) => Returned::Value(existed.is_true()),
-                Err(_) => Returned::Wrong(returned(key, "delete", "bool", &value)),
+                Ok(existed) => Ok(existed.is_true()),
+                Err(_) => Err(returned(key, "delete", "bool", &value, false)),
             })
         })
     }
@@ -291,27 +296,23 @@ impl Store for HostStore {
             let listed = o.call_method1("list", (prefix.as_str(),))?;
             let expected = "a list of str";
             if listed.cast::<PyList>().is_err() && listed.cast::<PyTuple>().is_err() {
-                return Ok(Returned::Wrong(returned(prefix, "list", expected, &listed)));
+                return Ok(Err(returned(prefix, "list", expected, &listed, false)));
             }
             let mut names = Vec::new();
             for item in listed.try_iter()? {
                 let item = item?;
-                match item.cast::<PyString>().ok().and_then(|s| s.extract::<String>().ok()) {
+                match item
+                    .cast::<PyString>()
+                    .ok()
+                    .and_then(|s| s.extract::<String>().ok())
+                {
                     Some(name) => names.push(name),
                     None => {
-                        return Ok(Returned::Wrong(Error::new(
-                            ErrorKind::Storage,
-                            format!(
-                                "host store `list` of `{prefix}` returned a list holding {}, expected {expected}",
-                                item.get_type().name().map_or_else(|_| "an object".to_owned(), |n| n.to_string())
-                            ),
-                        )
-                        .with_context("key", prefix.as_str())
-                        .with_context("method", "list")));
+                        return Ok(Err(returned(prefix, "list", expected, &item, true)));
                     }
                 }
             }
-            Ok(Returned::Value(names))
+            Ok(Ok(names))
         })?;
         Ok(names
             .into_iter()

@@ -67,16 +67,55 @@ pub fn from_argument<T: DeserializeOwned>(
                 Segment::Unknown => {}
             }
         }
-        // serde reports a missing or unknown member at the object that should hold it.
-        for prefix in ["missing field `", "unknown field `"] {
-            if let Some((key, _)) = reason
-                .strip_prefix(prefix)
-                .and_then(|rest| rest.split_once('`'))
-            {
-                field.push('.');
-                field.push_str(&names.spell(key));
-            }
+        // serde reports a missing member at the object that should hold it (an unknown one
+        // is in the path already).
+        if let Some((key, _)) = reason
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split_once('`'))
+        {
+            field.push('.');
+            field.push_str(&names.spell(key));
         }
         Error::invalid_field(field, reason)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{MemberNames, from_argument};
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct Config {
+        max_turns: u32,
+        name: String,
+    }
+
+    #[test]
+    fn the_member_at_fault_is_named_in_the_bindings_spelling() {
+        let err = from_argument::<Config>(
+            json!({"maxTurns": "x", "name": "a"}),
+            "config",
+            MemberNames::SnakeCase,
+        )
+        .unwrap_err();
+        assert_eq!(err.field(), Some("config.max_turns"));
+        let err = from_argument::<Config>(json!({"maxTurns": 1}), "config", MemberNames::Keys)
+            .unwrap_err();
+        assert_eq!(
+            err.message(),
+            "`config.name` is invalid: missing field `name`"
+        );
+        let err = from_argument::<Config>(
+            json!({"maxTurns": 1, "name": "a", "oops": 1}),
+            "c",
+            MemberNames::Keys,
+        )
+        .unwrap_err();
+        assert_eq!(err.field(), Some("c.oops"));
+        assert_eq!(MemberNames::SnakeCase.spell("backendType"), "backend_type");
+    }
 }

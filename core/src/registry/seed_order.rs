@@ -89,3 +89,60 @@ fn not_text(name: &str, value: TaskArg<'_>) -> Error {
     Error::invalid_input(format!("`{name}` must be a str, not {type_name}"))
         .with_context("argument", name)
 }
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::TaskArg::{Absent, Other, Text};
+    use crate::registry::{AgentRegistry, PolicyName, ResumeReason};
+    use crate::{FixedClock, MemoryStore};
+
+    fn registry() -> AgentRegistry<MemoryStore, FixedClock> {
+        let reg = AgentRegistry::new(
+            MemoryStore::new(),
+            FixedClock::at("2026-11-29T17:56:00Z").unwrap(),
+        );
+        reg.register("a", "id-1", json!(1), None).unwrap();
+        reg
+    }
+
+    #[test]
+    fn a_task_that_is_not_a_string_is_read_only_where_the_seed_reads_it() {
+        let reg = registry();
+        let decide = |name, current, previous| {
+            reg.decide_resume_in_seed_order(name, current, previous, PolicyName::Compat)
+        };
+        let reason = |d: crate::Result<super::ResumeDecision>| d.unwrap().reason;
+        assert_eq!(
+            reason(decide("x", Other("int"), Other("int"))),
+            ResumeReason::UnknownAgent
+        );
+        assert_eq!(
+            reason(decide("a", Other("int"), Absent)),
+            ResumeReason::NoPreviousTask
+        );
+        // No word of the previous task is longer than 4 letters: the current one is not read.
+        assert_eq!(
+            reason(decide("a", Other("int"), Text("fix the bug"))),
+            ResumeReason::Unrelated
+        );
+        let err = decide("a", Other("int"), Text("implement login")).unwrap_err();
+        assert_eq!(err.message(), "`current_task` must be a str, not int");
+        assert_eq!(err.context_value("argument"), Some("current_task"));
+        let err = decide("a", Text("implement login"), Other("list")).unwrap_err();
+        assert_eq!(err.context_value("argument"), Some("previous_task"));
+        assert!(
+            decide("a", Text("implement login now"), Text("implement login"))
+                .unwrap()
+                .resume
+        );
+        for _ in 0..5 {
+            reg.increment_resume_count("id-1").unwrap();
+        }
+        assert_eq!(
+            reason(decide("a", Other("int"), Text("implement login"))),
+            ResumeReason::ResumeCapReached
+        );
+    }
+}
