@@ -5,16 +5,14 @@
 //! several times faster than building the objects one call at a time. The user never sees the
 //! text: values arrive and leave as `dict`, `list`, `str`, `int`, `float`, `bool` and `None`.
 
-use std::fmt::Write as _;
-
 use pyo3::exceptions::PyRecursionError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
-use serde_path_to_error::Segment;
 use session_state::Error;
+use session_state::argument_fields::{MemberNames, from_argument};
 
 use crate::errors::to_py_err;
 use session_state::json as json_check;
@@ -87,30 +85,19 @@ pub fn check_text(what: &str, bytes: &[u8]) -> PyResult<()> {
     json_check::check_input(what, bytes).map_err(to_py_err)
 }
 
-/// How the members of an argument are named in an error: as the JSON keys are written
-/// (`changes.maxTurns`), or in snake_case, the attribute names of the Python dataclass the
-/// argument came from (`config.max_turns` for the `maxTurns` key of a `SpawnConfig`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Names {
-    /// The keys as written.
-    Keys,
-    /// The keys in snake_case.
-    Attributes,
-}
-
 /// Plain Python data, the argument `name`, into a typed value; a shape that does not fit is
-/// an `InvalidInputError` naming the member at fault below `name` in the message and in
-/// `context["field"]` (`` `project.name` is invalid: missing field `name` ``), without
-/// serde_json's line and column (the caller never sees the JSON text).
+/// an `InvalidInputError` naming the member at fault below `name` (the core's
+/// [`from_argument`]), without serde_json's line and column (the caller never sees the JSON
+/// text).
 pub fn from_py<T: DeserializeOwned>(name: &str, value: &Bound<'_, PyAny>) -> PyResult<T> {
-    from_py_as(name, value, Names::Keys)
+    from_py_as(name, value, MemberNames::Keys)
 }
 
 /// [`from_py`] naming the members as `names` says.
 pub fn from_py_as<T: DeserializeOwned>(
     name: &str,
     value: &Bound<'_, PyAny>,
-    names: Names,
+    names: MemberNames,
 ) -> PyResult<T> {
     let bytes = json_bytes(&format!("`{name}`"), value)?;
     let json: Value = serde_json::from_slice(&bytes).map_err(|e| {
@@ -118,55 +105,5 @@ pub fn from_py_as<T: DeserializeOwned>(
             "`{name}` is not plain JSON data: {e}"
         )))
     })?;
-    from_value(name, json, names).map_err(to_py_err)
-}
-
-/// A typed value from JSON, the argument `name`: see [`from_py`].
-pub fn from_value<T: DeserializeOwned>(name: &str, json: Value, names: Names) -> Result<T, Error> {
-    serde_path_to_error::deserialize(json).map_err(|e| {
-        let reason = e.inner().to_string();
-        let mut field = name.to_owned();
-        for segment in e.path() {
-            match segment {
-                Segment::Seq { index } => {
-                    let _ = write!(field, "[{index}]");
-                }
-                Segment::Map { key } | Segment::Enum { variant: key } => {
-                    field.push('.');
-                    field.push_str(&member(key, names));
-                }
-                Segment::Unknown => {}
-            }
-        }
-        // serde reports a missing or unknown member at the object that should hold it.
-        for prefix in ["missing field `", "unknown field `"] {
-            if let Some((key, _)) = reason
-                .strip_prefix(prefix)
-                .and_then(|rest| rest.split_once('`'))
-            {
-                field.push('.');
-                field.push_str(&member(key, names));
-            }
-        }
-        Error::invalid_input(format!("`{field}` is invalid: {reason}")).with_context("field", field)
-    })
-}
-
-/// A JSON key as [`Names`] shows it.
-pub fn member(key: &str, names: Names) -> String {
-    match names {
-        Names::Keys => key.to_owned(),
-        Names::Attributes => {
-            let mut out = String::with_capacity(key.len() + 4);
-            for c in key.chars() {
-                if c.is_ascii_uppercase() {
-                    out.push('_');
-                    out.push(c.to_ascii_lowercase());
-                } else {
-                    out.push(c);
-                }
-            }
-            out
-        }
-    }
+    from_argument(json, name, names).map_err(to_py_err)
 }

@@ -1,9 +1,12 @@
 //! `session_state.orchestrator`, native half: the orchestrator session operations
 //! (`OrchestratorStore`) and the resume summary, documents as plain dicts.
 
+use std::path::PathBuf;
+
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::{Map, Value};
+use session_state::argument_fields::{MemberNames, from_argument};
 use session_state::orchestrator::{
     self, Agent, AgentStatus, CreateSession, HistoryQuery, OrchestratorSession, OrchestratorStore,
     ParseOptions, SessionStatus, StoreOptions, current_key, parse_argument,
@@ -12,7 +15,7 @@ use session_state::{Clock, Store, Timestamp};
 use session_state_fs::SystemClock;
 
 use crate::args;
-use crate::convert::{Names, from_py, from_value, json_bytes, to_py};
+use crate::convert::{from_py, json_bytes, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, key_arg};
 
@@ -107,13 +110,13 @@ impl PyOrchestrator {
         Ok((key.as_str().to_owned(), to_py(py, &doc)?))
     }
 
-    /// `save_stamp(doc) -> (key, updated)`: `save` returning only the new `updated` (the
+    /// `save_stamp(doc) -> (path, updated)`: `save` returning only the new `updated` (the
     /// compatibility `save_session`, which sets it on the caller's dict).
-    fn save_stamp(&self, doc: &Bound<'_, PyAny>) -> PyResult<(String, String)> {
+    fn save_stamp(&self, doc: &Bound<'_, PyAny>) -> PyResult<(PathBuf, String)> {
         let mut doc = self.doc(doc)?;
         let key = self.inner.save(&mut doc).py()?;
         let updated = doc.updated.map(|t| t.to_string()).unwrap_or_default();
-        Ok((key.as_str().to_owned(), updated))
+        Ok((key.as_str().into(), updated))
     }
 
     /// `load_bytes() -> bytes | None`: the current file's bytes once they parse as a "1.0"
@@ -133,10 +136,10 @@ impl PyOrchestrator {
         &self,
         doc: &Bound<'_, PyAny>,
         replace: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<String> {
+    ) -> PyResult<PathBuf> {
         let replace = args::flag(replace, "replace", false)?;
         let doc = self.doc(doc)?;
-        Ok(self.inner.archive(&doc, replace).py()?.as_str().to_owned())
+        Ok(self.inner.archive(&doc, replace).py()?.as_str().into())
     }
 
     /// `list_history(limit=10, offset=0, status=None, full_scan=False) -> dict` (a page).
@@ -251,7 +254,7 @@ impl PyOrchestrator {
             .or_insert_with(|| AgentStatus::InProgress.as_str().into());
         map.entry("started")
             .or_insert_with(|| self.inner.now().to_rfc3339().into());
-        let agent: Agent = from_value("agent", map.into(), Names::Keys).py()?;
+        let agent: Agent = from_argument(map.into(), "agent", MemberNames::Keys).py()?;
         doc_result!(py, self.inner.agent_started(&agent))
     }
 
@@ -332,9 +335,9 @@ impl PyOrchestrator {
         doc_result!(py, self.inner.doctor(fix))
     }
 
-    /// `keep_corrupt_copy(key=None) -> str | None`.
+    /// `keep_corrupt_copy(key=None) -> Path | None`.
     #[pyo3(signature = (key = None))]
-    fn keep_corrupt_copy(&self, key: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    fn keep_corrupt_copy(&self, key: Option<&Bound<'_, PyAny>>) -> PyResult<Option<PathBuf>> {
         let key = match key.filter(|k| !k.is_none()) {
             Some(k) => key_arg(k, "key")?,
             None => current_key(),
@@ -343,7 +346,7 @@ impl PyOrchestrator {
             .inner
             .keep_corrupt_copy(&key)
             .py()?
-            .map(|k| k.as_str().to_owned()))
+            .map(|k| k.as_str().into()))
     }
 }
 

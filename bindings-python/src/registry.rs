@@ -2,11 +2,12 @@
 //! results.
 
 use pyo3::prelude::*;
+use pyo3::types::PyString;
 use serde_json::Value;
 use session_state::Key;
 use session_state::registry::{
-    AgentRegistry, JournalMode, PolicyName, PolicyOptions, RegistryOptions, TranscriptLines,
-    find_transcript,
+    AgentRegistry, JournalMode, PolicyName, PolicyOptions, RegistryOptions, TaskArg,
+    TranscriptLines, find_transcript,
 };
 use session_state_fs::SystemClock;
 
@@ -89,7 +90,9 @@ impl PyRegistry {
             .py()
     }
 
-    /// `decide_resume(agent_name, current_task, previous_task=None, policy="compat") -> dict`.
+    /// `decide_resume(agent_name, current_task, previous_task=None, policy="compat") -> dict`,
+    /// in the seed's order of checks (a task that is not a str is read only where the seed
+    /// reads it).
     #[pyo3(signature = (agent_name, current_task, previous_task = None, policy = None))]
     fn decide_resume<'py>(
         &self,
@@ -100,19 +103,19 @@ impl PyRegistry {
         policy: Option<&Bound<'py, PyAny>>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let name = opt_text(policy, "policy")?.unwrap_or("compat".into());
-        let options = PolicyOptions {
-            policy: Some(name.parse::<PolicyName>().py()?),
-            ..PolicyOptions::default()
-        };
-        let policy = options.policy().py()?;
-        let previous_task = opt_text(previous_task, "previous_task")?;
+        let name = name.parse::<PolicyName>().py()?;
+        let previous = previous_task
+            .filter(|p| !p.is_none())
+            .map(task)
+            .transpose()?;
+        let current = task(current_task)?;
         let decision = self
             .inner
-            .decide_resume(
+            .decide_resume_in_seed_order(
                 &text(agent_name, "agent_name")?,
-                &text(current_task, "current_task")?,
-                previous_task.as_deref(),
-                &policy,
+                task_arg(&current),
+                previous.as_ref().map_or(TaskArg::Absent, task_arg),
+                name,
             )
             .py()?;
         to_py(py, &decision)
@@ -234,31 +237,6 @@ impl PyRegistry {
             .py()
     }
 
-    /// `recover() -> str | None`: the key the corrupt file was kept at, if it was corrupt.
-    fn recover(&self) -> PyResult<Option<String>> {
-        Ok(self.inner.recover().py()?.map(|k| k.as_str().to_owned()))
-    }
-
-    /// `recover_salvaging() -> (str, str) | None`: as `recover`, but writes back what the
-    /// corrupt file still holds (the core's `recover_salvaging`, what `doctor --fix` runs):
-    /// the key of the copy and what was salvaged ("salvaged 3 sessions, ...").
-    fn recover_salvaging(&self) -> PyResult<Option<(String, String)>> {
-        Ok(self
-            .inner
-            .recover_salvaging()
-            .py()?
-            .map(|(k, action)| (k.as_str().to_owned(), action)))
-    }
-
-    /// `recover_chains() -> str | None`: the same for `workflow-chains.json` (started as `{}`).
-    fn recover_chains(&self) -> PyResult<Option<String>> {
-        Ok(self
-            .inner
-            .recover_chains()
-            .py()?
-            .map(|k| k.as_str().to_owned()))
-    }
-
     /// `repair() -> list[dict]`: repairs a corrupt sessions file (what it still holds written
     /// back) and a corrupt chains file (started as `{}`), keeping copies; one
     /// `{key, kept_copy, action}` per file repaired, the sessions file's first (the core's
@@ -295,6 +273,21 @@ impl PyRegistry {
     /// Folds the journal into the sessions file.
     fn compact(&self, py: Python<'_>) -> PyResult<()> {
         py.detach(|| self.inner.compact()).py()
+    }
+}
+
+/// A task argument: its text, or the name of its type when it is not a `str`.
+fn task(value: &Bound<'_, PyAny>) -> PyResult<Result<String, String>> {
+    if value.is_instance_of::<PyString>() {
+        return Ok(Ok(text(value, "task")?.into_owned()));
+    }
+    Ok(Err(value.get_type().name()?.to_string()))
+}
+
+fn task_arg(task: &Result<String, String>) -> TaskArg<'_> {
+    match task {
+        Ok(text) => TaskArg::Text(text),
+        Err(type_name) => TaskArg::Other(type_name),
     }
 }
 

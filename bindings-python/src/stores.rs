@@ -25,8 +25,41 @@ pub struct PyFileStore {
     pub(crate) inner: FsStore,
 }
 
-#[pymethods]
-impl PyFileStore {
+/// The `#[pymethods]` of a store class: `read`, `write`, `delete` and `list` over its
+/// `inner` store, then the class's own methods.
+macro_rules! store_methods {
+    ($class:ident { $($own:tt)* }) => {
+        #[pymethods]
+        impl $class {
+            fn read<'py>(
+                &self,
+                py: Python<'py>,
+                key: &Bound<'py, PyAny>,
+            ) -> PyResult<Option<Bound<'py, PyBytes>>> {
+                let bytes = self.inner.read(&key_arg(key, "key")?).py()?;
+                Ok(bytes.map(|b| PyBytes::new(py, &b)))
+            }
+
+            fn write(&self, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
+                let key = key_arg(key, "key")?;
+                self.inner.write(&key, args::bytes(data, "data")?).py()
+            }
+
+            fn delete(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
+                self.inner.delete(&key_arg(key, "key")?).py()
+            }
+
+            fn list(&self, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+                let keys = self.inner.list(&key_arg(prefix, "prefix")?).py()?;
+                Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
+            }
+
+            $($own)*
+        }
+    };
+}
+
+store_methods!(PyFileStore {
     /// `FileStore(root, *, durable=True)`: `durable` fsyncs each write and its folder; `False`
     /// skips that (faster, but a power loss may lose the last writes).
     #[new]
@@ -60,30 +93,16 @@ impl PyFileStore {
         self.inner.durability() == Durability::Sync
     }
 
-    fn read<'py>(
-        &self,
-        py: Python<'py>,
-        key: &Bound<'py, PyAny>,
-    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        read_py(py, &self.inner, key)
+    /// Creates the root folder now (0700, missing parents too), as the first write would.
+    fn create_root(&self) -> PyResult<()> {
+        self.inner.create_root().py()
     }
 
-    fn write(&self, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        write_py(&self.inner, key, data)
-    }
-
-    fn delete(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        self.inner.delete(&key_arg(key, "key")?).py()
-    }
-
-    fn list(&self, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-        list_py(&self.inner, prefix)
-    }
 
     fn __repr__(&self) -> String {
         format!("FileStore({:?})", self.inner.root().display().to_string())
     }
-}
+});
 
 /// Bytes in memory; shared by every object that was handed the same `MemoryStore`.
 #[pyclass(module = "session_state._native", name = "MemoryStore", frozen)]
@@ -92,32 +111,12 @@ pub struct PyMemoryStore {
     pub(crate) inner: CoreMemoryStore,
 }
 
-#[pymethods]
-impl PyMemoryStore {
+store_methods!(PyMemoryStore {
     #[new]
     fn new() -> Self {
         Self::default()
     }
 
-    fn read<'py>(
-        &self,
-        py: Python<'py>,
-        key: &Bound<'py, PyAny>,
-    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        read_py(py, &self.inner, key)
-    }
-
-    fn write(&self, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        write_py(&self.inner, key, data)
-    }
-
-    fn delete(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        self.inner.delete(&key_arg(key, "key")?).py()
-    }
-
-    fn list(&self, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-        list_py(&self.inner, prefix)
-    }
 
     fn __len__(&self) -> usize {
         self.inner.len()
@@ -126,31 +125,12 @@ impl PyMemoryStore {
     fn __repr__(&self) -> String {
         format!("MemoryStore(<{} keys>)", self.inner.len())
     }
-}
+});
 
 /// The key argument `name`: a `str` (`InvalidInputError` otherwise) that is a safe key
 /// (`InvalidKeyError` otherwise).
 pub fn key_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Key> {
     Key::new(args::text(value, name)?).py()
-}
-
-fn read_py<'py>(
-    py: Python<'py>,
-    store: &dyn Store,
-    key: &Bound<'py, PyAny>,
-) -> PyResult<Option<Bound<'py, PyBytes>>> {
-    let bytes = store.read(&key_arg(key, "key")?).py()?;
-    Ok(bytes.map(|b| PyBytes::new(py, &b)))
-}
-
-fn write_py(store: &dyn Store, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-    let key = key_arg(key, "key")?;
-    store.write(&key, args::bytes(data, "data")?).py()
-}
-
-fn list_py(store: &dyn Store, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-    let keys = store.list(&key_arg(prefix, "prefix")?).py()?;
-    Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
 }
 
 /// A Python object with `read`, `write`, `delete` and `list` methods. Its exceptions travel
@@ -208,39 +188,42 @@ impl HostStore {
 }
 
 /// The `StorageError` for a host method that returned the wrong type (as the Node package):
-/// `` host store `read` of `key` returned int, expected bytes, str or None ``.
-fn returned(key: &Key, method: &str, expected: &str, got: &Bound<'_, PyAny>) -> Error {
+/// `` host store `read` of `key` returned int, expected bytes, str or None ``; `holding` says
+/// what a returned list held instead (`a list holding int`).
+fn returned(
+    key: &Key,
+    method: &str,
+    expected: &str,
+    got: &Bound<'_, PyAny>,
+    holding: bool,
+) -> Error {
     let type_name = got
         .get_type()
         .name()
         .map_or_else(|_| "an object".to_owned(), |n| n.to_string());
+    let got = if holding {
+        format!("a list holding {type_name}")
+    } else {
+        type_name
+    };
     Error::new(
         ErrorKind::Storage,
-        format!("host store `{method}` of `{key}` returned {type_name}, expected {expected}"),
+        format!("host store `{method}` of `{key}` returned {got}, expected {expected}"),
     )
     .with_context("key", key.as_str())
     .with_context("method", method)
 }
 
-/// What a host method returned, or the error (its own exception, or a wrong type) as a core
-/// error: the exception travels as the source (re-raised unchanged), a wrong type is a
-/// [`returned`] error.
-enum Returned<T> {
-    Value(T),
-    Wrong(Error),
-}
-
 impl HostStore {
+    /// [`call`](Self::call) for a method whose result is checked: `f` gives the value, or the
+    /// [`returned`] error for a wrong type.
     fn call_checked<T>(
         &self,
         key: &Key,
         action: &str,
-        f: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<Returned<T>>,
+        f: impl FnOnce(&Bound<'_, PyAny>) -> PyResult<Result<T>>,
     ) -> Result<T> {
-        match self.call(key, action, f)? {
-            Returned::Value(value) => Ok(value),
-            Returned::Wrong(err) => Err(err),
-        }
+        self.call(key, action, f)?
     }
 }
 
@@ -251,37 +234,39 @@ impl Store for HostStore {
         self.call_checked(key, "read", |o| {
             let value = o.call_method1("read", (key.as_str(),))?;
             if value.is_none() {
-                return Ok(Returned::Value(None));
+                return Ok(Ok(None));
             }
             if let Ok(text) = value.cast::<PyString>() {
                 // A lone surrogate has no UTF-8 form.
                 return Ok(match text.extract::<String>() {
-                    Ok(text) => Returned::Value(Some(text.into_bytes())),
-                    Err(_) => Returned::Wrong(returned(
+                    Ok(text) => Ok(Some(text.into_bytes())),
+                    Err(_) => Err(returned(
                         key,
                         "read",
                         "bytes, str (valid Unicode) or None",
                         &value,
+                        false,
                     )),
                 });
             }
             if let Ok(bytes) = value.cast::<PyBytes>() {
-                return Ok(Returned::Value(Some(bytes.as_bytes().to_vec())));
+                return Ok(Ok(Some(bytes.as_bytes().to_vec())));
             }
             if let Ok(array) = value.cast::<PyByteArray>() {
-                return Ok(Returned::Value(Some(array.to_vec())));
+                return Ok(Ok(Some(array.to_vec())));
             }
             if let Ok(view) = value.cast::<PyMemoryView>() {
                 let bytes = view.call_method0("tobytes")?;
                 if let Ok(bytes) = bytes.cast::<PyBytes>() {
-                    return Ok(Returned::Value(Some(bytes.as_bytes().to_vec())));
+                    return Ok(Ok(Some(bytes.as_bytes().to_vec())));
                 }
             }
-            Ok(Returned::Wrong(returned(
+            Ok(Err(returned(
                 key,
                 "read",
                 "bytes, str or None",
                 &value,
+                false,
             )))
         })
     }
@@ -299,8 +284,8 @@ impl Store for HostStore {
         self.call_checked(key, "delete", |o| {
             let value = o.call_method1("delete", (key.as_str(),))?;
             Ok(match value.cast::<PyBool>() {
-                Ok(existed) => Returned::Value(existed.is_true()),
-                Err(_) => Returned::Wrong(returned(key, "delete", "bool", &value)),
+                Ok(existed) => Ok(existed.is_true()),
+                Err(_) => Err(returned(key, "delete", "bool", &value, false)),
             })
         })
     }
@@ -311,27 +296,23 @@ impl Store for HostStore {
             let listed = o.call_method1("list", (prefix.as_str(),))?;
             let expected = "a list of str";
             if listed.cast::<PyList>().is_err() && listed.cast::<PyTuple>().is_err() {
-                return Ok(Returned::Wrong(returned(prefix, "list", expected, &listed)));
+                return Ok(Err(returned(prefix, "list", expected, &listed, false)));
             }
             let mut names = Vec::new();
             for item in listed.try_iter()? {
                 let item = item?;
-                match item.cast::<PyString>().ok().and_then(|s| s.extract::<String>().ok()) {
+                match item
+                    .cast::<PyString>()
+                    .ok()
+                    .and_then(|s| s.extract::<String>().ok())
+                {
                     Some(name) => names.push(name),
                     None => {
-                        return Ok(Returned::Wrong(Error::new(
-                            ErrorKind::Storage,
-                            format!(
-                                "host store `list` of `{prefix}` returned a list holding {}, expected {expected}",
-                                item.get_type().name().map_or_else(|_| "an object".to_owned(), |n| n.to_string())
-                            ),
-                        )
-                        .with_context("key", prefix.as_str())
-                        .with_context("method", "list")));
+                        return Ok(Err(returned(prefix, "list", expected, &item, true)));
                     }
                 }
             }
-            Ok(Returned::Value(names))
+            Ok(Ok(names))
         })?;
         Ok(names
             .into_iter()

@@ -2,12 +2,13 @@
 
 use pyo3::prelude::*;
 use serde_json::{Map, Value};
+use session_state::argument_fields::MemberNames;
 use session_state::team::{self, BackendType, SessionState, SpawnConfig};
-use session_state::{Error, Result};
+use session_state::{Error, ErrorKind};
 use session_state_fs::SystemClock;
 
 use crate::args;
-use crate::convert::{self, Names, check_text, from_py, from_py_as, to_py};
+use crate::convert::{check_text, from_py, from_py_as, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::AnyStore;
 
@@ -35,7 +36,7 @@ pub fn team_from_config<'py>(
     backend_type: &Bound<'py, PyAny>,
     now: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let config: SpawnConfig = from_py_as("config", config, Names::Attributes)?;
+    let config: SpawnConfig = from_py_as("config", config, MemberNames::SnakeCase)?;
     let now = match args::opt_text(now, "now")? {
         Some(text) => session_state::Timestamp::parse(&text).py()?.utc(),
         None => session_state::Clock::now(&SystemClock),
@@ -52,14 +53,14 @@ pub fn team_to_spawn_config<'py>(
     py: Python<'py>,
     doc: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let state: SessionState = from_py_as("state", doc, Names::Attributes)?;
+    let state: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
     to_py(py, &state.to_spawn_config())
 }
 
 /// `team_to_json(doc) -> bytes`: the crate's bytes (pretty JSON, no trailing newline).
 #[pyfunction]
 pub fn team_to_json(doc: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
-    let state: SessionState = from_py_as("state", doc, Names::Attributes)?;
+    let state: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
     state.to_json().py()
 }
 
@@ -100,10 +101,14 @@ impl PyTeamStore {
         })
     }
 
-    fn save(&self, team: &Bound<'_, PyAny>, doc: &Bound<'_, PyAny>) -> PyResult<String> {
+    fn save(
+        &self,
+        team: &Bound<'_, PyAny>,
+        doc: &Bound<'_, PyAny>,
+    ) -> PyResult<std::path::PathBuf> {
         let team = args::text(team, "team")?;
-        let state: SessionState = from_py_as("state", doc, Names::Attributes)?;
-        Ok(self.inner.save(&team, &state).py()?.as_str().to_owned())
+        let state: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
+        Ok(self.inner.save(&team, &state).py()?.as_str().into())
     }
 
     fn load<'py>(
@@ -137,7 +142,7 @@ impl PyTeamStore {
         backend_type: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let team = args::text(team, "team")?;
-        let config: SpawnConfig = from_py_as("config", config, Names::Attributes)?;
+        let config: SpawnConfig = from_py_as("config", config, MemberNames::SnakeCase)?;
         to_py(
             py,
             &self
@@ -157,18 +162,9 @@ impl PyTeamStore {
         doc: &Bound<'py, PyAny>,
     ) -> PyResult<Bound<'py, PyAny>> {
         let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
-        let new: SessionState = from_py_as("state", doc, Names::Attributes)?;
-        let written = self
-            .inner
-            .update(&team, &agent, |state| -> Result<()> {
-                state
-                    .check_backend_change(&new.backend_type)
-                    .map_err(below_state)?;
-                *state = new.clone();
-                Ok(())
-            })
-            .py()?;
-        to_py(py, &written)
+        let new: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
+        let written = self.inner.replace(&team, &agent, &new);
+        to_py(py, &written.map_err(below_state).py()?)
     }
 
     /// `update(team, agent, changes) -> dict`: the keys of `changes` (document keys,
@@ -205,13 +201,13 @@ impl PyTeamStore {
     }
 }
 
-/// A core error naming a document member (`backendType`) named as the attribute of the
-/// argument `state` (`state.backend_type`); the message follows the field.
+/// A refused argument naming a document member (`backendType`) named as the attribute of
+/// the argument `state` (`state.backend_type`); the message follows the field.
 fn below_state(err: Error) -> Error {
-    match err
-        .field()
-        .map(|field| convert::member(field, Names::Attributes))
-    {
+    if err.kind() != ErrorKind::InvalidInput {
+        return err;
+    }
+    match err.field().map(|field| MemberNames::SnakeCase.spell(field)) {
         Some(member) => err.with_field(format!("state.{member}")),
         None => err,
     }

@@ -186,7 +186,7 @@ def test_root_folder_store(tmp_path):
     s = OrchestratorStore(tmp_path)
     s.save(seed_example())
     assert (tmp_path / ".claude" / "orchestrator-session.json").exists()
-    assert s.archive(seed_example()) == ".claude/orchestrator-history/2025-12-27-abc123.json"
+    assert s.archive(seed_example()) == Path(".claude/orchestrator-history/2025-12-27-abc123.json")
 
 
 def test_final_moves_are_all_or_nothing_and_replace_overwrites():

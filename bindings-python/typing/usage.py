@@ -199,7 +199,7 @@ def teams_usage(tmp: Path) -> None:
     config = SpawnConfig(name="coder", prompt="p", model="m")
     state = SessionState.from_config(config, BackendType.CODEX, now="2026-03-01T12:34:56Z")
     store = TeamStore(tmp)
-    key: str = store.save("t", state)
+    key: Path = store.save("t", state)
     again: SessionState = store.load("t", "coder")
     changed: SessionState = store.update("t", "coder", {"metadata": {"k": "v"}, "model": None})
     print(key, again, changed)

@@ -25,6 +25,7 @@
 //! ```
 #![deny(missing_docs)]
 
+pub mod argument_fields;
 pub mod conformance;
 mod corrupt_copy;
 mod error;

@@ -101,27 +101,6 @@ def _unknown_agent() -> Dict[str, Any]:
     return {"resume": False, "score": 0.0, "matched": [], "reason": "unknown_agent"}
 
 
-def _make_private_dirs(folder: Path) -> None:
-    """Creates ``folder`` and its missing parents with mode 0700, as ``FileStore``, the Node
-    package and the CLI do (their files are private). Folders that exist are left as they are
-    (their mode is not changed)."""
-    missing: List[Path] = []
-    current = folder
-    while not current.is_dir():
-        missing.append(current)
-        if current.parent == current:
-            break
-        current = current.parent
-    for path in reversed(missing):
-        try:
-            os.mkdir(path, 0o700)
-        except FileExistsError:
-            if not path.is_dir():
-                raise
-            continue  # made meanwhile by someone else: not ours to change
-        os.chmod(path, 0o700)  # exactly 0700 whatever the umask
-
-
 def _compact_at_exit(registry: "_native.Registry", store: FileStore, journal_key: str) -> None:
     """`_compact` when the manager is collected or the interpreter exits: a failure (a folder
     the process may only read) is logged, not printed as a traceback at exit; the journal
@@ -230,9 +209,11 @@ class SessionManager:
                 context={"argument": "policy"},
             )
         self._policy = policy
-        _make_private_dirs(self._session_file.parent)
-        _make_private_dirs(transcripts)
+        # The folders exist from the start, as the seed's `mkdir(parents=True)` makes them
+        # (0700, as the store makes every folder; folders that exist are left as they are).
+        FileStore(self._session_file.parent).create_root()
         self._transcript_dir = transcripts
+        self._transcripts.create_root()
         # The store is rooted one folder above the sessions file, so that its files have a
         # folder key (`memory/agent-sessions.json`): corrupt copies are found and reused there.
         folder = self._session_file.parent
@@ -328,7 +309,7 @@ class SessionManager:
     def _load_sessions(self) -> None:
         """Checks the files as the seed's loader does for the sessions file, writing nothing
         when they read. A sessions file that does not is kept aside, then its entries that
-        are still whole are written back (the core's ``recover_salvaging``, what ``doctor
+        are still whole are written back (the core's ``AgentRegistry::repair``, what ``doctor
         --fix`` runs), with a warning naming the copy and what was salvaged; a corrupt
         ``workflow-chains.json`` is kept aside and starts empty."""
         self._changed()  # as the seed's reload: changes not saved are dropped
@@ -336,29 +317,27 @@ class SessionManager:
         # Each file is read first, without a lock: a readable file needs no repair, so a
         # folder the process may only read (mode 555) works for every read (the repair takes
         # the registry's lock, which creates a lock file beside the sessions file).
-        if chains_file.exists() and not self._parses(self._registry.load_chains):
-            aside = self._registry.recover_chains()
-            if aside is not None:
+        chains_ok = not chains_file.exists() or self._parses(self._registry.load_chains)
+        sessions_ok = not self._session_file.exists() or self._parses(self._registry.load)
+        repaired = [] if chains_ok and sessions_ok else self._registry.repair()
+        for repair in repaired:
+            path = self._session_file.parent / Path(repair["key"]).name
+            aside = path.parent / Path(repair["kept_copy"]).name
+            if path == self._session_file:
                 logger.warning(
-                    f"Failed to load chains: {chains_file} is not a valid chains file; "
-                    f"kept aside as {chains_file.parent / Path(aside).name}, starting empty"
+                    f"Failed to load sessions: {path} is not a valid sessions file; "
+                    f"kept aside as {aside}, {repair['action']}"
                 )
-        if not self._session_file.exists():
-            return
-        if not self._parses(self._registry.load):
-            # Repaired as `doctor --fix` and Node's `recover()` do: the corrupt bytes are kept
-            # aside, then every entry that is still whole is written back (not an empty file).
-            repaired = self._registry.recover_salvaging()
-            if repaired is not None:
-                aside, salvaged = repaired
+            else:
                 logger.warning(
-                    f"Failed to load sessions: {self._session_file} is not a valid sessions "
-                    f"file; kept aside as {self._session_file.parent / Path(aside).name}, "
-                    f"{salvaged}"
+                    f"Failed to load chains: {path} is not a valid chains file; "
+                    f"kept aside as {aside}, starting empty"
                 )
-                return
-        count = len(self._registry.all_sessions()["sessions"])
-        logger.info(f"Loaded {count} sessions from {self._session_file}")
+        if self._session_file.exists() and not any(
+            Path(r["key"]).name == self._session_file.name for r in repaired
+        ):
+            count = len(self._registry.all_sessions()["sessions"])
+            logger.info(f"Loaded {count} sessions from {self._session_file}")
 
     @staticmethod
     def _parses(load: Callable[[], Any]) -> bool:
@@ -548,30 +527,7 @@ class SessionManager:
             return _unknown_agent()
         if not previous_task:  # "" as well: the core's "no previous task" either way
             previous_task = None
-        if not (isinstance(current_task, str) and isinstance(previous_task, (str, type(None)))):
-            # The seed looks the name up before the tasks: an unknown name is a miss.
-            if self._registry.agent(agent_name) is None:
-                return _unknown_agent()
-            if previous_task is None:
-                current_task = ""  # not compared: no previous task
-            else:
-                # The seed checks the resume cap before it reads either task (seed 238-242):
-                # that answer stands; past it the tasks are compared, where the seed fails.
-                policy_name = policy or self._policy
-                capped = self._registry.decide_resume(agent_name, "", "-", policy_name)
-                if capped["reason"] == "resume_cap_reached":
-                    return capped
-                # The seed reads `current_task` only for a word of `previous_task` longer than
-                # 4 letters (seed 246-249). Whether there is one is the seed's rule applied to
-                # `previous_task` against itself; without one its answer is False, unread.
-                if policy_name == "compat" and isinstance(previous_task, str):
-                    itself = self._registry.decide_resume(
-                        agent_name, previous_task, previous_task, "compat"
-                    )
-                    if not itself["resume"]:
-                        return self._registry.decide_resume(
-                            agent_name, "", previous_task, "compat"
-                        )
+        # The core looks at the name, the cap and the tasks in the seed's order.
         return self._registry.decide_resume(
             agent_name, current_task, previous_task, policy or self._policy
         )

@@ -111,9 +111,9 @@ def _document(state: Any, name: str = "state") -> Dict[str, Any]:
 def save_session(state: Dict[str, Any]) -> Path:
     """Saves ``state`` as ``.claude/orchestrator-session.json`` (atomically) and returns that
     relative path; sets ``state["updated"]`` to now, as the seed does."""
-    key, updated = _here().save_stamp(_document(state))
+    path, updated = _here().save_stamp(_document(state))
     state["updated"] = updated
-    return Path(key)
+    return path
 
 
 def load_session() -> Optional[Dict[str, Any]]:
@@ -136,7 +136,7 @@ def archive_session(state: Dict[str, Any], *, replace: bool = False) -> Path:
     """Writes ``.claude/orchestrator-history/{session_id}.json``, removes the current file if it
     holds that session, returns the archive's relative path. ``AlreadyExistsError`` when that
     archive exists, unless ``replace``."""
-    return Path(_here().archive(_document(state), replace))
+    return _here().archive(_document(state), replace)
 
 
 def list_history(limit: int = 10) -> List[HistoryEntry]:
@@ -212,8 +212,8 @@ class OrchestratorStore:
         document. A current file that does not parse is kept aside first."""
         return self._native.save(_document(state))[1]
 
-    def archive(self, state: Dict[str, Any], *, replace: bool = False) -> str:
-        """Archives ``state``; returns the archive key."""
+    def archive(self, state: Dict[str, Any], *, replace: bool = False) -> Path:
+        """Archives ``state``; returns the archive's path relative to the store's root."""
         return self._native.archive(_document(state), replace)
 
     def list_history(
@@ -320,8 +320,9 @@ class OrchestratorStore:
         [{path, bytes}]}`` (leftovers: temporary files of killed writers, removed with ``fix``)."""
         return self._native.doctor(fix)
 
-    def keep_corrupt_copy(self, key: Optional[str] = None) -> Optional[str]:
-        """Copies a file aside (``<key>.corrupt-<stamp>``); returns the copy's key."""
+    def keep_corrupt_copy(self, key: Optional[str] = None) -> Optional[Path]:
+        """Copies a file aside (``<key>.corrupt-<stamp>``); returns the copy's path relative to
+        the store's root."""
         return self._native.keep_corrupt_copy(key)
 
     def resume_summary(self, now: Optional[str] = None) -> Optional[ResumeSummary]:

@@ -18,6 +18,7 @@ import dataclasses
 import enum
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Type, TypeVar, Union
 
 from . import _native
@@ -247,8 +248,9 @@ class TeamStore:
             store = FileStore(os.path.expanduser(_path(root, "root")))
         self._native = _native.TeamStore(store, max_document_bytes=max_document_bytes)
 
-    def save(self, team: str, state: SessionState) -> str:
-        """Writes ``state`` as ``teams/{team}/sessions/{state.name}.json``; returns the key."""
+    def save(self, team: str, state: SessionState) -> Path:
+        """Writes ``state`` as ``teams/{team}/sessions/{state.name}.json``; returns that path
+        relative to the store's root."""
         _require(state, SessionState, "state")
         return self._native.save(team, state.to_dict())
 

@@ -63,6 +63,7 @@ mod policy;
 mod queries;
 mod salvage;
 mod transcript;
+mod seed_order;
 mod writer;
 
 pub use agent_registry::{
@@ -81,6 +82,7 @@ pub use policy::{
     AnyPolicy, CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy,
     ResumeQuery, ResumeReason,
 };
+pub use seed_order::TaskArg;
 pub use transcript::{
     TranscriptLine, TranscriptLines, existing_transcript_key, find_transcript, transcript_key,
 };

@@ -152,6 +152,23 @@ impl FsStore {
         &self.root
     }
 
+    /// Creates the root folder now (0700, with its missing parents; folders that exist are
+    /// left as they are), as the first write would.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when a folder cannot be created (a file on the path).
+    pub fn create_root(&self) -> Result<()> {
+        create_dirs(&self.root).map_err(|e| {
+            let shown = self.root.display().to_string();
+            Error::new(
+                ErrorKind::Storage,
+                format!("cannot create store root `{shown}`: {e}"),
+            )
+            .with_context("path", shown)
+            .with_source(e)
+        })
+    }
+
     /// The durability of writes.
     pub fn durability(&self) -> Durability {
         self.durability

@@ -1,0 +1,121 @@
+//! Arguments a binding was given as JSON values, read into typed values with the member at
+//! fault named in the binding's spelling: as the JSON keys are written (`changes.maxTurns`),
+//! or in snake_case, the attribute names of a Python dataclass (`config.max_turns`).
+
+use std::fmt::Write as _;
+
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use serde_path_to_error::Segment;
+
+use crate::error::{Error, Result};
+
+/// How the members of an argument are named in an error.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MemberNames {
+    /// The keys as written.
+    Keys,
+    /// The keys in snake_case (`maxTurns` is `max_turns`).
+    SnakeCase,
+}
+
+impl MemberNames {
+    /// The JSON key `key` as these names spell it.
+    pub fn spell(self, key: &str) -> String {
+        match self {
+            MemberNames::Keys => key.to_owned(),
+            MemberNames::SnakeCase => {
+                let mut out = String::with_capacity(key.len() + 4);
+                for c in key.chars() {
+                    if c.is_ascii_uppercase() {
+                        out.push('_');
+                        out.push(c.to_ascii_lowercase());
+                    } else {
+                        out.push(c);
+                    }
+                }
+                out
+            }
+        }
+    }
+}
+
+/// The argument `name`, a JSON value, read as `T` with serde's rules.
+///
+/// # Errors
+/// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) from
+/// [`Error::invalid_field`] naming the member at fault below `name` in `names`' spelling,
+/// a missing or unknown member included (`` `project.name` is invalid: missing field `name` ``,
+/// context `field` = `project.name`).
+pub fn from_argument<T: DeserializeOwned>(
+    value: Value,
+    name: &str,
+    names: MemberNames,
+) -> Result<T> {
+    serde_path_to_error::deserialize(value).map_err(|e| {
+        let reason = e.inner().to_string();
+        let mut field = name.to_owned();
+        for segment in e.path() {
+            match segment {
+                Segment::Seq { index } => {
+                    let _ = write!(field, "[{index}]");
+                }
+                Segment::Map { key } | Segment::Enum { variant: key } => {
+                    field.push('.');
+                    field.push_str(&names.spell(key));
+                }
+                Segment::Unknown => {}
+            }
+        }
+        // serde reports a missing member at the object that should hold it (an unknown one
+        // is in the path already).
+        if let Some((key, _)) = reason
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split_once('`'))
+        {
+            field.push('.');
+            field.push_str(&names.spell(key));
+        }
+        Error::invalid_field(field, reason)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{MemberNames, from_argument};
+
+    #[derive(Debug, serde::Deserialize)]
+    #[serde(deny_unknown_fields, rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct Config {
+        max_turns: u32,
+        name: String,
+    }
+
+    #[test]
+    fn the_member_at_fault_is_named_in_the_bindings_spelling() {
+        let err = from_argument::<Config>(
+            json!({"maxTurns": "x", "name": "a"}),
+            "config",
+            MemberNames::SnakeCase,
+        )
+        .unwrap_err();
+        assert_eq!(err.field(), Some("config.max_turns"));
+        let err = from_argument::<Config>(json!({"maxTurns": 1}), "config", MemberNames::Keys)
+            .unwrap_err();
+        assert_eq!(
+            err.message(),
+            "`config.name` is invalid: missing field `name`"
+        );
+        let err = from_argument::<Config>(
+            json!({"maxTurns": 1, "name": "a", "oops": 1}),
+            "c",
+            MemberNames::Keys,
+        )
+        .unwrap_err();
+        assert_eq!(err.field(), Some("c.oops"));
+        assert_eq!(MemberNames::SnakeCase.spell("backendType"), "backend_type");
+    }
+}
