@@ -498,8 +498,8 @@ fn history_pages_past_the_end_say_how_many_are_archived() {
 }
 
 /// A current file holding an integer beyond 64 bits (another program wrote it) is shown, but no
-/// command writes it again, `archive` included (a fresh user's `archive` wrote the nearest float
-/// and removed the current file); `doctor --fix` rewrites it after keeping the exact bytes.
+/// command writes it again, `archive` included (it neither writes the nearest float nor removes
+/// the current file); `doctor --fix` rewrites it after keeping the exact bytes.
 #[test]
 fn a_file_with_an_integer_beyond_64_bits_is_never_rewritten() {
     let dir = tempfile::tempdir().unwrap();

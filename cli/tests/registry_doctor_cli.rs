@@ -65,8 +65,7 @@ fn doctor_sees_a_corrupt_registry_and_fix_gets_it_working_again() {
     assert!(run(root, &["register", "a", "b"]).status.success());
 }
 
-/// A torn `agent-sessions.json` (a fresh user's case: cut at 300 bytes, complete `sessions`
-/// and `chains` inside): `doctor --fix` keeps the copy and writes back what is complete,
+/// A torn `agent-sessions.json` (cut at 300 bytes, complete `sessions` and `chains` inside): `doctor --fix` keeps the copy and writes back what is complete,
 /// instead of an empty registry.
 #[test]
 fn fix_salvages_the_complete_entries_of_a_torn_sessions_file() {
