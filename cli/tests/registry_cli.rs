@@ -2,17 +2,11 @@
 //! one folder at the same time.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_session-state"))
-}
-
-fn run(root: &Path, args: &[&str]) -> Output {
-    bin().arg("--root").arg(root).args(args).output().unwrap()
-}
+mod common;
+use common::{bin, run};
 
 fn ok_json(root: &Path, args: &[&str]) -> Value {
     let out = run(root, args);

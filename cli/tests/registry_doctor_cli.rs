@@ -1,22 +1,11 @@
 //! `session-state doctor` also checks and repairs the registry's files under `--root`.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn run(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .arg("--root")
-        .arg(root)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+mod common;
+use common::{run, stdout};
 
 fn copies(root: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(root.join(".moai/memory"))
