@@ -10,7 +10,8 @@ use session_state::registry::{parse_chains, parse_sessions, to_python_json};
 use session_state::team::SessionState;
 use session_state::{ErrorKind, Key};
 
-/// The fuzz targets, by name (the folder names under `fuzz/corpus/`).
+/// The fuzz targets, by name (the folder names under `fuzz/artifacts/`); each reads every
+/// input of the shared corpus `fuzz/corpus/`.
 pub const TARGETS: [&str; 4] = [
     "orchestrator_parse",
     "orchestrator_salvage",

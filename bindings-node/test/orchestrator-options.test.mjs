@@ -1,4 +1,4 @@
-// OrchestratorStore options as the README states them: `maxDocumentBytes` (default 16 MiB;
+// OrchestratorStore options as docs/node.md states them: `maxDocumentBytes` (default 16 MiB;
 // a larger document is `invalid_input`, never written, never copied aside), and `{ replace:
 // true }`, the option an `already_exists` message tells a Node user to pass (not the CLI's
 // `--replace`).

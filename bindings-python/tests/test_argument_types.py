@@ -39,7 +39,7 @@ def manager(tmp_path, **kwargs):
 
 # (description, call, argument named)
 CALLS = [
-    # the defects reported
+    # documents, configs, options and bytes of the wrong type
     ("save_session([1])", lambda p: orchestrator.save_session([1]), "state"),
     ("TeamStore.update(.., [1])", lambda p: teams().update("t", "coder", [1]), "changes"),
     ("record_spawn(dict config)", lambda p: teams().record_spawn("t", {"name": "c"}, "codex"), "config"),

@@ -27,7 +27,7 @@ def test_builtin_bases_users_expect():
     assert issubclass(errors.NotFoundError, LookupError)
     assert issubclass(errors.StorageError, OSError)
     assert issubclass(errors.CorruptStateError, ValueError)
-    # A wrong argument type was a TypeError before it had a code: both keep working.
+    # A wrong argument type is also a TypeError, so `except TypeError` catches it.
     assert issubclass(errors.InvalidInputError, ValueError)
     assert issubclass(errors.InvalidInputError, TypeError)
 

@@ -1,4 +1,4 @@
-"""One lock per host store object, shared by every wrapper over it (README, "Stores").
+"""One lock per host store object, shared by every wrapper over it (docs/python.md, "Stores").
 
 Two wrappers (two ``OrchestratorStore``s, an ``OrchestratorStore`` and a ``TeamStore``, or two
 ``counter_increment`` calls, each of which wraps the object anew) over one host object are

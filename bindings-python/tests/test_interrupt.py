@@ -1,6 +1,5 @@
 """Ctrl-C while a change waits for another process's lock ends the wait: the caller gets
-``KeyboardInterrupt`` and nothing is written (a fresh user saw the interrupt ignored until the
-lock was free, then the change written before ``KeyboardInterrupt`` was raised). The interrupt
+``KeyboardInterrupt`` at once and nothing is written, not even once the lock is free. The interrupt
 comes from a timer thread: that it runs at all during the wait shows the wait does not hold the
 interpreter lock."""
 

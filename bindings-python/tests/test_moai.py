@@ -75,7 +75,7 @@ def _three_agents(tmp_path):
     return f
 
 
-# A fresh user's files that the registry's strict parser refuses (round 5): each entry
+# Files that the registry's strict parser refuses: each entry
 # that is still whole is kept, as `doctor --fix` and Node's `AgentRegistry.recover()` do.
 DAMAGES = [
     ("nan", lambda t: t.replace('"v": 3', '"v": NaN'), 3),
@@ -292,7 +292,7 @@ def test_a_corrupt_chains_file_is_kept_aside_then_empty_like_the_sessions_file(
     kept = list(tmp_path.glob("workflow-chains.json.corrupt-*"))
     assert len(kept) == 1 and kept[0].read_bytes() == corrupt
     assert kept[0].name in warnings[0]
-    m.create_chain("CH", ["a", "b"])  # used to raise CorruptStateError until a doctor --fix
+    m.create_chain("CH", ["a", "b"])  # works without a doctor --fix first
     assert json.loads(chains.read_text())["CH"]["expected_sequence"] == ["a", "b"]
     assert m.get_chain_status("CH")["expected"] == ["a", "b"]
     SessionManager(session_file=f, transcript_dir=tmp_path / "t")  # a good file: left alone

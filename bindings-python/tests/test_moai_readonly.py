@@ -122,7 +122,7 @@ print(json.dumps({"late": m.get_resume_id("late-agent")}))
 
 
 def test_a_pending_journal_in_a_read_only_folder_is_read_and_exit_prints_no_traceback():
-    # A fresh user saw a StorageError traceback at exit: the cleanup could not fold the journal.
+    # At exit the cleanup cannot fold the journal here: it must not print a traceback.
     root = Path(tempfile.mkdtemp(prefix="session-state-ro-"))
     memory = root / ".moai" / "memory"
     try:

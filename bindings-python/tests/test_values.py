@@ -1,4 +1,4 @@
-"""Values crossing into Rust are kept exactly or refused clearly (README, "Values").
+"""Values crossing into Rust are kept exactly or refused clearly (docs/python.md, "Values").
 
 - ints outside the 64-bit range would become floats: ``InvalidInputError`` naming where;
 - NaN and infinities are not JSON: ``InvalidInputError``;

@@ -1,5 +1,5 @@
 // OrchestratorStore and the orchestrator free functions with the Node package's arguments and
-// behaviour (issue 7): `createSession({ goal, project, mode?, suffix? })`, `agentStarted`
+// behaviour: `createSession({ goal, project, mode?, suffix? })`, `agentStarted`
 // defaults, `currentKey`, a bad document argument is `invalid_input` (the core's
 // `parse_argument`), `renderResume` of a summary or a document, `jsonSchema`. Mirrors
 // bindings-node/test/orchestrator.test.mjs where it tests the same behaviour.

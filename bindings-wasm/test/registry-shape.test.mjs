@@ -1,4 +1,4 @@
-// AgentRegistry with the Node package's methods and options (issue 7): the `journal` option,
+// AgentRegistry with the Node package's methods and options: the `journal` option,
 // `chainIds`, `exportTranscript`, `readTranscript`, `load`, `loadChains`, `compact`, `close`,
 // `recover`. Mirrors bindings-node/test/registry.test.mjs and options.test.mjs where they test
 // the same behaviour (over a MemoryStore or a host store instead of a FileStore).

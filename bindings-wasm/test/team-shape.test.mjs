@@ -1,9 +1,8 @@
 // TeamStore.update / replace and the team free functions (`sessionFromConfig`,
-// `toSpawnConfig`, `parseBackendType`) with the Node package's arguments and behaviour
-// (issue 7). Mirrors bindings-node/test/team.test.mjs where it tests the same behaviour; the
-// wasm package reads documents without serde_path_to_error, so a badly typed member is
-// `invalid_input` with serde's reason but without `context.field` (README, "Errors"); an
-// unknown `backendType` is named `changes.backendType` / `state.backendType` as there.
+// `toSpawnConfig`, `parseBackendType`) with the Node package's arguments and behaviour.
+// Mirrors bindings-node/test/team.test.mjs where it tests the same behaviour: a badly typed
+// member or an unknown `backendType` is `invalid_input` naming its path in `context.field`
+// (`changes.maxTurns`, `changes.backendType`, `state.backendType`).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 

@@ -140,7 +140,7 @@ export function classes(store: Store): void {
   if (first?.action === "respawn") void first.config.name;
   void [state, teams.save("t", state)];
 
-  // The Node package's methods and free functions (issue 7).
+  // The Node package's methods and free functions.
   const current: string = sessions.currentKey;
   const started: OrchestratorSession = sessions.agentStarted({ id: "a", type: "code", task: "t" });
   const fromDoc: string = renderResume(started);

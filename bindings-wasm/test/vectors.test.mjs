@@ -13,7 +13,7 @@ const vectors = join(dirname(dirname(dirname(fileURLToPath(import.meta.url)))), 
 const bytes = (...path) => readFileSync(join(vectors, ...path));
 const json = (...path) => JSON.parse(bytes(...path).toString("utf8"));
 const CURRENT = ".claude/orchestrator-session.json";
-// The fixed clock of the orchestrator goldens (README: "2 hours ago").
+// The fixed clock of the orchestrator goldens (tests/vectors/orchestrator/README.md).
 const NOW = "2025-12-27T12:30:00Z";
 
 test("orchestrator: the seed example loads unchanged and its summary equals the goldens", () => {

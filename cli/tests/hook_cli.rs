@@ -2,13 +2,13 @@
 //! each event and malformed ones: it always exits 0, says what went wrong in one stderr line,
 //! and changes nothing when it fails.
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
 use serde_json::{Value, json};
 
-const CURRENT: &str = ".claude/orchestrator-session.json";
+mod common;
+use common::{CURRENT, current, hook, hook_with, ok, payload, tree};
 
 /// A project with `.claude/` and a subfolder the payloads' `cwd` names.
 fn project() -> (tempfile::TempDir, PathBuf) {
@@ -19,89 +19,9 @@ fn project() -> (tempfile::TempDir, PathBuf) {
     (dir, root)
 }
 
-fn cli(root: &Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .args(args)
-        .arg("--root")
-        .arg(root)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
-}
-
-/// Runs `session-state hook` with `stdin` (no `--root`, no `$CLAUDE_PROJECT_DIR` unless
-/// `project_dir`); expects exit 0.
-fn hook_with(stdin: &[u8], project_dir: Option<&Path>, args: &[&str]) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_session-state"));
-    cmd.arg("hook")
-        .args(args)
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("SESSION_STATE_MAX_BYTES")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    if let Some(dir) = project_dir {
-        cmd.env("CLAUDE_PROJECT_DIR", dir);
-    }
-    let mut child = cmd.spawn().unwrap();
-    let mut input = child.stdin.take().unwrap();
-    let bytes = stdin.to_vec();
-    // The hook stops reading past its limit: a write error here is expected then.
-    let writer = std::thread::spawn(move || drop(input.write_all(&bytes)));
-    let out = child.wait_with_output().unwrap();
-    writer.join().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{stderr}");
-    out
-}
-
-fn hook(payload: &Value) -> Output {
-    hook_with(payload.to_string().as_bytes(), None, &[])
-}
-
-/// A payload of `event` as Claude Code documents it, from `cwd`, with `extra` members.
-fn payload(event: &str, cwd: &Path, extra: &Value) -> Value {
-    let mut p = json!({
-        "session_id": "abc123-claude",
-        "transcript_path": "/home/u/.claude/projects/p/abc123.jsonl",
-        "cwd": cwd,
-        "permission_mode": "default",
-        "hook_event_name": event,
-    });
-    for (k, v) in extra.as_object().unwrap() {
-        p[k] = v.clone();
-    }
-    p
-}
-
 fn quiet(out: &Output) {
     assert!(out.stdout.is_empty(), "{out:?}");
     assert!(out.stderr.is_empty(), "{out:?}");
-}
-
-fn doc(root: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(root.join(CURRENT)).unwrap()).unwrap()
-}
-
-/// Every file below `root` with its bytes.
-fn tree(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    fn walk(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else {
-                let bytes = std::fs::read(&path).unwrap();
-                out.push((path, bytes));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(root, &mut out);
-    out.sort();
-    out
 }
 
 fn context_of(out: &Output) -> String {
@@ -120,21 +40,21 @@ fn session_start_hands_over_the_resume_block_of_an_unfinished_session() {
     let start = |source: &str| hook(&payload("SessionStart", &cwd, &json!({"source": source})));
     quiet(&start("startup"));
 
-    cli(&root, &["new", "--goal", "Ship it", "--id", "s1"]);
+    ok(&root, &["new", "--goal", "Ship it", "--id", "s1"]);
     quiet(&start("startup")); // created: nothing to resume yet
-    cli(
+    ok(
         &root,
         &[
             "agent", "start", "code-1", "--type", "code", "--task", "Write",
         ],
     );
-    cli(&root, &["agent", "progress", "code-1", "40"]);
+    ok(&root, &["agent", "progress", "code-1", "40"]);
     let text = context_of(&start("resume"));
     assert!(text.starts_with("## 🔄 RESUMING SESSION"), "{text}");
     assert!(text.contains("**Session ID**: s1"), "{text}");
     assert!(text.contains("- 🔄 code-1: Write (40%)"), "{text}");
 
-    cli(&root, &["pause"]);
+    ok(&root, &["pause"]);
     let text = context_of(&start("startup"));
     assert!(text.contains("`session-state continue`"), "{text}");
 
@@ -166,14 +86,14 @@ fn each_event_records_what_claude_code_saw() {
     }
     assert!(!root.join(CURRENT).exists());
 
-    cli(&root, &["new", "--goal", "g", "--id", "s1"]);
+    ok(&root, &["new", "--goal", "g", "--id", "s1"]);
     let out = hook(&payload(
         "SubagentStart",
         &cwd,
         &json!({"agent_id": "agent-7f3", "agent_type": "Explore"}),
     ));
     quiet(&out);
-    let d = doc(&root);
+    let d = current(&root);
     assert_eq!(d["status"], "in_progress");
     assert_eq!(d["agents"][0]["id"], "agent-7f3");
     assert_eq!(d["agents"][0]["type"], "Explore");
@@ -188,7 +108,7 @@ fn each_event_records_what_claude_code_saw() {
     });
     quiet(&hook(&payload("SubagentStop", &cwd, &stop)));
     quiet(&hook(&payload("SubagentStop", &cwd, &stop))); // twice: still one work item
-    let d = doc(&root);
+    let d = current(&root);
     assert_eq!(d["agents"][0]["status"], "complete");
     assert_eq!(d["agents"][0]["result_summary"], "Found 3 call sites.");
     assert_eq!(d["completed_work"].as_array().unwrap().len(), 1);
@@ -197,36 +117,36 @@ fn each_event_records_what_claude_code_saw() {
     // A stop whose start was not seen adds the agent, complete.
     let unseen = json!({"agent_id": "agent-9", "agent_type": "Plan"});
     quiet(&hook(&payload("SubagentStop", &cwd, &unseen)));
-    assert_eq!(doc(&root)["agents"][1]["status"], "complete");
+    assert_eq!(current(&root)["agents"][1]["status"], "complete");
 
     quiet(&hook(&payload(
         "PreCompact",
         &cwd,
         &json!({"trigger": "auto", "custom_instructions": ""}),
     )));
-    assert!(doc(&root)["context_usage"]["last_compression"].is_string());
+    assert!(current(&root)["context_usage"]["last_compression"].is_string());
 
-    let before = doc(&root)["updated"].clone();
+    let before = current(&root)["updated"].clone();
     std::thread::sleep(std::time::Duration::from_millis(20));
     quiet(&hook(&payload(
         "Stop",
         &cwd,
         &json!({"stop_hook_active": false}),
     )));
-    assert_ne!(doc(&root)["updated"], before);
+    assert_ne!(current(&root)["updated"], before);
 
     quiet(&hook(&payload(
         "SessionEnd",
         &cwd,
         &json!({"reason": "logout"}),
     )));
-    assert_eq!(doc(&root)["status"], "paused");
+    assert_eq!(current(&root)["status"], "paused");
     quiet(&hook(&payload(
         "SessionEnd",
         &cwd,
         &json!({"reason": "other"}),
     )));
-    assert_eq!(doc(&root)["status"], "paused");
+    assert_eq!(current(&root)["status"], "paused");
     assert!(root.join(CURRENT).exists(), "a disconnect does not archive");
 
     // Events this command does not handle are ignored.
@@ -246,7 +166,7 @@ fn subagent_stop_registers_in_the_moai_registry() {
     let stop = json!({"agent_id": "agent-1", "agent_type": "tdd-implementer",
         "last_assistant_message": "green"});
     quiet(&hook(&payload("SubagentStop", &root, &stop)));
-    let agents = cli(&root, &["agents", "--json"]);
+    let agents = ok(&root, &["agents", "--json"]);
     let agents: Value = serde_json::from_str(&agents).unwrap();
     assert_eq!(agents[0]["agent_name"], "tdd-implementer");
     assert_eq!(agents[0]["agent_id"], "agent-1");
@@ -257,13 +177,13 @@ fn subagent_stop_registers_in_the_moai_registry() {
 #[test]
 fn the_project_is_claude_project_dir_then_the_nearest_marked_folder() {
     let (dir, root) = project();
-    cli(&root, &["new", "--goal", "g", "--id", "s1"]);
+    ok(&root, &["new", "--goal", "g", "--id", "s1"]);
     // From elsewhere, $CLAUDE_PROJECT_DIR names the project.
     let elsewhere = dir.path();
     let p = payload("SessionEnd", elsewhere, &json!({}));
-    cli(&root, &["start"]);
+    ok(&root, &["start"]);
     quiet(&hook_with(p.to_string().as_bytes(), Some(&root), &[]));
-    assert_eq!(doc(&root)["status"], "paused");
+    assert_eq!(current(&root)["status"], "paused");
     // A folder without `.claude/` or `.git` above it is the project itself: nothing there.
     let plain = tempfile::tempdir().unwrap();
     let p = payload("Stop", plain.path(), &json!({}));
@@ -274,8 +194,8 @@ fn the_project_is_claude_project_dir_then_the_nearest_marked_folder() {
 #[test]
 fn malformed_payloads_exit_0_with_one_line_and_change_nothing() {
     let (dir, root) = project();
-    cli(&root, &["new", "--goal", "g", "--id", "s1"]);
-    cli(
+    ok(&root, &["new", "--goal", "g", "--id", "s1"]);
+    ok(
         &root,
         &["agent", "start", "a", "--type", "t", "--task", "x"],
     );

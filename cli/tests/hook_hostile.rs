@@ -2,82 +2,20 @@
 //! unsafe agent id (neither the session nor the `.moai/` registry is written), and events on
 //! a session that is already finished.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-const CURRENT: &str = ".claude/orchestrator-session.json";
-
-fn cli(root: &Path, args: &[&str]) {
-    let out = Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .args(args)
-        .arg("--root")
-        .arg(root)
-        .output()
-        .unwrap();
-    assert!(out.status.success(), "{args:?}: {out:?}");
-}
-
-fn hook(payload: &Value) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .arg("hook")
-        .env_remove("CLAUDE_PROJECT_DIR")
-        .env_remove("SESSION_STATE_MAX_BYTES")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(payload.to_string().as_bytes()).unwrap();
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    assert!(!String::from_utf8_lossy(&out.stderr).contains("panicked"));
-    out
-}
-
-fn payload(event: &str, cwd: &Path, extra: &Value) -> Value {
-    let mut p = json!({
-        "session_id": "abc123-claude",
-        "transcript_path": "/home/u/.claude/projects/p/abc123.jsonl",
-        "cwd": cwd,
-        "permission_mode": "default",
-        "hook_event_name": event,
-    });
-    for (k, v) in extra.as_object().unwrap() {
-        p[k] = v.clone();
-    }
-    p
-}
-
-/// Every file below `root` with its bytes.
-fn tree(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    fn walk(dir: &Path, out: &mut Vec<(PathBuf, Vec<u8>)>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else {
-                out.push((path.clone(), std::fs::read(&path).unwrap()));
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(root, &mut out);
-    out.sort();
-    out
-}
+mod common;
+use common::{CURRENT, hook, ok, payload, tree};
 
 /// A project with `.claude/`, `.moai/` and an `in_progress` session.
 fn project() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("proj");
     std::fs::create_dir_all(root.join(".moai")).unwrap();
-    cli(&root, &["new", "--goal", "g"]);
-    cli(
+    ok(&root, &["new", "--goal", "g"]);
+    ok(
         &root,
         &["agent", "start", "a", "--type", "t", "--task", "x"],
     );

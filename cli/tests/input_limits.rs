@@ -2,23 +2,17 @@
 //! source is refused with `invalid_input` naming it and the way to raise the limit.
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+mod common;
+use common::{repo, stderr};
 
+/// `session-state --root ROOT`, arguments to follow.
 fn bin(root: &Path) -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_session-state"));
-    cmd.arg("--root")
-        .arg(root)
-        .env_remove("SESSION_STATE_MAX_BYTES");
+    let mut cmd = common::bin();
+    cmd.arg("--root").arg(root);
     cmd
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 fn assert_too_large(out: &Output, name: &str) {

@@ -4,25 +4,12 @@
 #![cfg(target_os = "linux")]
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
-fn run(root: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .args(args)
-        .arg("--root")
-        .arg(root)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    out
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
+mod common;
+use common::{copy_dir, repo, run, stdout};
 
 /// The PID of a process that has exited.
 fn dead_pid() -> u32 {
@@ -33,24 +20,10 @@ fn dead_pid() -> u32 {
 }
 
 fn example_project(root: &Path) {
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/project/.claude");
-    let claude = root.join(".claude");
-    std::fs::create_dir_all(claude.join("orchestrator-history")).unwrap();
-    std::fs::copy(
-        example.join("orchestrator-session.json"),
-        claude.join("orchestrator-session.json"),
-    )
-    .unwrap();
-    for entry in std::fs::read_dir(example.join("orchestrator-history")).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(
-            &path,
-            claude
-                .join("orchestrator-history")
-                .join(path.file_name().unwrap()),
-        )
-        .unwrap();
-    }
+    copy_dir(
+        &repo().join("examples/project/.claude"),
+        &root.join(".claude"),
+    );
 }
 
 #[test]

@@ -4,34 +4,12 @@
 #![cfg(unix)]
 
 use std::os::unix::fs::symlink;
-use std::path::Path;
-use std::process::{Command, Output};
 
-fn run(root: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .args(args)
-        .arg("--root")
-        .arg(root)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    out
-}
-
-fn ok(root: &Path, args: &[&str]) -> String {
-    let out = run(root, args);
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+mod common;
+use common::{ok, repo, run};
 
 fn example_session() -> Vec<u8> {
-    let example = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../examples/project/.claude/orchestrator-session.json");
+    let example = repo().join("examples/project/.claude/orchestrator-session.json");
     std::fs::read(example).unwrap()
 }
 

@@ -2,7 +2,10 @@
 //! reads and writes alike, fails with `not_found` (exit 1) naming it and creates nothing.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
+
+mod common;
+use common::{bin, stderr};
 
 /// Every command that uses the project folder, with the arguments it needs.
 const PROJECT_COMMANDS: &[&[&str]] = &[
@@ -27,17 +30,13 @@ const PROJECT_COMMANDS: &[&[&str]] = &[
 ];
 
 fn run(root: &Path, args: &[&str], home: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_session-state"))
+    bin()
         .arg("--root")
         .arg(root)
         .args(args)
         .env("HOME", home)
         .output()
         .unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
 #[test]

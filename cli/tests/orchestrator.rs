@@ -1,50 +1,11 @@
 //! The orchestrator commands, run as the real binary on temporary copies.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use serde_json::Value;
 
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn run(root: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .args(args)
-        .arg("--root")
-        .arg(root)
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    out
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).unwrap()
-}
-
-fn code(out: &Output) -> i32 {
-    out.status.code().unwrap()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap() {
-        let path = entry.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
-}
+mod common;
+use common::{CURRENT, code, copy_dir, repo, run, stderr, stdout};
 
 fn files(root: &Path) -> Vec<String> {
     fn walk(dir: &Path, root: &Path, out: &mut Vec<String>) {
@@ -79,7 +40,6 @@ fn vector(name: &str) -> Vec<u8> {
     std::fs::read(repo().join("tests/vectors/orchestrator").join(name)).unwrap()
 }
 
-const CURRENT: &str = ".claude/orchestrator-session.json";
 const FIXTURE: &str = "tests/vectors/orchestrator/project";
 
 #[test]
@@ -498,8 +458,8 @@ fn history_pages_past_the_end_say_how_many_are_archived() {
 }
 
 /// A current file holding an integer beyond 64 bits (another program wrote it) is shown, but no
-/// command writes it again, `archive` included (a fresh user's `archive` wrote the nearest float
-/// and removed the current file); `doctor --fix` rewrites it after keeping the exact bytes.
+/// command writes it again, `archive` included (it neither writes the nearest float nor removes
+/// the current file); `doctor --fix` rewrites it after keeping the exact bytes.
 #[test]
 fn a_file_with_an_integer_beyond_64_bits_is_never_rewritten() {
     let dir = tempfile::tempdir().unwrap();

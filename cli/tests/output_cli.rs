@@ -2,38 +2,12 @@
 //! --json`, values it refuses said plainly, moves to the status a session has, and tables that
 //! neither reorder text nor pad every row for one long value.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
 
 use serde_json::Value;
 
-const CURRENT: &str = ".claude/orchestrator-session.json";
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn run(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .arg("--root")
-        .arg(root)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn seed() -> Value {
-    let bytes = std::fs::read(repo().join("tests/vectors/orchestrator/seed-example.json")).unwrap();
-    serde_json::from_slice(&bytes).unwrap()
-}
+mod common;
+use common::{CURRENT, run, seed, stderr, stdout};
 
 fn project_with_current(doc: &Value) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
@@ -46,6 +20,17 @@ fn project_with_current(doc: &Value) -> tempfile::TempDir {
     dir
 }
 
+/// Writes the seed, with the id `id`, into `history` as `{id}.json`.
+fn archive_seed_as(history: &Path, id: &str) {
+    let mut archived = seed();
+    archived["session_id"] = id.into();
+    std::fs::write(
+        history.join(format!("{id}.json")),
+        serde_json::to_vec(&archived).unwrap(),
+    )
+    .unwrap();
+}
+
 #[test]
 fn history_says_in_one_line_how_many_archives_could_not_be_read() {
     let dir = project_with_current(&seed());
@@ -53,13 +38,7 @@ fn history_says_in_one_line_how_many_archives_could_not_be_read() {
     for i in 0..10 {
         std::fs::write(history.join(format!("broken-{i}.json")), b"{\"schema_").unwrap();
     }
-    let mut archived = seed();
-    archived["session_id"] = "2025-12-01-good".into();
-    std::fs::write(
-        history.join("2025-12-01-good.json"),
-        serde_json::to_vec(&archived).unwrap(),
-    )
-    .unwrap();
+    archive_seed_as(&history, "2025-12-01-good");
     for args in [&["history"][..], &["history", "--limit", "5"]] {
         let out = run(dir.path(), args);
         assert!(out.status.success(), "{}", stderr(&out));
@@ -80,13 +59,7 @@ fn history_json_is_the_page_of_the_python_and_node_packages() {
     let dir = project_with_current(&seed());
     let history = dir.path().join(".claude/orchestrator-history");
     std::fs::write(history.join("torn.json"), b"{").unwrap();
-    let mut archived = seed();
-    archived["session_id"] = "2025-12-01-good".into();
-    std::fs::write(
-        history.join("2025-12-01-good.json"),
-        serde_json::to_vec(&archived).unwrap(),
-    )
-    .unwrap();
+    archive_seed_as(&history, "2025-12-01-good");
     let out = run(dir.path(), &["history", "--json", "--limit", "0"]);
     assert!(out.status.success(), "{}", stderr(&out));
     let page: Value = serde_json::from_str(&stdout(&out)).unwrap();

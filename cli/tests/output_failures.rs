@@ -2,11 +2,10 @@
 //! documented `error[<code>]: <message>` format.
 
 use std::io::Read;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_session-state"))
-}
+mod common;
+use common::bin;
 
 #[test]
 fn output_into_a_closed_pipe_exits_141_without_a_panic() {

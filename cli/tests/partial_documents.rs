@@ -1,38 +1,10 @@
 //! A salvaged document shows what it lost as unknown: no 1970 start date ("20788 days ago"),
 //! no empty goal, no `project:   ()`; so does a document without the keys the seed never reads.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
-
 use serde_json::Value;
 
-const CURRENT: &str = ".claude/orchestrator-session.json";
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn run(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .arg("--root")
-        .arg(root)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn ok(out: &Output) -> String {
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout(out)
-}
+mod common;
+use common::{CURRENT, ok, repo};
 
 /// A project whose current file is the seed example cut at byte `at`, repaired by `doctor
 /// --fix`.
@@ -41,14 +13,14 @@ fn salvaged_at(at: usize) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join(".claude")).unwrap();
     std::fs::write(dir.path().join(CURRENT), &seed[..at]).unwrap();
-    ok(&run(dir.path(), &["doctor", "--fix"]));
+    ok(dir.path(), &["doctor", "--fix"]);
     dir
 }
 
 #[test]
 fn the_resume_block_of_a_salvage_says_unknown_for_what_was_lost() {
     let dir = salvaged_at(100);
-    let text = ok(&run(dir.path(), &["resume"]));
+    let text = ok(dir.path(), &["resume"]);
     assert!(
         text.contains("**Session ID**: 2025-12-27-abc123\n"),
         "{text}"
@@ -56,8 +28,7 @@ fn the_resume_block_of_a_salvage_says_unknown_for_what_was_lost() {
     assert!(text.contains("**Goal**: unknown\n"), "{text}");
     assert!(text.contains("**Started**: unknown\n"), "{text}");
     assert!(!text.contains("days ago"), "{text}");
-    let summary: Value =
-        serde_json::from_str(&ok(&run(dir.path(), &["resume", "--json"]))).unwrap();
+    let summary: Value = serde_json::from_str(&ok(dir.path(), &["resume", "--json"])).unwrap();
     assert_eq!(summary["goal"], Value::Null);
     assert_eq!(summary["started"], Value::Null);
     assert_eq!(summary["started_relative"], Value::Null);
@@ -66,7 +37,7 @@ fn the_resume_block_of_a_salvage_says_unknown_for_what_was_lost() {
 #[test]
 fn show_of_a_salvage_says_unknown_for_what_was_lost() {
     let dir = salvaged_at(100);
-    let text = ok(&run(dir.path(), &["show"]));
+    let text = ok(dir.path(), &["show"]);
     assert!(text.contains("goal:     unknown\n"), "{text}");
     assert!(text.contains("created:  unknown\n"), "{text}");
     assert!(text.contains("project:  unknown\n"), "{text}");
@@ -83,14 +54,14 @@ fn what_survived_is_shown_as_it_was() {
     let text = String::from_utf8(seed).unwrap();
     let at = text.find("\"mode\"").unwrap();
     let dir = salvaged_at(at);
-    let shown = ok(&run(dir.path(), &["show"]));
+    let shown = ok(dir.path(), &["show"]);
     assert!(
         shown.contains("created:  2025-12-27T10:30:00Z\n"),
         "{shown}"
     );
     assert!(!shown.contains("goal:     unknown"), "{shown}");
     assert!(!shown.contains("project:  unknown"), "{shown}");
-    let resume = ok(&run(dir.path(), &["resume"]));
+    let resume = ok(dir.path(), &["resume"]);
     assert!(!resume.contains("**Started**: unknown"), "{resume}");
 }
 

@@ -10,6 +10,9 @@ use std::os::unix::fs::{PermissionsExt, chown};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+mod common;
+use common::{copy_dir, repo};
+
 const NOBODY: u32 = 65534;
 
 fn is_root() -> bool {
@@ -80,17 +83,7 @@ fn reads_of_a_read_only_project_work_and_create_nothing() {
     let root = dir.path().join("project");
     let claude = root.join(".claude");
     let history = claude.join("orchestrator-history");
-    std::fs::create_dir_all(&history).unwrap();
-    let example = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/project/.claude");
-    std::fs::copy(
-        example.join("orchestrator-session.json"),
-        claude.join("orchestrator-session.json"),
-    )
-    .unwrap();
-    for entry in std::fs::read_dir(example.join("orchestrator-history")).unwrap() {
-        let path = entry.unwrap().path();
-        std::fs::copy(&path, history.join(path.file_name().unwrap())).unwrap();
-    }
+    copy_dir(&repo().join("examples/project/.claude"), &claude);
     for path in tree(&root).iter().map(|p| root.join(p)) {
         set_mode(&path, if path.is_dir() { 0o555 } else { 0o444 });
     }

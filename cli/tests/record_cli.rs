@@ -2,34 +2,12 @@
 //! the lifecycle rules, errors and their exit codes, and two processes recording at once.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use serde_json::Value;
 
-fn run(root: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .args(args)
-        .arg("--root")
-        .arg(root)
-        .env_remove("SESSION_STATE_MAX_BYTES")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    out
-}
-
-/// Runs `args`, expects exit 0 and returns stdout.
-fn ok(root: &Path, args: &[&str]) -> String {
-    let out = run(root, args);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+mod common;
+use common::{current, ok, run};
 
 /// Runs `args`, expects exit `code` and returns stderr.
 fn fails(root: &Path, args: &[&str], code: i32) -> String {
@@ -38,11 +16,6 @@ fn fails(root: &Path, args: &[&str], code: i32) -> String {
     assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
     assert!(out.stdout.is_empty(), "{args:?} printed {:?}", out.stdout);
     stderr
-}
-
-fn current(root: &Path) -> Value {
-    let text = std::fs::read(root.join(".claude/orchestrator-session.json")).unwrap();
-    serde_json::from_slice(&text).unwrap()
 }
 
 #[test]

@@ -2,28 +2,9 @@
 //! and leaves the session file as it was.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
-const CURRENT: &str = ".claude/orchestrator-session.json";
-
-fn run(root: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .args(args)
-        .arg("--root")
-        .arg(root)
-        .env_remove("SESSION_STATE_MAX_BYTES")
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!stderr.contains("panicked"), "{args:?} panicked: {stderr}");
-    out
-}
-
-fn ok(root: &Path, args: &[&str]) -> String {
-    let out = run(root, args);
-    assert_eq!(out.status.code(), Some(0), "{args:?}: {out:?}");
-    String::from_utf8(out.stdout).unwrap()
-}
+mod common;
+use common::{CURRENT, ok, run};
 
 /// Runs `args`, expects exit `code`, nothing on stdout and the session file unchanged;
 /// returns stderr.

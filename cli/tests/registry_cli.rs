@@ -2,17 +2,11 @@
 //! one folder at the same time.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn bin() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_session-state"))
-}
-
-fn run(root: &Path, args: &[&str]) -> Output {
-    bin().arg("--root").arg(root).args(args).output().unwrap()
-}
+mod common;
+use common::{bin, run};
 
 fn ok_json(root: &Path, args: &[&str]) -> Value {
     let out = run(root, args);
@@ -330,8 +324,8 @@ fn chain_text_shows_the_verdict_first_and_labels_the_seed_status() {
     );
 }
 
-/// From a fresh user's test: the tables panicked (`format!` width over 65,535) on long names,
-/// integers beyond 64 bits became floats, and control characters reached the terminal raw.
+/// Long names (a `format!` width over 65,535 would panic) make no panic, integers beyond 64 bits
+/// stay integers, and control characters never reach the terminal raw.
 #[test]
 fn long_names_big_integers_and_control_characters() {
     let dir = tempfile::tempdir().unwrap();

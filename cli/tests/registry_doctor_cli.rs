@@ -1,22 +1,11 @@
 //! `session-state doctor` also checks and repairs the registry's files under `--root`.
 
 use std::path::Path;
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-fn run(root: &Path, args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .arg("--root")
-        .arg(root)
-        .args(args)
-        .output()
-        .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
+mod common;
+use common::{run, stdout};
 
 fn copies(root: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(root.join(".moai/memory"))
@@ -65,8 +54,7 @@ fn doctor_sees_a_corrupt_registry_and_fix_gets_it_working_again() {
     assert!(run(root, &["register", "a", "b"]).status.success());
 }
 
-/// A torn `agent-sessions.json` (a fresh user's case: cut at 300 bytes, complete `sessions`
-/// and `chains` inside): `doctor --fix` keeps the copy and writes back what is complete,
+/// A torn `agent-sessions.json` (cut at 300 bytes, complete `sessions` and `chains` inside): `doctor --fix` keeps the copy and writes back what is complete,
 /// instead of an empty registry.
 #[test]
 fn fix_salvages_the_complete_entries_of_a_torn_sessions_file() {

@@ -3,46 +3,13 @@
 //! Python package's `SessionManager` does.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 use serde_json::Value;
 
-const CURRENT: &str = ".claude/orchestrator-session.json";
+mod common;
+use common::{CURRENT, current, ok, run, seed, stderr, stdout};
+
 const SESSIONS: &str = ".moai/memory/agent-sessions.json";
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn run(root: &Path, args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .arg("--root")
-        .arg(root)
-        .args(args)
-        .env_remove("SESSION_STATE_MAX_BYTES")
-        .output()
-        .unwrap();
-    assert!(!stderr(&out).contains("panicked"), "{}", stderr(&out));
-    out
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
-
-fn ok(out: &Output) -> String {
-    assert!(out.status.success(), "{}{}", stdout(out), stderr(out));
-    stdout(out)
-}
-
-fn seed() -> Value {
-    let bytes = std::fs::read(repo().join("tests/vectors/orchestrator/seed-example.json")).unwrap();
-    serde_json::from_slice(&bytes).unwrap()
-}
 
 /// A project whose current session file holds `text`.
 fn project(text: &[u8]) -> tempfile::TempDir {
@@ -62,10 +29,6 @@ fn corrupt_copies(root: &Path, of: &str) -> Vec<PathBuf> {
         .collect()
 }
 
-fn current(root: &Path) -> Value {
-    serde_json::from_slice(&std::fs::read(root.join(CURRENT)).unwrap()).unwrap()
-}
-
 #[test]
 fn an_unknown_field_nested_127_levels_is_repaired_and_the_session_goes_on() {
     // As Python's `json` writes it: 127 levels inside the top-level object.
@@ -79,7 +42,7 @@ fn an_unknown_field_nested_127_levels_is_repaired_and_the_session_goes_on() {
     assert_eq!(out.status.code(), Some(3), "{}", stderr(&out));
     assert!(stderr(&out).contains("doctor --fix"), "{}", stderr(&out));
 
-    let report = ok(&run(root, &["doctor", "--fix"]));
+    let report = ok(root, &["doctor", "--fix"]);
     assert!(
         report.contains("repaired .claude/orchestrator-session.json"),
         "{report}"
@@ -97,9 +60,9 @@ fn an_unknown_field_nested_127_levels_is_repaired_and_the_session_goes_on() {
         doc["x_deep"].is_array(),
         "the levels that read back are kept"
     );
-    ok(&run(root, &["resume"]));
-    ok(&run(root, &["pause"]));
-    ok(&run(root, &["archive"]));
+    ok(root, &["resume"]);
+    ok(root, &["pause"]);
+    ok(root, &["archive"]);
 }
 
 #[test]
@@ -133,7 +96,7 @@ fn a_session_id_with_a_slash_is_shown_and_repaired_with_a_safe_id() {
         stdout(&out)
     );
 
-    ok(&run(root, &["doctor", "--fix"]));
+    ok(root, &["doctor", "--fix"]);
     let fixed = current(root);
     assert_eq!(fixed["session_id"], "2025-12-27");
     assert_eq!(fixed["original_session_id"], "2025/12/27");
@@ -142,8 +105,8 @@ fn a_session_id_with_a_slash_is_shown_and_repaired_with_a_safe_id() {
         1,
         "the bytes are kept aside"
     );
-    ok(&run(root, &["pause"]));
-    ok(&run(root, &["archive"]));
+    ok(root, &["pause"]);
+    ok(root, &["archive"]);
     assert!(
         root.join(".claude/orchestrator-history/2025-12-27.json")
             .exists()
@@ -156,8 +119,8 @@ fn an_empty_session_id_is_repaired_with_a_made_up_safe_one() {
     doc["session_id"] = "".into();
     let dir = project(&serde_json::to_vec_pretty(&doc).unwrap());
     let root = dir.path();
-    ok(&run(root, &["show"]));
-    ok(&run(root, &["doctor", "--fix"]));
+    ok(root, &["show"]);
+    ok(root, &["doctor", "--fix"]);
     let fixed = current(root);
     assert!(
         fixed["session_id"]
@@ -167,7 +130,7 @@ fn an_empty_session_id_is_repaired_with_a_made_up_safe_one() {
         "{fixed}"
     );
     assert_eq!(fixed["original_session_id"], "");
-    ok(&run(root, &["complete"]));
+    ok(root, &["complete"]);
 }
 
 #[test]
@@ -180,7 +143,7 @@ fn a_session_over_the_read_limit_has_a_way_out_with_doctor_fix() {
     let out = run(root, &["--max-bytes", "1K", "doctor"]);
     assert_eq!(out.status.code(), Some(3));
     assert!(stdout(&out).contains("`--max-bytes`"), "{}", stdout(&out));
-    let report = ok(&run(root, &["--max-bytes", "1K", "doctor", "--fix"]));
+    let report = ok(root, &["--max-bytes", "1K", "doctor", "--fix"]);
     assert!(
         report.contains("larger than the read limit of 1024 bytes"),
         "{report}"
@@ -201,8 +164,8 @@ fn a_session_over_the_read_limit_has_a_way_out_with_doctor_fix() {
 fn a_torn_sessions_file_is_salvaged_by_the_next_register() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
-    ok(&run(root, &["register", "planner", "plan-1"]));
-    ok(&run(root, &["register", "builder", "build-1"]));
+    ok(root, &["register", "planner", "plan-1"]);
+    ok(root, &["register", "builder", "build-1"]);
     let file = root.join(SESSIONS);
     let bytes = std::fs::read(&file).unwrap();
     let torn = &bytes[..bytes.len() / 2];
@@ -218,7 +181,7 @@ fn a_torn_sessions_file_is_salvaged_by_the_next_register() {
     let kept = corrupt_copies(root, SESSIONS);
     assert_eq!(kept.len(), 1);
     assert_eq!(std::fs::read(&kept[0]).unwrap(), torn);
-    let agents: Value = serde_json::from_str(&ok(&run(root, &["agents", "--json"]))).unwrap();
+    let agents: Value = serde_json::from_str(&ok(root, &["agents", "--json"])).unwrap();
     let ids: Vec<&str> = agents
         .as_array()
         .unwrap()

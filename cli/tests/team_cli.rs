@@ -2,27 +2,18 @@
 //! section 3), including the bad entries a team folder can hold.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::Output;
 
 use serde_json::Value;
+
+mod common;
+use common::{bin, stderr, stdout};
 
 const CODER: &str = include_str!("../../tests/vectors/teams/fixtures/coder.json");
 const REVIEWER: &str = include_str!("../../tests/vectors/teams/fixtures/reviewer.json");
 
 fn run(args: &[&str], home: &Path) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_session-state"))
-        .args(args)
-        .env("HOME", home)
-        .output()
-        .unwrap()
-}
-
-fn stdout(out: &Output) -> String {
-    String::from_utf8(out.stdout.clone()).unwrap()
-}
-
-fn stderr(out: &Output) -> String {
-    String::from_utf8(out.stderr.clone()).unwrap()
+    bin().args(args).env("HOME", home).output().unwrap()
 }
 
 /// `<home>/.claude/teams/my-team/sessions/{coder,reviewer}.json` from the crate fixtures.

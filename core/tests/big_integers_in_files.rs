@@ -1,7 +1,7 @@
 //! A stored file holding an integer beyond 64 bits (written by another program: ours refuse
 //! such values) is read, but never rewritten: serde_json reads the integer as the nearest
-//! float, so a change would silently write that float back (a fresh user saw
-//! `123456789012345678901234567890` become `1.2345678901234568e29` after a `pause`). The change
+//! float, so a change would silently write that float back
+//! (`123456789012345678901234567890` as `1.2345678901234568e29` after a `pause`). The change
 //! is refused with `corrupt_state` naming the integer and nothing is written; the
 //! orchestrator's `doctor --fix` rewrites it as a float and keeps the exact bytes aside. A
 //! float written as such (`1e30`) is no reason to refuse.
@@ -49,8 +49,8 @@ fn orchestrator_changes_are_refused_and_doctor_fix_keeps_the_exact_bytes() {
     assert_refused(&s.pause().unwrap_err());
     assert_refused(&s.decision_made("d", "r").unwrap_err());
     assert_refused(&s.move_to(SessionStatus::Complete).unwrap_err());
-    // Archiving it as it is would write the float too (a fresh user's `archive` and
-    // `session_end` did, then removed the current file).
+    // Archiving it as it is would write the float too, and `session_end` would then remove
+    // the current file.
     assert_refused(&s.session_end().unwrap_err());
     assert_refused(&s.load_to_rewrite().unwrap_err());
     assert!(s.store().list(&history_dir()).unwrap().is_empty());
@@ -111,8 +111,8 @@ fn registry_changes_are_refused_and_reads_still_work() {
     );
     assert_refused(&reg.register("b", "id2", json!(1), None).unwrap_err());
     assert_eq!(reg.store().read(&sessions).unwrap().unwrap(), bytes);
-    // `create_chain` writes both files: neither is written (a fresh user saw the chains file
-    // written, then the error).
+    // `create_chain` writes both files: neither is written, not even the chains file before
+    // the error.
     let chains = Key::new(CHAINS_KEY).unwrap();
     let chains_before = reg.store().read(&chains).unwrap();
     assert_refused(&reg.create_chain("c9", &["a".to_owned()], None).unwrap_err());
@@ -162,8 +162,8 @@ fn team_changes_that_keep_the_file_are_refused() {
     teams.save("t", &state).unwrap();
 }
 
-/// A journal line holding such an integer is not folded into the sessions file as a float (a
-/// fresh user's edited journal was folded by the next registration and by `compact`).
+/// A journal line holding such an integer is not folded into the sessions file as a float,
+/// neither by the next registration nor by `compact`.
 #[test]
 fn a_journal_line_with_one_is_not_folded() {
     let store = MemoryStore::new();

@@ -1,4 +1,4 @@
-//! Hostile input (issue 8, harness 3): every case of `tests/vectors/hostile/cases.json` is
+//! Hostile input (RELIABILITY.md, harness 3): every case of `tests/vectors/hostile/cases.json` is
 //! placed, byte for byte, in a filesystem store's root inside a temporary folder and loaded
 //! through the load API of its target. Each must give its expected error code (or load, for a
 //! control), without a panic or a stack overflow, change nothing (inside or outside the root),

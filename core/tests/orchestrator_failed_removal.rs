@@ -1,5 +1,5 @@
 //! A final move or an archive whose removal of the current file fails leaves the archive slot
-//! as it was, so nothing is half done and a retry is not `already_exists` (fresh user, round 5).
+//! as it was, so nothing is half done and a retry is not `already_exists`.
 
 mod orchestrator_common;
 

@@ -278,7 +278,7 @@ fn a_current_session_left_in_a_final_status_can_be_archived() {
 
 #[test]
 fn a_history_file_named_dot_json_is_listed_and_checked() {
-    // The seed's `glob("*.json")` finds `.json` too; it was neither listed nor skipped.
+    // The seed's `glob("*.json")` finds `.json` too: it is listed, and checked like any other.
     let s = memory();
     let name = history_dir().join(".json").unwrap();
     s.store()
@@ -402,8 +402,8 @@ impl Store for RecordingCurrent {
 }
 
 /// A final move archives and removes the current file inside one exclusive update: the
-/// current file never holds a final status that another process could read (a fresh user saw
-/// parallel `complete` runs fail with "cannot move from `complete` to `complete`"), and a
+/// current file never holds a final status that another process could read (so parallel
+/// `complete` runs never fail with "cannot move from `complete` to `complete`"), and a
 /// current file written after the move is never the one removed.
 #[test]
 fn a_final_move_never_writes_a_final_status_into_the_current_file() {
@@ -455,8 +455,7 @@ impl Store for ReadOnly {
 }
 
 /// `doctor --fix` on a healthy project changes nothing, so it also works where nothing may be
-/// written (a fresh user saw exit 4 on a healthy read-only project: the index was rewritten
-/// every time, and written even for a project without history).
+/// written: a healthy index is not rewritten, and a project without history gets none.
 #[test]
 fn doctor_fix_on_a_healthy_project_writes_nothing() {
     // Without history: no index is made.

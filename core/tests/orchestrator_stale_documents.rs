@@ -1,7 +1,7 @@
 //! `save` and `archive` of a document read before a later save of the same session are
-//! `conflict`: they used to write the old document (or remove the current file), losing the
-//! later save (fresh users, round 5). A document derived from the current one (the seed's
-//! load, change, save or archive) goes through as before.
+//! `conflict`, nothing written: writing the old document (or removing the current file) would
+//! lose the later save. A document derived from the current one (the seed's load, change,
+//! save or archive) goes through.
 
 use std::sync::atomic::{AtomicI64, Ordering};
 

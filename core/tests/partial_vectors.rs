@@ -1,5 +1,5 @@
 //! `tests/vectors/partial/cases.json`: documents lacking keys their readers treat as optional
-//! load, and a rewrite keeps every entry as it was (issue 18; see the file's description).
+//! load, and a rewrite keeps every entry as it was (see the file's description).
 
 use std::path::PathBuf;
 

@@ -265,8 +265,8 @@ fn transcripts_are_found_and_read_line_by_line() {
 }
 
 /// An id the registry accepts but whose transcript file name (`agent-{id}.jsonl`) would be
-/// over 255 bytes has no transcript, as in the seed, instead of an `invalid_key` error (a
-/// fresh user registered a 250-byte id, then could not ask for its transcript).
+/// over 255 bytes (a 250-byte id) has no transcript, as in the seed, instead of an
+/// `invalid_key` error when asked for it.
 #[test]
 fn ids_too_long_for_a_transcript_file_have_none() {
     let reg = mem();

@@ -1,6 +1,6 @@
 //! Registry files starting with a UTF-8 BOM (some Windows editors add one) read as without it,
-//! as orchestrator files do; the next write drops it. Before, such a file was `corrupt_state`
-//! and the salvage found nothing in it (fresh user, round 5).
+//! as orchestrator files do, neither `corrupt_state` nor empty to the salvage; the next write
+//! drops it.
 
 use serde_json::json;
 use session_state::registry::{AgentRegistry, CHAINS_KEY, SESSIONS_KEY};

@@ -228,8 +228,8 @@ fn recover_chains_keeps_a_corrupt_chains_file_aside_and_lets_create_chain_work()
     assert!(reg.load_chains().unwrap().contains_key("SPEC-1"));
 }
 
-/// `doctor --fix` keeps what follows a `NaN` (which Python's `json` writes): a fresh user's
-/// salvage stopped at the first `NaN` and dropped every entry after it, valid ones included.
+/// `doctor --fix` keeps what follows a `NaN` (which Python's `json` writes): the salvage does
+/// not stop at the first `NaN`, so every valid entry after it is kept.
 #[test]
 fn salvage_reads_past_nan_and_infinities() {
     let store = MemoryStore::new();
@@ -293,7 +293,7 @@ impl Store for ReadOnly {
 }
 
 /// `doctor` checks a healthy journal with registrations waiting without locking it, so a
-/// read-only folder can be checked (a fresh user's `doctor` failed with "cannot lock").
+/// read-only folder can be checked (no "cannot lock" failure).
 #[test]
 fn doctor_checks_a_healthy_pending_journal_without_the_lock() {
     let store = MemoryStore::new();

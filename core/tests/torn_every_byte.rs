@@ -1,4 +1,4 @@
-//! Torn at every byte (issue 8, harness 4) for the registry and team files; the orchestrator
+//! Torn at every byte (RELIABILITY.md, harness 4) for the registry and team files; the orchestrator
 //! documents have theirs, with salvage, in `orchestrator_salvage.rs`.
 //!
 //! Every prefix (each byte offset) of each fixture that is not itself valid JSON is stored and

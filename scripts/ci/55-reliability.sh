@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Reliability harnesses (issue 8) with CI counts; each prints its count line at the end.
+# Reliability harnesses (RELIABILITY.md) with CI counts; each prints its count line at the end.
 # Runs after 40-python.sh and 50-node.sh so that Python and Node workers join the race.
 # - crash-harness: 200 SIGKILLs (CRASH_KILLS=1000 for the bench run), seed CRASH_SEED (1).
 # - concurrency-harness: Rust register workers (+ Python from .venv and Node from

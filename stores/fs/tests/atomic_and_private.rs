@@ -208,7 +208,7 @@ fn update_removes_temp_files_of_dead_writers_only_in_its_folder() {
     assert!(alive.exists(), "a running process's temp file is kept");
     if std::path::Path::new("/proc/self").exists() {
         // The registry writes its sessions file under its journal's lock: leftovers of any key
-        // in the folder go (a fresh user found 12 MB ones surviving every registration).
+        // in the folder go, so none survives every registration.
         assert!(
             !other_key.exists(),
             "another key's dead temp file is removed too"

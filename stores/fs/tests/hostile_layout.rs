@@ -124,8 +124,8 @@ fn is_link(path: &Path) -> bool {
 }
 
 /// A key that is a link to a file inside the root is written through, as a plain write would
-/// be: the target changes and the link stays a link (a fresh user saw the link replaced by a
-/// file, the shared target left stale).
+/// be: the target changes and the link stays a link (not replaced by a file that leaves the
+/// shared target stale).
 #[test]
 fn writes_to_a_link_inside_the_root_go_to_its_target() {
     let root = tempfile::tempdir().unwrap();
@@ -164,7 +164,7 @@ fn writes_to_a_link_inside_the_root_go_to_its_target() {
 }
 
 /// A relative root is resolved when the store is made: changing the current folder later does
-/// not move the store (a fresh user saw the folder made in one place and written in another).
+/// not move the store (the folder is made and written in one place).
 /// Runs in a child process, since the current folder is process-wide.
 #[test]
 fn a_relative_root_stays_where_it_was_made() {

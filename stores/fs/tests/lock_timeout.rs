@@ -55,8 +55,8 @@ fn default_timeout_is_thirty_seconds() {
 }
 
 /// A lock wait hook replaces the sleep between polls, and its error ends the wait at once
-/// with nothing written (for Python: a fresh user's Ctrl-C was ignored until the lock freed,
-/// then the change was written before `KeyboardInterrupt` was raised).
+/// with nothing written (for Python: Ctrl-C raises `KeyboardInterrupt` during the wait, and
+/// the change is not written once the lock frees).
 #[test]
 fn a_lock_wait_hook_error_ends_the_wait_and_nothing_is_written() {
     use std::sync::{Arc, Mutex};

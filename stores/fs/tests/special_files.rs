@@ -1,5 +1,5 @@
-//! A FIFO at a key is refused as not a regular file; opening it used to block forever (a
-//! `load` hung until killed) (fresh user, round 5).
+//! A FIFO at a key is refused as not a regular file, never opened: opening it would block
+//! forever (a `load` that hangs until killed).
 #![cfg(unix)]
 
 use session_state::{ErrorKind, Key, Store};

@@ -1,4 +1,4 @@
-//! Concurrency harness (issue 8, harness 2).
+//! Concurrency harness (RELIABILITY.md, harness 2).
 //!
 //! 1. Registration: worker processes in Rust (this binary, re-executed), Python
 //!    (`session_state.moai.SessionManager.register_agent_result`) and Node

@@ -1,4 +1,4 @@
-//! Crash harness (issue 8, harness 1).
+//! Crash harness (RELIABILITY.md, harness 1).
 //!
 //! A child process (this binary, re-executed with `child`) loops: save the orchestrator
 //! session with an increasing counter (`crash_counter`), register a registry result with an
