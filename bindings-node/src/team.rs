@@ -10,8 +10,8 @@ use napi::bindgen_prelude::{Env, Unknown};
 use napi_derive::napi;
 use session_state::Result;
 use session_state::team::{
-    self as core, BackendType, ResumePlan, SessionState, SpawnConfig, TeamListing, TeamStoreOptions,
-    TeamSummary,
+    self as core, BackendType, ResumePlan, SessionState, SpawnConfig, TeamListing,
+    TeamStoreOptions, TeamSummary,
 };
 use session_state_fs::SystemClock;
 

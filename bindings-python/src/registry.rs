@@ -6,8 +6,8 @@ use pyo3::types::PyString;
 use serde_json::Value;
 use session_state::Key;
 use session_state::registry::{
-    AgentRegistry, JournalMode, PolicyName, PolicyOptions, RegistryOptions, TaskArg,
-    TranscriptLines, find_transcript,
+    AgentRegistry, JournalMode, PolicyName, RegistryOptions, TaskArg, TranscriptLines,
+    find_transcript,
 };
 use session_state_fs::SystemClock;
 

@@ -31,16 +31,16 @@ mod corrupt_copy;
 mod error;
 pub mod json;
 mod key;
-pub mod limit;
 mod key_listing;
+pub mod limit;
 pub use key_listing::keys_under;
 pub mod js_json;
-pub mod text_item_store;
 pub mod orchestrator;
 pub mod registry;
 pub mod requests;
 mod store;
 pub mod team;
+pub mod text_item_store;
 mod time;
 
 pub use error::{Error, ErrorKind, Hint, Result};

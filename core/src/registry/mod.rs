@@ -62,8 +62,8 @@ mod options;
 mod policy;
 mod queries;
 mod salvage;
-mod transcript;
 mod seed_order;
+mod transcript;
 mod writer;
 
 pub use agent_registry::{

@@ -6,11 +6,11 @@
 use serde::Deserialize;
 use serde_json::Value;
 
+use super::agent_registry::AgentRegistry;
 use super::journal::JournalMode;
 use super::policy::{
     CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy, ResumeQuery,
 };
-use super::agent_registry::AgentRegistry;
 use crate::error::{Error, Result};
 use crate::json::from_value;
 use crate::store::Store;
