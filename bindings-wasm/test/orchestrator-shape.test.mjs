@@ -50,7 +50,7 @@ test("createSession refuses what is not { goal, project, mode?, suffix? }, writi
   refuses(() => sessions.createSession({ goal: "g", project, moed: "x" }), "unknown field `moed`");
   refuses(() => sessions.createSession({ project }), "missing field `goal`");
   refuses(() => sessions.createSession({ goal: 5, project }), "`session.goal`", "goal type");
-  refuses(() => sessions.createSession({ goal: "g", project: { name: "p" } }), "missing field `path`");
+  refuses(() => sessions.createSession({ goal: "g", project: { name: "p", path: 5 } }), "invalid type: integer `5`");
   refuses(() => sessions.createSession({ goal: "g", project, suffix: 7 }), "`session.suffix`", "suffix type");
   refuses(() => sessions.createSession(), "`session`", "nothing");
   assert.equal(store.size, 0);
