@@ -4,7 +4,7 @@
 use serde_json::Value;
 
 mod common;
-use common::{CURRENT, ok, repo};
+use common::{CURRENT, ok, repo, run, stdout};
 
 /// A project whose current file is the seed example cut at byte `at`, repaired by `doctor
 /// --fix`.
@@ -72,7 +72,7 @@ fn a_document_without_the_keys_the_seed_never_reads_is_shown_and_resumed() {
     let doc = r#"{"schema_version": "1.0", "session_id": "2025-12-27-abc123",
         "created": "2025-12-27T10:30:00Z", "goal": "g", "status": "paused"}"#;
     std::fs::write(dir.path().join(CURRENT), doc).unwrap();
-    let shown = ok(&run(dir.path(), &["show"]));
+    let shown = ok(dir.path(), &["show"]);
     for line in [
         "mode:     unknown\n",
         "updated:  unknown\n",
@@ -84,13 +84,13 @@ fn a_document_without_the_keys_the_seed_never_reads_is_shown_and_resumed() {
         shown.contains("created:  2025-12-27T10:30:00Z\n"),
         "{shown}"
     );
-    let resume = ok(&run(dir.path(), &["resume"]));
+    let resume = ok(dir.path(), &["resume"]);
     assert!(resume.contains("**Goal**: g\n"), "{resume}");
     assert!(!resume.contains("1970"), "{resume}");
     // `doctor` finds nothing to repair, and a move keeps the absent keys absent.
     let doctor = run(dir.path(), &["doctor"]);
     assert!(doctor.status.success(), "{}", stdout(&doctor));
-    ok(&run(dir.path(), &["start"]));
+    ok(dir.path(), &["start"]);
     let after: Value =
         serde_json::from_slice(&std::fs::read(dir.path().join(CURRENT)).unwrap()).unwrap();
     assert_eq!(after["status"], "in_progress");
