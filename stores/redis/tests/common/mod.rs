@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -140,16 +140,14 @@ pub fn answers(url: &str) -> bool {
     RedisStore::open(url).is_ok_and(|s| s.ping().is_ok())
 }
 
-/// Runs this test binary's test `test` as a child process with `vars` set.
+/// Runs this test binary's test `test` as a child process with `vars` set. Its stdout (the
+/// harness's own summary) is dropped so CI counts each test once; panics still show on stderr.
 pub fn child(test: &str, vars: &[(&str, String)]) -> Child {
     let mut cmd = Command::new(std::env::current_exe().unwrap());
-    cmd.args([test, "--exact", "--nocapture", "--test-threads", "1"]);
+    cmd.args([test, "--exact", "--nocapture", "--test-threads", "1"])
+        .stdout(Stdio::null());
     for (name, value) in vars {
         cmd.env(name, value);
     }
     cmd.spawn().unwrap()
-}
-
-pub fn out_file(dir: &Path, name: &str) -> PathBuf {
-    dir.join(name)
 }
