@@ -17,3 +17,4 @@ for _ in $(seq 200); do
 done
 export SESSION_STATE_TEST_REDIS="redis://127.0.0.1:$port/0"
 cargo test -p session-state-redis --locked
+cargo test -p session-state-cli --locked --test redis_store
