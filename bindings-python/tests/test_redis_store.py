@@ -5,12 +5,14 @@ import socket
 import subprocess
 import tempfile
 import time
+from pathlib import Path
 from typing import Iterator
 
 import pytest
 
 from session_state import RedisStore, StorageError
 from session_state._native import Orchestrator
+from session_state.orchestrator import OrchestratorStore
 from session_state.testing import run_store_conformance
 
 
@@ -69,3 +71,12 @@ def test_a_down_server_is_a_storage_error_without_the_password() -> None:
     assert "pw-123" not in str(caught.value)
     assert "127.0.0.1" in str(caught.value)
     assert store.server.startswith("redis://127.0.0.1:")
+
+
+def test_the_skill_orchestrator_store_takes_a_redis_store(server_url: str) -> None:
+    url = server_url + "?prefix=py-skill"
+    with tempfile.TemporaryDirectory() as folder:
+        made = OrchestratorStore(folder, store=RedisStore(url)).create_session("on redis", "auto")
+        again = OrchestratorStore(folder, store=RedisStore(url)).load()
+        assert again is not None and again["session_id"] == made["session_id"]
+        assert list(Path(folder).iterdir()) == []  # nothing on disk
