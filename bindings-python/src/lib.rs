@@ -8,6 +8,7 @@ mod conformance;
 mod convert;
 mod errors;
 mod orchestrator;
+mod redis_store;
 mod registry;
 mod stores;
 mod team;
@@ -26,6 +27,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ERROR_CODES", codes)?;
     m.add_class::<stores::PyFileStore>()?;
     m.add_class::<stores::PyMemoryStore>()?;
+    m.add_class::<redis_store::PyRedisStore>()?;
     m.add_function(wrap_pyfunction!(conformance::run_store_conformance, m)?)?;
     m.add_function(wrap_pyfunction!(conformance::counter_increment, m)?)?;
     team::register(m)?;

@@ -133,6 +133,29 @@ pub fn key_arg(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Key> {
     Key::new(args::text(value, name)?).py()
 }
 
+pub(crate) fn read_py<'py>(
+    py: Python<'py>,
+    store: &dyn Store,
+    key: &Bound<'py, PyAny>,
+) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    let bytes = store.read(&key_arg(key, "key")?).py()?;
+    Ok(bytes.map(|b| PyBytes::new(py, &b)))
+}
+
+pub(crate) fn write_py(
+    store: &dyn Store,
+    key: &Bound<'_, PyAny>,
+    data: &Bound<'_, PyAny>,
+) -> PyResult<()> {
+    let key = key_arg(key, "key")?;
+    store.write(&key, args::bytes(data, "data")?).py()
+}
+
+pub(crate) fn list_py(store: &dyn Store, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    let keys = store.list(&key_arg(prefix, "prefix")?).py()?;
+    Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
+}
+
 /// A Python object with `read`, `write`, `delete` and `list` methods. Its exceptions travel
 /// inside the core error as the source and are re-raised unchanged.
 #[derive(Debug)]
@@ -357,6 +380,8 @@ pub enum AnyStore {
     Fs(FsStore),
     /// A `MemoryStore` (shared).
     Memory(CoreMemoryStore),
+    /// A `RedisStore`.
+    Redis(Arc<session_state_redis::RedisStore>),
     /// Any other object, used through its methods.
     Host(Arc<HostStore>),
 }
@@ -371,11 +396,14 @@ impl AnyStore {
         if let Ok(mem) = object.cast::<PyMemoryStore>() {
             return Ok(AnyStore::Memory(mem.get().inner.clone()));
         }
+        if let Ok(redis) = object.cast::<crate::redis_store::PyRedisStore>() {
+            return Ok(AnyStore::Redis(Arc::clone(&redis.get().inner)));
+        }
         for method in ["read", "write", "delete", "list"] {
             if !object.hasattr(method)? {
                 return Err(crate::errors::to_py_err(
                     Error::invalid_input(format!(
-                        "`store` must be a FileStore, a MemoryStore or an object with read/write/delete/list methods; {} has no `{method}`",
+                        "`store` must be a FileStore, a MemoryStore, a RedisStore or an object with read/write/delete/list methods; {} has no `{method}`",
                         object.get_type().name()?
                     ))
                     .with_context("argument", "store"),
@@ -421,6 +449,7 @@ impl AnyStore {
         match self {
             AnyStore::Fs(s) => s,
             AnyStore::Memory(s) => s,
+            AnyStore::Redis(s) => s.as_ref(),
             AnyStore::Host(s) => s.as_ref(),
         }
     }

@@ -71,12 +71,21 @@ impl Context {
             .join(".claude")
     }
 
-    /// A filesystem store over `root`, durable (each write fsynced with its folder) unless
+    /// The Redis store chosen by `--store`, or else a filesystem store over `root`, durable (each write fsynced with its folder) unless
     /// `SESSION_STATE_DURABLE=0` says otherwise.
     ///
     /// # Errors
     /// `invalid_input` when `SESSION_STATE_DURABLE` is not `1`, `0`, `true` or `false`.
-    pub fn store(root: &Path) -> Result<FsStore> {
+    pub fn store(root: &Path) -> Result<crate::store_choice::CliStore> {
+        Ok(crate::store_choice::store(Self::folder_store(root)?))
+    }
+
+    /// The filesystem store over `root`, whatever `--store` says (the `hook` command records
+    /// events beside the project it runs in), durable as [`Context::store`] says.
+    ///
+    /// # Errors
+    /// As [`Context::store`].
+    pub fn folder_store(root: &Path) -> Result<FsStore> {
         let durability = if durable_from_env()? {
             Durability::Sync
         } else {

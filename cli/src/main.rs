@@ -6,6 +6,7 @@ mod context;
 mod exit;
 mod input;
 mod mcp;
+mod store_choice;
 mod terminal;
 
 use std::process::ExitCode;
@@ -26,6 +27,11 @@ struct Cli {
     /// (default 16MiB, or `SESSION_STATE_MAX_BYTES`; suffixes K, M, G: `64MiB`).
     #[arg(long, global = true, value_name = "SIZE")]
     max_bytes: Option<String>,
+
+    /// The store for every command: a `redis://` or `rediss://` URL (or `SESSION_STATE_STORE`);
+    /// the project folder when neither is given.
+    #[arg(long, global = true, value_name = "URL")]
+    store: Option<String>,
 
     #[command(subcommand)]
     command: Command,
@@ -54,7 +60,7 @@ fn names_hook(args: impl Iterator<Item = String>) -> bool {
     let mut args = args;
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "--root" | "--max-bytes" => drop(args.next()),
+            "--root" | "--max-bytes" | "--store" => drop(args.next()),
             "--" => return args.next().is_some_and(|a| a == "hook"),
             a if a.starts_with('-') => {}
             a => return a == "hook",
@@ -86,6 +92,9 @@ fn main() -> ExitCode {
         return commands::hook::main(cli.root, cli.max_bytes.is_some(), max_bytes);
     }
     exit::quiet_stdout_failures();
+    if let Err(err) = store_choice::choose(cli.store.as_deref()) {
+        return exit::report(&err);
+    }
     let max_bytes = match max_bytes {
         Ok(limit) => limit,
         Err(err) => return exit::report(&err),

@@ -23,7 +23,7 @@ from .errors import (
     SessionStateError,
     StorageError,
 )
-from .stores import FileStore, MemoryStore, Store
+from .stores import FileStore, MemoryStore, RedisStore, Store
 
 __all__ = [
     "ERROR_CODES",
@@ -37,6 +37,7 @@ __all__ = [
     "InvalidTransitionError",
     "MemoryStore",
     "NotFoundError",
+    "RedisStore",
     "SessionStateError",
     "StorageError",
     "Store",

@@ -23,7 +23,7 @@ try:  # Python 3.8+: typing.Protocol
 except ImportError:  # pragma: no cover
     from typing_extensions import Protocol, runtime_checkable  # type: ignore
 
-from ._native import FileStore, MemoryStore
+from ._native import FileStore, MemoryStore, RedisStore
 
 
 @runtime_checkable
@@ -45,4 +45,4 @@ class Store(Protocol):
         """Every key strictly below the folder key ``prefix``, at any depth."""
 
 
-__all__ = ["FileStore", "MemoryStore", "Store"]
+__all__ = ["FileStore", "MemoryStore", "RedisStore", "Store"]

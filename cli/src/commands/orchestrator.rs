@@ -10,7 +10,7 @@ use session_state::orchestrator::{
 };
 use session_state::registry::RegistryDoctorReport;
 use session_state::{Clock, Error, ErrorKind, Result};
-use session_state_fs::{FsStore, SystemClock};
+use session_state_fs::SystemClock;
 
 use crate::context::Context;
 
@@ -101,7 +101,7 @@ fn parse_count(text: &str) -> std::result::Result<usize, String> {
     })
 }
 
-pub type Sessions = OrchestratorStore<FsStore, SystemClock>;
+pub type Sessions = OrchestratorStore<crate::store_choice::CliStore, SystemClock>;
 
 /// The sessions of the project folder, which must exist (see `Context::project_root`).
 pub fn sessions(ctx: &Context) -> Result<Sessions> {

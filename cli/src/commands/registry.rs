@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use serde_json::Value;
 use session_state::registry::{AgentRegistry, AnyPolicy, CHAINS_KEY, PolicyName, SESSIONS_KEY};
 use session_state::{Error, ErrorKind, Result};
-use session_state_fs::{FsStore, SystemClock};
+use session_state_fs::SystemClock;
 
 use crate::context::Context;
 use crate::input;
@@ -95,7 +95,7 @@ pub enum Command {
     },
 }
 
-pub type Registry = AgentRegistry<FsStore, SystemClock>;
+pub type Registry = AgentRegistry<crate::store_choice::CliStore, SystemClock>;
 
 /// The registry of the project folder, as it is (for `doctor`).
 fn open(ctx: &Context) -> Result<Registry> {

@@ -11,7 +11,7 @@ use std::process::ExitCode;
 
 use session_state::team::{ResumeAction, ResumePlan, TeamListing, TeamStore, TeamSummary};
 use session_state::{Error, ErrorKind, Result};
-use session_state_fs::{FsStore, SystemClock};
+use session_state_fs::SystemClock;
 
 use crate::context::Context;
 
@@ -84,7 +84,7 @@ pub fn members(ctx: &Context, team: &str) -> Result<(Teams, TeamListing)> {
 }
 
 /// The team files of a root.
-pub type Teams = TeamStore<FsStore, SystemClock>;
+pub type Teams = TeamStore<crate::store_choice::CliStore, SystemClock>;
 
 /// A store over `root` (nothing is created: the team commands only read), reading files of
 /// at most `--max-bytes`.

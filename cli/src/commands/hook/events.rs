@@ -65,7 +65,7 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
 /// The store over `root`, waiting at most [`LOCK_WAIT`] for a lock (the host's own timeout
 /// for the hook is longer: the wait ends in one line on stderr, not in a killed process).
 fn store(root: &Path) -> Result<FsStore> {
-    Ok(Context::store(root)?.with_lock_timeout(LOCK_WAIT))
+    Ok(Context::folder_store(root)?.with_lock_timeout(LOCK_WAIT))
 }
 
 /// The SessionStart output that hands `text` to the model as added context.

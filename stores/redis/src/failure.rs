@@ -1,0 +1,55 @@
+//! Redis failures as the core's `storage` errors, naming the server without its password.
+
+use redis::RedisError;
+use session_state::{Error, ErrorKind, Key};
+
+/// What kind of failure `err` is, in a few words for the message.
+fn what(err: &RedisError) -> &'static str {
+    if err.is_timeout() {
+        "timed out"
+    } else if err.is_connection_refusal() {
+        "connection refused"
+    } else if err.is_connection_dropped() {
+        "connection lost"
+    } else if matches!(err.kind(), redis::ErrorKind::AuthenticationFailed)
+        || err
+            .code()
+            .is_some_and(|c| matches!(c, "WRONGPASS" | "NOAUTH"))
+    {
+        "authentication failed"
+    } else if matches!(err.kind(), redis::ErrorKind::UnexpectedReturnType) {
+        "unexpected reply"
+    } else if err.is_io_error() {
+        "I/O error"
+    } else {
+        "server error"
+    }
+}
+
+/// The `storage` error of `action` on `key` failing with `err` on `server`.
+pub(crate) fn storage(server: &str, key: &Key, action: &str, err: RedisError) -> Error {
+    Error::new(
+        ErrorKind::Storage,
+        format!(
+            "cannot {action} `{key}` on the Redis server {server}: {} ({err})",
+            what(&err)
+        ),
+    )
+    .with_context("key", key.as_str())
+    .with_context("server", server)
+    .with_source(err)
+}
+
+/// The `storage` error of a connection that failed in a way the `redis` crate did not report,
+/// e.g. a command that timed out earlier in the same update.
+pub(crate) fn broken(server: &str, key: &Key, action: &str) -> Error {
+    Error::new(
+        ErrorKind::Storage,
+        format!(
+            "cannot {action} `{key}` on the Redis server {server}: the connection failed \
+             during the update"
+        ),
+    )
+    .with_context("key", key.as_str())
+    .with_context("server", server)
+}

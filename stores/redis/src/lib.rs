@@ -1,0 +1,43 @@
+//! # session-state-redis
+//!
+//! A [`Store`](session_state::Store) on a Redis server, for sessions, registries and team
+//! state shared by several machines: [`RedisStore::open`] takes one URL,
+//! `redis://[user][:password@]host[:port][/db][?prefix=P]` or `rediss://…` for TLS, with the
+//! optional query parameters `prefix` (default `session-state`), `connect_timeout_ms` and
+//! `command_timeout_ms`.
+//!
+//! - **Layout**: the bytes of key `a/b/c` are the string `P:v:a/b/c`; every folder above it
+//!   has an index set (`P:i:a`, `P:i:a/b`) of the keys below it, so `list` is one `SMEMBERS`,
+//!   never `KEYS` or `SCAN`.
+//! - **Atomic**: `write`, `delete` and `append` change the value and the index sets in one
+//!   `MULTI`/`EXEC`.
+//! - **No lost update**: `update` `WATCH`es the key (and every key its closure reads), runs the
+//!   closure with its writes and deletes buffered (reads see them), then applies all of it in
+//!   one `MULTI`/`EXEC`. When another writer changed a watched key first, nothing is applied
+//!   and the closure runs again from scratch, after a short random pause, until it succeeds or
+//!   the update timeout passes (`conflict`).
+//! - **Errors**: connection refused, timeouts, authentication failures and replies of the wrong
+//!   type are `storage` errors naming the server without its password.
+//! - **Durability** is the server's: with `appendonly yes` and `appendfsync always`, every
+//!   write that returned survives a server crash.
+//!
+//! ```no_run
+//! use session_state::{Key, Store};
+//! use session_state_redis::RedisStore;
+//!
+//! let store = RedisStore::open("redis://127.0.0.1:6379/0?prefix=my-project")?;
+//! store.write(&Key::new("notes/a")?, b"hello")?;
+//! assert_eq!(store.list(&Key::new("notes")?)?, [Key::new("notes/a")?]);
+//! # Ok::<(), session_state::Error>(())
+//! ```
+
+mod config;
+mod failure;
+mod names;
+mod store;
+
+pub use config::{
+    DEFAULT_COMMAND_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, DEFAULT_PREFIX, DEFAULT_UPDATE_TIMEOUT,
+    RedisOptions,
+};
+pub use store::RedisStore;
