@@ -24,7 +24,7 @@ export interface HostStore {
 }
 
 /** What every class constructor takes as its store. */
-export type Store = FileStore | MemoryStore | HostStore
+export type Store = FileStore | MemoryStore | RedisStore | HostStore
 
 /** The errors this package throws: an `Error` whose `code` is the kind of the core. */
 export interface SessionStateError extends Error {
@@ -91,6 +91,14 @@ export interface HistoryQuery {
 export interface AgentRegistryOptions {
   /** Append registrations to a journal (`true`, or the compaction trigger); default `false`. */
   journal?: boolean | { minCompactBytes: number }
+  /** Largest file read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number
+}
+
+/** `new TeamStore(store, options)`. */
+export interface TeamStoreOptions {
+  /** Largest session file read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number
 }
 
 /** Options of `decideResume`. */
@@ -133,7 +141,8 @@ export declare class AgentRegistry {
    * A registry over `store`. Option `journal`: `true` appends registrations to
    * `agent-sessions.journal.jsonl` (O(1); folded into `agent-sessions.json` by `compact`,
    * `close` and other changes), `{ minCompactBytes }` sets its compaction trigger; default
-   * `false` (every change rewrites `agent-sessions.json`).
+   * `false` (every change rewrites `agent-sessions.json`). Option `maxDocumentBytes`: the
+   * largest file read (default 16 MiB).
    */
   constructor(store: Store, options?: AgentRegistryOptions)
   /**
@@ -365,12 +374,48 @@ export declare class OrchestratorStore {
 }
 
 /**
+ * Keys on a Redis server: `redis://[user][:password@]host[:port][/db][?prefix=P]` (query
+ * parameters `prefix`, `connect_timeout_ms`, `command_timeout_ms`), or `rediss://` for TLS.
+ * Every class built over it shares the server's data with every machine using that URL.
+ */
+export declare class RedisStore {
+  /**
+   * A store on the server of `url`; no connection is made until the first call.
+   *
+   * Throws `invalid_input` for a non-string or invalid URL. Calls on a server that does not
+   * answer, refuses the password or replies with the wrong type throw `storage`, naming
+   * the server without its password.
+   */
+  constructor(url: string)
+  /** The server, without its password (`redis://user@host:port/db`). */
+  get server(): string
+  /** The key prefix (the URL's `prefix`, default `session-state`). */
+  get prefix(): string
+  /**
+   * Checks the server answers and accepts the credentials; throws `storage` naming the
+   * server when it does not.
+   */
+  ping(): void
+  /** The bytes under `key`, or `null`. Throws `invalid_key` for an unsafe key. */
+  read(key: string): Buffer | null
+  /** Replaces the bytes under `key` atomically. */
+  write(key: string, data: Uint8Array): void
+  /** Removes `key`; `true` if it existed. */
+  delete(key: string): boolean
+  /** Every key strictly below the folder `prefix`, at any depth, sorted. */
+  list(prefix: string): Array<string>
+}
+
+/**
  * Team session files `teams/{team}/sessions/{agent}.json` over a store, stamped with the
  * system clock. Listings never fail on one bad file: it is reported in `skipped`.
  */
 export declare class TeamStore {
-  /** Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`). */
-  constructor(store: Store)
+  /**
+   * Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`).
+   * Option `maxDocumentBytes`: the largest session file read (default 16 MiB).
+   */
+  constructor(store: Store, options?: TeamStoreOptions)
   /**
    * Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not
    * parse is copied aside first); returns the key written. Throws `invalid_key` for an

@@ -839,6 +839,7 @@ module.exports.AgentRegistry = nativeBinding.AgentRegistry
 module.exports.FileStore = nativeBinding.FileStore
 module.exports.MemoryStore = nativeBinding.MemoryStore
 module.exports.OrchestratorStore = nativeBinding.OrchestratorStore
+module.exports.RedisStore = nativeBinding.RedisStore
 module.exports.TeamStore = nativeBinding.TeamStore
 module.exports.ERROR_CODES = nativeBinding.ERROR_CODES
 module.exports.jsonSchema = nativeBinding.jsonSchema

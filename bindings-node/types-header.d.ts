@@ -24,7 +24,7 @@ export interface HostStore {
 }
 
 /** What every class constructor takes as its store. */
-export type Store = FileStore | MemoryStore | HostStore
+export type Store = FileStore | MemoryStore | RedisStore | HostStore
 
 /** The errors this package throws: an `Error` whose `code` is the kind of the core. */
 export interface SessionStateError extends Error {

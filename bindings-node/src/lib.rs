@@ -14,6 +14,7 @@ pub mod documents;
 pub mod errors;
 pub mod host_store;
 pub mod orchestrator;
+pub mod redis_store;
 pub mod registry;
 pub mod stores;
 pub mod team;

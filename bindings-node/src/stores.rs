@@ -102,7 +102,8 @@ impl MemoryStore {
     }
 }
 
-/// The raw key/bytes methods, the same on both store classes.
+/// The raw key/bytes methods, the same on every store class (`RedisStore` too, in
+/// `redis_store.rs`, which imports the names the methods use).
 macro_rules! raw_methods {
     ($($class:ident),*) => {$(
         #[napi]
@@ -138,3 +139,4 @@ macro_rules! raw_methods {
     )*};
 }
 raw_methods!(FileStore, MemoryStore);
+pub(crate) use raw_methods;

@@ -6,6 +6,7 @@ import {
   FileStore,
   MemoryStore,
   OrchestratorStore,
+  RedisStore,
   TeamStore,
   jsonSchema,
   parseBackendType,
@@ -65,13 +66,22 @@ const host: HostStore = {
   delete: () => false,
   list: () => [],
 }
-const stores: Store[] = [file, memory, host]
+const redis = new RedisStore('redis://127.0.0.1:6379/0?prefix=types')
+const server: string = redis.server
+const prefix: string = redis.prefix
+const pinged: void = redis.ping()
+const redisBytes: Buffer | null = redis.read('a/b.json')
+const stores: Store[] = [file, memory, redis, host]
 const doc: Record<string, unknown> = new AgentRegistry(host).load()
 
 function codeOf(err: unknown): ErrorCode | undefined {
   return err instanceof Error ? (err as SessionStateError).code : undefined
 }
 
+// @ts-expect-error the URL is a string
+new RedisStore(6379)
+// @ts-expect-error the URL is required
+new RedisStore()
 // @ts-expect-error the root is a string
 new FileStore(3)
 // @ts-expect-error the root is required
