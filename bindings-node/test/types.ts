@@ -213,7 +213,8 @@ const snake: TeamSessionState = { name: 'a', backend_type: 'codex', prompt: 'p',
 // @ts-expect-error the conformance suite runs on a store
 runStoreConformance('memory')
 
-export { sameCodes, exported, root, durable, size, bytes, existed, keys, stores, doc, codeOf, text, badCode, partial,
+export { sameCodes, exported, root, durable, size, bytes, existed, keys, server, prefix, pinged, redisBytes,
+  stores, doc, codeOf, text, badCode, partial,
   current, archivedKey, page, moved, problems, repaired, markdown, salvagedDoc, schema,
   resumeId, resume, reason, rows, transcriptKey, chainDone, incremented, teamKey, updated,
   firstAction, replacedState, backend, model, report, savedKey, notADecision, snake, keptCopies, oneCopy }
