@@ -13,6 +13,7 @@ import { wasm } from "./helpers.mjs";
 
 const NODE_ONLY = new Map([
   ["FileStore", "a folder on disk: no filesystem in the browser (LocalStorageStore, MemoryStore or a host store instead)"],
+  ["RedisStore", "a Redis server over the network: a browser has no Redis"],
   ["__napiBindingTarget", "which napi artifact the Node loader picked; there is one wasm artifact"],
   ["FileStoreOptions", "the options of FileStore"],
 ]);
