@@ -1,5 +1,5 @@
 //! The read limit every stored document is held to: a file over it is refused with
-//! [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the limit and the option
+//! [`ErrorKind::InvalidInput`] naming the limit and the option
 //! that raises it, before it is parsed.
 
 use crate::error::{Error, ErrorKind, Hint, Result};
@@ -9,7 +9,7 @@ use crate::key::Key;
 pub const DEFAULT_MAX_DOCUMENT_BYTES: usize = 16 * 1024 * 1024;
 
 /// `Ok` when `bytes` (stored under `key`) are at most `limit` bytes long; otherwise
-/// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) with the contexts `key` and
+/// [`ErrorKind::InvalidInput`] with the contexts `key` and
 /// `limit` and the hint [`Hint::RaiseLimit`] (`max_document_bytes`).
 ///
 /// # Errors

@@ -11,3 +11,5 @@ fi
 python3 scripts/check-core-imports.py
 echo "core dependencies ok ($(wc -l <<<"$tree") crates)"
 cargo build -p session-state --target wasm32-unknown-unknown --locked
+# The public API is documented without broken or redundant links (docs/API.md names it).
+RUSTDOCFLAGS="-D warnings" cargo doc -p session-state --no-deps --locked --quiet
