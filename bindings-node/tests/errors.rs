@@ -2,8 +2,9 @@
 //! `dyn-symbols`): codes, the hint rendered in the Node API's terms, host exceptions.
 
 use napi::Status;
+use session_state::js_message::js_message as node_message;
 use session_state::{Error, ErrorKind, Hint};
-use session_state_node::errors::{ERROR_CODES, HostException, node_message, take_host_exception};
+use session_state_node::errors::{ERROR_CODES, HostException, take_host_exception};
 
 #[test]
 fn error_codes_are_the_core_kind_codes() {
