@@ -91,6 +91,14 @@ export interface HistoryQuery {
 export interface AgentRegistryOptions {
   /** Append registrations to a journal (`true`, or the compaction trigger); default `false`. */
   journal?: boolean | { minCompactBytes: number }
+  /** Largest file read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number
+}
+
+/** `new TeamStore(store, options)`. */
+export interface TeamStoreOptions {
+  /** Largest session file read, in bytes (default 16 MiB). */
+  maxDocumentBytes?: number
 }
 
 /** Options of `decideResume`. */
@@ -133,7 +141,8 @@ export declare class AgentRegistry {
    * A registry over `store`. Option `journal`: `true` appends registrations to
    * `agent-sessions.journal.jsonl` (O(1); folded into `agent-sessions.json` by `compact`,
    * `close` and other changes), `{ minCompactBytes }` sets its compaction trigger; default
-   * `false` (every change rewrites `agent-sessions.json`).
+   * `false` (every change rewrites `agent-sessions.json`). Option `maxDocumentBytes`: the
+   * largest file read (default 16 MiB).
    */
   constructor(store: Store, options?: AgentRegistryOptions)
   /**
@@ -369,8 +378,11 @@ export declare class OrchestratorStore {
  * system clock. Listings never fail on one bad file: it is reported in `skipped`.
  */
 export declare class TeamStore {
-  /** Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`). */
-  constructor(store: Store)
+  /**
+   * Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`).
+   * Option `maxDocumentBytes`: the largest session file read (default 16 MiB).
+   */
+  constructor(store: Store, options?: TeamStoreOptions)
   /**
    * Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not
    * parse is copied aside first); returns the key written. Throws `invalid_key` for an
