@@ -11,70 +11,36 @@ use napi::bindgen_prelude::{
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
+use session_state::js_json::{STRICT_JSON_JS, StrictJson, read_strict_json};
 pub use session_state::json::from_value;
-use session_state::{Error, MAX_VALUE_NESTING, Result, json};
+use session_state::{Error, MAX_VALUE_NESTING, Result};
 
 use crate::args::{napi_failed, type_name};
 
-/// `JSON.stringify` that stops at what JSON cannot hold exactly (a non-finite number, an
-/// integer beyond 2^53 - 1 below 1e21, a function, symbol, `BigInt`, `Map` or `Set`) and at an
-/// object or array nested deeper than `maxDepth` levels (a scalar is depth 0, `[]` depth 1, as
-/// the core's `MAX_VALUE_NESTING` counts) before descending further, so even a value nested
-/// 100,000 levels deep never overflows the stack. Returns `{ text }` (`text` is `undefined`
-/// for a value without JSON text) or `{ refused: [key, kind, shown] }`, which the core's
-/// `json::refuse_js_value` words (the wasm package's `strictJson` has the same rules).
-///
-/// The depth is counted in the replacer, which `JSON.stringify` calls with the holder as
-/// `this` on the value it is about to descend into (after `toJSON`), so the check sees exactly
-/// what is written; an object met again at another place is recounted there.
-const STRICT_STRINGIFY: &str = r"(function (value, maxDepth) {
-  const depths = new WeakMap();
-  try {
-    return { text: JSON.stringify(value, function (key, v) {
-      const t = typeof v;
-      const kind = v instanceof Map || v instanceof Set ? v.constructor.name : t;
-      if (t === 'number' ? !Number.isFinite(v) || (Math.abs(v) > Number.MAX_SAFE_INTEGER && Math.abs(v) < 1e21)
-        : t === 'function' || t === 'symbol' || t === 'bigint' || kind !== t) throw { refused: [key, kind, t === 'number' ? String(v) : ''] };
-      if (t === 'object' && v !== null) {
-        const depth = (depths.get(this) ?? 0) + 1;
-        if (depth > maxDepth) throw { refused: [key, 'deep', ''] };
-        depths.set(v, depth);
-      }
-      return v;
-    }) };
-  } catch (e) {
-    if (e !== null && typeof e === 'object' && Array.isArray(e.refused)) return e;
-    throw e;
-  }
-})";
-
-/// Any JSON value from JS (`JSON.stringify` semantics, strict: see the module docs);
+/// Any JSON value from JS (the core's strict `JSON.stringify`, [`STRICT_JSON_JS`]);
 /// `invalid_input` naming `name` when the value has no exact JSON form (the core's
-/// `json::refuse_js_value`), and when it nests objects and arrays deeper than
+/// [`read_strict_json`]), and when it nests objects and arrays deeper than
 /// [`MAX_VALUE_NESTING`] levels (context `max_depth` = `"100"`, as the Python package), at any
 /// depth without overflowing the stack.
 pub fn value_from_js(value: Unknown<'_>, name: &str) -> Result<serde_json::Value> {
-    let kind = type_name(&value);
+    let js_type = type_name(&value);
     let env = Env::from_raw(value.value().env);
     let failed = |e: napi::Error| napi_failed(name, &e);
     let stringify: Function<'_, FnArgs<(Unknown<'_>, u32)>, Object<'_>> =
-        env.run_script(STRICT_STRINGIFY).map_err(failed)?;
+        env.run_script(STRICT_JSON_JS).map_err(failed)?;
     let max_depth = u32::try_from(MAX_VALUE_NESTING).unwrap_or(u32::MAX);
     let outcome = stringify
         .call(FnArgs::from((value, max_depth)))
         .map_err(|e| Error::invalid_input(format!("`{name}` is not JSON: {}", e.reason)))?;
-    if let Some(refused) = outcome
+    let refused = outcome
         .get_named_property::<Option<Vec<String>>>("refused")
         .map_err(failed)?
-    {
-        let part = |i: usize| refused.get(i).map_or("", String::as_str);
-        return Err(json::refuse_js_value(name, part(0), part(1), part(2)));
-    }
+        .unwrap_or_default();
     let text = outcome
         .get_named_property::<Option<String>>("text")
-        .map_err(failed)?
-        .ok_or_else(|| Error::invalid_input(format!("`{name}` is not JSON: got {kind}")))?;
-    json::parse_input(name, text.as_bytes())
+        .map_err(failed)?;
+    let outcome = StrictJson::from_members(text.as_deref(), &refused, js_type);
+    read_strict_json(name, outcome)
 }
 
 /// A document (a JSON object) from JS; `invalid_input` naming `name` for anything that is

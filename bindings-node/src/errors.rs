@@ -1,7 +1,7 @@
 //! The one mapping of session-state errors onto JavaScript (STYLE.md habit 3).
 //!
 //! - A core [`Error`] becomes a JS `Error` whose `message` is the core message (its hint in the
-//!   Node API's terms appended, see [`advice`]), whose `code` is the stable kind code
+//!   JS API's terms appended, see [`js_message`]), whose `code` is the stable kind code
 //!   ([`ErrorKind::code`], e.g. `"corrupt_state"`), with `hint` (the core's hint code),
 //!   `context` (`{ key: "...", path: "..." }`) and `salvaged` (a plain object) when present.
 //! - A value thrown by a host store's method (see [`crate::host_store`]) travels inside the core
@@ -16,7 +16,8 @@ use napi::bindgen_prelude::{Env, JsObjectValue, JsValue, Object, Status, ToNapiV
 use napi::sys;
 use napi_derive::napi;
 use serde::Serialize;
-use session_state::{Error, ErrorKind, Hint, Result};
+use session_state::js_message::js_message;
+use session_state::{Error, ErrorKind, Result};
 
 /// The code of an error thrown by this package; in `index.d.ts`, the `ErrorCode` union of the
 /// shared declarations (generated from the core's `ErrorKind`).
@@ -85,7 +86,7 @@ pub fn to_js_error(env: &Env, mut err: Error) -> napi::Error {
         // The environment is shutting down: a plain error still carries message and code.
         Err(_) => napi::Error::new(
             Status::GenericFailure,
-            format!("[{}] {}", err.code(), node_message(&err)),
+            format!("[{}] {}", err.code(), js_message(&err)),
         ),
     }
 }
@@ -100,34 +101,10 @@ fn rethrow(env: &Env, outcome: napi::Error) -> napi::Result<()> {
     env.throw(outcome.get_named_property::<Unknown<'_>>("error")?)
 }
 
-/// What a Node user may do, for a core [`Hint`]: the option of the Node API to pass,
-/// appended to the core message.
-pub fn advice(hint: Hint) -> &'static str {
-    match hint {
-        Hint::Replace => {
-            ": pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: \
-             true })` (also for a session already in a final status), `complete({ replace: \
-             true })` or `abort({ replace: true })`"
-        }
-        Hint::Repair => ": `doctor({ fix: true })` or `recover()` repairs it, keeping a copy",
-        _ => "",
-    }
-}
-
-/// The message a Node user sees: the core message and its hint in the Node API's terms.
-pub fn node_message(err: &Error) -> String {
-    format!(
-        "{}{}",
-        err.message(),
-        err.hint().map(advice).unwrap_or_default()
-    )
-}
-
-/// A JS `Error` object for a core error: `message` (see [`node_message`]), `code`, `hint`
+/// A JS `Error` object for a core error: `message` (see [`js_message`]), `code`, `hint`
 /// (its code, when the core gave one), `context`, `salvaged`.
 fn build_error<'env>(env: &'env Env, err: &Error) -> napi::Result<Object<'env>> {
-    let mut object =
-        env.create_error(napi::Error::new(Status::GenericFailure, node_message(err)))?;
+    let mut object = env.create_error(napi::Error::new(Status::GenericFailure, js_message(err)))?;
     object.set_named_property("code", err.code())?;
     if let Some(hint) = err.hint() {
         object.set_named_property("hint", hint.code())?;

@@ -14,7 +14,7 @@ use serde_json::Value;
 use session_state::orchestrator::{
     self as core, ArchiveOptions, CreateSession, DoctorOptions, DoctorReport, HistoryOptions,
     HistoryPage, OrchestratorSession, ParseOptions, Repair, ResumeSummary, Salvaged, SessionStatus,
-    StoreOptions, agent_from_start, current_key, parse_object_argument, summary_argument,
+    StoreOptions, agent_from_start, current_key, parse_object_argument,
 };
 use session_state::{Clock, Key, Result};
 use session_state_fs::SystemClock;
@@ -311,11 +311,7 @@ pub fn resume_summary(doc: Unknown<'_>, now: Option<Unknown<'_>>) -> Out<ResumeS
 pub fn render_resume(summary_or_doc: Unknown<'_>) -> Out<String> {
     out(|| {
         let map = document_from_js(summary_or_doc, "summaryOrDoc")?;
-        Ok(core::render_markdown(&summary_argument(
-            "summaryOrDoc",
-            map,
-            SystemClock.now(),
-        )?))
+        core::render_resume_argument("summaryOrDoc", map, SystemClock.now())
     })
 }
 

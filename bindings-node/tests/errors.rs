@@ -2,8 +2,9 @@
 //! `dyn-symbols`): codes, the hint rendered in the Node API's terms, host exceptions.
 
 use napi::Status;
+use session_state::js_message::js_message;
 use session_state::{Error, ErrorKind, Hint};
-use session_state_node::errors::{ERROR_CODES, HostException, node_message, take_host_exception};
+use session_state_node::errors::{ERROR_CODES, HostException, take_host_exception};
 
 #[test]
 fn error_codes_are_the_core_kind_codes() {
@@ -12,7 +13,7 @@ fn error_codes_are_the_core_kind_codes() {
 }
 
 #[test]
-fn node_message_names_the_node_option() {
+fn js_message_names_the_js_option() {
     use session_state::orchestrator::{OrchestratorStore, Project};
     use session_state::{FixedClock, MemoryStore};
     let clock = FixedClock::at("2026-01-02T03:04:05Z").expect("instant");
@@ -30,7 +31,7 @@ fn node_message_names_the_node_option() {
     assert_eq!(err.kind(), ErrorKind::AlreadyExists);
     assert!(!err.message().contains("--replace"), "core message: {err}");
     assert_eq!(err.hint(), Some(Hint::Replace));
-    let node = node_message(&err);
+    let node = js_message(&err);
     assert!(!node.contains("--replace"), "{node}");
     assert!(node.contains("`{ replace: true }`"), "{node}");
     assert!(
@@ -38,7 +39,7 @@ fn node_message_names_the_node_option() {
         "{node}"
     );
     assert_eq!(
-        node_message(&Error::invalid_input("no hint")),
+        js_message(&Error::invalid_input("no hint")),
         "no hint",
         "no hint, nothing added"
     );

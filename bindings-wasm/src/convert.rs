@@ -65,13 +65,7 @@ pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value>
         })
         .unwrap_or_default();
     let type_name = type_name(value);
-    let outcome = match (&text, parts.as_slice()) {
-        (Some(text), _) => StrictJson::Text(text),
-        (None, [key, kind, shown]) => StrictJson::Refused { key, kind, shown },
-        _ => StrictJson::NoText {
-            type_name: &type_name,
-        },
-    };
+    let outcome = StrictJson::from_members(text.as_deref(), &parts, &type_name);
     read_strict_json(what, outcome).js()
 }
 

@@ -11,7 +11,8 @@
 use std::cell::RefCell;
 
 use js_sys::{Object, Reflect};
-use session_state::{Error, ErrorKind, Hint, Key};
+use session_state::js_message::js_message;
+use session_state::{Error, ErrorKind, Key};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -116,19 +117,6 @@ pub fn type_name(value: &JsValue) -> String {
     }
 }
 
-/// A core [`Hint`] in this package's terms, appended to the core message.
-fn advice(hint: Hint) -> &'static str {
-    match hint {
-        Hint::Replace => {
-            ": pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: \
-             true })` (also for a session already in a final status), `complete({ replace: \
-             true })` or `abort({ replace: true })`"
-        }
-        Hint::Repair => ": `doctor({ fix: true })` or `recover()` repairs it, keeping a copy",
-        _ => "",
-    }
-}
-
 /// The JS exception for `err`: a host store's own exception when one caused it, else a JS
 /// `Error` with `message`, `code`, `hint`, `context`, and `salvaged` / `cause` when present.
 #[allow(clippy::needless_pass_by_value)] // `.map_err(to_js_error)`; the error ends here.
@@ -143,8 +131,7 @@ pub fn to_js_error(err: Error) -> JsValue {
     if let Some(exception) = carried.filter(|e| e.rethrow).and_then(JsException::take) {
         return exception;
     }
-    let advice = err.hint().map(advice).unwrap_or_default();
-    let js = js_sys::Error::new(&format!("{}{advice}", err.message()));
+    let js = js_sys::Error::new(&js_message(&err));
     let context = Object::new();
     for (name, value) in err.context() {
         set(&context, name, &JsValue::from_str(value));

@@ -12,8 +12,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
 use crate::convert::{
-    Text, bytes_arg, document_bytes, document_from_js, from_js, instant_arg, is_absent, key_arg,
-    options_arg, to_js,
+    Text, bytes_arg, document_from_js, from_js, instant_arg, is_absent, key_arg, options_arg, to_js,
 };
 use crate::errors::{IntoJsResult, JsResult, invalid_input};
 use crate::stores::AnyStore;
@@ -26,9 +25,9 @@ pub struct OrchestratorStore {
     inner: core::OrchestratorStore<AnyStore, JsClock>,
 }
 
-/// The document argument `doc`, read by the core's `parse_argument`.
+/// The document argument `doc`, read by the core's `parse_object_argument`.
 fn document_arg(doc: &JsValue, options: &ParseOptions) -> JsResult<OrchestratorSession> {
-    core::parse_argument("doc", &document_bytes(doc, "doc")?, options).js()
+    core::parse_object_argument("doc", &document_from_js(doc, "doc")?, options).js()
 }
 
 #[wasm_bindgen]

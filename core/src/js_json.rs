@@ -57,6 +57,19 @@ pub enum StrictJson<'a> {
     },
 }
 
+impl<'a> StrictJson<'a> {
+    /// The outcome from the members of the object [`STRICT_JSON_JS`] returned: its `text` (when
+    /// a string) and its `refused` array (empty when absent), for a value of the JS type
+    /// `type_name`.
+    pub fn from_members(text: Option<&'a str>, refused: &'a [String], type_name: &'a str) -> Self {
+        match (text, refused) {
+            (Some(text), _) => StrictJson::Text(text),
+            (None, [key, kind, shown]) => StrictJson::Refused { key, kind, shown },
+            _ => StrictJson::NoText { type_name },
+        }
+    }
+}
+
 /// The JSON value of the argument `what` from the outcome of [`STRICT_JSON_JS`].
 ///
 /// # Errors
@@ -114,5 +127,24 @@ mod tests {
         )
         .unwrap_err();
         assert_eq!(err.message(), "`doc` is not JSON: got function");
+        let parts = ["n".to_owned(), "number".to_owned(), "NaN".to_owned()];
+        assert!(matches!(
+            StrictJson::from_members(None, &parts, "object"),
+            StrictJson::Refused {
+                key: "n",
+                kind: "number",
+                shown: "NaN"
+            }
+        ));
+        assert!(matches!(
+            StrictJson::from_members(Some("1"), &[], "number"),
+            StrictJson::Text("1")
+        ));
+        assert!(matches!(
+            StrictJson::from_members(None, &[], "undefined"),
+            StrictJson::NoText {
+                type_name: "undefined"
+            }
+        ));
     }
 }

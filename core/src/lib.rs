@@ -35,6 +35,7 @@ mod key_listing;
 pub mod limit;
 pub use key_listing::keys_under;
 pub mod js_json;
+pub mod js_message;
 pub mod orchestrator;
 pub mod registry;
 pub mod requests;

@@ -2,6 +2,7 @@
 //! from a file: the same parser as for files, with errors worded for an argument. The Node,
 //! Python and wasm packages share these rules (SPEC section 1, the auto-save points).
 
+use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
@@ -90,6 +91,21 @@ pub fn agent_from_start(mut fields: Map<String, Value>, now: Timestamp) -> Resul
         .map_err(|e| Error::invalid_input(format!("`agent` is invalid: {e}")))
 }
 
+/// The document in the object argument `name` (a JS object, a Python dict), read by
+/// [`parse_argument`] from its JSON.
+///
+/// # Errors
+/// As [`parse_argument`].
+pub fn parse_object_argument(
+    name: &str,
+    object: &Map<String, Value>,
+    options: &ParseOptions,
+) -> Result<OrchestratorSession> {
+    let bytes = serde_json::to_vec(object)
+        .map_err(|e| Error::invalid_input(format!("`{name}` is not JSON: {e}")))?;
+    parse_argument(name, &bytes, options)
+}
+
 /// The markdown "RESUMING SESSION" block of the argument `name`, a summary or a document
 /// (an object with `schema_version`, then parsed as [`parse_argument`] and summarised at
 /// `now`): the `renderResume(summaryOrDoc)` of the JS packages.
@@ -99,21 +115,25 @@ pub fn agent_from_start(mut fields: Map<String, Value>, now: Timestamp) -> Resul
 /// for an object that is neither.
 pub fn render_resume_argument(
     name: &str,
-    fields: Map<String, Value>,
-    now: chrono::DateTime<chrono::Utc>,
+    object: Map<String, Value>,
+    now: DateTime<Utc>,
 ) -> Result<String> {
-    let summary = if fields.contains_key("schema_version") {
-        let bytes = serde_json::to_vec(&fields)
-            .map_err(|e| Error::invalid_input(format!("`{name}` is not JSON: {e}")))?;
-        resume_summary(
-            &parse_argument(name, &bytes, &ParseOptions::default())?,
-            now,
-        )
-    } else {
-        ResumeSummary::deserialize(&Value::Object(fields))
-            .map_err(|e| Error::invalid_input(format!("`{name}` is not a summary: {e}")))?
-    };
-    Ok(render_markdown(&summary))
+    Ok(render_markdown(&summary_argument(name, object, now)?))
+}
+
+/// The resume summary in the object argument `name`: a summary as `resume_summary` gives it,
+/// or a document (an object with `schema_version`) summarised at `now`.
+fn summary_argument(
+    name: &str,
+    object: Map<String, Value>,
+    now: DateTime<Utc>,
+) -> Result<ResumeSummary> {
+    if object.contains_key("schema_version") {
+        let doc = parse_object_argument(name, &object, &ParseOptions::default())?;
+        return Ok(resume_summary(&doc, now));
+    }
+    ResumeSummary::deserialize(&Value::Object(object))
+        .map_err(|e| Error::invalid_input(format!("`{name}` is not a summary: {e}")))
 }
 
 #[cfg(test)]
@@ -194,5 +214,28 @@ mod tests {
         let err = agent_from_start(map(json!({"type": "code", "task": "t"})), now).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidInput);
         assert!(err.message().starts_with("`agent` is invalid: "), "{err}");
+    }
+
+    #[test]
+    fn a_summary_or_a_document_and_nothing_else() {
+        let now = "2026-01-02T03:04:05Z".parse().expect("instant");
+        let seed = include_str!("../../../tests/vectors/orchestrator/seed-example.json");
+        let doc = map(serde_json::from_str(seed).expect("seed vector"));
+        let summary = summary_argument("x", doc.clone(), now).expect("a document is summarised");
+        assert_eq!(summary.session_id, "2025-12-27-abc123");
+        let again = map(serde_json::to_value(&summary).expect("json"));
+        assert_eq!(
+            summary_argument("x", again.clone(), now).expect("a summary"),
+            summary
+        );
+        assert_eq!(
+            render_resume_argument("x", doc, now).expect("a document"),
+            render_resume_argument("x", again, now).expect("a summary")
+        );
+        let err = summary_argument("x", Map::new(), now).expect_err("neither");
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert!(err.message().starts_with("`x` is not a summary"), "{err}");
+        let err = render_resume_argument("x", Map::new(), now).expect_err("neither");
+        assert!(err.message().starts_with("`x` is not a summary"), "{err}");
     }
 }

@@ -36,7 +36,6 @@ mod document;
 mod history;
 mod history_index;
 mod keys;
-mod object_arguments;
 mod options;
 mod parse;
 mod record;
@@ -47,7 +46,9 @@ mod status;
 mod store;
 mod summary;
 
-pub use arguments::{agent_from_start, parse_argument, render_resume_argument};
+pub use arguments::{
+    agent_from_start, parse_argument, parse_object_argument, render_resume_argument,
+};
 pub use autosave::{clock_suffix, session_id_for};
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
@@ -56,7 +57,6 @@ pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
 pub use keys::{
     CURRENT_KEY, HISTORY_DIR, INDEX_KEY, current_key, history_dir, history_key, index_key,
 };
-pub use object_arguments::{parse_object_argument, summary_argument};
 pub use options::{ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions, StoreOptions};
 pub use parse::{DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, is_unsafe_session_id, parse_document};
 pub use record::{

@@ -1,0 +1,43 @@
+//! The message a JavaScript caller sees for a core error, the same in both JS packages (Node
+//! and wasm): the core message and its hint in the JS API's terms.
+
+use crate::{Error, Hint};
+
+/// The message of `err` for a JS caller: [`Error::message`], then what the hint asks of the
+/// caller in the JS API's terms (`{ replace: true }`, `doctor({ fix: true })`), if anything.
+pub fn js_message(err: &Error) -> String {
+    format!(
+        "{}{}",
+        err.message(),
+        err.hint().map(advice).unwrap_or_default()
+    )
+}
+
+/// What a JS caller may do for `hint`, appended to the core message.
+fn advice(hint: Hint) -> &'static str {
+    match hint {
+        Hint::Replace => {
+            ": pass the option `{ replace: true }` to overwrite it: `archive(doc, { replace: \
+             true })` (also for a session already in a final status), `complete({ replace: \
+             true })` or `abort({ replace: true })`"
+        }
+        Hint::Repair => ": `doctor({ fix: true })` or `recover()` repairs it, keeping a copy",
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ErrorKind;
+
+    #[test]
+    fn the_hint_in_the_js_api_terms() {
+        let err = Error::new(ErrorKind::AlreadyExists, "it exists").with_hint(Hint::Replace);
+        let message = js_message(&err);
+        assert!(message.starts_with("it exists: pass the option `{ replace: true }`"));
+        let repair = Error::new(ErrorKind::CorruptState, "bad").with_hint(Hint::Repair);
+        assert!(js_message(&repair).contains("`doctor({ fix: true })`"));
+        assert_eq!(js_message(&Error::invalid_input("no hint")), "no hint");
+    }
+}
