@@ -207,8 +207,8 @@ pub fn check_input(what: &str, text: &[u8]) -> crate::Result<()> {
 
 /// Refuses to rewrite the stored file `key` when its current bytes `old` hold an integer
 /// outside the 64-bit range: serde_json reads it as the nearest float, so writing the document
-/// back would silently change it (a fresh user saw `123456789012345678901234567890` in an
-/// unknown field come back as `1.2345678901234568e29` after a `pause`). Reads are not refused:
+/// back would silently change it (`123456789012345678901234567890` in an unknown field would
+/// come back as `1.2345678901234568e29` after a `pause`). Reads are not refused:
 /// only a change that would write the file again.
 ///
 /// # Errors
