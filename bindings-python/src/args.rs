@@ -15,14 +15,17 @@ use crate::errors::to_py_err;
 /// `InvalidInputError`: `` `name` must be {expected}, not {type} `` with
 /// `context["argument"]`.
 pub fn wrong_type(value: &Bound<'_, PyAny>, name: &str, expected: &str) -> PyErr {
-    let got = value
-        .get_type()
-        .name()
-        .map_or_else(|_| "?".to_owned(), |n| n.to_string());
+    let got = type_name(value);
     to_py_err(
         Error::invalid_input(format!("`{name}` must be {expected}, not {got}"))
             .with_context("argument", name),
     )
+}
+
+/// The name of `value`'s type (`int`, `NoneType`).
+pub fn type_name(value: &Bound<'_, PyAny>) -> String {
+    let name = value.get_type().name();
+    name.map_or_else(|_| "an object".to_owned(), |n| n.to_string())
 }
 
 /// The int in `value` as an `i128` (every Python int of 128 bits), or `None` when it is

@@ -4,7 +4,7 @@ use pyo3::prelude::*;
 use session_state::{Key, conformance};
 
 use crate::errors::IntoPyResult;
-use crate::stores::{AnyStore, key_arg};
+use crate::stores::{key_arg, store_arg};
 
 /// `run_store_conformance(store, scratch=".conformance") -> dict`: runs every case of the core
 /// suite on `store` below the folder key `scratch`; returns
@@ -16,7 +16,7 @@ pub fn run_store_conformance<'py>(
     store: &Bound<'py, PyAny>,
     scratch: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let store = AnyStore::from_py(store)?;
+    let store = store_arg(store)?;
     let scratch = match scratch {
         Some(s) => key_arg(s, "scratch")?,
         None => Key::new(".conformance").py()?,
@@ -29,6 +29,6 @@ pub fn run_store_conformance<'py>(
 /// decimal counter under `key`; returns the new value (for no-lost-update tests).
 #[pyfunction]
 pub fn counter_increment(store: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<u64> {
-    let store = AnyStore::from_py(store)?;
+    let store = store_arg(store)?;
     conformance::counter_increment(&store, &key_arg(key, "key")?).py()
 }

@@ -17,6 +17,25 @@ use session_state::argument_fields::{MemberNames, from_argument};
 use crate::errors::to_py_err;
 use session_state::json as json_check;
 
+/// A Python object, as every native method takes its arguments.
+pub type Obj<'py> = Bound<'py, PyAny>;
+
+/// What a native method returning plain Python data returns.
+pub type Out<'py> = PyResult<Obj<'py>>;
+
+/// A core result as plain Python data: the value through [`to_py`], the error through
+/// [`to_py_err`].
+pub trait ToPyData {
+    /// The value as `dict`, `list`, `str`, ... or the mapped error.
+    fn out(self, py: Python<'_>) -> Out<'_>;
+}
+
+impl<T: Serialize> ToPyData for Result<T, Error> {
+    fn out(self, py: Python<'_>) -> Out<'_> {
+        to_py(py, &self.map_err(to_py_err)?)
+    }
+}
+
 /// Any serialisable value as plain Python data (`dict`, `list`, `str`, `int`, ...).
 pub fn to_py<'py, T: Serialize + ?Sized>(
     py: Python<'py>,
@@ -107,3 +126,45 @@ pub fn from_py_as<T: DeserializeOwned>(
     })?;
     from_argument(json, name, names).map_err(to_py_err)
 }
+
+/// The `#[pymethods]` of a handle class: first the methods that pass their `str` arguments
+/// (checked by [`crate::args::text`], named; those after `;` optional, `None` by default) to
+/// the core method of the same name on `self.inner`, the result as plain data (`data`) or as
+/// pyo3 converts it (`value`); then the class's own methods.
+macro_rules! handle_methods {
+    ($class:ident {
+        data: [$($data:ident($($d:ident),* $(; $($do:ident),*)?)),* $(,)?],
+        value: [$($value:ident($($v:ident),* $(; $($vo:ident),*)?) -> $ty:ty),* $(,)?],
+        $($own:tt)*
+    }) => {
+        #[pymethods]
+        impl $class {
+            $(#[pyo3(signature = ($($d,)* $($($do = None),*)?))]
+            fn $data<'py>(
+                &self,
+                py: Python<'py>,
+                $($d: &Obj<'py>,)*
+                $($($do: Option<&Obj<'py>>),*)?
+            ) -> Out<'py> {
+                let data = self.inner.$data(
+                    $(&$crate::args::text($d, stringify!($d))?,)*
+                    $($($crate::args::opt_text($do, stringify!($do))?.as_deref()),*)?
+                );
+                data.out(py)
+            })*
+            $(#[pyo3(signature = ($($v,)* $($($vo = None),*)?))]
+            fn $value(
+                &self,
+                $($v: &Obj<'_>,)*
+                $($($vo: Option<&Obj<'_>>),*)?
+            ) -> PyResult<$ty> {
+                self.inner.$value(
+                    $(&$crate::args::text($v, stringify!($v))?,)*
+                    $($($crate::args::opt_text($vo, stringify!($vo))?.as_deref()),*)?
+                ).py()
+            })*
+            $($own)*
+        }
+    };
+}
+pub(crate) use handle_methods;

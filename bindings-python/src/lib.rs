@@ -7,6 +7,7 @@ mod args;
 mod conformance;
 mod convert;
 mod errors;
+mod host_store;
 mod orchestrator;
 mod redis_store;
 mod registry;
@@ -18,20 +19,31 @@ use pyo3::prelude::*;
 /// The native half of the `session_state` package.
 #[pymodule]
 #[pyo3(name = "_native")]
-fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-    let codes: Vec<&str> = session_state::ErrorKind::ALL
-        .iter()
-        .map(|k| k.code())
-        .collect();
-    m.add("ERROR_CODES", codes)?;
-    m.add_class::<stores::PyFileStore>()?;
-    m.add_class::<stores::PyMemoryStore>()?;
-    m.add_class::<redis_store::PyRedisStore>()?;
-    m.add_function(wrap_pyfunction!(conformance::run_store_conformance, m)?)?;
-    m.add_function(wrap_pyfunction!(conformance::counter_increment, m)?)?;
-    team::register(m)?;
-    registry::register(m)?;
-    orchestrator::register(m)?;
-    Ok(())
+mod native {
+    use pyo3::prelude::*;
+
+    #[pymodule_export]
+    use crate::conformance::{counter_increment, run_store_conformance};
+    #[pymodule_export]
+    use crate::orchestrator::{
+        PyOrchestrator, json_schema, orchestrator_document, render_resume, resume_summary, salvage,
+    };
+    #[pymodule_export]
+    use crate::redis_store::PyRedisStore;
+    #[pymodule_export]
+    use crate::registry::{PyAgentRegistry, export_transcript, parse_transcript, read_transcript};
+    #[pymodule_export]
+    use crate::stores::{PyFileStore, PyMemoryStore};
+    #[pymodule_export]
+    use crate::team::{
+        PyTeamStore, team_document, team_from_config, team_from_json, team_to_json,
+        team_to_spawn_config,
+    };
+
+    #[pymodule_init]
+    fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
+        m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+        let codes = session_state::ErrorKind::ALL.iter().map(|k| k.code());
+        m.add("ERROR_CODES", codes.collect::<Vec<_>>())
+    }
 }

@@ -1,5 +1,5 @@
 //! `RedisStore(url)`: the Redis store of `session-state-redis` for Python, usable wherever a
-//! store goes (it becomes `AnyStore::Redis`).
+//! store goes.
 
 use std::sync::Arc;
 
@@ -9,8 +9,9 @@ use session_state::Store;
 use session_state_redis::RedisStore;
 
 use crate::args;
+use crate::convert::Obj;
 use crate::errors::IntoPyResult;
-use crate::stores::{key_arg, list_py, read_py, write_py};
+use crate::stores::{key_arg, store_methods};
 
 /// Keys on a Redis server: `redis://[user][:password@]host[:port][/db][?prefix=P]` or
 /// `rediss://` for TLS.
@@ -20,15 +21,12 @@ pub struct PyRedisStore {
     pub(crate) inner: Arc<RedisStore>,
 }
 
-#[pymethods]
-impl PyRedisStore {
+store_methods!(PyRedisStore {
     /// `RedisStore(url)`; connects on first use. `InvalidInputError` for a bad URL.
     #[new]
-    fn new(url: &Bound<'_, PyAny>) -> PyResult<Self> {
-        let url = args::text(url, "url")?;
-        Ok(PyRedisStore {
-            inner: Arc::new(RedisStore::open(&url).py()?),
-        })
+    fn new(url: &Obj<'_>) -> PyResult<Self> {
+        let inner = Arc::new(RedisStore::open(&args::text(url, "url")?).py()?);
+        Ok(PyRedisStore { inner })
     }
 
     /// The server, without its password.
@@ -48,27 +46,7 @@ impl PyRedisStore {
         self.inner.ping().py()
     }
 
-    fn read<'py>(
-        &self,
-        py: Python<'py>,
-        key: &Bound<'py, PyAny>,
-    ) -> PyResult<Option<Bound<'py, PyBytes>>> {
-        read_py(py, self.inner.as_ref(), key)
-    }
-
-    fn write(&self, key: &Bound<'_, PyAny>, data: &Bound<'_, PyAny>) -> PyResult<()> {
-        write_py(self.inner.as_ref(), key, data)
-    }
-
-    fn delete(&self, key: &Bound<'_, PyAny>) -> PyResult<bool> {
-        self.inner.delete(&key_arg(key, "key")?).py()
-    }
-
-    fn list(&self, prefix: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
-        list_py(self.inner.as_ref(), prefix)
-    }
-
     fn __repr__(&self) -> String {
         format!("RedisStore({:?})", self.inner.options().server())
     }
-}
+});

@@ -1,55 +1,81 @@
-//! `session_state.moai`, native half: the sub-agent registry (`AgentRegistry`) with plain-data
-//! results.
+//! `session_state.registry`, native half: the sub-agent registry (`AgentRegistry`) with
+//! plain-data results, and the transcripts.
 
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde_json::Value;
 use session_state::Key;
 use session_state::registry::{
-    AgentRegistry, JournalMode, PolicyName, RegistryOptions, TaskArg, TranscriptLines,
+    self, AgentRegistry, JournalMode, PolicyName, RegistryOptions, TaskArg, TranscriptLines,
     find_transcript,
 };
 use session_state_fs::SystemClock;
 
 use crate::args::{self, opt_text, text};
-use crate::convert::{from_py, to_py};
+use crate::convert::{Obj, Out, ToPyData, from_py, handle_methods, to_py};
 use crate::errors::IntoPyResult;
-use crate::stores::{AnyStore, key_arg};
+use crate::stores::{AnyStore, key_arg, store_arg};
 
-/// The registry over a store, at the keys the Python side chose.
-#[pyclass(module = "session_state._native", name = "Registry", frozen)]
+/// The registry over a store.
+#[pyclass(module = "session_state._native", name = "AgentRegistry", frozen)]
 #[derive(Debug)]
-pub struct PyRegistry {
+pub struct PyAgentRegistry {
     inner: AgentRegistry<AnyStore, SystemClock>,
 }
 
-#[pymethods]
-impl PyRegistry {
-    /// `Registry(store, sessions_key, chains_key, journal_key, *, journal=False,
-    /// max_document_bytes=None)`: files read up to `max_document_bytes` (default 16 MiB).
+/// The key argument `name`, or the core's `default` when it is `None`.
+fn key_or(value: Option<&Obj<'_>>, name: &str, default: &str) -> PyResult<Key> {
+    match value.filter(|v| !v.is_none()) {
+        Some(value) => key_arg(value, name),
+        None => Key::new(default).py(),
+    }
+}
+
+handle_methods!(PyAgentRegistry {
+    // `repair() -> list[dict]`: repairs a corrupt sessions file (what it still holds written
+    // back) and a corrupt chains file (started as `{}`), keeping copies; one
+    // `{key, kept_copy, action}` per file repaired, the sessions file's first.
+    data: [
+        agent_result(agent_id), chain_results(chain_id), chain_summary(chain_id),
+        chain_status(chain_id), all_sessions(), repair(), load(), load_chains(), agents(; chain_id),
+    ],
+    // `should_resume(agent_name, current_task, previous_task=None) -> bool`: the seed's rule
+    // (the compat policy).
+    value: [
+        chain_ids() -> Vec<String>, clear_agent(agent_name) -> bool,
+        clear_chain(chain_id) -> bool, increment_resume_count(agent_id) -> bool,
+        resume_id(agent_name; chain_id) -> Option<String>,
+        should_resume(agent_name, current_task; previous_task) -> bool,
+    ],
+
+    /// `AgentRegistry(store, sessions_key=None, chains_key=None, journal_key=None, *,
+    /// journal=False, max_document_bytes=None)`: the keys default to the core's
+    /// (`.moai/memory/agent-sessions.json`, ...); files read up to `max_document_bytes`
+    /// (default 16 MiB).
     #[new]
     #[pyo3(signature = (
-        store, sessions_key, chains_key, journal_key, *, journal = None, max_document_bytes = None
+        store, sessions_key = None, chains_key = None, journal_key = None, *, journal = None,
+        max_document_bytes = None
     ))]
     fn new(
-        store: &Bound<'_, PyAny>,
-        sessions_key: &Bound<'_, PyAny>,
-        chains_key: &Bound<'_, PyAny>,
-        journal_key: &Bound<'_, PyAny>,
-        journal: Option<&Bound<'_, PyAny>>,
-        max_document_bytes: Option<&Bound<'_, PyAny>>,
+        store: &Obj<'_>,
+        sessions_key: Option<&Obj<'_>>,
+        chains_key: Option<&Obj<'_>>,
+        journal_key: Option<&Obj<'_>>,
+        journal: Option<&Obj<'_>>,
+        max_document_bytes: Option<&Obj<'_>>,
     ) -> PyResult<Self> {
         let options = RegistryOptions {
             journal: Some(Value::Bool(args::flag(journal, "journal", false)?)),
             max_document_bytes: args::byte_limit(max_document_bytes, "max_document_bytes")?,
         };
-        let inner = AgentRegistry::new(AnyStore::from_py(store)?, SystemClock).with_keys(
-            key_arg(sessions_key, "sessions_key")?,
-            key_arg(chains_key, "chains_key")?,
-            key_arg(journal_key, "journal_key")?,
+        let inner = AgentRegistry::new(store_arg(store)?, SystemClock).with_keys(
+            key_or(sessions_key, "sessions_key", registry::SESSIONS_KEY)?,
+            key_or(chains_key, "chains_key", registry::CHAINS_KEY)?,
+            key_or(journal_key, "journal_key", registry::JOURNAL_KEY)?,
         );
         let inner = options.apply(inner, "options").py()?;
-        Ok(PyRegistry { inner })
+        Ok(PyAgentRegistry { inner })
     }
 
     /// Whether registrations go to the journal.
@@ -62,31 +88,15 @@ impl PyRegistry {
     fn register(
         &self,
         py: Python<'_>,
-        agent_name: &Bound<'_, PyAny>,
-        agent_id: &Bound<'_, PyAny>,
-        result: &Bound<'_, PyAny>,
-        chain_id: Option<&Bound<'_, PyAny>>,
+        agent_name: &Obj<'_>,
+        agent_id: &Obj<'_>,
+        result: &Obj<'_>,
+        chain_id: Option<&Obj<'_>>,
     ) -> PyResult<()> {
-        let agent_name = text(agent_name, "agent_name")?;
-        let agent_id = text(agent_id, "agent_id")?;
+        let (name, id) = (text(agent_name, "agent_name")?, text(agent_id, "agent_id")?);
         let chain_id = opt_text(chain_id, "chain_id")?;
         let result: Value = from_py("result", result)?;
-        py.detach(|| {
-            self.inner
-                .register(&agent_name, &agent_id, result, chain_id.as_deref())
-        })
-        .py()
-    }
-
-    #[pyo3(signature = (agent_name, chain_id = None))]
-    fn resume_id(
-        &self,
-        agent_name: &Bound<'_, PyAny>,
-        chain_id: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Option<String>> {
-        let chain_id = opt_text(chain_id, "chain_id")?;
-        self.inner
-            .resume_id(&text(agent_name, "agent_name")?, chain_id.as_deref())
+        py.detach(|| self.inner.register(&name, &id, result, chain_id.as_deref()))
             .py()
     }
 
@@ -97,137 +107,39 @@ impl PyRegistry {
     fn decide_resume<'py>(
         &self,
         py: Python<'py>,
-        agent_name: &Bound<'py, PyAny>,
-        current_task: &Bound<'py, PyAny>,
-        previous_task: Option<&Bound<'py, PyAny>>,
-        policy: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let name = opt_text(policy, "policy")?.unwrap_or("compat".into());
-        let name = name.parse::<PolicyName>().py()?;
+        agent_name: &Obj<'py>,
+        current_task: &Obj<'py>,
+        previous_task: Option<&Obj<'py>>,
+        policy: Option<&Obj<'py>>,
+    ) -> Out<'py> {
+        let policy = opt_text(policy, "policy")?.unwrap_or("compat".into());
+        let policy = policy.parse::<PolicyName>().py()?;
         let previous = previous_task
             .filter(|p| !p.is_none())
             .map(task)
             .transpose()?;
         let current = task(current_task)?;
-        let decision = self
-            .inner
-            .decide_resume_in_seed_order(
-                &text(agent_name, "agent_name")?,
-                task_arg(&current),
-                previous.as_ref().map_or(TaskArg::Absent, task_arg),
-                name,
-            )
-            .py()?;
-        to_py(py, &decision)
-    }
-
-    fn increment_resume_count(&self, agent_id: &Bound<'_, PyAny>) -> PyResult<bool> {
-        self.inner
-            .increment_resume_count(&text(agent_id, "agent_id")?)
-            .py()
-    }
-
-    fn agent_result<'py>(
-        &self,
-        py: Python<'py>,
-        agent_id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        to_py(
-            py,
-            &self.inner.agent_result(&text(agent_id, "agent_id")?).py()?,
-        )
-    }
-
-    fn chain_results<'py>(
-        &self,
-        py: Python<'py>,
-        chain_id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        to_py(
-            py,
-            &self
-                .inner
-                .chain_results(&text(chain_id, "chain_id")?)
-                .py()?,
-        )
-    }
-
-    fn chain_summary<'py>(
-        &self,
-        py: Python<'py>,
-        chain_id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        to_py(
-            py,
-            &self
-                .inner
-                .chain_summary(&text(chain_id, "chain_id")?)
-                .py()?,
-        )
-    }
-
-    fn chain_status<'py>(
-        &self,
-        py: Python<'py>,
-        chain_id: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        to_py(
-            py,
-            &self.inner.chain_status(&text(chain_id, "chain_id")?).py()?,
-        )
-    }
-
-    fn chain_ids(&self) -> PyResult<Vec<String>> {
-        self.inner.chain_ids().py()
-    }
-
-    fn clear_agent(&self, agent_name: &Bound<'_, PyAny>) -> PyResult<bool> {
-        self.inner
-            .clear_agent(&text(agent_name, "agent_name")?)
-            .py()
-    }
-
-    fn clear_chain(&self, chain_id: &Bound<'_, PyAny>) -> PyResult<bool> {
-        self.inner.clear_chain(&text(chain_id, "chain_id")?).py()
-    }
-
-    fn all_sessions<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.all_sessions().py()?)
-    }
-
-    /// `agents(chain_id=None) -> list[dict]`: one row per agent name.
-    #[pyo3(signature = (chain_id = None))]
-    fn agents<'py>(
-        &self,
-        py: Python<'py>,
-        chain_id: Option<&Bound<'py, PyAny>>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let chain_id = opt_text(chain_id, "chain_id")?;
-        to_py(py, &self.inner.agents(chain_id.as_deref()).py()?)
+        let previous = previous.as_ref().map_or(TaskArg::Absent, task_arg);
+        let name = text(agent_name, "agent_name")?;
+        let decision =
+            self.inner
+                .decide_resume_in_seed_order(&name, task_arg(&current), previous, policy);
+        decision.out(py)
     }
 
     /// `agent(agent_name) -> dict | None`: the row of one agent name.
-    fn agent<'py>(
-        &self,
-        py: Python<'py>,
-        agent_name: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+    fn agent<'py>(&self, py: Python<'py>, agent_name: &Obj<'py>) -> Out<'py> {
         let agent_name = text(agent_name, "agent_name")?;
-        let row = self
-            .inner
-            .agents(None)
-            .py()?
-            .into_iter()
-            .find(|e| e.agent_name == agent_name);
-        to_py(py, &row)
+        let rows = self.inner.agents(None).py()?;
+        to_py(py, &rows.into_iter().find(|e| e.agent_name == agent_name))
     }
 
     #[pyo3(signature = (chain_id, agent_sequence, metadata = None))]
     fn create_chain(
         &self,
-        chain_id: &Bound<'_, PyAny>,
-        agent_sequence: &Bound<'_, PyAny>,
-        metadata: Option<&Bound<'_, PyAny>>,
+        chain_id: &Obj<'_>,
+        agent_sequence: &Obj<'_>,
+        metadata: Option<&Obj<'_>>,
     ) -> PyResult<()> {
         let chain_id = text(chain_id, "chain_id")?;
         let agent_sequence = args::texts(agent_sequence, "agent_sequence")?;
@@ -237,51 +149,28 @@ impl PyRegistry {
             .py()
     }
 
-    /// `repair() -> list[dict]`: repairs a corrupt sessions file (what it still holds written
-    /// back) and a corrupt chains file (started as `{}`), keeping copies; one
-    /// `{key, kept_copy, action}` per file repaired, the sessions file's first (the core's
-    /// `AgentRegistry::repair`, the Node package's `recover`).
-    fn repair<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.repair().py()?)
-    }
-
-    /// The sessions document (base + journal) as a dict.
-    fn load<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.load().py()?)
-    }
-
     /// `save_edits(before, after) -> bool`: writes the entries of the four maps (`sessions`,
     /// `chains`, `metadata`, `results`) that differ between `before` (as read) and `after` (as
     /// the caller changed them) into the file as it is now, under the registry's lock (the
     /// core's `save_edits`). Whether the file changed.
-    fn save_edits(
-        &self,
-        py: Python<'_>,
-        before: &Bound<'_, PyAny>,
-        after: &Bound<'_, PyAny>,
-    ) -> PyResult<bool> {
+    fn save_edits(&self, py: Python<'_>, before: &Obj<'_>, after: &Obj<'_>) -> PyResult<bool> {
         let before: Value = from_py("before", before)?;
         let after: Value = from_py("after", after)?;
         py.detach(|| self.inner.save_edits(&before, &after)).py()
-    }
-
-    /// The chains document as a dict.
-    fn load_chains<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.load_chains().py()?)
     }
 
     /// Folds the journal into the sessions file.
     fn compact(&self, py: Python<'_>) -> PyResult<()> {
         py.detach(|| self.inner.compact()).py()
     }
-}
+});
 
 /// A task argument: its text, or the name of its type when it is not a `str`.
-fn task(value: &Bound<'_, PyAny>) -> PyResult<Result<String, String>> {
+fn task(value: &Obj<'_>) -> PyResult<Result<String, String>> {
     if value.is_instance_of::<PyString>() {
         return Ok(Ok(text(value, "task")?.into_owned()));
     }
-    Ok(Err(value.get_type().name()?.to_string()))
+    Ok(Err(args::type_name(value)))
 }
 
 fn task_arg(task: &Result<String, String>) -> TaskArg<'_> {
@@ -298,10 +187,10 @@ fn task_arg(task: &Result<String, String>) -> TaskArg<'_> {
 /// `StorageError`; an unsafe id an `InvalidKeyError`.
 fn transcript_in(
     py: Python<'_>,
-    store: &Bound<'_, PyAny>,
-    agent_id: &Bound<'_, PyAny>,
+    store: &Obj<'_>,
+    agent_id: &Obj<'_>,
 ) -> PyResult<Option<(Key, Vec<u8>)>> {
-    let store = AnyStore::from_py(store)?;
+    let store = store_arg(store)?;
     let agent_id = text(agent_id, "agent_id")?;
     py.detach(|| find_transcript(&store, &agent_id, true)).py()
 }
@@ -311,8 +200,8 @@ fn transcript_in(
 #[pyfunction]
 pub fn export_transcript(
     py: Python<'_>,
-    store: &Bound<'_, PyAny>,
-    agent_id: &Bound<'_, PyAny>,
+    store: &Obj<'_>,
+    agent_id: &Obj<'_>,
 ) -> PyResult<Option<String>> {
     Ok(transcript_in(py, store, agent_id)?.map(|(key, _)| key.as_str().to_owned()))
 }
@@ -321,11 +210,7 @@ pub fn export_transcript(
 /// transcript in `store` (`{"kind": "record" | "invalid" | "torn", "line": n, ...}`), or
 /// `None` when there is none; see `transcript_in`.
 #[pyfunction]
-pub fn read_transcript<'py>(
-    py: Python<'py>,
-    store: &Bound<'py, PyAny>,
-    agent_id: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
+pub fn read_transcript<'py>(py: Python<'py>, store: &Obj<'py>, agent_id: &Obj<'py>) -> Out<'py> {
     let lines = transcript_in(py, store, agent_id)?
         .map(|(_, bytes)| TranscriptLines::new(&bytes).collect::<Vec<_>>());
     to_py(py, &lines)
@@ -334,19 +219,7 @@ pub fn read_transcript<'py>(
 /// `parse_transcript(data) -> list[dict]`: the lines of a transcript
 /// (`{"kind": "record" | "invalid" | "torn", "line": n, ...}`).
 #[pyfunction]
-pub fn parse_transcript<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
+pub fn parse_transcript<'py>(py: Python<'py>, data: &Obj<'py>) -> Out<'py> {
     let lines: Vec<_> = TranscriptLines::new(args::bytes(data, "data")?).collect();
     to_py(py, &lines)
-}
-
-/// Registers the registry class and functions on the native module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyRegistry>()?;
-    m.add_function(wrap_pyfunction!(export_transcript, m)?)?;
-    m.add_function(wrap_pyfunction!(read_transcript, m)?)?;
-    m.add_function(wrap_pyfunction!(parse_transcript, m)?)?;
-    Ok(())
 }

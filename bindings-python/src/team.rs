@@ -8,11 +8,11 @@ use session_state::{Error, ErrorKind};
 use session_state_fs::SystemClock;
 
 use crate::args;
-use crate::convert::{check_text, from_py, from_py_as, to_py};
+use crate::convert::{Obj, Out, ToPyData, check_text, from_py, from_py_as, handle_methods, to_py};
 use crate::errors::IntoPyResult;
-use crate::stores::AnyStore;
+use crate::stores::{AnyStore, store_arg};
 
-fn backend(name: &Bound<'_, PyAny>) -> PyResult<BackendType> {
+fn backend(name: &Obj<'_>) -> PyResult<BackendType> {
     args::text(name, "backend_type")?
         .parse::<BackendType>()
         .py()
@@ -21,7 +21,7 @@ fn backend(name: &Bound<'_, PyAny>) -> PyResult<BackendType> {
 /// `team_document(doc) -> dict`: checks a session document (camelCase keys) and returns it as
 /// the crate would write it (timestamps in UTC with `Z`, unknown keys kept).
 #[pyfunction]
-pub fn team_document<'py>(py: Python<'py>, doc: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+pub fn team_document<'py>(py: Python<'py>, doc: &Obj<'py>) -> Out<'py> {
     let state: SessionState = from_py("data", doc)?;
     to_py(py, &state)
 }
@@ -32,10 +32,10 @@ pub fn team_document<'py>(py: Python<'py>, doc: &Bound<'py, PyAny>) -> PyResult<
 #[pyo3(signature = (config, backend_type, now = None))]
 pub fn team_from_config<'py>(
     py: Python<'py>,
-    config: &Bound<'py, PyAny>,
-    backend_type: &Bound<'py, PyAny>,
-    now: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
+    config: &Obj<'py>,
+    backend_type: &Obj<'py>,
+    now: Option<&Obj<'py>>,
+) -> Out<'py> {
     let config: SpawnConfig = from_py_as("config", config, MemberNames::SnakeCase)?;
     let now = match args::opt_text(now, "now")? {
         Some(text) => session_state::Timestamp::parse(&text).py()?.utc(),
@@ -49,17 +49,14 @@ pub fn team_from_config<'py>(
 
 /// `team_to_spawn_config(doc) -> dict`: the spawn config of a session document.
 #[pyfunction]
-pub fn team_to_spawn_config<'py>(
-    py: Python<'py>,
-    doc: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
+pub fn team_to_spawn_config<'py>(py: Python<'py>, doc: &Obj<'py>) -> Out<'py> {
     let state: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
     to_py(py, &state.to_spawn_config())
 }
 
 /// `team_to_json(doc) -> bytes`: the crate's bytes (pretty JSON, no trailing newline).
 #[pyfunction]
-pub fn team_to_json(doc: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+pub fn team_to_json(doc: &Obj<'_>) -> PyResult<Vec<u8>> {
     let state: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
     state.to_json().py()
 }
@@ -67,13 +64,10 @@ pub fn team_to_json(doc: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 /// `team_from_json(data) -> dict`: parses the bytes of a session file (checked as documents
 /// from Python are: no integer outside 64 bits, no nesting over the limit).
 #[pyfunction]
-pub fn team_from_json<'py>(
-    py: Python<'py>,
-    data: &Bound<'py, PyAny>,
-) -> PyResult<Bound<'py, PyAny>> {
+pub fn team_from_json<'py>(py: Python<'py>, data: &Obj<'py>) -> Out<'py> {
     let data = args::bytes(data, "data")?;
     check_text("session state", data)?;
-    to_py(py, &SessionState::from_json(data).py()?)
+    SessionState::from_json(data).out(py)
 }
 
 /// Team session files over a store (`teams/{team}/sessions/{agent}.json`).
@@ -83,73 +77,40 @@ pub struct PyTeamStore {
     inner: team::TeamStore<AnyStore, SystemClock>,
 }
 
-#[pymethods]
-impl PyTeamStore {
+handle_methods!(PyTeamStore {
+    data: [load(team, agent), list(team), list_teams(), resume_plan(team)],
+    value: [delete(team, agent) -> bool],
+
     /// `TeamStore(store, *, max_document_bytes=None)`: session files read up to
     /// `max_document_bytes` (default 16 MiB).
     #[new]
     #[pyo3(signature = (store, *, max_document_bytes = None))]
-    fn new(
-        store: &Bound<'_, PyAny>,
-        max_document_bytes: Option<&Bound<'_, PyAny>>,
-    ) -> PyResult<Self> {
+    fn new(store: &Obj<'_>, max_document_bytes: Option<&Obj<'_>>) -> PyResult<Self> {
         let options = team::TeamStoreOptions {
             max_document_bytes: args::byte_limit(max_document_bytes, "max_document_bytes")?,
         };
         Ok(PyTeamStore {
-            inner: options.apply(team::TeamStore::new(AnyStore::from_py(store)?, SystemClock)),
+            inner: options.apply(team::TeamStore::new(store_arg(store)?, SystemClock)),
         })
     }
 
-    fn save(
-        &self,
-        team: &Bound<'_, PyAny>,
-        doc: &Bound<'_, PyAny>,
-    ) -> PyResult<std::path::PathBuf> {
+    fn save(&self, team: &Obj<'_>, doc: &Obj<'_>) -> PyResult<std::path::PathBuf> {
         let team = args::text(team, "team")?;
         let state: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
         Ok(self.inner.save(&team, &state).py()?.as_str().into())
     }
 
-    fn load<'py>(
-        &self,
-        py: Python<'py>,
-        team: &Bound<'py, PyAny>,
-        agent: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
-        to_py(py, &self.inner.load(&team, &agent).py()?)
-    }
-
-    fn delete(&self, team: &Bound<'_, PyAny>, agent: &Bound<'_, PyAny>) -> PyResult<bool> {
-        let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
-        self.inner.delete(&team, &agent).py()
-    }
-
-    fn list<'py>(&self, py: Python<'py>, team: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.list(&args::text(team, "team")?).py()?)
-    }
-
-    fn list_teams<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        to_py(py, &self.inner.list_teams().py()?)
-    }
-
     fn record_spawn<'py>(
         &self,
         py: Python<'py>,
-        team: &Bound<'py, PyAny>,
-        config: &Bound<'py, PyAny>,
-        backend_type: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+        team: &Obj<'py>,
+        config: &Obj<'py>,
+        backend_type: &Obj<'py>,
+    ) -> Out<'py> {
         let team = args::text(team, "team")?;
         let config: SpawnConfig = from_py_as("config", config, MemberNames::SnakeCase)?;
-        to_py(
-            py,
-            &self
-                .inner
-                .record_spawn(&team, &config, backend(backend_type)?)
-                .py()?,
-        )
+        let backend = backend(backend_type)?;
+        self.inner.record_spawn(&team, &config, backend).out(py)
     }
 
     /// Replaces the whole saved document of `agent` in one exclusive read-modify-write
@@ -157,14 +118,16 @@ impl PyTeamStore {
     fn replace<'py>(
         &self,
         py: Python<'py>,
-        team: &Bound<'py, PyAny>,
-        agent: &Bound<'py, PyAny>,
-        doc: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+        team: &Obj<'py>,
+        agent: &Obj<'py>,
+        doc: &Obj<'py>,
+    ) -> Out<'py> {
         let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
         let new: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
-        let written = self.inner.replace(&team, &agent, &new);
-        to_py(py, &written.map_err(below_state).py()?)
+        self.inner
+            .replace(&team, &agent, &new)
+            .map_err(below_state)
+            .out(py)
     }
 
     /// `update(team, agent, changes) -> dict`: the keys of `changes` (document keys,
@@ -174,32 +137,17 @@ impl PyTeamStore {
     fn update<'py>(
         &self,
         py: Python<'py>,
-        team: &Bound<'py, PyAny>,
-        agent: &Bound<'py, PyAny>,
-        changes: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
+        team: &Obj<'py>,
+        agent: &Obj<'py>,
+        changes: &Obj<'py>,
+    ) -> Out<'py> {
         let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
         let changes: Map<String, Value> = from_py("changes", changes)?;
-        let written = self
-            .inner
-            .update(&team, &agent, |state| {
-                state.merge_argument(&changes, "changes")
-            })
-            .py()?;
-        to_py(py, &written)
+        let merge = |state: &mut SessionState| state.merge_argument(&changes, "changes");
+        self.inner.update(&team, &agent, merge).out(py)
     }
 
-    fn resume_plan<'py>(
-        &self,
-        py: Python<'py>,
-        team: &Bound<'py, PyAny>,
-    ) -> PyResult<Bound<'py, PyAny>> {
-        to_py(
-            py,
-            &self.inner.resume_plan(&args::text(team, "team")?).py()?,
-        )
-    }
-}
+});
 
 /// A refused argument naming a document member (`backendType`) named as the attribute of
 /// the argument `state` (`state.backend_type`); the message follows the field.
@@ -211,15 +159,4 @@ fn below_state(err: Error) -> Error {
         Some(member) => err.with_field(format!("state.{member}")),
         None => err,
     }
-}
-
-/// Registers the team functions and class on the native module.
-pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
-    m.add_class::<PyTeamStore>()?;
-    m.add_function(wrap_pyfunction!(team_document, m)?)?;
-    m.add_function(wrap_pyfunction!(team_from_config, m)?)?;
-    m.add_function(wrap_pyfunction!(team_to_spawn_config, m)?)?;
-    m.add_function(wrap_pyfunction!(team_to_json, m)?)?;
-    m.add_function(wrap_pyfunction!(team_from_json, m)?)?;
-    Ok(())
 }

@@ -150,7 +150,7 @@ def test_team_replace_refuses_an_unknown_backend(teams):
     state = teams.load("my-team", "coder")
     state.backend_type = "bogus"
     with pytest.raises(InvalidInputError) as info:
-        teams.replace("my-team", state)
+        teams.replace("my-team", "coder", state)
     assert info.value.context["field"] == "state.backend_type"
     assert teams.load("my-team", "coder").backend_type == "codex"
 

@@ -118,7 +118,7 @@ def test_team_store_wrong_types_name_the_argument():
     with pytest.raises(TypeError, match="state"):
         teams.save("t", None)  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="state"):
-        teams.replace("t", {"name": "x"})  # type: ignore[arg-type]
+        teams.replace("t", "x", {"name": "x"})  # type: ignore[arg-type]
     with pytest.raises(TypeError, match="config"):
         teams.record_spawn("t", None, "codex")  # type: ignore[arg-type]
     config = SpawnConfig(name="coder", prompt="p")

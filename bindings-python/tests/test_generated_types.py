@@ -10,7 +10,7 @@ import typing
 
 from conftest import REPO, VECTORS
 
-from session_state import MemoryStore, _native, _types
+from session_state import AgentRegistry, MemoryStore, _native, _types
 
 ORCH = VECTORS / "orchestrator"
 SCHEMA = json.loads((REPO / "bindings-shared" / "types.schema.json").read_text("utf-8"))["$defs"]
@@ -105,7 +105,7 @@ def test_orchestrator_results():
 
 
 def test_registry_results():
-    reg = _native.Registry(MemoryStore(), "s.json", "c.json", "j.jsonl")
+    reg = AgentRegistry(MemoryStore(), "s.json", "c.json", "j.jsonl")
     reg.create_chain("ch", ["plan", "code"], {"why": "test"})
     reg.register("plan", "id-1", {"ok": True, "n": [1, 2.5]}, "ch")
     reg.register("code", "id-2", None, "ch")

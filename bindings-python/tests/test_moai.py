@@ -76,7 +76,7 @@ def _three_agents(tmp_path):
 
 
 # Files that the registry's strict parser refuses: each entry
-# that is still whole is kept, as `doctor --fix` and Node's `AgentRegistry.recover()` do.
+# that is still whole is kept, as `doctor --fix` and Node's `AgentRegistry.repair()` do.
 DAMAGES = [
     ("nan", lambda t: t.replace('"v": 3', '"v": NaN'), 3),
     ("null session", lambda t: t.replace('"agent3": "id3"', '"agent3": null'), 2),

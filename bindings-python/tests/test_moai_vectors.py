@@ -7,7 +7,7 @@ import logging
 import pytest
 from conftest import VECTORS, mask
 
-from session_state import MemoryStore, _native
+from session_state import AgentRegistry, MemoryStore
 from session_state.moai import SessionManager
 
 REGISTRY = VECTORS / "registry"
@@ -30,7 +30,7 @@ def seed_demo():
 
 
 def memory_registry():
-    return _native.Registry(
+    return AgentRegistry(
         MemoryStore(), "agent-sessions.json", "workflow-chains.json", "agent-sessions.journal.jsonl"
     )
 
@@ -46,7 +46,8 @@ def test_should_resume_matches_every_oracle_case():
             for _ in range(case["resume_count"]):
                 reg.increment_resume_count("id-1")
         got = reg.decide_resume(case["agent_name"], case["current_task"], case["previous_task"])
-        if got["resume"] != case["resume"]:
+        said = reg.should_resume(case["agent_name"], case["current_task"], case["previous_task"])
+        if got["resume"] != case["resume"] or said is not case["resume"]:
             wrong.append(case)
     assert wrong == []
 

@@ -73,7 +73,7 @@ def test_team_store_in_memory_keeps_created_at_and_metadata_on_respawn():
     config = SpawnConfig(name="coder", prompt="p")
     first = teams.record_spawn("t", config, "codex")
     first.metadata["thread_id"] = "abc"
-    teams.replace("t", first)
+    teams.replace("t", "coder", first)
     again = teams.record_spawn("t", SpawnConfig(name="coder", prompt="new prompt"), "codex")
     assert again.created_at == first.created_at
     assert again.metadata == {"thread_id": "abc"}

@@ -2,6 +2,7 @@
 
 Submodules:
 - :mod:`session_state.moai`: a drop-in ``SessionManager`` for MoAI-ADK (sub-agent registry);
+- :mod:`session_state.registry`: ``AgentRegistry``, the sub-agent registry over any store;
 - :mod:`session_state.orchestrator`: the Session State skill's functions and ``OrchestratorStore``;
 - :mod:`session_state.teams`: the agent-teams spawn state (``SessionState``, ``TeamStore``);
 - :mod:`session_state.stores`: ``FileStore``, ``MemoryStore`` and the ``Store`` protocol;
@@ -9,7 +10,7 @@ Submodules:
   them also importable from ``session_state`` itself).
 """
 
-from . import errors, moai, orchestrator, stores, teams
+from . import errors, moai, orchestrator, registry, stores, teams
 from ._native import ERROR_CODES, __version__
 from .errors import (
     AlreadyExistsError,
@@ -23,10 +24,12 @@ from .errors import (
     SessionStateError,
     StorageError,
 )
+from .registry import AgentRegistry
 from .stores import FileStore, MemoryStore, RedisStore, Store
 
 __all__ = [
     "ERROR_CODES",
+    "AgentRegistry",
     "AlreadyExistsError",
     "ConflictError",
     "CorruptStateError",
@@ -45,6 +48,7 @@ __all__ = [
     "errors",
     "moai",
     "orchestrator",
+    "registry",
     "stores",
     "teams",
 ]

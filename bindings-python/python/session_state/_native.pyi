@@ -29,7 +29,7 @@ __all__ = [
     "team_to_spawn_config",
     "team_to_json",
     "team_from_json",
-    "Registry",
+    "AgentRegistry",
     "export_transcript",
     "read_transcript",
     "parse_transcript",
@@ -114,13 +114,13 @@ class TeamStore:
 # --------------------------------------------------------------------------------- registry
 
 @final
-class Registry:
+class AgentRegistry:
     def __new__(
         cls,
         store: object,
-        sessions_key: str,
-        chains_key: str,
-        journal_key: str,
+        sessions_key: Optional[str] = None,
+        chains_key: Optional[str] = None,
+        journal_key: Optional[str] = None,
         *,
         journal: Optional[bool] = None,
         max_document_bytes: Optional[int] = None,
@@ -131,6 +131,9 @@ class Registry:
         self, agent_name: str, agent_id: str, result: _Json, chain_id: Optional[str] = None
     ) -> None: ...
     def resume_id(self, agent_name: str, chain_id: Optional[str] = None) -> Optional[str]: ...
+    def should_resume(
+        self, agent_name: str, current_task: str, previous_task: Optional[str] = None
+    ) -> bool: ...
     def decide_resume(
         self,
         agent_name: str,

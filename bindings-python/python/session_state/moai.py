@@ -12,7 +12,7 @@ what the seed loses (SPEC section 5):
   no registration, a crash never leaves a torn file;
 - a sessions file that cannot be read (cut short, ``NaN``, a wrongly typed entry) is copied
   aside (``agent-sessions.json.corrupt-<UTC stamp>``), then every entry still whole is written
-  back, as ``session-state doctor --fix`` and Node's ``AgentRegistry.recover()`` do, with the
+  back, as ``session-state doctor --fix`` and Node's ``AgentRegistry.repair()`` do, with the
   seed's warning naming the copy and what was salvaged (the seed started empty in memory and
   its next save dropped everything); a corrupt ``workflow-chains.json`` is copied aside and
   starts empty (the seed's ``create_chain`` failed on it until it was repaired by hand);
@@ -101,7 +101,7 @@ def _unknown_agent() -> Dict[str, Any]:
     return {"resume": False, "score": 0.0, "matched": [], "reason": "unknown_agent"}
 
 
-def _compact_at_exit(registry: "_native.Registry", store: FileStore, journal_key: str) -> None:
+def _compact_at_exit(registry: "_native.AgentRegistry", store: FileStore, journal_key: str) -> None:
     """`_compact` when the manager is collected or the interpreter exits: a failure (a folder
     the process may only read) is logged, not printed as a traceback at exit; the journal
     stays and is folded by the next writer."""
@@ -111,7 +111,7 @@ def _compact_at_exit(registry: "_native.Registry", store: FileStore, journal_key
         logger.warning(f"Could not fold the sessions journal at exit: {e}")
 
 
-def _compact(registry: "_native.Registry", store: FileStore, journal_key: str) -> None:
+def _compact(registry: "_native.AgentRegistry", store: FileStore, journal_key: str) -> None:
     """Folds the journal at ``journal_key`` into the sessions file, unless it holds nothing
     (then nothing is locked or written: a read-only folder is left alone)."""
     journal = store.read(journal_key)
@@ -221,8 +221,8 @@ class SessionManager:
         self._store = FileStore(root, durable=durable)
         self._journal_key = f"{prefix}{self._session_file.stem}.journal.jsonl"
 
-        def registry(journal: bool) -> "_native.Registry":
-            return _native.Registry(
+        def registry(journal: bool) -> "_native.AgentRegistry":
+            return _native.AgentRegistry(
                 self._store,
                 prefix + self._session_file.name,
                 prefix + "workflow-chains.json",

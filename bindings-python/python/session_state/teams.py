@@ -282,12 +282,12 @@ class TeamStore:
             self._native.record_spawn(team, config.to_dict(), _backend(backend_type))
         )
 
-    def replace(self, team: str, state: SessionState) -> SessionState:
-        """Replaces an existing member's whole document (``createdAt`` and ``metadata`` as given).
-        ``InvalidInputError`` naming the attribute (``state.backend_type``) when ``backend_type``
-        changes to a backend the core does not know, as :meth:`update`."""
+    def replace(self, team: str, agent: str, state: SessionState) -> SessionState:
+        """Replaces the whole saved document of ``agent`` (``createdAt`` and ``metadata`` as
+        given). ``InvalidInputError`` naming the attribute (``state.backend_type``) when
+        ``backend_type`` changes to a backend the core does not know, as :meth:`update`."""
         _require(state, SessionState, "state")
-        return SessionState._from_checked(self._native.replace(team, state.name, state.to_dict()))
+        return SessionState._from_checked(self._native.replace(team, agent, state.to_dict()))
 
     def update(self, team: str, agent: str, changes: Mapping[str, Any]) -> SessionState:
         """Changes a saved member in one exclusive read-modify-write, as the Node package's
