@@ -6,49 +6,51 @@
 use std::borrow::Cow;
 use std::path::PathBuf;
 
+use chrono::{DateTime, Utc};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
-use session_state::Error;
+use session_state::{Clock, Error, Timestamp};
+use session_state_fs::SystemClock;
 
-use crate::errors::to_py_err;
+use crate::convert::Obj;
+use crate::errors::{IntoPyResult, to_py_err};
 
-/// `InvalidInputError`: `` `name` must be {expected}, not {type} `` with
-/// `context["argument"]`.
-pub fn wrong_type(value: &Bound<'_, PyAny>, name: &str, expected: &str) -> PyErr {
-    let got = type_name(value);
-    to_py_err(
-        Error::invalid_input(format!("`{name}` must be {expected}, not {got}"))
-            .with_context("argument", name),
+/// `InvalidInputError` `message` about the argument `name` (`context["argument"]`).
+pub fn refused(name: &str, message: String) -> PyErr {
+    to_py_err(Error::invalid_input(message).with_context("argument", name))
+}
+
+/// `InvalidInputError`: `` `name` must be {expected}, not {type} ``.
+pub fn wrong_type(value: &Obj<'_>, name: &str, expected: &str) -> PyErr {
+    refused(
+        name,
+        format!("`{name}` must be {expected}, not {}", type_name(value)),
     )
 }
 
 /// The name of `value`'s type (`int`, `NoneType`).
-pub fn type_name(value: &Bound<'_, PyAny>) -> String {
+pub fn type_name(value: &Obj<'_>) -> String {
     let name = value.get_type().name();
     name.map_or_else(|_| "an object".to_owned(), |n| n.to_string())
 }
 
-/// The int in `value` as an `i128` (every Python int of 128 bits), or `None` when it is
-/// larger still. Wrong type when `value` is not an int, and for a `bool`: Python counts it
-/// as an int, but `agent_progress("a", True)` storing 1 is not what the caller meant, and
-/// the Node package refuses a boolean too (`must be a number, got boolean`).
-fn int(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Option<i128>> {
+/// The int in `value` as an `i128`, or `None` when it is larger still. Wrong type when `value`
+/// is not an int, and for a `bool`: `agent_progress("a", True)` storing 1 is not what the
+/// caller meant, and the Node package refuses a boolean too (`must be a number, got boolean`).
+fn int(value: &Obj<'_>, name: &str) -> PyResult<Option<i128>> {
     if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
         return Err(wrong_type(value, name, "an int"));
     }
     Ok(value.extract::<i128>().ok())
 }
 
-fn out_of_range(name: &str, value: &Bound<'_, PyAny>, range: &str) -> PyErr {
-    to_py_err(
-        Error::invalid_input(format!("`{name}` must be {range}, not `{value}`"))
-            .with_context("argument", name),
-    )
+fn out_of_range(name: &str, value: &Obj<'_>, range: &str) -> PyErr {
+    refused(name, format!("`{name}` must be {range}, not `{value}`"))
 }
 
 /// A count (a limit, an offset): an int from 0 up; one too large for a `usize` counts as
 /// `usize::MAX` (no list is that long).
-pub fn count(value: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
+pub fn count(value: &Obj<'_>, name: &str) -> PyResult<usize> {
     let negative = || out_of_range(name, value, "zero or more");
     match int(value, name)? {
         Some(n) if n < 0 => Err(negative()),
@@ -60,7 +62,7 @@ pub fn count(value: &Bound<'_, PyAny>, name: &str) -> PyResult<usize> {
 }
 
 /// The `max_document_bytes` keyword: `None` (or absent) for the default, else a count.
-pub fn byte_limit(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Option<u64>> {
+pub fn byte_limit(value: Option<&Obj<'_>>, name: &str) -> PyResult<Option<u64>> {
     value
         .filter(|b| !b.is_none())
         .map(|b| count(b, name).map(|n| u64::try_from(n).unwrap_or(u64::MAX)))
@@ -68,7 +70,7 @@ pub fn byte_limit(value: Option<&Bound<'_, PyAny>>, name: &str) -> PyResult<Opti
 }
 
 /// An int within `min..=max`.
-pub fn bounded(value: &Bound<'_, PyAny>, name: &str, min: i64, max: i64) -> PyResult<i64> {
+pub fn bounded(value: &Obj<'_>, name: &str, min: i64, max: i64) -> PyResult<i64> {
     int(value, name)?
         .and_then(|n| i64::try_from(n).ok())
         .filter(|n| (min..=max).contains(n))
@@ -77,25 +79,16 @@ pub fn bounded(value: &Bound<'_, PyAny>, name: &str, min: i64, max: i64) -> PyRe
 
 /// A `str` (a subclass such as a `str` enum counts). A lone surrogate, which UTF-8 cannot
 /// hold, is an `InvalidInputError` as well.
-pub fn text<'a>(value: &'a Bound<'_, PyAny>, name: &str) -> PyResult<Cow<'a, str>> {
+pub fn text<'a>(value: &'a Obj<'_>, name: &str) -> PyResult<Cow<'a, str>> {
     let Ok(string) = value.cast::<PyString>() else {
         return Err(wrong_type(value, name, "a str"));
     };
-    string.to_cow().map_err(|_| {
-        to_py_err(
-            Error::invalid_input(format!(
-                "`{name}` holds a lone surrogate, which UTF-8 cannot hold"
-            ))
-            .with_context("argument", name),
-        )
-    })
+    let surrogate = format!("`{name}` holds a lone surrogate, which UTF-8 cannot hold");
+    string.to_cow().map_err(|_| refused(name, surrogate))
 }
 
 /// A `str` or `None` (an omitted argument is `None`).
-pub fn opt_text<'a>(
-    value: Option<&'a Bound<'_, PyAny>>,
-    name: &str,
-) -> PyResult<Option<Cow<'a, str>>> {
+pub fn opt_text<'a>(value: Option<&'a Obj<'_>>, name: &str) -> PyResult<Option<Cow<'a, str>>> {
     match value {
         Some(v) if !v.is_none() => text(v, name).map(Some),
         _ => Ok(None),
@@ -104,26 +97,22 @@ pub fn opt_text<'a>(
 
 /// A `bool` (exactly: `0`/`1` are refused as pyo3 refuses them); an omitted argument is
 /// `default`.
-pub fn flag(value: Option<&Bound<'_, PyAny>>, name: &str, default: bool) -> PyResult<bool> {
+pub fn flag(value: Option<&Obj<'_>>, name: &str, default: bool) -> PyResult<bool> {
+    let wrong = |v: &Obj<'_>| wrong_type(v, name, "a bool");
     match value {
         None => Ok(default),
-        Some(v) => v
-            .cast::<PyBool>()
-            .map(PyBoolMethods::is_true)
-            .map_err(|_| wrong_type(v, name, "a bool")),
+        Some(v) => Ok(v.cast::<PyBool>().map_err(|_| wrong(v))?.is_true()),
     }
 }
 
 /// `bytes` (not `str`: a str has no single byte form).
-pub fn bytes<'a>(value: &'a Bound<'_, PyAny>, name: &str) -> PyResult<&'a [u8]> {
-    value
-        .cast::<PyBytes>()
-        .map(PyBytesMethods::as_bytes)
-        .map_err(|_| wrong_type(value, name, "bytes"))
+pub fn bytes<'a>(value: &'a Obj<'_>, name: &str) -> PyResult<&'a [u8]> {
+    let wrong = |_| wrong_type(value, name, "bytes");
+    Ok(value.cast::<PyBytes>().map_err(wrong)?.as_bytes())
 }
 
 /// A list (or tuple) of `str`.
-pub fn texts(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
+pub fn texts(value: &Obj<'_>, name: &str) -> PyResult<Vec<String>> {
     if value.is_instance_of::<PyString>() {
         return Err(wrong_type(value, name, "a list of str"));
     }
@@ -136,17 +125,19 @@ pub fn texts(value: &Bound<'_, PyAny>, name: &str) -> PyResult<Vec<String>> {
         .collect()
 }
 
+/// The time `now` (RFC 3339), or the system clock's when it is `None`.
+pub fn now(now: Option<&Obj<'_>>) -> PyResult<DateTime<Utc>> {
+    match opt_text(now, "now")? {
+        Some(text) => Ok(Timestamp::parse(&text).py()?.utc()),
+        None => Ok(SystemClock.now()),
+    }
+}
+
 /// A folder: a `str` or `os.PathLike`, with `~` expanded as `os.path.expanduser` does.
-pub fn folder(value: &Bound<'_, PyAny>, name: &str) -> PyResult<PathBuf> {
-    let py = value.py();
-    let fspath = py
-        .import("os")?
-        .call_method1("fspath", (value,))
-        .map_err(|_| wrong_type(value, name, "a str or os.PathLike"))?;
-    let expanded = py
-        .import("os.path")?
-        .call_method1("expanduser", (&fspath,))?;
-    expanded
-        .extract::<PathBuf>()
-        .map_err(|_| wrong_type(value, name, "a str or os.PathLike"))
+pub fn folder(value: &Obj<'_>, name: &str) -> PyResult<PathBuf> {
+    let wrong = |_: PyErr| wrong_type(value, name, "a str or os.PathLike");
+    let os = value.py().import("os")?;
+    let fspath = os.call_method1("fspath", (value,)).map_err(wrong)?;
+    let expanded = os.getattr("path")?.call_method1("expanduser", (fspath,))?;
+    expanded.extract::<PathBuf>().map_err(wrong)
 }

@@ -1,10 +1,10 @@
 //! The core's store conformance suite, runnable on any Python store (tests of host stores).
 
 use pyo3::prelude::*;
-use session_state::{Key, conformance};
+use session_state::conformance;
 
 use crate::errors::IntoPyResult;
-use crate::stores::{key_arg, store_arg};
+use crate::stores::{key_arg, key_or, store_arg};
 
 /// `run_store_conformance(store, scratch=".conformance") -> dict`: runs every case of the core
 /// suite on `store` below the folder key `scratch`; returns
@@ -17,10 +17,7 @@ pub fn run_store_conformance<'py>(
     scratch: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let store = store_arg(store)?;
-    let scratch = match scratch {
-        Some(s) => key_arg(s, "scratch")?,
-        None => Key::new(".conformance").py()?,
-    };
+    let scratch = key_or(scratch, "scratch", ".conformance")?;
     let report = conformance::run_all(&store, &scratch);
     Ok(pythonize::pythonize(py, &report)?)
 }

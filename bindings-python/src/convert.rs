@@ -37,17 +37,16 @@ impl<T: Serialize> ToPyData for Result<T, Error> {
 }
 
 /// Any serialisable value as plain Python data (`dict`, `list`, `str`, `int`, ...).
-pub fn to_py<'py, T: Serialize + ?Sized>(
-    py: Python<'py>,
-    value: &T,
-) -> PyResult<Bound<'py, PyAny>> {
-    let text = serde_json::to_vec(value).map_err(|e| {
-        to_py_err(Error::invalid_input(format!(
-            "value cannot be written as JSON: {e}"
-        )))
-    })?;
+pub fn to_py<'py, T: Serialize + ?Sized>(py: Python<'py>, value: &T) -> Out<'py> {
+    let text = serde_json::to_vec(value);
+    let text = text.map_err(|e| invalid(format!("value cannot be written as JSON: {e}")))?;
     py.import("json")?
         .call_method1("loads", (PyBytes::new(py, &text),))
+}
+
+/// `InvalidInputError` with `message`.
+fn invalid(message: String) -> PyErr {
+    to_py_err(Error::invalid_input(message))
 }
 
 /// The JSON text of plain Python data (what `json.dumps` accepts); anything else is an
@@ -63,34 +62,28 @@ pub fn to_py<'py, T: Serialize + ?Sized>(
 /// Dict keys that are `int`, `float`, `bool` or `None` become strings as `json.dumps` writes
 /// them (`1` -> `"1"`, `None` -> `"null"`), as the seeds' `json.dump` did; other key types
 /// are refused.
-pub fn json_bytes(what: &str, value: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
+pub fn json_bytes(what: &str, value: &Obj<'_>) -> PyResult<Vec<u8>> {
     let py = value.py();
-    let kwargs = PyDict::new(py);
+    let (json, kwargs) = (py.import("json")?, PyDict::new(py));
     kwargs.set_item("ensure_ascii", false)?;
     kwargs.set_item("allow_nan", false)?;
-    let text = py
-        .import("json")?
+    let text = json
         .call_method("dumps", (value,), Some(&kwargs))
         .map_err(|e| {
-            let err = if e.is_instance_of::<PyRecursionError>(py) {
-                json_check::too_deep(what)
-            } else {
-                Error::invalid_input(format!("{what} is not plain JSON data: {}", e.value(py)))
-            };
-            to_py_err(err)
+            if e.is_instance_of::<PyRecursionError>(py) {
+                return to_py_err(json_check::too_deep(what));
+            }
+            invalid(format!("{what} is not plain JSON data: {}", e.value(py)))
         })?;
     let Ok(text) = text.extract::<String>() else {
         // Not UTF-8: a `str` holding a lone surrogate (`"\udc00"`). Written again with
         // `\uXXXX` escapes, the check finds and names it.
         kwargs.set_item("ensure_ascii", true)?;
-        let ascii: String = py
-            .import("json")?
-            .call_method("dumps", (value,), Some(&kwargs))?
-            .extract()?;
-        check_text(what, ascii.as_bytes())?;
-        return Err(to_py_err(Error::invalid_input(format!(
+        let ascii = json.call_method("dumps", (value,), Some(&kwargs))?;
+        check_text(what, ascii.extract::<String>()?.as_bytes())?;
+        return Err(invalid(format!(
             "{what} holds a string that is not valid Unicode"
-        ))));
+        )));
     };
     let bytes = text.into_bytes();
     check_text(what, &bytes)?;
@@ -108,60 +101,38 @@ pub fn check_text(what: &str, bytes: &[u8]) -> PyResult<()> {
 /// an `InvalidInputError` naming the member at fault below `name` (the core's
 /// [`from_argument`]), without serde_json's line and column (the caller never sees the JSON
 /// text).
-pub fn from_py<T: DeserializeOwned>(name: &str, value: &Bound<'_, PyAny>) -> PyResult<T> {
+pub fn from_py<T: DeserializeOwned>(name: &str, value: &Obj<'_>) -> PyResult<T> {
     from_py_as(name, value, MemberNames::Keys)
 }
 
 /// [`from_py`] naming the members as `names` says.
 pub fn from_py_as<T: DeserializeOwned>(
     name: &str,
-    value: &Bound<'_, PyAny>,
+    value: &Obj<'_>,
     names: MemberNames,
 ) -> PyResult<T> {
     let bytes = json_bytes(&format!("`{name}`"), value)?;
-    let json: Value = serde_json::from_slice(&bytes).map_err(|e| {
-        to_py_err(Error::invalid_input(format!(
-            "`{name}` is not plain JSON data: {e}"
-        )))
-    })?;
+    let json = serde_json::from_slice::<Value>(&bytes);
+    let json = json.map_err(|e| invalid(format!("`{name}` is not plain JSON data: {e}")))?;
     from_argument(json, name, names).map_err(to_py_err)
 }
 
 /// The `#[pymethods]` of a handle class: first the methods that pass their `str` arguments
 /// (checked by [`crate::args::text`], named; those after `;` optional, `None` by default) to
-/// the core method of the same name on `self.inner`, the result as plain data (`data`) or as
-/// pyo3 converts it (`value`); then the class's own methods.
+/// the core method of the same name on `self.inner` and return its result as plain data; then
+/// the class's own methods.
 macro_rules! handle_methods {
-    ($class:ident {
-        data: [$($data:ident($($d:ident),* $(; $($do:ident),*)?)),* $(,)?],
-        value: [$($value:ident($($v:ident),* $(; $($vo:ident),*)?) -> $ty:ty),* $(,)?],
-        $($own:tt)*
-    }) => {
+    ($class:ident { [$($name:ident($($a:ident),* $(; $($o:ident),*)?)),* $(,)?], $($own:tt)* }) => {
         #[pymethods]
         impl $class {
-            $(#[pyo3(signature = ($($d,)* $($($do = None),*)?))]
-            fn $data<'py>(
-                &self,
-                py: Python<'py>,
-                $($d: &Obj<'py>,)*
-                $($($do: Option<&Obj<'py>>),*)?
+            $(#[pyo3(signature = ($($a,)* $($($o = None),*)?))]
+            fn $name<'py>(
+                &self, py: Python<'py>, $($a: &Obj<'py>,)* $($($o: Option<&Obj<'py>>),*)?
             ) -> Out<'py> {
-                let data = self.inner.$data(
-                    $(&$crate::args::text($d, stringify!($d))?,)*
-                    $($($crate::args::opt_text($do, stringify!($do))?.as_deref()),*)?
-                );
-                data.out(py)
-            })*
-            $(#[pyo3(signature = ($($v,)* $($($vo = None),*)?))]
-            fn $value(
-                &self,
-                $($v: &Obj<'_>,)*
-                $($($vo: Option<&Obj<'_>>),*)?
-            ) -> PyResult<$ty> {
-                self.inner.$value(
-                    $(&$crate::args::text($v, stringify!($v))?,)*
-                    $($($crate::args::opt_text($vo, stringify!($vo))?.as_deref()),*)?
-                ).py()
+                self.inner.$name(
+                    $(&$crate::args::text($a, stringify!($a))?,)*
+                    $($($crate::args::opt_text($o, stringify!($o))?.as_deref()),*)?
+                ).out(py)
             })*
             $($own)*
         }

@@ -22,11 +22,8 @@ fn advice(hint: Hint) -> &'static str {
 
 /// The message a Python user sees: the core message and its hint in the Python API's terms.
 pub fn py_message(err: &Error) -> String {
-    format!(
-        "{}{}",
-        err.message(),
-        err.hint().map(advice).unwrap_or_default()
-    )
+    let advice = err.hint().map(advice).unwrap_or_default();
+    format!("{}{advice}", err.message())
 }
 
 /// Converts a core error into the matching `session_state.errors` exception.
@@ -37,10 +34,7 @@ pub fn to_py_err(mut err: Error) -> PyErr {
             Err(source) => err = err.with_source(source),
         }
     }
-    Python::attach(|py| match build(py, &err) {
-        Ok(exc) => exc,
-        Err(failure) => failure,
-    })
+    Python::attach(|py| build(py, &err).unwrap_or_else(|failure| failure))
 }
 
 fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {

@@ -11,12 +11,13 @@ use pyo3::types::{PyBool, PyByteArray, PyBytes, PyList, PyMemoryView, PyString, 
 use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn, read_apply_write};
 
 use crate::args::type_name;
+use crate::convert::Obj;
 
 /// A Python object used as a store.
 #[derive(Debug)]
 pub struct HostStore {
     object: Py<PyAny>,
-    /// Shared by every `HostStore` over the same Python object ([`HostLock::of`]).
+    /// Shared by every `HostStore` over the same Python object ([`HostStore::new`]).
     lock: Arc<HostLock>,
 }
 
@@ -30,6 +31,14 @@ struct HostLock {
     owner: Mutex<Option<ThreadId>>,
 }
 
+/// What a host method returned: the value, or what it was and what was expected.
+type Checked<T> = PyResult<std::result::Result<T, (String, &'static str)>>;
+
+/// The `Err` of [`Checked`] for `value` of the wrong type.
+fn wrong(value: &Obj<'_>, expected: &'static str) -> (String, &'static str) {
+    (type_name(value), expected)
+}
+
 /// The lock of each live host object, by the object's address. Every `HostStore` holds a
 /// strong reference to its object, so while an entry's lock is alive its object is alive and
 /// the address names it alone; once the last wrapper is dropped the `Weak` is dead, and the
@@ -38,37 +47,28 @@ static HOST_LOCKS: Mutex<BTreeMap<usize, Weak<HostLock>>> = Mutex::new(BTreeMap:
 
 impl HostStore {
     /// The store over `object`, with the lock of that object (created on first use).
-    pub fn new(object: &Bound<'_, PyAny>) -> HostStore {
+    pub fn new(object: &Obj<'_>) -> HostStore {
         let address = object.as_ptr() as usize;
         // A poisoned map is still a valid map: each step below leaves it consistent.
         let mut locks = HOST_LOCKS.lock().unwrap_or_else(PoisonError::into_inner);
-        let lock = locks
-            .get(&address)
-            .and_then(Weak::upgrade)
-            .unwrap_or_else(|| {
-                locks.retain(|_, lock| lock.strong_count() > 0);
-                let lock = Arc::new(HostLock::default());
-                locks.insert(address, Arc::downgrade(&lock));
-                lock
-            });
-        HostStore {
-            object: object.clone().unbind(),
-            lock,
-        }
+        let found = locks.get(&address).and_then(Weak::upgrade);
+        let lock = found.unwrap_or_else(|| {
+            locks.retain(|_, lock| lock.strong_count() > 0);
+            let lock = Arc::new(HostLock::default());
+            locks.insert(address, Arc::downgrade(&lock));
+            lock
+        });
+        let object = object.clone().unbind();
+        HostStore { object, lock }
     }
 
     /// `method(key)`, or `method(key, data)`, on the object; `check` reads what it returned,
     /// `Err(what it was)` for a wrong type (as the Node package: `` host store `read` of `key`
     /// returned int, expected bytes, str or None ``). An exception is the error's source.
-    fn call<T>(
-        &self,
-        key: &Key,
-        method: &str,
-        data: Option<&[u8]>,
-        check: impl FnOnce(
-            &Bound<'_, PyAny>,
-        ) -> PyResult<std::result::Result<T, (String, &'static str)>>,
-    ) -> Result<T> {
+    fn call<T, F>(&self, key: &Key, method: &str, data: Option<&[u8]>, check: F) -> Result<T>
+    where
+        F: FnOnce(&Obj<'_>) -> Checked<T>,
+    {
         Python::attach(|py| {
             let object = self.object.bind(py);
             let returned = match data {
@@ -98,11 +98,10 @@ impl Store for HostStore {
             }
             if let Ok(text) = value.cast::<PyString>() {
                 // A lone surrogate has no UTF-8 form.
-                let unicode = "bytes, str (valid Unicode) or None";
-                return Ok(text
-                    .to_cow()
-                    .map(|t| Some(t.into_owned().into_bytes()))
-                    .map_err(|_| (type_name(value), unicode)));
+                return match text.to_cow() {
+                    Ok(text) => Ok(Ok(Some(text.into_owned().into_bytes()))),
+                    Err(_) => Ok(Err(wrong(value, "bytes, str (valid Unicode) or None"))),
+                };
             }
             let bytes = match value.cast::<PyMemoryView>() {
                 Ok(view) => view.call_method0("tobytes")?,
@@ -113,7 +112,7 @@ impl Store for HostStore {
             }
             match bytes.cast::<PyByteArray>() {
                 Ok(array) => Ok(Ok(Some(array.to_vec()))),
-                Err(_) => Ok(Err((type_name(value), "bytes, str or None"))),
+                Err(_) => Ok(Err(wrong(value, "bytes, str or None"))),
             }
         })
     }
@@ -125,11 +124,9 @@ impl Store for HostStore {
 
     /// `delete` must return a `bool`.
     fn delete(&self, key: &Key) -> Result<bool> {
-        self.call(key, "delete", None, |value| {
-            Ok(value
-                .cast::<PyBool>()
-                .map(|b| b.is_true())
-                .map_err(|_| (type_name(value), "bool")))
+        self.call(key, "delete", None, |value| match value.cast::<PyBool>() {
+            Ok(existed) => Ok(Ok(existed.is_true())),
+            Err(_) => Ok(Err(wrong(value, "bool"))),
         })
     }
 
@@ -138,20 +135,18 @@ impl Store for HostStore {
         let expected = "a list of str";
         let names: Vec<String> = self.call(prefix, "list", None, |listed| {
             if !listed.is_instance_of::<PyList>() && !listed.is_instance_of::<PyTuple>() {
-                return Ok(Err((type_name(listed), expected)));
+                return Ok(Err(wrong(listed, expected)));
             }
             let mut names = Vec::new();
             for item in listed.try_iter()? {
                 let item = item?;
-                match item.cast::<PyString>().ok().and_then(|s| s.extract().ok()) {
-                    Some(name) => names.push(name),
-                    None => {
-                        return Ok(Err((
-                            format!("a list holding {}", type_name(&item)),
-                            expected,
-                        )));
-                    }
-                }
+                let Some(name) = item.cast::<PyString>().ok().and_then(|s| s.extract().ok()) else {
+                    return Ok(Err((
+                        format!("a list holding {}", type_name(&item)),
+                        expected,
+                    )));
+                };
+                names.push(name);
             }
             Ok(Ok(names))
         })?;

@@ -23,21 +23,19 @@ mod native {
     use pyo3::prelude::*;
 
     #[pymodule_export]
-    use crate::conformance::{counter_increment, run_store_conformance};
-    #[pymodule_export]
-    use crate::orchestrator::{
-        PyOrchestrator, json_schema, orchestrator_document, render_resume, resume_summary, salvage,
-    };
-    #[pymodule_export]
-    use crate::redis_store::PyRedisStore;
-    #[pymodule_export]
-    use crate::registry::{PyAgentRegistry, export_transcript, parse_transcript, read_transcript};
-    #[pymodule_export]
-    use crate::stores::{PyFileStore, PyMemoryStore};
-    #[pymodule_export]
-    use crate::team::{
-        PyTeamStore, team_document, team_from_config, team_from_json, team_to_json,
-        team_to_spawn_config,
+    use crate::{
+        conformance::{counter_increment, run_store_conformance},
+        orchestrator::{
+            PyOrchestrator, json_schema, orchestrator_document, render_resume, resume_summary,
+            salvage,
+        },
+        redis_store::PyRedisStore,
+        registry::{PyAgentRegistry, export_transcript, parse_transcript, read_transcript},
+        stores::{PyFileStore, PyMemoryStore},
+        team::{
+            PyTeamStore, team_document, team_from_config, team_from_json, team_to_json,
+            team_to_spawn_config,
+        },
     };
 
     #[pymodule_init]

@@ -6,18 +6,18 @@ use std::path::PathBuf;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use serde_json::{Map, Value};
+use session_state::Store;
 use session_state::argument_fields::{MemberNames, from_argument};
 use session_state::orchestrator::{
-    self, Agent, AgentStatus, CreateSession, HistoryQuery, OrchestratorSession, OrchestratorStore,
-    ParseOptions, SessionStatus, StoreOptions, current_key, parse_argument,
+    self, Agent, AgentStatus, CURRENT_KEY, CreateSession, HistoryQuery, OrchestratorSession,
+    OrchestratorStore, ParseOptions, SessionStatus, StoreOptions, current_key, parse_argument,
 };
-use session_state::{Clock, Key, Store, Timestamp};
 use session_state_fs::SystemClock;
 
 use crate::args::{self, flag, text};
 use crate::convert::{Obj, Out, ToPyData, from_py, handle_methods, json_bytes, to_py};
 use crate::errors::IntoPyResult;
-use crate::stores::{AnyStore, key_arg, store_arg};
+use crate::stores::{AnyStore, key_or, store_arg};
 
 /// The argument `name`, a Python document, as the core reads a file (same checks). What would
 /// make a file corrupt is an `InvalidInputError` here, `` `state` is not an orchestrator
@@ -28,19 +28,6 @@ fn doc_from_py(value: &Obj<'_>, options: &ParseOptions) -> PyResult<Orchestrator
     parse_argument("state", &json_bytes("`state`", value)?, options).py()
 }
 
-fn now_or(now: Option<&Obj<'_>>) -> PyResult<Timestamp> {
-    match args::opt_text(now, "now")? {
-        Some(text) => Timestamp::parse(&text).py(),
-        None => Ok(Timestamp::from_utc(SystemClock.now())),
-    }
-}
-
-/// The argument `key` (default: the current session's file).
-fn key_or_current(key: Option<&Obj<'_>>) -> PyResult<Key> {
-    key.filter(|k| !k.is_none())
-        .map_or_else(|| Ok(current_key()), |k| key_arg(k, "key"))
-}
-
 /// The orchestrator session operations over a store.
 #[pyclass(module = "session_state._native", name = "Orchestrator", frozen)]
 #[derive(Debug)]
@@ -48,19 +35,12 @@ pub struct PyOrchestrator {
     inner: OrchestratorStore<AnyStore, SystemClock>,
 }
 
-impl PyOrchestrator {
-    fn doc(&self, value: &Obj<'_>) -> PyResult<OrchestratorSession> {
-        doc_from_py(value, self.inner.options())
-    }
-}
-
 handle_methods!(PyOrchestrator {
-    data: [
-        load(), start(), pause(), resume(), before_compression(), session_end(),
+    [
+        load(), start(), pause(), resume(), before_compression(), session_end(), rebuild_index(),
         agent_completed(agent_id, result_summary), agent_failed(agent_id, error),
         decision_made(decision, rationale),
     ],
-    value: [rebuild_index() -> ()],
 
     /// `Orchestrator(store, *, naive_offset_minutes=None, max_document_bytes=None)`: naive
     /// timestamps read at that offset from UTC (default UTC); documents read or written up to
@@ -86,7 +66,7 @@ handle_methods!(PyOrchestrator {
 
     /// `save(doc) -> (key, saved_doc)`.
     fn save<'py>(&self, py: Python<'py>, doc: &Obj<'py>) -> PyResult<(String, Obj<'py>)> {
-        let mut doc = self.doc(doc)?;
+        let mut doc = doc_from_py(doc, self.inner.options())?;
         let key = self.inner.save(&mut doc).py()?;
         Ok((key.as_str().to_owned(), to_py(py, &doc)?))
     }
@@ -94,7 +74,7 @@ handle_methods!(PyOrchestrator {
     /// `save_stamp(doc) -> (path, updated)`: `save` returning only the new `updated` (the
     /// compatibility `save_session`, which sets it on the caller's dict).
     fn save_stamp(&self, doc: &Obj<'_>) -> PyResult<(PathBuf, String)> {
-        let mut doc = self.doc(doc)?;
+        let mut doc = doc_from_py(doc, self.inner.options())?;
         let key = self.inner.save(&mut doc).py()?;
         let updated = doc.updated.map(|t| t.to_string()).unwrap_or_default();
         Ok((key.as_str().into(), updated))
@@ -114,7 +94,8 @@ handle_methods!(PyOrchestrator {
 
     #[pyo3(signature = (doc, replace = None))]
     fn archive(&self, doc: &Obj<'_>, replace: Option<&Obj<'_>>) -> PyResult<PathBuf> {
-        let (doc, replace) = (self.doc(doc)?, flag(replace, "replace", false)?);
+        let replace = flag(replace, "replace", false)?;
+        let doc = doc_from_py(doc, self.inner.options())?;
         Ok(self.inner.archive(&doc, replace).py()?.as_str().into())
     }
 
@@ -136,9 +117,10 @@ handle_methods!(PyOrchestrator {
             offset: offset.map_or(Ok(0), |o| args::count(o, "offset"))?,
             status: status.transpose().py()?,
         };
-        match full_scan {
-            true => self.inner.list_history_full_scan(&query).out(py),
-            false => self.inner.list_history(&query).out(py),
+        if full_scan {
+            self.inner.list_history_full_scan(&query).out(py)
+        } else {
+            self.inner.list_history(&query).out(py)
         }
     }
 
@@ -150,15 +132,15 @@ handle_methods!(PyOrchestrator {
     /// `complete(*, replace=False)`: all or nothing; `replace` overwrites an existing archive.
     #[pyo3(signature = (*, replace = None))]
     fn complete<'py>(&self, py: Python<'py>, replace: Option<&Obj<'py>>) -> Out<'py> {
-        let replace = flag(replace, "replace", false)?;
-        self.inner.move_to_with(SessionStatus::Complete, replace).out(py)
+        let (to, replace) = (SessionStatus::Complete, flag(replace, "replace", false)?);
+        self.inner.move_to_with(to, replace).out(py)
     }
 
     /// `abort(*, replace=False)`: all or nothing; `replace` overwrites an existing archive.
     #[pyo3(signature = (*, replace = None))]
     fn abort<'py>(&self, py: Python<'py>, replace: Option<&Obj<'py>>) -> Out<'py> {
-        let replace = flag(replace, "replace", false)?;
-        self.inner.move_to_with(SessionStatus::Aborted, replace).out(py)
+        let (to, replace) = (SessionStatus::Aborted, flag(replace, "replace", false)?);
+        self.inner.move_to_with(to, replace).out(py)
     }
 
     /// `create_session(goal, mode, project, suffix=None) -> dict`; `project` is
@@ -185,21 +167,18 @@ handle_methods!(PyOrchestrator {
     /// `status` defaults to `in_progress` and `started` to now, as in the Node package.
     fn agent_started<'py>(&self, py: Python<'py>, agent: &Obj<'py>) -> Out<'py> {
         let mut map: Map<String, Value> = from_py("agent", agent)?;
-        map.entry("status")
-            .or_insert_with(|| AgentStatus::InProgress.as_str().into());
-        map.entry("started")
-            .or_insert_with(|| self.inner.now().to_rfc3339().into());
+        let (status, started) = (
+            AgentStatus::InProgress.as_str(),
+            self.inner.now().to_rfc3339(),
+        );
+        map.entry("status").or_insert(status.into());
+        map.entry("started").or_insert(started.into());
         let agent: Agent = from_argument(map.into(), "agent", MemberNames::Keys).py()?;
         self.inner.agent_started(&agent).out(py)
     }
 
-    fn agent_progress<'py>(
-        &self,
-        py: Python<'py>,
-        agent_id: &Obj<'py>,
-        percent: &Obj<'py>,
-    ) -> Out<'py> {
-        let agent_id = text(agent_id, "agent_id")?;
+    fn agent_progress<'py>(&self, agent_id: &Obj<'py>, percent: &Obj<'py>) -> Out<'py> {
+        let (py, agent_id) = (percent.py(), text(agent_id, "agent_id")?);
         let percent = args::bounded(percent, "percent", 0, 100)?;
         let percent = u8::try_from(percent).unwrap_or(u8::MAX);
         self.inner.agent_progress(&agent_id, percent).out(py)
@@ -208,7 +187,9 @@ handle_methods!(PyOrchestrator {
     /// `recover(key=None) -> dict | None`: repairs a corrupt file (default: the current one).
     #[pyo3(signature = (key = None))]
     fn recover<'py>(&self, py: Python<'py>, key: Option<&Obj<'py>>) -> Out<'py> {
-        self.inner.recover(&key_or_current(key)?).out(py)
+        self.inner
+            .recover(&key_or(key, "key", CURRENT_KEY)?)
+            .out(py)
     }
 
     #[pyo3(signature = (fix = None))]
@@ -216,10 +197,13 @@ handle_methods!(PyOrchestrator {
         self.inner.doctor(flag(fix, "fix", false)?).out(py)
     }
 
-    /// `keep_corrupt_copy(key=None) -> Path | None`.
+    /// `keep_corrupt_copy(key=None)`: the copy's key, or `None` when there is no file.
     #[pyo3(signature = (key = None))]
     fn keep_corrupt_copy(&self, key: Option<&Obj<'_>>) -> PyResult<Option<PathBuf>> {
-        let copy = self.inner.keep_corrupt_copy(&key_or_current(key)?).py()?;
+        let copy = self
+            .inner
+            .keep_corrupt_copy(&key_or(key, "key", CURRENT_KEY)?)
+            .py()?;
         Ok(copy.map(|k| k.as_str().into()))
     }
 });
@@ -236,7 +220,7 @@ pub fn orchestrator_document<'py>(py: Python<'py>, doc: &Obj<'py>) -> Out<'py> {
 #[pyo3(signature = (doc, now = None))]
 pub fn resume_summary<'py>(py: Python<'py>, doc: &Obj<'py>, now: Option<&Obj<'py>>) -> Out<'py> {
     let doc = doc_from_py(doc, &ParseOptions::default())?;
-    to_py(py, &orchestrator::resume_summary(&doc, now_or(now)?.utc()))
+    to_py(py, &orchestrator::resume_summary(&doc, args::now(now)?))
 }
 
 /// `render_resume(doc, now=None) -> str`: the "RESUMING SESSION" markdown block.
@@ -244,7 +228,7 @@ pub fn resume_summary<'py>(py: Python<'py>, doc: &Obj<'py>, now: Option<&Obj<'py
 #[pyo3(signature = (doc, now = None))]
 pub fn render_resume(doc: &Obj<'_>, now: Option<&Obj<'_>>) -> PyResult<String> {
     let doc = doc_from_py(doc, &ParseOptions::default())?;
-    let summary = orchestrator::resume_summary(&doc, now_or(now)?.utc());
+    let summary = orchestrator::resume_summary(&doc, args::now(now)?);
     Ok(orchestrator::render_markdown(&summary))
 }
 

@@ -14,7 +14,7 @@ use session_state_fs::SystemClock;
 use crate::args::{self, opt_text, text};
 use crate::convert::{Obj, Out, ToPyData, from_py, handle_methods, to_py};
 use crate::errors::IntoPyResult;
-use crate::stores::{AnyStore, key_arg, store_arg};
+use crate::stores::{AnyStore, key_or, store_arg};
 
 /// The registry over a store.
 #[pyclass(module = "session_state._native", name = "AgentRegistry", frozen)]
@@ -23,29 +23,17 @@ pub struct PyAgentRegistry {
     inner: AgentRegistry<AnyStore, SystemClock>,
 }
 
-/// The key argument `name`, or the core's `default` when it is `None`.
-fn key_or(value: Option<&Obj<'_>>, name: &str, default: &str) -> PyResult<Key> {
-    match value.filter(|v| !v.is_none()) {
-        Some(value) => key_arg(value, name),
-        None => Key::new(default).py(),
-    }
-}
-
 handle_methods!(PyAgentRegistry {
-    // `repair() -> list[dict]`: repairs a corrupt sessions file (what it still holds written
-    // back) and a corrupt chains file (started as `{}`), keeping copies; one
-    // `{key, kept_copy, action}` per file repaired, the sessions file's first.
-    data: [
+    // `should_resume(agent_name, current_task, previous_task=None) -> bool` is the seed's rule
+    // (the compat policy); `repair() -> list[dict]` repairs a corrupt sessions file (what it
+    // still holds written back) and a corrupt chains file (started as `{}`), keeping copies:
+    // one `{key, kept_copy, action}` per file repaired, the sessions file's first.
+    [
         agent_result(agent_id), chain_results(chain_id), chain_summary(chain_id),
         chain_status(chain_id), all_sessions(), repair(), load(), load_chains(), agents(; chain_id),
-    ],
-    // `should_resume(agent_name, current_task, previous_task=None) -> bool`: the seed's rule
-    // (the compat policy).
-    value: [
-        chain_ids() -> Vec<String>, clear_agent(agent_name) -> bool,
-        clear_chain(chain_id) -> bool, increment_resume_count(agent_id) -> bool,
-        resume_id(agent_name; chain_id) -> Option<String>,
-        should_resume(agent_name, current_task; previous_task) -> bool,
+        chain_ids(), clear_agent(agent_name), clear_chain(chain_id),
+        increment_resume_count(agent_id), resume_id(agent_name; chain_id),
+        should_resume(agent_name, current_task; previous_task),
     ],
 
     /// `AgentRegistry(store, sessions_key=None, chains_key=None, journal_key=None, *,
@@ -96,8 +84,8 @@ handle_methods!(PyAgentRegistry {
         let (name, id) = (text(agent_name, "agent_name")?, text(agent_id, "agent_id")?);
         let chain_id = opt_text(chain_id, "chain_id")?;
         let result: Value = from_py("result", result)?;
-        py.detach(|| self.inner.register(&name, &id, result, chain_id.as_deref()))
-            .py()
+        let register = || self.inner.register(&name, &id, result, chain_id.as_deref());
+        py.detach(register).py()
     }
 
     /// `decide_resume(agent_name, current_task, previous_task=None, policy="compat") -> dict`,
@@ -114,16 +102,12 @@ handle_methods!(PyAgentRegistry {
     ) -> Out<'py> {
         let policy = opt_text(policy, "policy")?.unwrap_or("compat".into());
         let policy = policy.parse::<PolicyName>().py()?;
-        let previous = previous_task
-            .filter(|p| !p.is_none())
-            .map(task)
-            .transpose()?;
-        let current = task(current_task)?;
+        let previous = previous_task.filter(|p| !p.is_none()).map(task);
+        let previous = previous.transpose()?;
+        let (current, name) = (task(current_task)?, text(agent_name, "agent_name")?);
         let previous = previous.as_ref().map_or(TaskArg::Absent, task_arg);
-        let name = text(agent_name, "agent_name")?;
-        let decision =
-            self.inner
-                .decide_resume_in_seed_order(&name, task_arg(&current), previous, policy);
+        let (registry, current) = (&self.inner, task_arg(&current));
+        let decision = registry.decide_resume_in_seed_order(&name, current, previous, policy);
         decision.out(py)
     }
 
@@ -142,11 +126,9 @@ handle_methods!(PyAgentRegistry {
         metadata: Option<&Obj<'_>>,
     ) -> PyResult<()> {
         let chain_id = text(chain_id, "chain_id")?;
-        let agent_sequence = args::texts(agent_sequence, "agent_sequence")?;
+        let sequence = args::texts(agent_sequence, "agent_sequence")?;
         let metadata: Option<Value> = metadata.map(|m| from_py("metadata", m)).transpose()?;
-        self.inner
-            .create_chain(&chain_id, &agent_sequence, metadata)
-            .py()
+        self.inner.create_chain(&chain_id, &sequence, metadata).py()
     }
 
     /// `save_edits(before, after) -> bool`: writes the entries of the four maps (`sessions`,
@@ -185,12 +167,8 @@ fn task_arg(task: &Result<String, String>) -> TaskArg<'_> {
 /// for that file name, as the core's `export_transcript`). Read through the store as the Node
 /// package reads it: a folder there, or a symlink leading outside the store's root, is a
 /// `StorageError`; an unsafe id an `InvalidKeyError`.
-fn transcript_in(
-    py: Python<'_>,
-    store: &Obj<'_>,
-    agent_id: &Obj<'_>,
-) -> PyResult<Option<(Key, Vec<u8>)>> {
-    let store = store_arg(store)?;
+fn transcript_in(store: &Obj<'_>, agent_id: &Obj<'_>) -> PyResult<Option<(Key, Vec<u8>)>> {
+    let (py, store) = (store.py(), store_arg(store)?);
     let agent_id = text(agent_id, "agent_id")?;
     py.detach(|| find_transcript(&store, &agent_id, true)).py()
 }
@@ -198,12 +176,8 @@ fn transcript_in(
 /// `export_transcript(store, agent_id) -> str | None`: the file name of `agent_id`'s
 /// transcript in `store` (rooted at the transcript folder) if it exists; see `transcript_in`.
 #[pyfunction]
-pub fn export_transcript(
-    py: Python<'_>,
-    store: &Obj<'_>,
-    agent_id: &Obj<'_>,
-) -> PyResult<Option<String>> {
-    Ok(transcript_in(py, store, agent_id)?.map(|(key, _)| key.as_str().to_owned()))
+pub fn export_transcript(store: &Obj<'_>, agent_id: &Obj<'_>) -> PyResult<Option<String>> {
+    Ok(transcript_in(store, agent_id)?.map(|(key, _)| key.as_str().to_owned()))
 }
 
 /// `read_transcript(store, agent_id) -> list[dict] | None`: the lines of `agent_id`'s
@@ -211,7 +185,7 @@ pub fn export_transcript(
 /// `None` when there is none; see `transcript_in`.
 #[pyfunction]
 pub fn read_transcript<'py>(py: Python<'py>, store: &Obj<'py>, agent_id: &Obj<'py>) -> Out<'py> {
-    let lines = transcript_in(py, store, agent_id)?
+    let lines = transcript_in(store, agent_id)?
         .map(|(_, bytes)| TranscriptLines::new(&bytes).collect::<Vec<_>>());
     to_py(py, &lines)
 }

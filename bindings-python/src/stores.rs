@@ -13,7 +13,7 @@ use session_state_fs::{Durability, FsStore};
 
 use crate::args;
 use crate::convert::Obj;
-use crate::errors::{IntoPyResult, to_py_err};
+use crate::errors::IntoPyResult;
 use crate::host_store::HostStore;
 use crate::redis_store::PyRedisStore;
 
@@ -43,8 +43,7 @@ pub fn store_arg(object: &Obj<'_>) -> PyResult<AnyStore> {
                  read/write/delete/list methods; {} has no `{method}`",
                 object.get_type().name()?
             );
-            let err = Error::invalid_input(message).with_context("argument", "store");
-            return Err(to_py_err(err));
+            return Err(args::refused("store", message));
         }
     }
     Ok(Box::new(HostStore::new(object)))
@@ -56,15 +55,23 @@ pub fn key_arg(value: &Obj<'_>, name: &str) -> PyResult<Key> {
     Key::new(args::text(value, name)?).py()
 }
 
+/// The key argument `name`, or `default` when it is `None`.
+pub fn key_or(value: Option<&Obj<'_>>, name: &str, default: &str) -> PyResult<Key> {
+    match value.filter(|v| !v.is_none()) {
+        Some(value) => key_arg(value, name),
+        None => Key::new(default).py(),
+    }
+}
+
 /// The `#[pymethods]` of a store class: `read`, `write`, `delete` and `list` over its `inner`
 /// store, then the class's own methods.
 macro_rules! store_methods {
     ($class:ident { $($own:tt)* }) => {
         #[pymethods]
         impl $class {
-            fn read<'py>(&self, py: Python<'py>, key: &Obj<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+            fn read<'py>(&self, key: &Obj<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
                 let bytes = self.inner.read(&key_arg(key, "key")?).py()?;
-                Ok(bytes.map(|b| PyBytes::new(py, &b)))
+                Ok(bytes.map(|b| PyBytes::new(key.py(), &b)))
             }
 
             fn write(&self, key: &Obj<'_>, data: &Obj<'_>) -> PyResult<()> {
@@ -100,12 +107,15 @@ store_methods!(PyFileStore {
     #[new]
     #[pyo3(signature = (root, *, durable = None))]
     fn new(root: &Obj<'_>, durable: Option<&Obj<'_>>) -> PyResult<Self> {
-        let durability = match args::flag(durable, "durable", true)? {
-            true => Durability::Sync,
-            false => Durability::Atomic,
+        let durability = if args::flag(durable, "durable", true)? {
+            Durability::Sync
+        } else {
+            Durability::Atomic
         };
         let inner = FsStore::new(args::folder(root, "root")?).py()?;
-        let inner = inner.with_durability(durability).with_lock_wait(wait_for_lock);
+        let inner = inner
+            .with_durability(durability)
+            .with_lock_wait(wait_for_lock);
         Ok(PyFileStore { inner })
     }
 

@@ -13,17 +13,15 @@ use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, store_arg};
 
 fn backend(name: &Obj<'_>) -> PyResult<BackendType> {
-    args::text(name, "backend_type")?
-        .parse::<BackendType>()
-        .py()
+    let name = args::text(name, "backend_type")?;
+    name.parse::<BackendType>().py()
 }
 
 /// `team_document(doc) -> dict`: checks a session document (camelCase keys) and returns it as
 /// the crate would write it (timestamps in UTC with `Z`, unknown keys kept).
 #[pyfunction]
 pub fn team_document<'py>(py: Python<'py>, doc: &Obj<'py>) -> Out<'py> {
-    let state: SessionState = from_py("data", doc)?;
-    to_py(py, &state)
+    to_py(py, &from_py::<SessionState>("data", doc)?)
 }
 
 /// `team_from_config(config, backend, now=None) -> dict`: a new session document from a spawn
@@ -37,14 +35,9 @@ pub fn team_from_config<'py>(
     now: Option<&Obj<'py>>,
 ) -> Out<'py> {
     let config: SpawnConfig = from_py_as("config", config, MemberNames::SnakeCase)?;
-    let now = match args::opt_text(now, "now")? {
-        Some(text) => session_state::Timestamp::parse(&text).py()?.utc(),
-        None => session_state::Clock::now(&SystemClock),
-    };
-    to_py(
-        py,
-        &SessionState::from_config(&config, backend(backend_type)?, now),
-    )
+    let now = args::now(now)?;
+    let state = SessionState::from_config(&config, backend(backend_type)?, now);
+    to_py(py, &state)
 }
 
 /// `team_to_spawn_config(doc) -> dict`: the spawn config of a session document.
@@ -78,8 +71,7 @@ pub struct PyTeamStore {
 }
 
 handle_methods!(PyTeamStore {
-    data: [load(team, agent), list(team), list_teams(), resume_plan(team)],
-    value: [delete(team, agent) -> bool],
+    [load(team, agent), list(team), list_teams(), resume_plan(team), delete(team, agent)],
 
     /// `TeamStore(store, *, max_document_bytes=None)`: session files read up to
     /// `max_document_bytes` (default 16 MiB).
@@ -124,10 +116,8 @@ handle_methods!(PyTeamStore {
     ) -> Out<'py> {
         let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
         let new: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
-        self.inner
-            .replace(&team, &agent, &new)
-            .map_err(below_state)
-            .out(py)
+        let written = self.inner.replace(&team, &agent, &new);
+        written.map_err(below_state).out(py)
     }
 
     /// `update(team, agent, changes) -> dict`: the keys of `changes` (document keys,
@@ -146,17 +136,15 @@ handle_methods!(PyTeamStore {
         let merge = |state: &mut SessionState| state.merge_argument(&changes, "changes");
         self.inner.update(&team, &agent, merge).out(py)
     }
-
 });
 
 /// A refused argument naming a document member (`backendType`) named as the attribute of
 /// the argument `state` (`state.backend_type`); the message follows the field.
 fn below_state(err: Error) -> Error {
-    if err.kind() != ErrorKind::InvalidInput {
-        return err;
-    }
     match err.field().map(|field| MemberNames::SnakeCase.spell(field)) {
-        Some(member) => err.with_field(format!("state.{member}")),
-        None => err,
+        Some(member) if err.kind() == ErrorKind::InvalidInput => {
+            err.with_field(format!("state.{member}"))
+        }
+        _ => err,
     }
 }
