@@ -102,3 +102,14 @@ def test_file_store_default_root_is_expanded(tmp_path, monkeypatch):
     teams = TeamStore()
     teams.record_spawn("t", SpawnConfig(name="a", prompt="p"), BackendType.CLAUDE_CODE)
     assert (tmp_path / ".claude" / "teams" / "t" / "sessions" / "a.json").is_file()
+
+
+def test_team_store_replace_takes_the_agent_and_refuses_a_rename():
+    teams = TeamStore(store=MemoryStore())
+    state = teams.record_spawn("t", SpawnConfig(name="coder", prompt="p"), "codex")
+    state.prompt = "new"
+    assert teams.replace("t", "coder", state).prompt == "new"
+    state.name = "other"
+    with pytest.raises(InvalidInputError, match="cannot rename it to `other`"):
+        teams.replace("t", "coder", state)
+    assert teams.load("t", "coder").prompt == "new"
