@@ -3,6 +3,7 @@
 use pyo3::prelude::*;
 use session_state::conformance;
 
+use crate::convert::{Obj, Out};
 use crate::errors::IntoPyResult;
 use crate::stores::{key_arg, key_or, store_arg};
 
@@ -13,9 +14,9 @@ use crate::stores::{key_arg, key_or, store_arg};
 #[pyo3(signature = (store, scratch = None))]
 pub fn run_store_conformance<'py>(
     py: Python<'py>,
-    store: &Bound<'py, PyAny>,
-    scratch: Option<&Bound<'py, PyAny>>,
-) -> PyResult<Bound<'py, PyAny>> {
+    store: &Obj<'py>,
+    scratch: Option<&Obj<'py>>,
+) -> Out<'py> {
     let store = store_arg(store)?;
     let scratch = key_or(scratch, "scratch", ".conformance")?;
     let report = conformance::run_all(&store, &scratch);
@@ -25,7 +26,7 @@ pub fn run_store_conformance<'py>(
 /// `counter_increment(store, key) -> int`: one exclusive read-modify-write adding 1 to the
 /// decimal counter under `key`; returns the new value (for no-lost-update tests).
 #[pyfunction]
-pub fn counter_increment(store: &Bound<'_, PyAny>, key: &Bound<'_, PyAny>) -> PyResult<u64> {
+pub fn counter_increment(store: &Obj<'_>, key: &Obj<'_>) -> PyResult<u64> {
     let store = store_arg(store)?;
     conformance::counter_increment(&store, &key_arg(key, "key")?).py()
 }

@@ -128,6 +128,13 @@ def test_registry_results():
     assert [line["kind"] for line in lines] == ["record", "invalid", "torn"]
     for line in lines:
         check(line, "TranscriptLine")
+    broken = MemoryStore()
+    broken.write("s.json", b"{not json")
+    broken.write("c.json", b"[")
+    repairs = AgentRegistry(broken, "s.json", "c.json", "j.jsonl").repair()
+    assert [r["key"] for r in repairs] == ["s.json", "c.json"]
+    for repair in repairs:
+        check(repair, "RegistryRepair")
 
 
 def test_team_results():

@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional, Union
 import session_state
 from session_state import FileStore, MemoryStore, SessionStateError, Store
 from session_state.errors import CorruptStateError, InvalidKeyError
-from session_state.registry import AgentRegistry
+from session_state.registry import AgentRegistry, RegistryRepair
 from session_state.moai import (
     SessionManager,
     get_resume_id,
@@ -111,7 +111,7 @@ def registry_usage() -> None:
     reg.register("a", "id-1", {"ok": True}, "chain")
     resume: bool = reg.should_resume("a", "fix the parser", "write the parser")
     agent_id: Optional[str] = reg.resume_id("a")
-    repairs: List[Dict[str, Any]] = reg.repair()
+    repairs: List[RegistryRepair] = reg.repair()
     print(resume, agent_id, repairs, session_state.AgentRegistry is AgentRegistry)
     reg.should_resume("a", 5)  # type: ignore[arg-type]
 

@@ -10,5 +10,12 @@ max_document_bytes=None)``: the keys default to ``.moai/memory/agent-sessions.js
 """
 
 from ._native import AgentRegistry, export_transcript, parse_transcript, read_transcript
+from ._types import RegistryRepair
 
-__all__ = ["AgentRegistry", "export_transcript", "parse_transcript", "read_transcript"]
+__all__ = [
+    "AgentRegistry",
+    "RegistryRepair",
+    "export_transcript",
+    "parse_transcript",
+    "read_transcript",
+]
