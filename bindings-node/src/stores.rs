@@ -8,12 +8,11 @@
 use napi::bindgen_prelude::{Buffer, Env, Unknown};
 use napi_derive::napi;
 use serde::Deserialize;
-use session_state::{Error, Store};
+use session_state::{Error, Key, Store};
 use session_state_fs::{Durability, FsStore};
 
-use crate::args::{self, BytesArg, StrArg};
-use crate::documents::options_from_js;
-use crate::errors::{Out, ToJs, out};
+use crate::args::{Arg, Options};
+use crate::errors::js;
 
 /// Options of `new FileStore(root, options)` (declared as `FileStoreOptions` in
 /// `types-header.d.ts`). Unknown members are refused, so a misspelt option is an error.
@@ -43,26 +42,24 @@ impl FileStore {
     /// wrong type (the message and `context.field` name it); `storage` when the folder cannot
     /// be created or is not a folder.
     #[napi(constructor, ts_args_type = "root: string, options?: FileStoreOptions")]
-    pub fn new(env: Env, root: StrArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
+    pub fn new(env: Env, root: Unknown<'_>, options: Unknown<'_>) -> napi::Result<Self> {
         let store = || {
-            let root = args::string(root, "root")?;
+            let root = String::arg(root, "root")?;
             if root.is_empty() || root.contains('\0') {
                 let shown = root.escape_debug();
                 return Err(Error::invalid_input(format!(
                     "`root` must be a folder path, got `{shown}`"
                 )));
             }
-            let options: FileStoreOptions = options_from_js(options, "options")?;
-            let durable = options.durable.unwrap_or(true);
-            let durability = if durable {
-                Durability::Sync
-            } else {
-                Durability::Atomic
+            let Options::<FileStoreOptions>(options) = Arg::arg(options, "options")?;
+            let durability = match options.durable {
+                Some(false) => Durability::Atomic,
+                _ => Durability::Sync,
             };
             Ok(FsStore::new(root)?.with_durability(durability))
         };
         Ok(FileStore {
-            inner: store().js(&env)?,
+            inner: js(&env, store())?,
         })
     }
 
@@ -110,32 +107,27 @@ macro_rules! raw_methods {
         impl $class {
             /// The bytes under `key`, or `null`. Throws `invalid_key` for an unsafe key.
             #[napi(ts_args_type = "key: string")]
-            pub fn read(&self, env: Env, key: StrArg<'_>) -> napi::Result<Option<Buffer>> {
-                let bytes = args::key(key, "key").and_then(|key| self.inner.read(&key));
-                Ok(bytes.js(&env)?.map(Buffer::from))
+            pub fn read(&self, env: Env, key: Unknown<'_>) -> napi::Result<Option<Buffer>> {
+                let bytes = Key::arg(key, "key").and_then(|key| self.inner.read(&key));
+                Ok(js(&env, bytes)?.map(Buffer::from))
             }
+        }
 
+        crate::js_api! { impl $class {
             /// Replaces the bytes under `key` atomically.
             #[napi(ts_args_type = "key: string, data: Uint8Array", ts_return_type = "void")]
-            pub fn write(&self, key: StrArg<'_>, data: BytesArg<'_>) -> Out<()> {
-                out(|| self.inner.write(&args::key(key, "key")?, &args::bytes(data, "data")?))
-            }
+            fn write(&self, key: Key, data: Vec<u8>) -> () { self.inner.write(&key, &data) }
 
             /// Removes `key`; `true` if it existed.
             #[napi(ts_args_type = "key: string", ts_return_type = "boolean")]
-            pub fn delete(&self, key: StrArg<'_>) -> Out<bool> {
-                out(|| self.inner.delete(&args::key(key, "key")?))
-            }
+            fn delete(&self, key: Key) -> bool { self.inner.delete(&key) }
 
             /// Every key strictly below the folder `prefix`, at any depth, sorted.
             #[napi(ts_args_type = "prefix: string", ts_return_type = "Array<string>")]
-            pub fn list(&self, prefix: StrArg<'_>) -> Out<Vec<String>> {
-                out(|| {
-                    let keys = self.inner.list(&args::key(prefix, "prefix")?)?;
-                    Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
-                })
+            fn list(&self, prefix: Key) -> Vec<String> {
+                Ok(self.inner.list(&prefix)?.iter().map(Key::to_string).collect())
             }
-        }
+        }}
     )*};
 }
 raw_methods!(FileStore, MemoryStore);

@@ -8,20 +8,20 @@
 
 use napi::bindgen_prelude::{Env, Unknown};
 use napi_derive::napi;
-use session_state::Result;
 use session_state::team::{
     self as core, BackendType, ResumePlan, SessionState, SpawnConfig, TeamListing,
     TeamStoreOptions, TeamSummary,
 };
+use session_state::{Clock, Result};
 use session_state_fs::SystemClock;
 
-use crate::any_store::{AnyStore, StoreArg, store_from_js};
-use crate::args::{self, StrArg, string};
-use crate::documents::{document_from_js, from_value, options_from_js};
-use crate::errors::{Out, ToJs, out};
+use crate::any_store::{AnyStore, handle};
+use crate::args::{Doc, Document, Instant};
 
 type Core = core::TeamStore<AnyStore, SystemClock>;
-type State = Out<SessionState>;
+/// A session state argument, through the core's `SessionState` rules; a mismatch is
+/// `invalid_input` naming the member (`state.maxTurns`).
+type State = Document<SessionState>;
 
 /// Team session files `teams/{team}/sessions/{agent}.json` over a store, stamped with the
 /// system clock. Listings never fail on one bad file: it is reported in `skipped`.
@@ -36,87 +36,49 @@ impl TeamStore {
     /// Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`).
     /// Option `maxDocumentBytes`: the largest session file read (default 16 MiB).
     #[napi(constructor, ts_args_type = "store: Store, options?: TeamStoreOptions")]
-    pub fn new(env: Env, store: StoreArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
-        let store = store_from_js(store).js(&env)?;
-        let options: TeamStoreOptions = options_from_js(options, "options").js(&env)?;
-        Ok(TeamStore {
-            inner: options.apply(Core::new(store, SystemClock)),
-        })
+    pub fn new(env: Env, store: Unknown<'_>, options: Unknown<'_>) -> napi::Result<Self> {
+        let make = |store, o: TeamStoreOptions| Ok(o.apply(Core::new(store, SystemClock)));
+        let inner = handle(&env, store, options, make)?;
+        Ok(TeamStore { inner })
     }
+}
 
+js_api! { impl TeamStore {
     /// Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not
     /// parse is copied aside first); returns the key written. Throws `invalid_key` for an
     /// invalid team or agent name, `invalid_input` for a state of the wrong shape.
-    #[napi(
-        ts_args_type = "team: string, state: TeamSessionState",
-        ts_return_type = "string"
-    )]
-    pub fn save(&self, team: StrArg<'_>, state: Unknown<'_>) -> Out<String> {
-        out(|| {
-            let team = string(team, "team")?;
-            Ok(self
-                .inner
-                .save(&team, &state_from_js(state, "state")?)?
-                .to_string())
-        })
+    #[napi(ts_args_type = "team: string, state: SessionState", ts_return_type = "string")]
+    fn save(&self, team: String, state: State) -> String {
+        Ok(self.inner.save(&team, &state.0)?.to_string())
     }
 
     /// Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
     /// `salvaged` when the file is JSON) when it does not parse.
-    #[napi(
-        ts_args_type = "team: string, agent: string",
-        ts_return_type = "TeamSessionState"
-    )]
-    pub fn load(&self, team: StrArg<'_>, agent: StrArg<'_>) -> State {
-        out(|| {
-            self.inner
-                .load(&string(team, "team")?, &string(agent, "agent")?)
-        })
-    }
+    #[napi(ts_args_type = "team: string, agent: string", ts_return_type = "SessionState")]
+    fn load(&self, team: String, agent: String) -> SessionState { self.inner.load(&team, &agent) }
 
     /// Deletes one member's file; `true` if it existed.
-    #[napi(
-        ts_args_type = "team: string, agent: string",
-        ts_return_type = "boolean"
-    )]
-    pub fn delete(&self, team: StrArg<'_>, agent: StrArg<'_>) -> Out<bool> {
-        out(|| {
-            self.inner
-                .delete(&string(team, "team")?, &string(agent, "agent")?)
-        })
-    }
+    #[napi(ts_args_type = "team: string, agent: string", ts_return_type = "boolean")]
+    fn delete(&self, team: String, agent: String) -> bool { self.inner.delete(&team, &agent) }
 
     /// Every member of `team` sorted by agent name, and the files skipped:
     /// `{team, members: [{agent, key, state}], skipped: [{key, code, message}]}`.
     #[napi(ts_args_type = "team: string", ts_return_type = "TeamListing")]
-    pub fn list(&self, team: StrArg<'_>) -> Out<TeamListing> {
-        out(|| self.inner.list(&string(team, "team")?))
-    }
+    fn list(&self, team: String) -> TeamListing { self.inner.list(&team) }
 
     /// Every team folder under `teams/`: `[{name, sessions}]`, sorted by name.
     #[napi(ts_return_type = "TeamSummary[]")]
-    pub fn list_teams(&self) -> Out<Vec<TeamSummary>> {
-        out(|| self.inner.list_teams())
-    }
+    fn list_teams(&self) -> Vec<TeamSummary> { self.inner.list_teams() }
 
     /// Records that `config` was spawned on `backend` now; an existing readable file keeps
     /// its `createdAt`, `metadata` and unknown keys. Returns the state written.
     #[napi(
         ts_args_type = "team: string, config: SpawnConfig, backend: BackendType",
-        ts_return_type = "TeamSessionState"
+        ts_return_type = "SessionState"
     )]
-    pub fn record_spawn(
-        &self,
-        team: StrArg<'_>,
-        config: Unknown<'_>,
-        backend: StrArg<'_>,
-    ) -> State {
-        out(|| {
-            let team = string(team, "team")?;
-            let config = config_from_js(config)?;
-            self.inner
-                .record_spawn(&team, &config, backend_arg(backend)?)
-        })
+    fn record_spawn(&self, team: String, config: Doc, backend: String) -> SessionState {
+        let config = SpawnConfig::from_argument(config, "config")?;
+        self.inner.record_spawn(&team, &config, backend_type(&backend)?)
     }
 
     /// Changes a saved member in one exclusive read-modify-write: the keys of `changes`
@@ -130,17 +92,11 @@ impl TeamStore {
     /// an unknown one already stored is kept) or when the agent is renamed. Nothing is
     /// written then.
     #[napi(
-        ts_args_type = "team: string, agent: string, changes: Partial<TeamSessionState>",
-        ts_return_type = "TeamSessionState"
+        ts_args_type = "team: string, agent: string, changes: Partial<SessionState>",
+        ts_return_type = "SessionState"
     )]
-    pub fn update(&self, team: StrArg<'_>, agent: StrArg<'_>, changes: Unknown<'_>) -> State {
-        out(|| {
-            let (team, agent) = (string(team, "team")?, string(agent, "agent")?);
-            let changes = document_from_js(changes, "changes")?;
-            self.inner.update(&team, &agent, |state| {
-                state.merge_argument(&changes, "changes")
-            })
-        })
+    fn update(&self, team: String, agent: String, changes: Doc) -> SessionState {
+        self.inner.update(&team, &agent, |state| state.merge_argument(&changes, "changes"))
     }
 
     /// Replaces a saved member with `state` in one exclusive read-modify-write (unlike
@@ -149,20 +105,14 @@ impl TeamStore {
     /// written), `invalid_input` (wrong shape, naming the member; a rename; a `backendType`
     /// changed to an unknown backend, as `update`).
     #[napi(
-        ts_args_type = "team: string, agent: string, state: TeamSessionState",
-        ts_return_type = "TeamSessionState"
+        ts_args_type = "team: string, agent: string, state: SessionState",
+        ts_return_type = "SessionState"
     )]
-    pub fn replace(&self, team: StrArg<'_>, agent: StrArg<'_>, state: Unknown<'_>) -> State {
-        out(|| {
-            let (team, agent) = (string(team, "team")?, string(agent, "agent")?);
-            let new = state_from_js(state, "state")?;
-            self.inner.update(&team, &agent, |state| {
-                state
-                    .check_backend_change(&new.backend_type)
-                    .map_err(|e| e.below("state"))?;
-                state.clone_from(&new);
-                Ok(())
-            })
+    fn replace(&self, team: String, agent: String, state: State) -> SessionState {
+        self.inner.update(&team, &agent, |old| {
+            old.check_backend_change(&state.0.backend_type).map_err(|e| e.below("state"))?;
+            old.clone_from(&state.0);
+            Ok(())
         })
     }
 
@@ -170,65 +120,35 @@ impl TeamStore {
     /// `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,
     /// action: 'skip', reason, message}]}`.
     #[napi(ts_args_type = "team: string", ts_return_type = "ResumePlan")]
-    pub fn resume_plan(&self, team: StrArg<'_>) -> Out<ResumePlan> {
-        out(|| self.inner.resume_plan(&string(team, "team")?))
+    fn resume_plan(&self, team: String) -> ResumePlan { self.inner.resume_plan(&team) }
+}}
+
+js_api! {
+    /// The state of a freshly spawned agent, as the crate's `SessionState::from_config`:
+    /// `createdAt` = `now` (an RFC 3339 string or `Date`; default the system clock), empty
+    /// `metadata`.
+    #[napi(
+        ts_args_type = "config: SpawnConfig, backend: BackendType, now?: string | Date",
+        ts_return_type = "SessionState"
+    )]
+    fn session_from_config(config: Doc, backend: String, now: Option<Instant>) -> SessionState {
+        let config = SpawnConfig::from_argument(config, "config")?;
+        let backend = backend_type(&backend)?;
+        Ok(SessionState::from_config(&config, backend, now.unwrap_or_else(|| SystemClock.now())))
+    }
+
+    /// The config to re-spawn a saved agent with (no delegations).
+    #[napi(ts_args_type = "state: SessionState", ts_return_type = "SpawnConfig")]
+    fn to_spawn_config(state: State) -> SpawnConfig { Ok(state.0.to_spawn_config()) }
+
+    /// The backend named by a `backendType` string; throws `invalid_input` for an unknown one.
+    #[napi(ts_args_type = "backendType: string", ts_return_type = "BackendType")]
+    fn parse_backend_type(backendType: String) -> String {
+        Ok(backend_type(&backendType)?.as_str().to_owned())
     }
 }
 
-/// The state of a freshly spawned agent, as the crate's `SessionState::from_config`:
-/// `createdAt` = `now` (an RFC 3339 string or `Date`; default the system clock), empty
-/// `metadata`.
-#[napi(
-    ts_args_type = "config: SpawnConfig, backend: BackendType, now?: string | Date",
-    ts_return_type = "TeamSessionState"
-)]
-pub fn session_from_config(
-    config: Unknown<'_>,
-    backend: StrArg<'_>,
-    now: Option<Unknown<'_>>,
-) -> State {
-    out(|| {
-        let config = config_from_js(config)?;
-        let backend = backend_arg(backend)?;
-        Ok(SessionState::from_config(
-            &config,
-            backend,
-            args::instant(now, "now")?,
-        ))
-    })
-}
-
-/// The config to re-spawn a saved agent with (no delegations).
-#[napi(
-    ts_args_type = "state: TeamSessionState",
-    ts_return_type = "SpawnConfig"
-)]
-pub fn to_spawn_config(state: Unknown<'_>) -> Out<SpawnConfig> {
-    out(|| Ok(state_from_js(state, "state")?.to_spawn_config()))
-}
-
-/// The backend named by a `backendType` string; throws `invalid_input` for an unknown one.
-#[napi(ts_args_type = "backendType: string", ts_return_type = "BackendType")]
-pub fn parse_backend_type(backend_type: StrArg<'_>) -> Out<String> {
-    out(|| Ok(backend_arg(backend_type)?.as_str().to_owned()))
-}
-
-/// A session state argument, through the core's `SessionState` rules; a mismatch is
-/// `invalid_input` naming the member (`state.maxTurns`).
-fn state_from_js(value: Unknown<'_>, name: &str) -> Result<SessionState> {
-    from_value(
-        serde_json::Value::Object(document_from_js(value, name)?),
-        name,
-    )
-}
-
-/// A spawn config argument (camelCase keys, as in the document; the core's
-/// [`SpawnConfig::from_argument`] refuses a member the type does not have).
-fn config_from_js(value: Unknown<'_>) -> Result<SpawnConfig> {
-    SpawnConfig::from_argument(document_from_js(value, "config")?, "config")
-}
-
-/// A backend argument: `claude-code`, `codex` or `gemini-cli`.
-fn backend_arg(value: StrArg<'_>) -> Result<BackendType> {
-    string(value, "backend")?.parse()
+/// A backend: `claude-code`, `codex` or `gemini-cli`.
+fn backend_type(name: &str) -> Result<BackendType> {
+    name.parse()
 }
