@@ -4,14 +4,10 @@
 
 use std::fmt::Debug;
 
-use napi::bindgen_prelude::{
-    ClassInstance, Either4, Env, FromNapiValue, JsValue, Unknown, ValueType,
-};
-use serde::de::DeserializeOwned;
+use napi::bindgen_prelude::{ClassInstance, Either4, FromNapiValue, JsValue, Unknown, ValueType};
 use session_state::{Error, Result, Store};
 
-use crate::args::{Arg, Options, napi_failed, type_name};
-use crate::errors::js;
+use crate::args::{Arg, napi_failed, type_name};
 use crate::host_store::HostStore;
 use crate::redis_store::RedisStore;
 use crate::stores::{FileStore, MemoryStore};
@@ -52,17 +48,4 @@ impl<'a> Arg<'a> for AnyStore {
             ))),
         }
     }
-}
-
-/// What a class constructor over a store does: `make(store, options)` with its `store` and
-/// `options` arguments read (`options` as [`Options`], named `options` in errors).
-pub fn handle<T, O: DeserializeOwned + Default>(
-    env: &Env,
-    store: Unknown<'_>,
-    options: Unknown<'_>,
-    make: impl FnOnce(AnyStore, O) -> Result<T>,
-) -> napi::Result<T> {
-    let made = AnyStore::arg(store, "store")
-        .and_then(|store| make(store, Options::<O>::arg(options, "options")?.0));
-    js(env, made)
 }

@@ -1,5 +1,5 @@
 //! Arguments from JavaScript. Every function of the package takes its arguments as any JS value
-//! and reads each with [`Arg`] under its JS name ([`js_api!`](crate::js_api)), so a value of the
+//! and reads each with [`Arg`] under its JS name ([`run!`](crate::run)), so a value of the
 //! wrong type is an `invalid_input` error with the package's `code` naming the argument, never
 //! napi-rs's own conversion error.
 //!

@@ -120,7 +120,12 @@ pub fn js<T>(env: &Env, result: Result<T>) -> napi::Result<T> {
     result.map_err(|e| to_js_error(env, e))
 }
 
-/// A core result on its way to JavaScript, what [`js_api!`](crate::js_api) functions return:
+/// Runs `call` (argument conversions and the core call) into an [`Out`].
+pub fn out<T>(call: impl FnOnce() -> Result<T>) -> Out<T> {
+    Out(call())
+}
+
+/// A core result on its way to JavaScript, what [`run!`](crate::run) gives:
 /// the value as `JSON.parse` of its JSON text (`()` is `undefined`), or the error thrown (see
 /// [`to_js_error`]).
 #[derive(Debug)]

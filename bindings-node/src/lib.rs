@@ -7,37 +7,22 @@
 // Helpers take `&Env` like napi-rs's own API (`Object::new(&env)`).
 #![allow(clippy::trivially_copy_pass_by_ref)]
 
-/// The one shape of the package's methods (`js_api! { impl Class { fn ... } }`) and free
-/// functions (`js_api! { fn ... }`): each parameter is taken as any JS value and read with
-/// [`args::Arg`] as its declared type under its own name (so parameters are spelt as in
-/// JavaScript, `agentId`), then the body runs and its core result goes out through [`Out`].
-/// Each item keeps its docs and its `#[napi(...)]` attribute, whose TypeScript types are those
-/// of `index.d.ts`.
+/// The body of a method of the package: reads each argument (any JS value) as its type with
+/// [`args::Arg`], named in errors as the parameter is (spelt as in JavaScript: `agentId`),
+/// then evaluates `$body`, a core `Result`, into an [`Out`].
 #[macro_export]
-macro_rules! js_api {
-    (impl $class:ident { $(
-        $(#[$attr:meta])*
-        fn $name:ident(&$this:ident $(, $arg:ident: $ty:ty)* $(,)?) -> $ret:ty { $($body:tt)* }
-    )* }) => {
-        #[napi]
-        impl $class {$(
-            $(#[$attr])*
-            #[allow(non_snake_case, clippy::redundant_closure_call)]
-            pub fn $name(&$this, $($arg: $crate::args::Any<'_>),*) -> $crate::Out<$ret> {
-                $crate::Out((|| { $(let $arg: $ty = $crate::args::read($arg, stringify!($arg))?;)* $($body)* })())
-            }
-        )*}
+macro_rules! run {
+    ($($arg:ident: $ty:ty),* => $body:expr) => {
+        $crate::out(|| { $(let $arg: $ty = $crate::args::read($arg, stringify!($arg))?;)* $body })
     };
-    ($(
-        $(#[$attr:meta])*
-        fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty { $($body:tt)* }
-    )*) => {$(
-        $(#[$attr])*
-        #[allow(non_snake_case, clippy::redundant_closure_call)]
-        pub fn $name($($arg: $crate::args::Any<'_>),*) -> $crate::Out<$ret> {
-            $crate::Out((|| { $(let $arg: $ty = $crate::args::read($arg, stringify!($arg))?;)* $($body)* })())
-        }
-    )*};
+}
+
+/// The body of a constructor: [`run!`], its error thrown through the `Env` `$env`.
+#[macro_export]
+macro_rules! construct {
+    ($env:ident; $($arg:ident: $ty:ty),* => $body:expr) => {
+        $crate::js(&$env, $crate::run!($($arg: $ty),* => $body).0)
+    };
 }
 
 pub mod any_store;
@@ -52,4 +37,4 @@ pub mod stores;
 pub mod team;
 
 pub use any_store::AnyStore;
-pub use errors::{Out, js, to_js_error};
+pub use errors::{Out, js, out, to_js_error};

@@ -19,8 +19,9 @@ use session_state::orchestrator::{
 use session_state::{Clock, Key};
 use session_state_fs::SystemClock;
 
-use crate::any_store::{AnyStore, handle};
-use crate::args::{Arg, Doc, Instant, Json, Options, napi_failed};
+use crate::any_store::AnyStore;
+use crate::args::{Any, Arg, Doc, Instant, Json, Options, napi_failed};
+use crate::errors::Out;
 
 type Core = core::OrchestratorStore<AnyStore, SystemClock>;
 type Replace = Options<ArchiveOptions>;
@@ -34,6 +35,7 @@ pub struct OrchestratorStore {
 }
 
 #[napi]
+#[allow(non_snake_case)]
 impl OrchestratorStore {
     /// Operations over `store`. Options: `naiveOffsetMinutes` (offset of timestamps written
     /// without `Z` or offset; default UTC), `maxDocumentBytes` (largest document read or
@@ -44,11 +46,11 @@ impl OrchestratorStore {
         constructor,
         ts_args_type = "store: Store, options?: OrchestratorStoreOptions"
     )]
-    pub fn new(env: Env, store: Unknown<'_>, options: Unknown<'_>) -> napi::Result<Self> {
-        let make =
-            |store, options: StoreOptions| options.apply(Core::new(store, SystemClock), "options");
-        let inner = handle(&env, store, options, make)?;
-        Ok(OrchestratorStore { inner })
+    pub fn new(env: Env, store: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
+        construct!(env; store: AnyStore, options: Options<StoreOptions> => {
+            let inner = options.0.apply(Core::new(store, SystemClock), "options")?;
+            Ok(OrchestratorStore { inner })
+        })
     }
 
     /// The key of the current session file: `.claude/orchestrator-session.json`.
@@ -56,24 +58,29 @@ impl OrchestratorStore {
     pub fn current_key(&self) -> String {
         current_key().to_string()
     }
-}
 
-js_api! { impl OrchestratorStore {
     /// The current session, or `null` when there is none.
     ///
     /// Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
     /// `invalid_input` (too large), `storage`.
     #[napi(ts_return_type = "OrchestratorSession | null")]
-    fn load(&self) -> Option<OrchestratorSession> { self.inner.load() }
+    pub fn load(&self) -> Out<Option<OrchestratorSession>> {
+        Out(self.inner.load())
+    }
 
     /// Saves `doc` as the current session with `updated` set to now, and returns the saved
     /// document (`doc` itself is not changed). A current file that does not parse is copied
     /// aside first.
-    #[napi(ts_args_type = "doc: OrchestratorSession", ts_return_type = "OrchestratorSession")]
-    fn save(&self, doc: Doc) -> OrchestratorSession {
-        let mut doc = parse_object_argument("doc", &doc, self.inner.options())?;
-        self.inner.save(&mut doc)?;
-        Ok(doc)
+    #[napi(
+        ts_args_type = "doc: OrchestratorSession",
+        ts_return_type = "OrchestratorSession"
+    )]
+    pub fn save(&self, doc: Any<'_>) -> Out<OrchestratorSession> {
+        run!(doc: Doc => {
+            let mut doc = parse_object_argument("doc", &doc, self.inner.options())?;
+            self.inner.save(&mut doc)?;
+            Ok(doc)
+        })
     }
 
     /// Writes `doc` to `.claude/orchestrator-history/{session_id}.json` and removes the current
@@ -83,61 +90,83 @@ js_api! { impl OrchestratorStore {
         ts_args_type = "doc: OrchestratorSession, options?: { replace?: boolean }",
         ts_return_type = "string"
     )]
-    fn archive(&self, doc: Doc, options: Replace) -> String {
-        let doc = parse_object_argument("doc", &doc, self.inner.options())?;
-        Ok(self.inner.archive(&doc, options.0.replace)?.to_string())
+    pub fn archive(&self, doc: Any<'_>, options: Any<'_>) -> Out<String> {
+        run!(doc: Doc, options: Replace => {
+            let doc = parse_object_argument("doc", &doc, self.inner.options())?;
+            Ok(self.inner.archive(&doc, options.0.replace)?.to_string())
+        })
     }
 
     /// One page of archived sessions, newest first: `{ entries, skipped, total }`. Options:
     /// `limit` (default 10), `offset` (default 0), `status` (only that status).
     #[napi(ts_args_type = "query?: HistoryQuery", ts_return_type = "HistoryPage")]
-    fn list_history(&self, query: Options<HistoryOptions>) -> HistoryPage {
-        self.inner.list_history(&query.0.query())
+    pub fn list_history(&self, query: Any<'_>) -> Out<HistoryPage> {
+        run!(query: Options<HistoryOptions> => self.inner.list_history(&query.0.query()))
     }
 
     /// Rebuilds the history listing index from the history files.
     #[napi(ts_return_type = "void")]
-    fn rebuild_index(&self) -> () { self.inner.rebuild_index() }
+    pub fn rebuild_index(&self) -> Out<()> {
+        Out(self.inner.rebuild_index())
+    }
 
     /// `created → in_progress`; returns the saved document. Throws `invalid_transition`,
     /// `not_found` (no current session).
     #[napi(ts_return_type = "OrchestratorSession")]
-    fn start(&self) -> OrchestratorSession { self.inner.start() }
+    pub fn start(&self) -> Out<OrchestratorSession> {
+        Out(self.inner.start())
+    }
 
     /// `in_progress → paused`.
     #[napi(ts_return_type = "OrchestratorSession")]
-    fn pause(&self) -> OrchestratorSession { self.inner.pause() }
+    pub fn pause(&self) -> Out<OrchestratorSession> {
+        Out(self.inner.pause())
+    }
 
     /// `paused → in_progress` (the seed's `continue`).
     #[napi(ts_return_type = "OrchestratorSession")]
-    fn resume(&self) -> OrchestratorSession { self.inner.resume() }
+    pub fn resume(&self) -> Out<OrchestratorSession> {
+        Out(self.inner.resume())
+    }
 
     /// `in_progress → complete`, then archive; all or nothing. Throws `already_exists` (and
     /// changes nothing) when the archive exists, unless `{ replace: true }`.
-    #[napi(ts_args_type = "options?: { replace?: boolean }", ts_return_type = "OrchestratorSession")]
-    fn complete(&self, options: Replace) -> OrchestratorSession {
-        self.inner.move_to_with(SessionStatus::Complete, options.0.replace)
+    #[napi(
+        ts_args_type = "options?: { replace?: boolean }",
+        ts_return_type = "OrchestratorSession"
+    )]
+    pub fn complete(&self, options: Any<'_>) -> Out<OrchestratorSession> {
+        run!(options: Replace => self.inner.move_to_with(SessionStatus::Complete, options.0.replace))
     }
 
     /// `created | paused | in_progress → aborted`, then archive; all or nothing, as `complete`.
-    #[napi(ts_args_type = "options?: { replace?: boolean }", ts_return_type = "OrchestratorSession")]
-    fn abort(&self, options: Replace) -> OrchestratorSession {
-        self.inner.move_to_with(SessionStatus::Aborted, options.0.replace)
+    #[napi(
+        ts_args_type = "options?: { replace?: boolean }",
+        ts_return_type = "OrchestratorSession"
+    )]
+    pub fn abort(&self, options: Any<'_>) -> Out<OrchestratorSession> {
+        run!(options: Replace => self.inner.move_to_with(SessionStatus::Aborted, options.0.replace))
     }
 
     /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`,
     /// suffix derived from the clock when not given, mode `default` when not given). Throws
     /// `already_exists` when a current session exists.
-    #[napi(ts_args_type = "session: CreateSession", ts_return_type = "OrchestratorSession")]
-    fn create_session(&self, session: Json<CreateSession>) -> OrchestratorSession {
-        self.inner.create(session.0)
+    #[napi(
+        ts_args_type = "session: CreateSession",
+        ts_return_type = "OrchestratorSession"
+    )]
+    pub fn create_session(&self, session: Any<'_>) -> Out<OrchestratorSession> {
+        run!(session: Json<CreateSession> => self.inner.create(session.0))
     }
 
     /// Auto-save "agent started": adds `agent` (an agent with the same id is replaced). `status`
     /// defaults to `in_progress` and `started` to now.
-    #[napi(ts_args_type = "agent: AgentStart", ts_return_type = "OrchestratorSession")]
-    fn agent_started(&self, agent: Doc) -> OrchestratorSession {
-        self.inner.agent_started(&agent_from_start(agent, self.inner.now())?)
+    #[napi(
+        ts_args_type = "agent: AgentStart",
+        ts_return_type = "OrchestratorSession"
+    )]
+    pub fn agent_started(&self, agent: Any<'_>) -> Out<OrchestratorSession> {
+        run!(agent: Doc => self.inner.agent_started(&agent_from_start(agent, self.inner.now())?))
     }
 
     /// Auto-save "agent progress": sets the agent's `progress`, an integer from 0 to 100.
@@ -145,8 +174,8 @@ js_api! { impl OrchestratorStore {
         ts_args_type = "agentId: string, percent: number",
         ts_return_type = "OrchestratorSession"
     )]
-    fn agent_progress(&self, agentId: String, percent: Json<u8>) -> OrchestratorSession {
-        self.inner.agent_progress(&agentId, percent.0)
+    pub fn agent_progress(&self, agentId: Any<'_>, percent: Any<'_>) -> Out<OrchestratorSession> {
+        run!(agentId: String, percent: Json<u8> => self.inner.agent_progress(&agentId, percent.0))
     }
 
     /// Auto-save "agent completed": status `complete`, `completed` = now, `result_summary`.
@@ -154,14 +183,21 @@ js_api! { impl OrchestratorStore {
         ts_args_type = "agentId: string, resultSummary: string",
         ts_return_type = "OrchestratorSession"
     )]
-    fn agent_completed(&self, agentId: String, resultSummary: String) -> OrchestratorSession {
-        self.inner.agent_completed(&agentId, &resultSummary)
+    pub fn agent_completed(
+        &self,
+        agentId: Any<'_>,
+        resultSummary: Any<'_>,
+    ) -> Out<OrchestratorSession> {
+        run!(agentId: String, resultSummary: String => self.inner.agent_completed(&agentId, &resultSummary))
     }
 
     /// Auto-save "agent failed": status `failed`, and the error logged in `errors`.
-    #[napi(ts_args_type = "agentId: string, error: string", ts_return_type = "OrchestratorSession")]
-    fn agent_failed(&self, agentId: String, error: String) -> OrchestratorSession {
-        self.inner.agent_failed(&agentId, &error)
+    #[napi(
+        ts_args_type = "agentId: string, error: string",
+        ts_return_type = "OrchestratorSession"
+    )]
+    pub fn agent_failed(&self, agentId: Any<'_>, error: Any<'_>) -> Out<OrchestratorSession> {
+        run!(agentId: String, error: String => self.inner.agent_failed(&agentId, &error))
     }
 
     /// Auto-save "decision made": appends `{decision, rationale, timestamp}`.
@@ -169,70 +205,85 @@ js_api! { impl OrchestratorStore {
         ts_args_type = "decision: string, rationale: string",
         ts_return_type = "OrchestratorSession"
     )]
-    fn decision_made(&self, decision: String, rationale: String) -> OrchestratorSession {
-        self.inner.decision_made(&decision, &rationale)
+    pub fn decision_made(&self, decision: Any<'_>, rationale: Any<'_>) -> Out<OrchestratorSession> {
+        run!(decision: String, rationale: String => self.inner.decision_made(&decision, &rationale))
     }
 
     /// Auto-save "before compression": sets `context_usage.last_compression` to now.
     #[napi(ts_return_type = "OrchestratorSession")]
-    fn before_compression(&self) -> OrchestratorSession { self.inner.before_compression() }
+    pub fn before_compression(&self) -> Out<OrchestratorSession> {
+        Out(self.inner.before_compression())
+    }
 
     /// Auto-save "session end": archives the current session as it is and returns it.
     #[napi(ts_return_type = "OrchestratorSession")]
-    fn session_end(&self) -> OrchestratorSession { self.inner.session_end() }
+    pub fn session_end(&self) -> Out<OrchestratorSession> {
+        Out(self.inner.session_end())
+    }
 
     /// Checks the current and history files; with `{ fix: true }` repairs the corrupt ones
     /// (keeping copies) and rebuilds the index.
-    #[napi(ts_args_type = "options?: { fix?: boolean }", ts_return_type = "DoctorReport")]
-    fn doctor(&self, options: Options<DoctorOptions>) -> DoctorReport {
-        self.inner.doctor(options.0.fix)
+    #[napi(
+        ts_args_type = "options?: { fix?: boolean }",
+        ts_return_type = "DoctorReport"
+    )]
+    pub fn doctor(&self, options: Any<'_>) -> Out<DoctorReport> {
+        run!(options: Options<DoctorOptions> => self.inner.doctor(options.0.fix))
     }
 
     /// Repairs the corrupt document under `key` (default: the current session file): keeps a
     /// copy, writes the salvage. `null` when the file is absent or readable.
     #[napi(ts_args_type = "key?: string", ts_return_type = "Repair | null")]
-    fn recover(&self, key: Option<Key>) -> Option<Repair> {
-        self.inner.recover(&key.unwrap_or_else(current_key))
+    pub fn recover(&self, key: Any<'_>) -> Out<Option<Repair>> {
+        run!(key: Option<Key> => self.inner.recover(&key.unwrap_or_else(current_key)))
     }
-}}
+}
 
-js_api! {
-    /// The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
-    /// goal, status, started, started_relative, progress_percent, completed_work, in_progress,
-    /// pending, context, resume_from}`. `now` is an RFC 3339 string or a `Date`.
-    #[napi(
-        ts_args_type = "doc: OrchestratorSession, now?: string | Date",
-        ts_return_type = "ResumeSummary"
-    )]
-    fn resume_summary(doc: Doc, now: Option<Instant>) -> ResumeSummary {
+/// The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
+/// goal, status, started, started_relative, progress_percent, completed_work, in_progress,
+/// pending, context, resume_from}`. `now` is an RFC 3339 string or a `Date`.
+#[napi(
+    ts_args_type = "doc: OrchestratorSession, now?: string | Date",
+    ts_return_type = "ResumeSummary"
+)]
+pub fn resume_summary(doc: Any<'_>, now: Any<'_>) -> Out<ResumeSummary> {
+    run!(doc: Doc, now: Option<Instant> => {
         let doc = parse_object_argument("doc", &doc, &ParseOptions::default())?;
         Ok(core::resume_summary(&doc, now.unwrap_or_else(|| SystemClock.now())))
-    }
+    })
+}
 
-    /// The "RESUMING SESSION" markdown block, from a summary (`resumeSummary`) or a document (then
-    /// summarised at the system clock's now).
-    #[napi(
-        ts_args_type = "summaryOrDoc: ResumeSummary | OrchestratorSession",
-        ts_return_type = "string"
-    )]
-    fn render_resume(summaryOrDoc: Doc) -> String {
-        core::render_resume_argument("summaryOrDoc", summaryOrDoc, SystemClock.now())
-    }
+/// The "RESUMING SESSION" markdown block, from a summary (`resumeSummary`) or a document (then
+/// summarised at the system clock's now).
+#[napi(
+    ts_args_type = "summaryOrDoc: ResumeSummary | OrchestratorSession",
+    ts_return_type = "string"
+)]
+#[allow(non_snake_case)]
+pub fn render_resume(summaryOrDoc: Any<'_>) -> Out<String> {
+    run!(summaryOrDoc: Doc => core::render_resume_argument("summaryOrDoc", summaryOrDoc, SystemClock.now()))
+}
 
-    /// Every complete field of torn or damaged bytes, made into a valid "1.0" document:
-    /// `{document, missing, replaced, partial, top_level_object, recovered_anything}`. Never
-    /// throws for any bytes.
-    #[napi(ts_args_type = "bytes: Uint8Array | string", ts_return_type = "Salvaged")]
-    fn salvage(bytes: Unknown<'_>) -> Salvaged {
+/// Every complete field of torn or damaged bytes, made into a valid "1.0" document:
+/// `{document, missing, replaced, partial, top_level_object, recovered_anything}`. Never
+/// throws for any bytes.
+#[napi(
+    ts_args_type = "bytes: Uint8Array | string",
+    ts_return_type = "Salvaged"
+)]
+pub fn salvage(bytes: Any<'_>) -> Out<Salvaged> {
+    run!(bytes: Unknown<'_> => {
         let bytes = match Either::<String, Unknown<'_>>::from_unknown(bytes) {
             Ok(Either::A(text)) => text.into_bytes(),
             Ok(Either::B(other)) => Vec::<u8>::arg(other, "bytes")?,
             Err(e) => return Err(napi_failed("bytes", &e)),
         };
         Ok(core::salvage(&bytes))
-    }
+    })
+}
 
-    /// The JSON Schema of the schema "1.0" document.
-    #[napi(ts_return_type = "Record<string, unknown>")]
-    fn json_schema() -> Value { Ok(core::json_schema()) }
+/// The JSON Schema of the schema "1.0" document.
+#[napi(ts_return_type = "Record<string, unknown>")]
+pub fn json_schema() -> Out<Value> {
+    Out(Ok(core::json_schema()))
 }

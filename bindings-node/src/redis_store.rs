@@ -8,7 +8,7 @@ use napi::bindgen_prelude::{Buffer, Env, Unknown};
 use napi_derive::napi;
 use session_state::{Key, Store};
 
-use crate::args::Arg;
+use crate::args::{Any, Arg};
 use crate::errors::{Out, js};
 
 /// Keys on a Redis server: `redis://[user][:password@]host[:port][/db][?prefix=P]` (query
@@ -21,6 +21,7 @@ pub struct RedisStore {
 }
 
 #[napi]
+#[allow(non_snake_case)]
 impl RedisStore {
     /// A store on the server of `url`; no connection is made until the first call.
     ///
@@ -28,11 +29,8 @@ impl RedisStore {
     /// answer, refuses the password or replies with the wrong type throw `storage`, naming
     /// the server without its password.
     #[napi(constructor, ts_args_type = "url: string")]
-    pub fn new(env: Env, url: Unknown<'_>) -> napi::Result<Self> {
-        let store =
-            String::arg(url, "url").and_then(|url| session_state_redis::RedisStore::open(&url));
-        let inner = Arc::new(js(&env, store)?);
-        Ok(Self { inner })
+    pub fn new(env: Env, url: Any<'_>) -> napi::Result<Self> {
+        construct!(env; url: String => Ok(RedisStore { inner: Arc::new(session_state_redis::RedisStore::open(&url)?) }))
     }
 
     /// The server, without its password (`redis://user@host:port/db`).

@@ -11,8 +11,8 @@ use serde::Deserialize;
 use session_state::{Error, Key, Store};
 use session_state_fs::{Durability, FsStore};
 
-use crate::args::{Arg, Options};
-use crate::errors::js;
+use crate::args::{Any, Arg, Options};
+use crate::errors::{Out, js};
 
 /// Options of `new FileStore(root, options)` (declared as `FileStoreOptions` in
 /// `types-header.d.ts`). Unknown members are refused, so a misspelt option is an error.
@@ -33,6 +33,7 @@ pub struct FileStore {
 }
 
 #[napi]
+#[allow(non_snake_case)]
 impl FileStore {
     /// A store over the folder `root`; nothing is created until the first write, which creates
     /// it (0700) and the folders a key needs. Reads of a missing root find nothing.
@@ -42,24 +43,18 @@ impl FileStore {
     /// wrong type (the message and `context.field` name it); `storage` when the folder cannot
     /// be created or is not a folder.
     #[napi(constructor, ts_args_type = "root: string, options?: FileStoreOptions")]
-    pub fn new(env: Env, root: Unknown<'_>, options: Unknown<'_>) -> napi::Result<Self> {
-        let store = || {
-            let root = String::arg(root, "root")?;
+    pub fn new(env: Env, root: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
+        construct!(env; root: String, options: Options<FileStoreOptions> => {
             if root.is_empty() || root.contains('\0') {
                 let shown = root.escape_debug();
-                return Err(Error::invalid_input(format!(
-                    "`root` must be a folder path, got `{shown}`"
-                )));
+                let message = format!("`root` must be a folder path, got `{shown}`");
+                return Err(Error::invalid_input(message));
             }
-            let Options::<FileStoreOptions>(options) = Arg::arg(options, "options")?;
-            let durability = match options.durable {
+            let durability = match options.0.durable {
                 Some(false) => Durability::Atomic,
                 _ => Durability::Sync,
             };
-            Ok(FsStore::new(root)?.with_durability(durability))
-        };
-        Ok(FileStore {
-            inner: js(&env, store())?,
+            Ok(FileStore { inner: FsStore::new(root)?.with_durability(durability) })
         })
     }
 
@@ -111,23 +106,27 @@ macro_rules! raw_methods {
                 let bytes = Key::arg(key, "key").and_then(|key| self.inner.read(&key));
                 Ok(js(&env, bytes)?.map(Buffer::from))
             }
-        }
 
-        crate::js_api! { impl $class {
             /// Replaces the bytes under `key` atomically.
             #[napi(ts_args_type = "key: string, data: Uint8Array", ts_return_type = "void")]
-            fn write(&self, key: Key, data: Vec<u8>) -> () { self.inner.write(&key, &data) }
+            pub fn write(&self, key: Any<'_>, data: Any<'_>) -> Out<()> {
+                crate::run!(key: Key, data: Vec<u8> => self.inner.write(&key, &data))
+            }
 
             /// Removes `key`; `true` if it existed.
             #[napi(ts_args_type = "key: string", ts_return_type = "boolean")]
-            fn delete(&self, key: Key) -> bool { self.inner.delete(&key) }
+            pub fn delete(&self, key: Any<'_>) -> Out<bool> {
+                crate::run!(key: Key => self.inner.delete(&key))
+            }
 
             /// Every key strictly below the folder `prefix`, at any depth, sorted.
             #[napi(ts_args_type = "prefix: string", ts_return_type = "Array<string>")]
-            fn list(&self, prefix: Key) -> Vec<String> {
-                Ok(self.inner.list(&prefix)?.iter().map(Key::to_string).collect())
+            pub fn list(&self, prefix: Any<'_>) -> Out<Vec<String>> {
+                crate::run!(prefix: Key => {
+                    Ok(self.inner.list(&prefix)?.iter().map(Key::to_string).collect())
+                })
             }
-        }}
+        }
     )*};
 }
 raw_methods!(FileStore, MemoryStore);

@@ -6,7 +6,7 @@
 //! `memoryConfig: { max_turns, budget_chars }`), read by the core's own parser, so a wrong
 //! shape is an `invalid_input` error with serde's reason.
 
-use napi::bindgen_prelude::{Env, Unknown};
+use napi::bindgen_prelude::Env;
 use napi_derive::napi;
 use session_state::team::{
     self as core, BackendType, ResumePlan, SessionState, SpawnConfig, TeamListing,
@@ -15,8 +15,9 @@ use session_state::team::{
 use session_state::{Clock, Result};
 use session_state_fs::SystemClock;
 
-use crate::any_store::{AnyStore, handle};
-use crate::args::{Doc, Document, Instant};
+use crate::any_store::AnyStore;
+use crate::args::{Any, Doc, Document, Instant, Options};
+use crate::errors::Out;
 
 type Core = core::TeamStore<AnyStore, SystemClock>;
 /// A session state argument, through the core's `SessionState` rules; a mismatch is
@@ -32,43 +33,57 @@ pub struct TeamStore {
 }
 
 #[napi]
+#[allow(non_snake_case)]
 impl TeamStore {
     /// Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`).
     /// Option `maxDocumentBytes`: the largest session file read (default 16 MiB).
     #[napi(constructor, ts_args_type = "store: Store, options?: TeamStoreOptions")]
-    pub fn new(env: Env, store: Unknown<'_>, options: Unknown<'_>) -> napi::Result<Self> {
-        let make = |store, o: TeamStoreOptions| Ok(o.apply(Core::new(store, SystemClock)));
-        let inner = handle(&env, store, options, make)?;
-        Ok(TeamStore { inner })
+    pub fn new(env: Env, store: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
+        construct!(env; store: AnyStore, options: Options<TeamStoreOptions> => Ok(TeamStore { inner: options.0.apply(Core::new(store, SystemClock)) }))
     }
-}
 
-js_api! { impl TeamStore {
     /// Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not
     /// parse is copied aside first); returns the key written. Throws `invalid_key` for an
     /// invalid team or agent name, `invalid_input` for a state of the wrong shape.
-    #[napi(ts_args_type = "team: string, state: SessionState", ts_return_type = "string")]
-    fn save(&self, team: String, state: State) -> String {
-        Ok(self.inner.save(&team, &state.0)?.to_string())
+    #[napi(
+        ts_args_type = "team: string, state: SessionState",
+        ts_return_type = "string"
+    )]
+    pub fn save(&self, team: Any<'_>, state: Any<'_>) -> Out<String> {
+        run!(team: String, state: State => Ok(self.inner.save(&team, &state.0)?.to_string()))
     }
 
     /// Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
     /// `salvaged` when the file is JSON) when it does not parse.
-    #[napi(ts_args_type = "team: string, agent: string", ts_return_type = "SessionState")]
-    fn load(&self, team: String, agent: String) -> SessionState { self.inner.load(&team, &agent) }
+    #[napi(
+        ts_args_type = "team: string, agent: string",
+        ts_return_type = "SessionState"
+    )]
+    pub fn load(&self, team: Any<'_>, agent: Any<'_>) -> Out<SessionState> {
+        run!(team: String, agent: String => self.inner.load(&team, &agent))
+    }
 
     /// Deletes one member's file; `true` if it existed.
-    #[napi(ts_args_type = "team: string, agent: string", ts_return_type = "boolean")]
-    fn delete(&self, team: String, agent: String) -> bool { self.inner.delete(&team, &agent) }
+    #[napi(
+        ts_args_type = "team: string, agent: string",
+        ts_return_type = "boolean"
+    )]
+    pub fn delete(&self, team: Any<'_>, agent: Any<'_>) -> Out<bool> {
+        run!(team: String, agent: String => self.inner.delete(&team, &agent))
+    }
 
     /// Every member of `team` sorted by agent name, and the files skipped:
     /// `{team, members: [{agent, key, state}], skipped: [{key, code, message}]}`.
     #[napi(ts_args_type = "team: string", ts_return_type = "TeamListing")]
-    fn list(&self, team: String) -> TeamListing { self.inner.list(&team) }
+    pub fn list(&self, team: Any<'_>) -> Out<TeamListing> {
+        run!(team: String => self.inner.list(&team))
+    }
 
     /// Every team folder under `teams/`: `[{name, sessions}]`, sorted by name.
     #[napi(ts_return_type = "TeamSummary[]")]
-    fn list_teams(&self) -> Vec<TeamSummary> { self.inner.list_teams() }
+    pub fn list_teams(&self) -> Out<Vec<TeamSummary>> {
+        Out(self.inner.list_teams())
+    }
 
     /// Records that `config` was spawned on `backend` now; an existing readable file keeps
     /// its `createdAt`, `metadata` and unknown keys. Returns the state written.
@@ -76,9 +91,16 @@ js_api! { impl TeamStore {
         ts_args_type = "team: string, config: SpawnConfig, backend: BackendType",
         ts_return_type = "SessionState"
     )]
-    fn record_spawn(&self, team: String, config: Doc, backend: String) -> SessionState {
-        let config = SpawnConfig::from_argument(config, "config")?;
-        self.inner.record_spawn(&team, &config, backend_type(&backend)?)
+    pub fn record_spawn(
+        &self,
+        team: Any<'_>,
+        config: Any<'_>,
+        backend: Any<'_>,
+    ) -> Out<SessionState> {
+        run!(team: String, config: Doc, backend: String => {
+            let config = SpawnConfig::from_argument(config, "config")?;
+            self.inner.record_spawn(&team, &config, backend_type(&backend)?)
+        })
     }
 
     /// Changes a saved member in one exclusive read-modify-write: the keys of `changes`
@@ -95,8 +117,8 @@ js_api! { impl TeamStore {
         ts_args_type = "team: string, agent: string, changes: Partial<SessionState>",
         ts_return_type = "SessionState"
     )]
-    fn update(&self, team: String, agent: String, changes: Doc) -> SessionState {
-        self.inner.update(&team, &agent, |state| state.merge_argument(&changes, "changes"))
+    pub fn update(&self, team: Any<'_>, agent: Any<'_>, changes: Any<'_>) -> Out<SessionState> {
+        run!(team: String, agent: String, changes: Doc => self.inner.update(&team, &agent, |state| state.merge_argument(&changes, "changes")))
     }
 
     /// Replaces a saved member with `state` in one exclusive read-modify-write (unlike
@@ -108,11 +130,13 @@ js_api! { impl TeamStore {
         ts_args_type = "team: string, agent: string, state: SessionState",
         ts_return_type = "SessionState"
     )]
-    fn replace(&self, team: String, agent: String, state: State) -> SessionState {
-        self.inner.update(&team, &agent, |old| {
-            old.check_backend_change(&state.0.backend_type).map_err(|e| e.below("state"))?;
-            old.clone_from(&state.0);
-            Ok(())
+    pub fn replace(&self, team: Any<'_>, agent: Any<'_>, state: Any<'_>) -> Out<SessionState> {
+        run!(team: String, agent: String, state: State => {
+            self.inner.update(&team, &agent, |old| {
+                old.check_backend_change(&state.0.backend_type).map_err(|e| e.below("state"))?;
+                old.clone_from(&state.0);
+                Ok(())
+            })
         })
     }
 
@@ -120,32 +144,37 @@ js_api! { impl TeamStore {
     /// `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,
     /// action: 'skip', reason, message}]}`.
     #[napi(ts_args_type = "team: string", ts_return_type = "ResumePlan")]
-    fn resume_plan(&self, team: String) -> ResumePlan { self.inner.resume_plan(&team) }
-}}
+    pub fn resume_plan(&self, team: Any<'_>) -> Out<ResumePlan> {
+        run!(team: String => self.inner.resume_plan(&team))
+    }
+}
 
-js_api! {
-    /// The state of a freshly spawned agent, as the crate's `SessionState::from_config`:
-    /// `createdAt` = `now` (an RFC 3339 string or `Date`; default the system clock), empty
-    /// `metadata`.
-    #[napi(
-        ts_args_type = "config: SpawnConfig, backend: BackendType, now?: string | Date",
-        ts_return_type = "SessionState"
-    )]
-    fn session_from_config(config: Doc, backend: String, now: Option<Instant>) -> SessionState {
+/// The state of a freshly spawned agent, as the crate's `SessionState::from_config`:
+/// `createdAt` = `now` (an RFC 3339 string or `Date`; default the system clock), empty
+/// `metadata`.
+#[napi(
+    ts_args_type = "config: SpawnConfig, backend: BackendType, now?: string | Date",
+    ts_return_type = "SessionState"
+)]
+pub fn session_from_config(config: Any<'_>, backend: Any<'_>, now: Any<'_>) -> Out<SessionState> {
+    run!(config: Doc, backend: String, now: Option<Instant> => {
         let config = SpawnConfig::from_argument(config, "config")?;
         let backend = backend_type(&backend)?;
         Ok(SessionState::from_config(&config, backend, now.unwrap_or_else(|| SystemClock.now())))
-    }
+    })
+}
 
-    /// The config to re-spawn a saved agent with (no delegations).
-    #[napi(ts_args_type = "state: SessionState", ts_return_type = "SpawnConfig")]
-    fn to_spawn_config(state: State) -> SpawnConfig { Ok(state.0.to_spawn_config()) }
+/// The config to re-spawn a saved agent with (no delegations).
+#[napi(ts_args_type = "state: SessionState", ts_return_type = "SpawnConfig")]
+pub fn to_spawn_config(state: Any<'_>) -> Out<SpawnConfig> {
+    run!(state: State => Ok(state.0.to_spawn_config()))
+}
 
-    /// The backend named by a `backendType` string; throws `invalid_input` for an unknown one.
-    #[napi(ts_args_type = "backendType: string", ts_return_type = "BackendType")]
-    fn parse_backend_type(backendType: String) -> String {
-        Ok(backend_type(&backendType)?.as_str().to_owned())
-    }
+/// The backend named by a `backendType` string; throws `invalid_input` for an unknown one.
+#[napi(ts_args_type = "backendType: string", ts_return_type = "BackendType")]
+#[allow(non_snake_case)]
+pub fn parse_backend_type(backendType: Any<'_>) -> Out<String> {
+    run!(backendType: String => Ok(backend_type(&backendType)?.as_str().to_owned()))
 }
 
 /// A backend: `claude-code`, `codex` or `gemini-cli`.
