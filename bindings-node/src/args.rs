@@ -42,13 +42,6 @@ pub trait Arg<'a>: Sized {
     fn arg(value: Unknown<'a>, name: &str) -> Result<Self>;
 }
 
-/// The JS value as it is.
-impl<'a> Arg<'a> for Unknown<'a> {
-    fn arg(value: Unknown<'a>, _: &str) -> Result<Self> {
-        Ok(value)
-    }
-}
-
 /// `undefined` and `null` give `None`; another value is read as `T`.
 impl<'a, T: Arg<'a>> Arg<'a> for Option<T> {
     fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
@@ -190,15 +183,12 @@ pub struct Options<T>(pub T);
 
 impl<'a, T: DeserializeOwned + Default> Arg<'a> for Options<T> {
     fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
-        match Option::<Unknown<'a>>::arg(value, name)? {
-            None => Ok(Options(T::default())),
-            Some(value)
-                if value.get_type().ok() == Some(ValueType::Object)
-                    && !value.is_array().unwrap_or(true) =>
-            {
+        match value.get_type() {
+            Ok(ValueType::Undefined | ValueType::Null) => Ok(Options(T::default())),
+            Ok(ValueType::Object) if !value.is_array().unwrap_or(true) => {
                 Json::arg(value, name).map(|Json(options)| Options(options))
             }
-            Some(value) => Err(expected(name, "an object", &value).with_context("field", name)),
+            _ => Err(expected(name, "an object", &value).with_context("field", name)),
         }
     }
 }

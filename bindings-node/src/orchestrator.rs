@@ -21,7 +21,7 @@ use session_state_fs::SystemClock;
 
 use crate::any_store::AnyStore;
 use crate::args::{Any, Arg, Doc, Instant, Json, Options, napi_failed};
-use crate::errors::Out;
+use crate::errors::{Out, out};
 
 type Core = core::OrchestratorStore<AnyStore, SystemClock>;
 type Replace = Options<ArchiveOptions>;
@@ -37,11 +37,8 @@ pub struct OrchestratorStore {
 #[napi]
 #[allow(non_snake_case)]
 impl OrchestratorStore {
-    /// Operations over `store`. Options: `naiveOffsetMinutes` (offset of timestamps written
-    /// without `Z` or offset; default UTC), `maxDocumentBytes` (largest document read or
-    /// written, default 16 MiB; above it `invalid_input`, nothing written).
-    ///
-    /// Throws `invalid_input` for a value that is not a store or bad options.
+    /// Operations over `store`, with the `OrchestratorStoreOptions` (`naiveOffsetMinutes`,
+    /// `maxDocumentBytes`). Throws `invalid_input` for a value that is not a store or bad options.
     #[napi(
         constructor,
         ts_args_type = "store: Store, options?: OrchestratorStoreOptions"
@@ -272,14 +269,13 @@ pub fn render_resume(summaryOrDoc: Any<'_>) -> Out<String> {
     ts_return_type = "Salvaged"
 )]
 pub fn salvage(bytes: Any<'_>) -> Out<Salvaged> {
-    run!(bytes: Unknown<'_> => {
-        let bytes = match Either::<String, Unknown<'_>>::from_unknown(bytes) {
-            Ok(Either::A(text)) => text.into_bytes(),
-            Ok(Either::B(other)) => Vec::<u8>::arg(other, "bytes")?,
-            Err(e) => return Err(napi_failed("bytes", &e)),
-        };
-        Ok(core::salvage(&bytes))
-    })
+    out(
+        || match Either::<String, Unknown<'_>>::from_unknown(bytes) {
+            Ok(Either::A(text)) => Ok(core::salvage(text.as_bytes())),
+            Ok(Either::B(other)) => Ok(core::salvage(&Vec::<u8>::arg(other, "bytes")?)),
+            Err(e) => Err(napi_failed("bytes", &e)),
+        },
+    )
 }
 
 /// The JSON Schema of the schema "1.0" document.

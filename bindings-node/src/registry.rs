@@ -2,10 +2,6 @@
 //! class `AgentRegistry`, with the core's operation names in camelCase (`register`,
 //! `resumeId`, `shouldResume`, ...). It reads and writes `.moai/memory/agent-sessions.json`
 //! and `workflow-chains.json` like the CLI and Python.
-//!
-//! `shouldResume` answers with a boolean, exactly as the seed (the compat policy);
-//! `decideResume` takes a policy (`compat` or `explained`) and answers with the whole decision
-//! `{resume, score, matched, reason}`.
 
 use napi::bindgen_prelude::Env;
 use napi_derive::napi;
@@ -67,7 +63,7 @@ impl AgentRegistry {
         chainId: Any<'_>,
     ) -> Out<()> {
         run!(agentName: String, agentId: String, result: Option<Value>, chainId: Option<String> => {
-            let result = result.unwrap_or(Value::Null);
+            let result = result.unwrap_or_default();
             self.inner.register(&agentName, &agentId, result, chainId.as_deref())
         })
     }

@@ -1,9 +1,7 @@
 //! The store classes of the package: `FileStore` (a folder, over `session_state_fs::FsStore`)
-//! and `MemoryStore` (in memory, over `session_state::MemoryStore`). Both are what the other
-//! classes' constructors take (`new AgentRegistry(new FileStore(root))`), and both expose the
-//! raw key/bytes methods: `read(key)` gives a `Buffer` or `null`, `write(key, data)` takes a
-//! `Uint8Array`/`Buffer`, `delete(key)` says whether the key existed, `list(prefix)` gives the
-//! sorted keys below the folder `prefix`.
+//! and `MemoryStore` (in memory, over `session_state::MemoryStore`), what the other classes'
+//! constructors take (`new AgentRegistry(new FileStore(root))`), with the raw key/bytes methods
+//! `read`, `write`, `delete` and `list`.
 
 use napi::bindgen_prelude::{Buffer, Env, Unknown};
 use napi_derive::napi;

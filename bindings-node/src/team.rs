@@ -8,11 +8,11 @@
 
 use napi::bindgen_prelude::Env;
 use napi_derive::napi;
+use session_state::Clock;
 use session_state::team::{
     self as core, BackendType, ResumePlan, SessionState, SpawnConfig, TeamListing,
     TeamStoreOptions, TeamSummary,
 };
-use session_state::{Clock, Result};
 use session_state_fs::SystemClock;
 
 use crate::any_store::AnyStore;
@@ -99,7 +99,7 @@ impl TeamStore {
     ) -> Out<SessionState> {
         run!(team: String, config: Doc, backend: String => {
             let config = SpawnConfig::from_argument(config, "config")?;
-            self.inner.record_spawn(&team, &config, backend_type(&backend)?)
+            self.inner.record_spawn(&team, &config, backend.parse()?)
         })
     }
 
@@ -159,7 +159,7 @@ impl TeamStore {
 pub fn session_from_config(config: Any<'_>, backend: Any<'_>, now: Any<'_>) -> Out<SessionState> {
     run!(config: Doc, backend: String, now: Option<Instant> => {
         let config = SpawnConfig::from_argument(config, "config")?;
-        let backend = backend_type(&backend)?;
+        let backend = backend.parse()?;
         Ok(SessionState::from_config(&config, backend, now.unwrap_or_else(|| SystemClock.now())))
     })
 }
@@ -174,10 +174,5 @@ pub fn to_spawn_config(state: Any<'_>) -> Out<SpawnConfig> {
 #[napi(ts_args_type = "backendType: string", ts_return_type = "BackendType")]
 #[allow(non_snake_case)]
 pub fn parse_backend_type(backendType: Any<'_>) -> Out<String> {
-    run!(backendType: String => Ok(backend_type(&backendType)?.as_str().to_owned()))
-}
-
-/// A backend: `claude-code`, `codex` or `gemini-cli`.
-fn backend_type(name: &str) -> Result<BackendType> {
-    name.parse()
+    run!(backendType: String => Ok(backendType.parse::<BackendType>()?.as_str().to_owned()))
 }
