@@ -288,11 +288,8 @@ export declare class MemoryStore {
  */
 export declare class OrchestratorStore {
   /**
-   * Operations over `store`. Options: `naiveOffsetMinutes` (offset of timestamps written
-   * without `Z` or offset; default UTC), `maxDocumentBytes` (largest document read or
-   * written, default 16 MiB; above it `invalid_input`, nothing written).
-   *
-   * Throws `invalid_input` for a value that is not a store or bad options.
+   * Operations over `store`, with the `OrchestratorStoreOptions` (`naiveOffsetMinutes`,
+   * `maxDocumentBytes`). Throws `invalid_input` for a value that is not a store or bad options.
    */
   constructor(store: Store, options?: OrchestratorStoreOptions)
   /** The key of the current session file: `.claude/orchestrator-session.json`. */

@@ -18,8 +18,14 @@ fn js_message_names_the_js_option() {
     use session_state::{FixedClock, MemoryStore};
     let clock = FixedClock::at("2026-01-02T03:04:05Z").expect("instant");
     let sessions = OrchestratorStore::new(MemoryStore::new(), clock);
-    let project = Project { name: Some("p".into()), path: Some("/p".into()), ..Project::default() };
-    let doc = sessions.create_session("goal", "default", project, Some("abc123")).expect("created");
+    let project = Project {
+        name: Some("p".into()),
+        path: Some("/p".into()),
+        ..Project::default()
+    };
+    let doc = sessions
+        .create_session("goal", "default", project, Some("abc123"))
+        .expect("created");
     sessions.archive(&doc, false).expect("archived");
     let err = sessions.archive(&doc, false).expect_err("archived twice");
     assert_eq!(err.kind(), ErrorKind::AlreadyExists);
@@ -32,7 +38,11 @@ fn js_message_names_the_js_option() {
         node.starts_with("an archive of session `2026-01-02-abc123` already exists at"),
         "{node}"
     );
-    assert_eq!(js_message(&Error::invalid_input("no hint")), "no hint", "no hint, nothing added");
+    assert_eq!(
+        js_message(&Error::invalid_input("no hint")),
+        "no hint",
+        "no hint, nothing added"
+    );
 }
 
 #[test]
