@@ -120,7 +120,7 @@ import type {
   Decision, DoctorReport, Problem, Repair, Leftover, HistoryEntry, HistoryPage, SkippedHistoryFile,
   JournalMark, MemoryConfig, OrchestratorSession, Project, SpawnConfig, RegistryDoctorReport,
   RegistryProblem, RegistryRepair, ResumeDecision, ResumePlan, ResumeSummary, WorkLine, Salvaged,
-  SessionsDocument, SkippedTeamFile, TeamListing, TeamMember, TeamSessionState, TeamSummary,
+  SessionState, SessionsDocument, SkippedTeamFile, TeamListing, TeamMember, TeamSummary,
 } from './types'
 export * from './types'
 /**
@@ -146,16 +146,17 @@ export declare class AgentRegistry {
    */
   constructor(store: Store, options?: AgentRegistryOptions)
   /**
-   * The seed's `register_agent_result`: maps the name to the id, keeps `result` (any JSON
-   * value), appends the id to `chainId` (created if needed). Throws `invalid_key` for an
-   * unsafe `agentId`, `corrupt_state` when the file is corrupt (kept aside, unchanged).
+   * Registers a result (the seed's `register_agent_result`): maps the name to the id, keeps
+   * `result` (any JSON value), appends the id to `chainId` (created if needed). Throws
+   * `invalid_key` for an unsafe `agentId`, `corrupt_state` when the file is corrupt (kept
+   * aside, unchanged).
    */
-  registerAgentResult(agentName: string, agentId: string, result: unknown, chainId?: string | null): void
+  register(agentName: string, agentId: string, result: unknown, chainId?: string | null): void
   /**
-   * The seed's `get_resume_id`: the name's latest id, or `null` (unknown name, or the id
-   * belongs to another chain than a given `chainId`).
+   * The name's latest id, or `null` (unknown name, or the id belongs to another chain than a
+   * given `chainId`).
    */
-  getResumeId(agentName: string, chainId?: string | null): string | null
+  resumeId(agentName: string, chainId?: string | null): string | null
   /**
    * The seed's `should_resume`, bit for bit (the compat policy): unknown agent, no
    * previous task or 5 resumes give `false`, else whether a word of the previous task
@@ -174,28 +175,28 @@ export declare class AgentRegistry {
    * id.
    */
   incrementResumeCount(agentId: string): boolean
-  /** The seed's `get_agent_result`: the stored result of `agentId`, or `null`. */
-  getAgentResult(agentId: string): unknown
+  /** The stored result of `agentId`, or `null`. */
+  agentResult(agentId: string): unknown
   /**
-   * The seed's `get_chain_results`: `{agent_name, result, timestamp, chain_id}` of each id
-   * of the chain that has a result, in chain order.
+   * `{agent_name, result, timestamp, chain_id}` of each id of the chain that has a result,
+   * in chain order.
    */
-  getChainResults(chainId: string): AgentResult[]
-  /** The seed's `get_chain_summary`. */
-  getChainSummary(chainId: string): ChainSummary
+  chainResults(chainId: string): AgentResult[]
+  /** The agents, results and order of a chain (the seed's `get_chain_summary`). */
+  chainSummary(chainId: string): ChainSummary
   /** Expected-vs-done status of a chain (`done`, `missing`, `out_of_order`, ...). */
   chainStatus(chainId: string): ChainStatus
   /** Every chain id (those with registrations, then those only defined by `createChain`). */
   chainIds(): Array<string>
-  /** The seed's `clear_agent_session`; `false` for an unknown name. */
-  clearAgentSession(agentName: string): boolean
+  /** Forgets an agent name (the seed's `clear_agent_session`); `false` for an unknown name. */
+  clearAgent(agentName: string): boolean
   /**
    * The seed's `clear_chain` (also dropping the names of cleared ids); `false` for an
    * unknown chain.
    */
   clearChain(chainId: string): boolean
-  /** The seed's `get_all_sessions`: `{sessions, chains, total_results}`. */
-  getAllSessions(): AllSessions
+  /** Every session, chain and result count: `{sessions, chains, total_results}`. */
+  allSessions(): AllSessions
   /** One row per agent name, in registration order (only those of `chainId` when given). */
   agents(chainId?: string | null): AgentEntry[]
   /**
@@ -225,11 +226,11 @@ export declare class AgentRegistry {
    * Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json` (the
    * core's `AgentRegistry::repair`): for each, keeps a copy aside
    * (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries of the sessions
-   * file (as `session-state doctor --fix`) and an empty chains file. Returns the keys of
-   * the copies (the sessions file's first); empty when both files were fine or absent.
-   * After it, `registerAgentResult` and `createChain` work again.
+   * file (as `session-state doctor --fix`) and an empty chains file. Returns one
+   * `{key, kept_copy, action}` per file repaired (the sessions file's first); empty when
+   * both files were fine or absent. After it, `register` and `createChain` work again.
    */
-  recover(): Array<string>
+  repair(): RegistryRepair[]
 }
 
 /**
@@ -287,11 +288,8 @@ export declare class MemoryStore {
  */
 export declare class OrchestratorStore {
   /**
-   * Operations over `store`. Options: `naiveOffsetMinutes` (offset of timestamps written
-   * without `Z` or offset; default UTC), `maxDocumentBytes` (largest document read or
-   * written, default 16 MiB; above it `invalid_input`, nothing written).
-   *
-   * Throws `invalid_input` for a value that is not a store or bad options.
+   * Operations over `store`, with the `OrchestratorStoreOptions` (`naiveOffsetMinutes`,
+   * `maxDocumentBytes`). Throws `invalid_input` for a value that is not a store or bad options.
    */
   constructor(store: Store, options?: OrchestratorStoreOptions)
   /** The key of the current session file: `.claude/orchestrator-session.json`. */
@@ -421,12 +419,12 @@ export declare class TeamStore {
    * parse is copied aside first); returns the key written. Throws `invalid_key` for an
    * invalid team or agent name, `invalid_input` for a state of the wrong shape.
    */
-  save(team: string, state: TeamSessionState): string
+  save(team: string, state: SessionState): string
   /**
    * Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
    * `salvaged` when the file is JSON) when it does not parse.
    */
-  load(team: string, agent: string): TeamSessionState
+  load(team: string, agent: string): SessionState
   /** Deletes one member's file; `true` if it existed. */
   delete(team: string, agent: string): boolean
   /**
@@ -440,7 +438,7 @@ export declare class TeamStore {
    * Records that `config` was spawned on `backend` now; an existing readable file keeps
    * its `createdAt`, `metadata` and unknown keys. Returns the state written.
    */
-  recordSpawn(team: string, config: SpawnConfig, backend: BackendType): TeamSessionState
+  recordSpawn(team: string, config: SpawnConfig, backend: BackendType): SessionState
   /**
    * Changes a saved member in one exclusive read-modify-write: the keys of `changes`
    * replace those of the stored document (as `Object.assign` would; `null` clears an
@@ -453,7 +451,7 @@ export declare class TeamStore {
    * an unknown one already stored is kept) or when the agent is renamed. Nothing is
    * written then.
    */
-  update(team: string, agent: string, changes: Partial<TeamSessionState>): TeamSessionState
+  update(team: string, agent: string, changes: Partial<SessionState>): SessionState
   /**
    * Replaces a saved member with `state` in one exclusive read-modify-write (unlike
    * `save`, the file must exist and `state.name` must be `agent`). Returns the state
@@ -461,7 +459,7 @@ export declare class TeamStore {
    * written), `invalid_input` (wrong shape, naming the member; a rename; a `backendType`
    * changed to an unknown backend, as `update`).
    */
-  replace(team: string, agent: string, state: TeamSessionState): TeamSessionState
+  replace(team: string, agent: string, state: SessionState): SessionState
   /**
    * What re-spawning `team` would do, member by member, without spawning anything:
    * `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,
@@ -497,11 +495,11 @@ export declare function resumeSummary(doc: OrchestratorSession, now?: string | D
 
 /**
  * Runs the store conformance suite on `store` below the folder key `scratch` (default
- * `"conformance"`; each case clears the keys of its own sub-folder, whose emptied folders and
- * lock files stay on a file store). Returns
- * `{cases: [{name, passed, message}], passed, failed}`; a store that breaks the contract
- * gives failed cases, not an exception. Throws `invalid_input` for a value that is not a
- * store, `invalid_key` for an unsafe `scratch`.
+ * `"conformance"`; each case clears the keys of its own sub-folder, whose emptied folders
+ * and lock files stay on a file store). Returns `{cases: [{name, passed, message}],
+ * passed, failed}`; a store that breaks the contract gives failed cases, not an exception.
+ * Throws `invalid_input` for a value that is not a store, `invalid_key` for an unsafe
+ * `scratch`.
  */
 export declare function runStoreConformance(store: Store, scratch?: string): ConformanceReport
 
@@ -517,10 +515,10 @@ export declare function salvage(bytes: Uint8Array | string): Salvaged
  * `createdAt` = `now` (an RFC 3339 string or `Date`; default the system clock), empty
  * `metadata`.
  */
-export declare function sessionFromConfig(config: SpawnConfig, backend: BackendType, now?: string | Date): TeamSessionState
+export declare function sessionFromConfig(config: SpawnConfig, backend: BackendType, now?: string | Date): SessionState
 
 /** Every case name of the suite, in the order `runStoreConformance` runs them. */
 export declare function storeConformanceCases(): Array<string>
 
 /** The config to re-spawn a saved agent with (no delegations). */
-export declare function toSpawnConfig(state: TeamSessionState): SpawnConfig
+export declare function toSpawnConfig(state: SessionState): SpawnConfig

@@ -968,6 +968,67 @@ export interface Salvaged {
   recovered_anything: boolean;
 }
 /**
+ * Persisted state of one team agent, stored at `teams/{team}/sessions/{agent}.json`, used to
+ * re-spawn the agent with the same configuration after an orchestrator restart.
+ */
+export interface SessionState {
+  /**
+   * Agent name (the file is `{name}.json`).
+   */
+  name: string;
+  /**
+   * Backend string; `claude-code`, `codex`, `gemini-cli` are known, others are kept as
+   * they are (see `SessionState::parse_backend_type`).
+   */
+  backendType: string;
+  /**
+   * The prompt / system instruction (with any delegation instructions folded in).
+   */
+  prompt: string;
+  /**
+   * Model override.
+   */
+  model?: string;
+  /**
+   * Working directory, as a path string.
+   */
+  cwd?: string;
+  /**
+   * Maximum conversation turns (a 32-bit signed integer, as the crate).
+   */
+  maxTurns?: number;
+  /**
+   * Allowed tools.
+   */
+  allowedTools?: string[];
+  /**
+   * Permission mode.
+   */
+  permissionMode?: string;
+  /**
+   * Reasoning effort.
+   */
+  reasoningEffort?: string;
+  /**
+   * Extra environment variables (file order kept).
+   */
+  env?: {
+    [k: string]: string;
+  };
+  memoryConfig?: MemoryConfig;
+  /**
+   * Backend-specific metadata such as a Codex thread id (file order kept).
+   */
+  metadata?: {
+    [k: string]: string;
+  };
+  /**
+   * When the session was created (UTC).
+   */
+  createdAt: string;
+  [k: string]: unknown;
+}
+/**
  * `.moai/memory/agent-sessions.json`: the registry state.
  *
  * An absent file is `SessionsDocument::default`: every map empty, no `last_updated`.
@@ -1050,68 +1111,7 @@ export interface TeamMember {
    * The store key of the file.
    */
   key: string;
-  state: TeamSessionState;
-}
-/**
- * Persisted state of one team agent, stored at `teams/{team}/sessions/{agent}.json`, used to
- * re-spawn the agent with the same configuration after an orchestrator restart.
- */
-export interface TeamSessionState {
-  /**
-   * Agent name (the file is `{name}.json`).
-   */
-  name: string;
-  /**
-   * Backend string; `claude-code`, `codex`, `gemini-cli` are known, others are kept as
-   * they are (see `SessionState::parse_backend_type`).
-   */
-  backendType: string;
-  /**
-   * The prompt / system instruction (with any delegation instructions folded in).
-   */
-  prompt: string;
-  /**
-   * Model override.
-   */
-  model?: string;
-  /**
-   * Working directory, as a path string.
-   */
-  cwd?: string;
-  /**
-   * Maximum conversation turns (a 32-bit signed integer, as the crate).
-   */
-  maxTurns?: number;
-  /**
-   * Allowed tools.
-   */
-  allowedTools?: string[];
-  /**
-   * Permission mode.
-   */
-  permissionMode?: string;
-  /**
-   * Reasoning effort.
-   */
-  reasoningEffort?: string;
-  /**
-   * Extra environment variables (file order kept).
-   */
-  env?: {
-    [k: string]: string;
-  };
-  memoryConfig?: MemoryConfig;
-  /**
-   * Backend-specific metadata such as a Codex thread id (file order kept).
-   */
-  metadata?: {
-    [k: string]: string;
-  };
-  /**
-   * When the session was created (UTC).
-   */
-  createdAt: string;
-  [k: string]: unknown;
+  state: SessionState;
 }
 /**
  * One team found under `teams/`.

@@ -1,20 +1,213 @@
-//! Arguments checked by the bindings themselves, so a wrong JS type is an `invalid_input`
-//! error with the package's `code`, never napi-rs's own conversion error.
+//! Arguments from JavaScript. Every function of the package takes its arguments as any JS value
+//! and reads each with [`Arg`] under its JS name ([`run!`](crate::run)), so a value of the
+//! wrong type is an `invalid_input` error with the package's `code` naming the argument, never
+//! napi-rs's own conversion error.
 //!
-//! A `#[napi]` method takes `Either<Expected, Unknown>` (napi converts the expected type
-//! and hands anything else over as `Unknown`) and calls the matching function here. Give the
-//! method a `ts_args_type` so the `.d.ts` shows the expected type, not the `Either`.
+//! Documents come in as plain JS objects of exactly the shape of the JSON files, through the
+//! engine's own `JSON.stringify` (napi's serde bridge turns integers above `u32::MAX` into
+//! `BigInt` and saturates large numbers). What JSON cannot hold exactly is `invalid_input`,
+//! never changed silently: `NaN`, `±Infinity`, `Map`, `Set`, functions, symbols, `BigInt`,
+//! cycles, integers beyond 2^53 - 1 (below 1e21), and nesting deeper than the core's
+//! [`MAX_VALUE_NESTING`] (context `max_depth`).
 
+use chrono::{DateTime, Utc};
 use napi::JsString;
-use napi::bindgen_prelude::{Either, Uint8Array, Unknown, ValueType};
-use session_state::{Error, Key, Result};
+use napi::bindgen_prelude::{
+    Either, Env, FnArgs, FromNapiValue, Function, JsObjectValue, JsValue, Object, TypeName,
+    Uint8Array, Unknown, ValidateNapiValue, ValueType,
+};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use session_state::js_json::{STRICT_JSON_JS, StrictJson, read_strict_json};
+use session_state::json::{from_value, kind_of};
+use session_state::{Error, Key, MAX_VALUE_NESTING, Result};
 
-/// A string argument (read as UTF-16, so a lone surrogate is seen, not replaced), or whatever
-/// was passed instead.
-pub type StrArg<'a> = Either<JsString<'a>, Unknown<'a>>;
+/// An argument as napi hands it over: any JS value.
+pub type Any<'a> = Unknown<'a>;
 
-/// A bytes argument (`Uint8Array`, so also a Node `Buffer`), or whatever was passed instead.
-pub type BytesArg<'a> = Either<Uint8Array, Unknown<'a>>;
+/// A document argument: a plain JS object.
+pub type Doc = Map<String, Value>;
+
+/// An instant argument: an RFC 3339 string or a `Date`.
+pub type Instant = DateTime<Utc>;
+
+/// The argument `value` read as `T` (see [`Arg`]).
+pub fn read<'a, T: Arg<'a>>(value: Unknown<'a>, name: &str) -> Result<T> {
+    T::arg(value, name)
+}
+
+/// A Rust value read from one JS argument.
+pub trait Arg<'a>: Sized {
+    /// `value` read as `Self`; `invalid_input` (or the core's error for the value) naming `name`.
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self>;
+}
+
+/// `undefined` and `null` give `None`; another value is read as `T`.
+impl<'a, T: Arg<'a>> Arg<'a> for Option<T> {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        let nullish = matches!(value.get_type(), Ok(ValueType::Undefined | ValueType::Null));
+        (!nullish).then(|| T::arg(value, name)).transpose()
+    }
+}
+
+/// A string, read as UTF-16, so that a lone surrogate is refused, not replaced: UTF-8 cannot
+/// hold one, and napi's own conversion would make it U+FFFD, so two different ids (`x\uD800`,
+/// `x\uDBFF`) would name one key.
+impl<'a> Arg<'a> for String {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        let text = napi_type::<JsString<'a>>(value, name, "a string")?;
+        let text = text.into_utf16().map_err(|e| napi_failed(name, &e))?;
+        text.as_str().map_err(|_| {
+            Error::invalid_input(format!(
+                "`{name}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a file \
+                 name or JSON file) cannot hold"
+            ))
+        })
+    }
+}
+
+/// A store key: a string (`invalid_input` else), and a safe key (`invalid_key` else).
+impl<'a> Arg<'a> for Key {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        Key::new(String::arg(value, name)?)
+    }
+}
+
+/// Bytes: a `Uint8Array`, so also a Node `Buffer`.
+impl<'a> Arg<'a> for Vec<u8> {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        napi_type::<Uint8Array>(value, name, "a Uint8Array or Buffer").map(|a| a.to_vec())
+    }
+}
+
+/// An array of strings.
+impl<'a> Arg<'a> for Vec<String> {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        if !value.is_array().unwrap_or(false) {
+            return Err(expected(name, "an array of strings", &value));
+        }
+        from_value(Value::arg(value, name)?, name)
+    }
+}
+
+/// Any JSON value (see the module docs), at any depth without overflowing the stack.
+impl<'a> Arg<'a> for Value {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        let js_type = type_name(&value);
+        let env = Env::from_raw(value.value().env);
+        let failed = |e: napi::Error| napi_failed(name, &e);
+        let stringify: Function<'_, FnArgs<(Unknown<'_>, u32)>, Object<'_>> =
+            env.run_script(STRICT_JSON_JS).map_err(failed)?;
+        let max_depth = u32::try_from(MAX_VALUE_NESTING).unwrap_or(u32::MAX);
+        let outcome = stringify
+            .call(FnArgs::from((value, max_depth)))
+            .map_err(|e| Error::invalid_input(format!("`{name}` is not JSON: {}", e.reason)))?;
+        let refused: Option<Vec<String>> = outcome.get_named_property("refused").map_err(failed)?;
+        let text: Option<String> = outcome.get_named_property("text").map_err(failed)?;
+        let refused = refused.unwrap_or_default();
+        read_strict_json(
+            name,
+            StrictJson::from_members(text.as_deref(), &refused, js_type),
+        )
+    }
+}
+
+/// A document: a plain object (not an array, `null` or a primitive) with a JSON form.
+impl<'a> Arg<'a> for Map<String, Value> {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        if value.is_array().unwrap_or(false) {
+            return Err(Error::invalid_input(format!(
+                "`{name}` must be an object, got array"
+            )));
+        }
+        if value.get_type().ok() != Some(ValueType::Object) {
+            return Err(expected(name, "an object", &value));
+        }
+        match Value::arg(value, name)? {
+            Value::Object(map) => Ok(map),
+            // An object whose `toJSON` gives a non-object.
+            other => Err(Error::invalid_input(format!(
+                "`{name}` must be an object, its JSON is {}",
+                kind_of(&other)
+            ))),
+        }
+    }
+}
+
+/// An instant: an RFC 3339 string or a `Date` (through its JSON form, the ISO text).
+impl<'a> Arg<'a> for DateTime<Utc> {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        let kind = type_name(&value);
+        let text = match value.get_type() {
+            Ok(ValueType::String | ValueType::Object) => match Value::arg(value, name)? {
+                Value::String(text) => Some(text),
+                _ => None,
+            },
+            _ => None,
+        };
+        let text = text.ok_or_else(|| {
+            Error::invalid_input(format!(
+                "`{name}` must be an RFC 3339 string or a Date, got {kind}"
+            ))
+        })?;
+        session_state::Timestamp::parse(&text).map(|t| t.utc())
+    }
+}
+
+/// A value of the shape of `T`, through its JSON form: a mismatch is `invalid_input` with
+/// serde's reason (e.g. the missing field), naming the member.
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+impl<'a, T: DeserializeOwned> Arg<'a> for Json<T> {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        from_value(Value::arg(value, name)?, name).map(Json)
+    }
+}
+
+/// A plain object (as the `Map` argument) of the shape of `T`.
+#[derive(Debug)]
+pub struct Document<T>(pub T);
+
+impl<'a, T: DeserializeOwned> Arg<'a> for Document<T> {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        from_value(Map::arg(value, name)?.into(), name).map(Document)
+    }
+}
+
+/// An options object: `undefined` or `null` give `T::default()`; anything else must be an
+/// object of the shape of `T` (declared with `deny_unknown_fields`, so that a misspelt option
+/// is an error), else `invalid_input` with `context.field` naming the argument.
+#[derive(Debug)]
+pub struct Options<T>(pub T);
+
+impl<'a, T: DeserializeOwned + Default> Arg<'a> for Options<T> {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        match value.get_type() {
+            Ok(ValueType::Undefined | ValueType::Null) => Ok(Options(T::default())),
+            Ok(ValueType::Object) if !value.is_array().unwrap_or(true) => {
+                Json::arg(value, name).map(|Json(options)| Options(options))
+            }
+            _ => Err(expected(name, "an object", &value).with_context("field", name)),
+        }
+    }
+}
+
+/// `value` as the napi type `T`, or `invalid_input`: "`{name}` must be {what}, got {type}".
+fn napi_type<'a, T>(value: Unknown<'a>, name: &str, what: &str) -> Result<T>
+where
+    T: FromNapiValue + ValidateNapiValue + TypeName,
+{
+    match Either::<T, Unknown<'a>>::from_unknown(value).map_err(|e| napi_failed(name, &e))? {
+        Either::A(value) => Ok(value),
+        Either::B(other) => Err(expected(name, what, &other)),
+    }
+}
+
+/// The `invalid_input` error "`{name}` must be {what}, got {the JS type of value}".
+pub fn expected(name: &str, what: &str, value: &Unknown<'_>) -> Error {
+    Error::invalid_input(format!("`{name}` must be {what}, got {}", type_name(value)))
+}
 
 /// The JS type of `value` as `typeof` would name it (`null` for null), for error messages.
 pub fn type_name(value: &Unknown<'_>) -> &'static str {
@@ -35,83 +228,4 @@ pub fn type_name(value: &Unknown<'_>) -> &'static str {
 /// The core error for a failed napi call while reading an argument.
 pub fn napi_failed(name: &str, err: &napi::Error) -> Error {
     Error::invalid_input(format!("cannot read `{name}`: {}", err.reason))
-}
-
-/// The string in `arg`; `invalid_input` naming `name` when it is not a string, or when it
-/// holds a lone surrogate: UTF-8 cannot hold one, and napi's own conversion would replace it
-/// with U+FFFD, so two different ids (`x\uD800`, `x\uDBFF`) would name one key.
-pub fn string(arg: StrArg<'_>, name: &str) -> Result<String> {
-    match arg {
-        Either::A(s) => s
-            .into_utf16()
-            .map_err(|e| napi_failed(name, &e))?
-            .as_str()
-            .map_err(|_| {
-                Error::invalid_input(format!(
-                    "`{name}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a \
-                 file name or JSON file) cannot hold"
-                ))
-            }),
-        Either::B(other) => Err(Error::invalid_input(format!(
-            "`{name}` must be a string, got {}",
-            type_name(&other)
-        ))),
-    }
-}
-
-/// The bytes in `arg`; `invalid_input` naming `name` when it is not a `Uint8Array`/`Buffer`.
-pub fn bytes(arg: BytesArg<'_>, name: &str) -> Result<Vec<u8>> {
-    match arg {
-        Either::A(array) => Ok(array.to_vec()),
-        Either::B(other) => Err(Error::invalid_input(format!(
-            "`{name}` must be a Uint8Array or Buffer, got {}",
-            type_name(&other)
-        ))),
-    }
-}
-
-/// A store key from a string argument: `invalid_input` for a non-string, `invalid_key` for
-/// an unsafe key.
-pub fn key(arg: StrArg<'_>, name: &str) -> Result<Key> {
-    Key::new(string(arg, name)?)
-}
-
-/// An optional string argument: `undefined`, `null` or absent give `None`; another non-string
-/// is `invalid_input` naming `name`.
-pub fn opt_string(arg: Option<StrArg<'_>>, name: &str) -> Result<Option<String>> {
-    match arg {
-        Some(Either::B(other)) if is_nullish(&other) => Ok(None),
-        None => Ok(None),
-        Some(other) => string(other, name).map(Some),
-    }
-}
-
-/// Whether `value` is `undefined` or `null`.
-pub fn is_nullish(value: &Unknown<'_>) -> bool {
-    matches!(value.get_type(), Ok(ValueType::Undefined | ValueType::Null))
-}
-
-/// An instant argument: absent, `undefined` or `null` is now (the system clock); an RFC 3339
-/// string or a `Date` is parsed (a `Date` through its JSON form, the ISO text); anything else
-/// is `invalid_input` naming `name`.
-pub fn instant(value: Option<Unknown<'_>>, name: &str) -> Result<chrono::DateTime<chrono::Utc>> {
-    let Some(value) = value.filter(|v| !is_nullish(v)) else {
-        return Ok(session_state::Clock::now(&session_state_fs::SystemClock));
-    };
-    let kind = type_name(&value);
-    let text = match value.get_type() {
-        Ok(ValueType::String | ValueType::Object) => {
-            match crate::documents::value_from_js(value, name)? {
-                serde_json::Value::String(text) => Some(text),
-                _ => None,
-            }
-        }
-        _ => None,
-    };
-    let text = text.ok_or_else(|| {
-        Error::invalid_input(format!(
-            "`{name}` must be an RFC 3339 string or a Date, got {kind}"
-        ))
-    })?;
-    session_state::Timestamp::parse(&text).map(|t| t.utc())
 }

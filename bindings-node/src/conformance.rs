@@ -3,30 +3,26 @@
 //! returns the report as a plain object.
 
 use napi_derive::napi;
+use session_state::Key;
 use session_state::conformance::{self, ConformanceReport};
 
-use crate::any_store::{StoreArg, store_from_js};
-use crate::args::{self, StrArg};
-use crate::errors::{Out, out};
+use crate::any_store::AnyStore;
+use crate::args::Any;
+use crate::errors::Out;
 
 /// Runs the store conformance suite on `store` below the folder key `scratch` (default
-/// `"conformance"`; each case clears the keys of its own sub-folder, whose emptied folders and
-/// lock files stay on a file store). Returns
-/// `{cases: [{name, passed, message}], passed, failed}`; a store that breaks the contract
-/// gives failed cases, not an exception. Throws `invalid_input` for a value that is not a
-/// store, `invalid_key` for an unsafe `scratch`.
+/// `"conformance"`; each case clears the keys of its own sub-folder, whose emptied folders
+/// and lock files stay on a file store). Returns `{cases: [{name, passed, message}],
+/// passed, failed}`; a store that breaks the contract gives failed cases, not an exception.
+/// Throws `invalid_input` for a value that is not a store, `invalid_key` for an unsafe
+/// `scratch`.
 #[napi(
     ts_args_type = "store: Store, scratch?: string",
     ts_return_type = "ConformanceReport"
 )]
-pub fn run_store_conformance(
-    store: StoreArg<'_>,
-    scratch: Option<StrArg<'_>>,
-) -> Out<ConformanceReport> {
-    out(|| {
-        let store = store_from_js(store)?;
-        let scratch = args::opt_string(scratch, "scratch")?;
-        let scratch = session_state::Key::new(scratch.as_deref().unwrap_or("conformance"))?;
+pub fn run_store_conformance(store: Any<'_>, scratch: Any<'_>) -> Out<ConformanceReport> {
+    run!(store: AnyStore, scratch: Option<Key> => {
+        let scratch = scratch.map_or_else(|| Key::new("conformance"), Ok)?;
         Ok(conformance::run_all(&store, &scratch))
     })
 }

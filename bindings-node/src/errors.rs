@@ -1,18 +1,13 @@
-//! The one mapping of session-state errors onto JavaScript (STYLE.md habit 3).
-//!
-//! - A core [`Error`] becomes a JS `Error` whose `message` is the core message (its hint in the
-//!   JS API's terms appended, see [`js_message`]), whose `code` is the stable kind code
-//!   ([`ErrorKind::code`], e.g. `"corrupt_state"`), with `hint` (the core's hint code),
-//!   `context` (`{ key: "...", path: "..." }`) and `salvaged` (a plain object) when present.
-//! - A value thrown by a host store's method (see [`crate::host_store`]) travels inside the core
-//!   error as its source and is re-thrown unchanged: the caller's `catch` receives the very
-//!   object the host threw (`===`), whatever it is (an `Error` subclass, a string, an object).
-//!
-//! Methods return [`Out`] (`out(|| core_call())`): the core result, converted on the way out.
+//! The one mapping of session-state errors onto JavaScript (STYLE.md habit 3), and [`Out`],
+//! a core result on its way out. A host store's thrown value travels inside the core error as
+//! its source ([`HostException`]) and is re-thrown unchanged: the caller's `catch` receives the
+//! very value the host threw (`===`), whatever it is.
 
 use std::any::TypeId;
 
-use napi::bindgen_prelude::{Env, JsObjectValue, JsValue, Object, Status, ToNapiValue, Unknown};
+use napi::bindgen_prelude::{
+    Env, Function, JsObjectValue, JsValue, Object, Status, ToNapiValue, Unknown,
+};
 use napi::sys;
 use napi_derive::napi;
 use serde::Serialize;
@@ -51,10 +46,11 @@ pub struct HostException(pub napi::Error);
 
 impl std::fmt::Display for HostException {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(if self.0.reason.is_empty() {
+        let reason = &self.0.reason;
+        f.write_str(if reason.is_empty() {
             "the host store threw"
         } else {
-            &self.0.reason
+            reason
         })
     }
 }
@@ -70,25 +66,21 @@ pub fn take_host_exception(err: &mut Error) -> Option<HostException> {
     }
 }
 
-/// Converts a core error into the `napi::Error` a `#[napi]` function returns: the exact value
-/// a host store threw when `err` carries one (already thrown on `env` when this returns, so
-/// return it at once), else a new `Error` (see the module docs).
+/// The `napi::Error` a `#[napi]` function returns for a core error: the value a host store
+/// threw when `err` carries one (already thrown on `env` when this returns, so return it at
+/// once), else a JS `Error` (see [`build_error`]).
 pub fn to_js_error(env: &Env, mut err: Error) -> napi::Error {
-    if let Some(HostException(outcome)) = take_host_exception(&mut err) {
-        // The returned `PendingException` status tells napi-rs to leave the thrown value as it is.
-        return match rethrow(env, outcome) {
-            Ok(()) => napi::Error::new(Status::PendingException, err.message().to_owned()),
-            Err(e) => e,
-        };
-    }
-    match build_error(env, &err) {
-        Ok(object) => napi::Error::from(object.to_unknown()),
-        // The environment is shutting down: a plain error still carries message and code.
-        Err(_) => napi::Error::new(
-            Status::GenericFailure,
-            format!("[{}] {}", err.code(), js_message(&err)),
-        ),
-    }
+    let thrown = match take_host_exception(&mut err) {
+        // `PendingException` tells napi-rs to leave the thrown value as it is.
+        Some(HostException(outcome)) => rethrow(env, outcome)
+            .map(|()| napi::Error::new(Status::PendingException, err.message().to_owned())),
+        None => build_error(env, &err).map(|object| napi::Error::from(object.to_unknown())),
+    };
+    // The environment is shutting down: a plain error still carries message and code.
+    thrown.unwrap_or_else(|_| {
+        let message = format!("[{}] {}", err.code(), js_message(&err));
+        napi::Error::new(Status::GenericFailure, message)
+    })
 }
 
 /// Throws the `error` of the outcome object a host call returned (see `host_store`).
@@ -101,8 +93,9 @@ fn rethrow(env: &Env, outcome: napi::Error) -> napi::Result<()> {
     env.throw(outcome.get_named_property::<Unknown<'_>>("error")?)
 }
 
-/// A JS `Error` object for a core error: `message` (see [`js_message`]), `code`, `hint`
-/// (its code, when the core gave one), `context`, `salvaged`.
+/// A JS `Error` for a core error: `message` (the core message with its hint in the JS API's
+/// terms, [`js_message`]), `code` (the stable kind code, [`ErrorKind::code`]), `hint` (the
+/// hint's code), `context` (`{ key, path, ... }`) and `salvaged` (a plain object) when present.
 fn build_error<'env>(env: &'env Env, err: &Error) -> napi::Result<Object<'env>> {
     let mut object = env.create_error(napi::Error::new(Status::GenericFailure, js_message(err)))?;
     object.set_named_property("code", err.code())?;
@@ -122,39 +115,37 @@ fn build_error<'env>(env: &'env Env, err: &Error) -> napi::Result<Object<'env>> 
     Ok(object)
 }
 
-/// Maps the error of a core result onto JavaScript with [`to_js_error`].
-pub trait ToJs<T> {
-    /// The same result, with a core error converted by [`to_js_error`].
-    fn js(self, env: &Env) -> napi::Result<T>;
+/// A core result with its error mapped by [`to_js_error`].
+pub fn js<T>(env: &Env, result: Result<T>) -> napi::Result<T> {
+    result.map_err(|e| to_js_error(env, e))
 }
-
-impl<T> ToJs<T> for Result<T> {
-    fn js(self, env: &Env) -> napi::Result<T> {
-        self.map_err(|e| to_js_error(env, e))
-    }
-}
-
-/// A core result on its way to JavaScript, the return type of the wrappers' methods: the value
-/// as `JSON.parse` of its JSON text (see [`crate::documents::to_js`]; `()` is `undefined`), or
-/// the error thrown (see [`to_js_error`]).
-#[derive(Debug)]
-pub struct Out<T>(pub Result<T>);
 
 /// Runs `call` (argument conversions and the core call) into an [`Out`].
 pub fn out<T>(call: impl FnOnce() -> Result<T>) -> Out<T> {
     Out(call())
 }
 
+/// A core result on its way to JavaScript, what [`run!`](crate::run) gives:
+/// the value as `JSON.parse` of its JSON text (`()` is `undefined`), or the error thrown (see
+/// [`to_js_error`]).
+#[derive(Debug)]
+pub struct Out<T>(pub Result<T>);
+
 // `unsafe` only because napi's trait declares the method so; the body is safe code.
 #[allow(unsafe_code)]
 impl<T: Serialize + 'static> ToNapiValue for Out<T> {
     unsafe fn to_napi_value(raw: sys::napi_env, value: Self) -> napi::Result<sys::napi_value> {
         let env = Env::from_raw(raw);
-        match value.0 {
-            // A callback's null result is `undefined` in JavaScript.
-            Ok(_) if TypeId::of::<T>() == TypeId::of::<()>() => Ok(std::ptr::null_mut()),
-            Ok(value) => Ok(crate::documents::to_js(&env, &value)?.raw()),
-            Err(err) => Err(to_js_error(&env, err)),
+        let value = value.0.map_err(|err| to_js_error(&env, err))?;
+        if TypeId::of::<T>() == TypeId::of::<()>() {
+            return Ok(std::ptr::null_mut()); // `undefined`
         }
+        let text = serde_json::to_string(&value).map_err(|e| {
+            let message = format!("cannot serialise the result: {e}");
+            napi::Error::new(Status::GenericFailure, message)
+        })?;
+        let json: Object<'_> = env.get_global()?.get_named_property("JSON")?;
+        let parse: Function<'_, String, Unknown<'_>> = json.get_named_property("parse")?;
+        Ok(parse.call(text)?.raw())
     }
 }

@@ -131,14 +131,15 @@ impl HostStore {
         })
     }
 
-    /// Calls `object[method](key[, data])` through [`TRAMPOLINE`]; `Either::B` holds a result
-    /// that is not a `Ret`.
+    /// Calls `object[method](key[, data])` through [`TRAMPOLINE`]; a result that is not a `Ret`
+    /// is a `storage` error saying it is not what was `expected`.
     fn call<Ret>(
         &self,
         key: &Key,
         method: &str,
         data: Option<Buffer>,
-    ) -> Result<Either<Ret, Unknown<'_>>>
+        expected: &str,
+    ) -> Result<Ret>
     where
         Ret: FromNapiValue + ValidateNapiValue + TypeName,
     {
@@ -181,64 +182,41 @@ impl HostStore {
             ))
             .with_context("method", method));
         }
-        outcome.get_named_property("value").map_err(broken)
-    }
-}
-
-/// The `storage` error for a host method that returned the wrong type.
-fn returned(key: &Key, method: &str, expected: &str, got: &Unknown<'_>) -> Error {
-    let got = type_name(got);
-    Error::new(
-        ErrorKind::Storage,
-        format!("host store `{method}` of `{key}` returned {got}, expected {expected}"),
-    )
-    .with_context("key", key.as_str())
-}
-
-/// Whether `value` is `null` (and, with `undefined`, also `undefined`).
-fn is_none(value: &Unknown<'_>, undefined: bool) -> bool {
-    match value.get_type() {
-        Ok(ValueType::Null) => true,
-        Ok(ValueType::Undefined) => undefined,
-        _ => false,
+        let value: Either<Ret, Unknown<'_>> =
+            outcome.get_named_property("value").map_err(broken)?;
+        match value {
+            Either::A(value) => Ok(value),
+            Either::B(other) => Err(failed(format!(
+                "host store `{method}` of `{key}` returned {}, expected {expected}",
+                type_name(&other)
+            ))),
+        }
     }
 }
 
 impl Store for HostStore {
     fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
-        match self.call::<Either<Uint8Array, String>>(key, "read", None)? {
-            Either::A(Either::A(bytes)) => Ok(Some(bytes.to_vec())),
-            Either::A(Either::B(text)) => Ok(Some(text.into_bytes())),
-            Either::B(other) if is_none(&other, true) => Ok(None),
-            Either::B(other) => Err(returned(
-                key,
-                "read",
-                "a Uint8Array, string or null",
-                &other,
-            )),
-        }
+        let read: Option<Either<Uint8Array, String>> =
+            self.call(key, "read", None, "a Uint8Array, string or null")?;
+        Ok(read.map(|bytes| match bytes {
+            Either::A(bytes) => bytes.to_vec(),
+            Either::B(text) => text.into_bytes(),
+        }))
     }
 
     fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
-        match self.call::<Null>(key, "write", Some(Buffer::from(data.to_vec())))? {
-            Either::A(Null) => Ok(()),
-            Either::B(other) if is_none(&other, true) => Ok(()),
-            Either::B(other) => Err(returned(key, "write", "undefined (nothing)", &other)),
-        }
+        let data = Some(Buffer::from(data.to_vec()));
+        self.call::<Option<Null>>(key, "write", data, "undefined (nothing)")
+            .map(drop)
     }
 
     fn delete(&self, key: &Key) -> Result<bool> {
-        match self.call::<bool>(key, "delete", None)? {
-            Either::A(existed) => Ok(existed),
-            Either::B(other) => Err(returned(key, "delete", "a boolean", &other)),
-        }
+        self.call(key, "delete", None, "a boolean")
     }
 
     fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
-        match self.call::<Vec<String>>(prefix, "list", None)? {
-            Either::A(names) => Ok(keys_under(prefix, names)),
-            Either::B(other) => Err(returned(prefix, "list", "an array of strings", &other)),
-        }
+        let names: Vec<String> = self.call(prefix, "list", None, "an array of strings")?;
+        Ok(keys_under(prefix, names))
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {

@@ -7,10 +7,27 @@
 // Helpers take `&Env` like napi-rs's own API (`Object::new(&env)`).
 #![allow(clippy::trivially_copy_pass_by_ref)]
 
+/// The body of a method of the package: reads each argument (any JS value) as its type with
+/// [`args::Arg`], named in errors as the parameter is (spelt as in JavaScript: `agentId`),
+/// then evaluates `$body`, a core `Result`, into an [`Out`].
+#[macro_export]
+macro_rules! run {
+    ($($arg:ident: $ty:ty),* => $body:expr) => {
+        $crate::out(|| { $(let $arg: $ty = $crate::args::read($arg, stringify!($arg))?;)* $body })
+    };
+}
+
+/// The body of a constructor: [`run!`], its error thrown through the `Env` `$env`.
+#[macro_export]
+macro_rules! construct {
+    ($env:ident; $($arg:ident: $ty:ty),* => $body:expr) => {
+        $crate::js(&$env, $crate::run!($($arg: $ty),* => $body).0)
+    };
+}
+
 pub mod any_store;
 pub mod args;
 pub mod conformance;
-pub mod documents;
 pub mod errors;
 pub mod host_store;
 pub mod orchestrator;
@@ -19,5 +36,5 @@ pub mod registry;
 pub mod stores;
 pub mod team;
 
-pub use any_store::{AnyStore, StoreArg};
-pub use errors::{Out, ToJs, out, to_js_error};
+pub use any_store::AnyStore;
+pub use errors::{Out, js, out, to_js_error};

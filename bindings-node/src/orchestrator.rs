@@ -8,7 +8,7 @@
 //! schema version `incompatible_schema`. Nothing the caller passes is mutated: `save` returns
 //! the saved document (with the new `updated`) instead.
 
-use napi::bindgen_prelude::{Either, Env, Unknown};
+use napi::bindgen_prelude::{Either, Env, FromNapiValue, Unknown};
 use napi_derive::napi;
 use serde_json::Value;
 use session_state::orchestrator::{
@@ -16,16 +16,15 @@ use session_state::orchestrator::{
     HistoryPage, OrchestratorSession, ParseOptions, Repair, ResumeSummary, Salvaged, SessionStatus,
     StoreOptions, agent_from_start, current_key, parse_object_argument,
 };
-use session_state::{Clock, Key, Result};
+use session_state::{Clock, Key};
 use session_state_fs::SystemClock;
 
-use crate::any_store::{AnyStore, StoreArg, store_from_js};
-use crate::args::{self, BytesArg, StrArg, string};
-use crate::documents::{document_from_js, from_js, options_from_js};
-use crate::errors::{Out, ToJs, out};
+use crate::any_store::AnyStore;
+use crate::args::{Any, Arg, Doc, Instant, Json, Options, napi_failed};
+use crate::errors::{Out, out};
 
 type Core = core::OrchestratorStore<AnyStore, SystemClock>;
-type Session = Out<OrchestratorSession>;
+type Replace = Options<ArchiveOptions>;
 
 /// The orchestrator session operations over a store (`.claude/orchestrator-session.json` and
 /// `.claude/orchestrator-history/`), stamping times with the system clock.
@@ -36,24 +35,18 @@ pub struct OrchestratorStore {
 }
 
 #[napi]
+#[allow(non_snake_case)]
 impl OrchestratorStore {
-    /// Operations over `store`. Options: `naiveOffsetMinutes` (offset of timestamps written
-    /// without `Z` or offset; default UTC), `maxDocumentBytes` (largest document read or
-    /// written, default 16 MiB; above it `invalid_input`, nothing written).
-    ///
-    /// Throws `invalid_input` for a value that is not a store or bad options.
+    /// Operations over `store`, with the `OrchestratorStoreOptions` (`naiveOffsetMinutes`,
+    /// `maxDocumentBytes`). Throws `invalid_input` for a value that is not a store or bad options.
     #[napi(
         constructor,
         ts_args_type = "store: Store, options?: OrchestratorStoreOptions"
     )]
-    pub fn new(env: Env, store: StoreArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
-        let inner = || {
-            let store = store_from_js(store)?;
-            let options: StoreOptions = options_from_js(options, "options")?;
-            options.apply(Core::new(store, SystemClock), "options")
-        };
-        Ok(OrchestratorStore {
-            inner: inner().js(&env)?,
+    pub fn new(env: Env, store: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
+        construct!(env; store: AnyStore, options: Options<StoreOptions> => {
+            let inner = options.0.apply(Core::new(store, SystemClock), "options")?;
+            Ok(OrchestratorStore { inner })
         })
     }
 
@@ -69,7 +62,7 @@ impl OrchestratorStore {
     /// `invalid_input` (too large), `storage`.
     #[napi(ts_return_type = "OrchestratorSession | null")]
     pub fn load(&self) -> Out<Option<OrchestratorSession>> {
-        out(|| self.inner.load())
+        Out(self.inner.load())
     }
 
     /// Saves `doc` as the current session with `updated` set to now, and returns the saved
@@ -79,9 +72,9 @@ impl OrchestratorStore {
         ts_args_type = "doc: OrchestratorSession",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn save(&self, doc: Unknown<'_>) -> Session {
-        out(|| {
-            let mut doc = session_from_js(doc, "doc", self.inner.options())?;
+    pub fn save(&self, doc: Any<'_>) -> Out<OrchestratorSession> {
+        run!(doc: Doc => {
+            let mut doc = parse_object_argument("doc", &doc, self.inner.options())?;
             self.inner.save(&mut doc)?;
             Ok(doc)
         })
@@ -94,47 +87,43 @@ impl OrchestratorStore {
         ts_args_type = "doc: OrchestratorSession, options?: { replace?: boolean }",
         ts_return_type = "string"
     )]
-    pub fn archive(&self, doc: Unknown<'_>, options: Option<Unknown<'_>>) -> Out<String> {
-        out(|| {
-            let doc = session_from_js(doc, "doc", self.inner.options())?;
-            let options: ArchiveOptions = options_from_js(options, "options")?;
-            Ok(self.inner.archive(&doc, options.replace)?.to_string())
+    pub fn archive(&self, doc: Any<'_>, options: Any<'_>) -> Out<String> {
+        run!(doc: Doc, options: Replace => {
+            let doc = parse_object_argument("doc", &doc, self.inner.options())?;
+            Ok(self.inner.archive(&doc, options.0.replace)?.to_string())
         })
     }
 
     /// One page of archived sessions, newest first: `{ entries, skipped, total }`. Options:
     /// `limit` (default 10), `offset` (default 0), `status` (only that status).
     #[napi(ts_args_type = "query?: HistoryQuery", ts_return_type = "HistoryPage")]
-    pub fn list_history(&self, query: Option<Unknown<'_>>) -> Out<HistoryPage> {
-        out(|| {
-            let query: HistoryOptions = options_from_js(query, "query")?;
-            self.inner.list_history(&query.query())
-        })
+    pub fn list_history(&self, query: Any<'_>) -> Out<HistoryPage> {
+        run!(query: Options<HistoryOptions> => self.inner.list_history(&query.0.query()))
     }
 
     /// Rebuilds the history listing index from the history files.
     #[napi(ts_return_type = "void")]
     pub fn rebuild_index(&self) -> Out<()> {
-        out(|| self.inner.rebuild_index())
+        Out(self.inner.rebuild_index())
     }
 
     /// `created → in_progress`; returns the saved document. Throws `invalid_transition`,
     /// `not_found` (no current session).
     #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn start(&self) -> Session {
-        out(|| self.inner.start())
+    pub fn start(&self) -> Out<OrchestratorSession> {
+        Out(self.inner.start())
     }
 
     /// `in_progress → paused`.
     #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn pause(&self) -> Session {
-        out(|| self.inner.pause())
+    pub fn pause(&self) -> Out<OrchestratorSession> {
+        Out(self.inner.pause())
     }
 
     /// `paused → in_progress` (the seed's `continue`).
     #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn resume(&self) -> Session {
-        out(|| self.inner.resume())
+    pub fn resume(&self) -> Out<OrchestratorSession> {
+        Out(self.inner.resume())
     }
 
     /// `in_progress → complete`, then archive; all or nothing. Throws `already_exists` (and
@@ -143,8 +132,8 @@ impl OrchestratorStore {
         ts_args_type = "options?: { replace?: boolean }",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn complete(&self, options: Option<Unknown<'_>>) -> Session {
-        self.final_move(SessionStatus::Complete, options)
+    pub fn complete(&self, options: Any<'_>) -> Out<OrchestratorSession> {
+        run!(options: Replace => self.inner.move_to_with(SessionStatus::Complete, options.0.replace))
     }
 
     /// `created | paused | in_progress → aborted`, then archive; all or nothing, as `complete`.
@@ -152,8 +141,8 @@ impl OrchestratorStore {
         ts_args_type = "options?: { replace?: boolean }",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn abort(&self, options: Option<Unknown<'_>>) -> Session {
-        self.final_move(SessionStatus::Aborted, options)
+    pub fn abort(&self, options: Any<'_>) -> Out<OrchestratorSession> {
+        run!(options: Replace => self.inner.move_to_with(SessionStatus::Aborted, options.0.replace))
     }
 
     /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`,
@@ -163,11 +152,8 @@ impl OrchestratorStore {
         ts_args_type = "session: CreateSession",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn create_session(&self, session: Unknown<'_>) -> Session {
-        out(|| {
-            self.inner
-                .create(from_js::<CreateSession>(session, "session")?)
-        })
+    pub fn create_session(&self, session: Any<'_>) -> Out<OrchestratorSession> {
+        run!(session: Json<CreateSession> => self.inner.create(session.0))
     }
 
     /// Auto-save "agent started": adds `agent` (an agent with the same id is replaced). `status`
@@ -176,11 +162,8 @@ impl OrchestratorStore {
         ts_args_type = "agent: AgentStart",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn agent_started(&self, agent: Unknown<'_>) -> Session {
-        out(|| {
-            let agent = agent_from_start(document_from_js(agent, "agent")?, self.inner.now())?;
-            self.inner.agent_started(&agent)
-        })
+    pub fn agent_started(&self, agent: Any<'_>) -> Out<OrchestratorSession> {
+        run!(agent: Doc => self.inner.agent_started(&agent_from_start(agent, self.inner.now())?))
     }
 
     /// Auto-save "agent progress": sets the agent's `progress`, an integer from 0 to 100.
@@ -188,11 +171,8 @@ impl OrchestratorStore {
         ts_args_type = "agentId: string, percent: number",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn agent_progress(&self, agent_id: StrArg<'_>, percent: Unknown<'_>) -> Session {
-        out(|| {
-            let id = string(agent_id, "agentId")?;
-            self.inner.agent_progress(&id, from_js(percent, "percent")?)
-        })
+    pub fn agent_progress(&self, agentId: Any<'_>, percent: Any<'_>) -> Out<OrchestratorSession> {
+        run!(agentId: String, percent: Json<u8> => self.inner.agent_progress(&agentId, percent.0))
     }
 
     /// Auto-save "agent completed": status `complete`, `completed` = now, `result_summary`.
@@ -200,12 +180,12 @@ impl OrchestratorStore {
         ts_args_type = "agentId: string, resultSummary: string",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn agent_completed(&self, agent_id: StrArg<'_>, result_summary: StrArg<'_>) -> Session {
-        out(|| {
-            let id = string(agent_id, "agentId")?;
-            self.inner
-                .agent_completed(&id, &string(result_summary, "resultSummary")?)
-        })
+    pub fn agent_completed(
+        &self,
+        agentId: Any<'_>,
+        resultSummary: Any<'_>,
+    ) -> Out<OrchestratorSession> {
+        run!(agentId: String, resultSummary: String => self.inner.agent_completed(&agentId, &resultSummary))
     }
 
     /// Auto-save "agent failed": status `failed`, and the error logged in `errors`.
@@ -213,11 +193,8 @@ impl OrchestratorStore {
         ts_args_type = "agentId: string, error: string",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn agent_failed(&self, agent_id: StrArg<'_>, error: StrArg<'_>) -> Session {
-        out(|| {
-            let id = string(agent_id, "agentId")?;
-            self.inner.agent_failed(&id, &string(error, "error")?)
-        })
+    pub fn agent_failed(&self, agentId: Any<'_>, error: Any<'_>) -> Out<OrchestratorSession> {
+        run!(agentId: String, error: String => self.inner.agent_failed(&agentId, &error))
     }
 
     /// Auto-save "decision made": appends `{decision, rationale, timestamp}`.
@@ -225,24 +202,20 @@ impl OrchestratorStore {
         ts_args_type = "decision: string, rationale: string",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn decision_made(&self, decision: StrArg<'_>, rationale: StrArg<'_>) -> Session {
-        out(|| {
-            let decision = string(decision, "decision")?;
-            self.inner
-                .decision_made(&decision, &string(rationale, "rationale")?)
-        })
+    pub fn decision_made(&self, decision: Any<'_>, rationale: Any<'_>) -> Out<OrchestratorSession> {
+        run!(decision: String, rationale: String => self.inner.decision_made(&decision, &rationale))
     }
 
     /// Auto-save "before compression": sets `context_usage.last_compression` to now.
     #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn before_compression(&self) -> Session {
-        out(|| self.inner.before_compression())
+    pub fn before_compression(&self) -> Out<OrchestratorSession> {
+        Out(self.inner.before_compression())
     }
 
     /// Auto-save "session end": archives the current session as it is and returns it.
     #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn session_end(&self) -> Session {
-        out(|| self.inner.session_end())
+    pub fn session_end(&self) -> Out<OrchestratorSession> {
+        Out(self.inner.session_end())
     }
 
     /// Checks the current and history files; with `{ fix: true }` repairs the corrupt ones
@@ -251,41 +224,16 @@ impl OrchestratorStore {
         ts_args_type = "options?: { fix?: boolean }",
         ts_return_type = "DoctorReport"
     )]
-    pub fn doctor(&self, options: Option<Unknown<'_>>) -> Out<DoctorReport> {
-        out(|| {
-            self.inner
-                .doctor(options_from_js::<DoctorOptions>(options, "options")?.fix)
-        })
+    pub fn doctor(&self, options: Any<'_>) -> Out<DoctorReport> {
+        run!(options: Options<DoctorOptions> => self.inner.doctor(options.0.fix))
     }
 
     /// Repairs the corrupt document under `key` (default: the current session file): keeps a
     /// copy, writes the salvage. `null` when the file is absent or readable.
     #[napi(ts_args_type = "key?: string", ts_return_type = "Repair | null")]
-    pub fn recover(&self, key: Option<StrArg<'_>>) -> Out<Option<Repair>> {
-        out(|| {
-            let key = args::opt_string(key, "key")?.map_or_else(|| Ok(current_key()), Key::new)?;
-            self.inner.recover(&key)
-        })
+    pub fn recover(&self, key: Any<'_>) -> Out<Option<Repair>> {
+        run!(key: Option<Key> => self.inner.recover(&key.unwrap_or_else(current_key)))
     }
-}
-
-impl OrchestratorStore {
-    /// `complete` and `abort`.
-    fn final_move(&self, to: SessionStatus, options: Option<Unknown<'_>>) -> Session {
-        out(|| {
-            let options: ArchiveOptions = options_from_js(options, "options")?;
-            self.inner.move_to_with(to, options.replace)
-        })
-    }
-}
-
-/// A document argument read by the core's parser (see the module docs).
-fn session_from_js(
-    value: Unknown<'_>,
-    name: &str,
-    options: &ParseOptions,
-) -> Result<OrchestratorSession> {
-    parse_object_argument(name, &document_from_js(value, name)?, options)
 }
 
 /// The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
@@ -295,10 +243,10 @@ fn session_from_js(
     ts_args_type = "doc: OrchestratorSession, now?: string | Date",
     ts_return_type = "ResumeSummary"
 )]
-pub fn resume_summary(doc: Unknown<'_>, now: Option<Unknown<'_>>) -> Out<ResumeSummary> {
-    out(|| {
-        let doc = session_from_js(doc, "doc", &ParseOptions::default())?;
-        Ok(core::resume_summary(&doc, args::instant(now, "now")?))
+pub fn resume_summary(doc: Any<'_>, now: Any<'_>) -> Out<ResumeSummary> {
+    run!(doc: Doc, now: Option<Instant> => {
+        let doc = parse_object_argument("doc", &doc, &ParseOptions::default())?;
+        Ok(core::resume_summary(&doc, now.unwrap_or_else(|| SystemClock.now())))
     })
 }
 
@@ -308,11 +256,9 @@ pub fn resume_summary(doc: Unknown<'_>, now: Option<Unknown<'_>>) -> Out<ResumeS
     ts_args_type = "summaryOrDoc: ResumeSummary | OrchestratorSession",
     ts_return_type = "string"
 )]
-pub fn render_resume(summary_or_doc: Unknown<'_>) -> Out<String> {
-    out(|| {
-        let map = document_from_js(summary_or_doc, "summaryOrDoc")?;
-        core::render_resume_argument("summaryOrDoc", map, SystemClock.now())
-    })
+#[allow(non_snake_case)]
+pub fn render_resume(summaryOrDoc: Any<'_>) -> Out<String> {
+    run!(summaryOrDoc: Doc => core::render_resume_argument("summaryOrDoc", summaryOrDoc, SystemClock.now()))
 }
 
 /// Every complete field of torn or damaged bytes, made into a valid "1.0" document:
@@ -322,18 +268,18 @@ pub fn render_resume(summary_or_doc: Unknown<'_>) -> Out<String> {
     ts_args_type = "bytes: Uint8Array | string",
     ts_return_type = "Salvaged"
 )]
-pub fn salvage(bytes: Either<String, BytesArg<'_>>) -> Out<Salvaged> {
-    out(|| {
-        let bytes = match bytes {
-            Either::A(text) => text.into_bytes(),
-            Either::B(bytes) => args::bytes(bytes, "bytes")?,
-        };
-        Ok(core::salvage(&bytes))
-    })
+pub fn salvage(bytes: Any<'_>) -> Out<Salvaged> {
+    out(
+        || match Either::<String, Unknown<'_>>::from_unknown(bytes) {
+            Ok(Either::A(text)) => Ok(core::salvage(text.as_bytes())),
+            Ok(Either::B(other)) => Ok(core::salvage(&Vec::<u8>::arg(other, "bytes")?)),
+            Err(e) => Err(napi_failed("bytes", &e)),
+        },
+    )
 }
 
 /// The JSON Schema of the schema "1.0" document.
 #[napi(ts_return_type = "Record<string, unknown>")]
 pub fn json_schema() -> Out<Value> {
-    out(|| Ok(core::json_schema()))
+    Out(Ok(core::json_schema()))
 }

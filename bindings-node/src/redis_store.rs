@@ -4,12 +4,12 @@
 
 use std::sync::Arc;
 
-use napi::bindgen_prelude::{Buffer, Env};
+use napi::bindgen_prelude::{Buffer, Env, Unknown};
 use napi_derive::napi;
-use session_state::Store;
+use session_state::{Key, Store};
 
-use crate::args::{self, BytesArg, StrArg};
-use crate::errors::{Out, ToJs, out};
+use crate::args::{Any, Arg};
+use crate::errors::{Out, js};
 
 /// Keys on a Redis server: `redis://[user][:password@]host[:port][/db][?prefix=P]` (query
 /// parameters `prefix`, `connect_timeout_ms`, `command_timeout_ms`), or `rediss://` for TLS.
@@ -21,6 +21,7 @@ pub struct RedisStore {
 }
 
 #[napi]
+#[allow(non_snake_case)]
 impl RedisStore {
     /// A store on the server of `url`; no connection is made until the first call.
     ///
@@ -28,13 +29,8 @@ impl RedisStore {
     /// answer, refuses the password or replies with the wrong type throw `storage`, naming
     /// the server without its password.
     #[napi(constructor, ts_args_type = "url: string")]
-    pub fn new(env: Env, url: StrArg<'_>) -> napi::Result<Self> {
-        let store = args::string(url, "url")
-            .and_then(|url| session_state_redis::RedisStore::open(&url))
-            .js(&env)?;
-        Ok(RedisStore {
-            inner: Arc::new(store),
-        })
+    pub fn new(env: Env, url: Any<'_>) -> napi::Result<Self> {
+        construct!(env; url: String => Ok(RedisStore { inner: Arc::new(session_state_redis::RedisStore::open(&url)?) }))
     }
 
     /// The server, without its password (`redis://user@host:port/db`).
@@ -53,7 +49,7 @@ impl RedisStore {
     /// server when it does not.
     #[napi(ts_return_type = "void")]
     pub fn ping(&self) -> Out<()> {
-        out(|| self.inner.ping())
+        Out(self.inner.ping())
     }
 }
 

@@ -1,26 +1,21 @@
 //! The sub-agent registry (SPEC section 2, MoAI-ADK's `SessionManager`) for JavaScript: the
-//! class `AgentRegistry`, whose methods are the camelCase forms of the seed's
-//! (`registerAgentResult`, `getResumeId`, `shouldResume`, ...). It reads and writes
-//! `.moai/memory/agent-sessions.json` and `workflow-chains.json` like the CLI and Python.
-//!
-//! `shouldResume` answers with a boolean, exactly as the seed (the compat policy);
-//! `decideResume` takes a policy (`compat` or `explained`) and answers with the whole decision
-//! `{resume, score, matched, reason}`.
+//! class `AgentRegistry`, with the core's operation names in camelCase (`register`,
+//! `resumeId`, `shouldResume`, ...). It reads and writes `.moai/memory/agent-sessions.json`
+//! and `workflow-chains.json` like the CLI and Python.
 
-use napi::bindgen_prelude::{Env, JsValue, Unknown};
+use napi::bindgen_prelude::Env;
 use napi_derive::napi;
 use serde_json::Value;
 use session_state::registry::{
     self as core, AgentEntry, AgentResult, AllSessions, ChainStatus, ChainSummary, ChainsDocument,
-    PolicyOptions, RegistryOptions, ResumeDecision, SessionsDocument, TranscriptLine,
+    PolicyOptions, RegistryOptions, RegistryRepair, ResumeDecision, SessionsDocument,
+    TranscriptLine,
 };
-use session_state::{Error, Result};
 use session_state_fs::SystemClock;
 
-use crate::any_store::{AnyStore, StoreArg, store_from_js};
-use crate::args::{StrArg, is_nullish, opt_string, string, type_name};
-use crate::documents::{from_js, options_from_js, value_from_js};
-use crate::errors::{Out, ToJs, out};
+use crate::any_store::AnyStore;
+use crate::args::{Any, Options};
+use crate::errors::Out;
 
 type Core = core::AgentRegistry<AnyStore, SystemClock>;
 
@@ -34,6 +29,7 @@ pub struct AgentRegistry {
 }
 
 #[napi]
+#[allow(non_snake_case)]
 impl AgentRegistry {
     /// A registry over `store`. Option `journal`: `true` appends registrations to
     /// `agent-sessions.journal.jsonl` (O(1); folded into `agent-sessions.json` by `compact`,
@@ -44,56 +40,42 @@ impl AgentRegistry {
         constructor,
         ts_args_type = "store: Store, options?: AgentRegistryOptions"
     )]
-    pub fn new(env: Env, store: StoreArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
-        let inner = || {
-            let store = store_from_js(store)?;
-            let options: RegistryOptions = options_from_js(options, "options")?;
-            options.apply(Core::new(store, SystemClock), "options")
-        };
-        Ok(AgentRegistry {
-            inner: inner().js(&env)?,
+    pub fn new(env: Env, store: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
+        construct!(env; store: AnyStore, options: Options<RegistryOptions> => {
+            let inner = options.0.apply(Core::new(store, SystemClock), "options")?;
+            Ok(AgentRegistry { inner })
         })
     }
 
-    /// The seed's `register_agent_result`: maps the name to the id, keeps `result` (any JSON
-    /// value), appends the id to `chainId` (created if needed). Throws `invalid_key` for an
-    /// unsafe `agentId`, `corrupt_state` when the file is corrupt (kept aside, unchanged).
+    /// Registers a result (the seed's `register_agent_result`): maps the name to the id, keeps
+    /// `result` (any JSON value), appends the id to `chainId` (created if needed). Throws
+    /// `invalid_key` for an unsafe `agentId`, `corrupt_state` when the file is corrupt (kept
+    /// aside, unchanged).
     #[napi(
         ts_args_type = "agentName: string, agentId: string, result: unknown, chainId?: string | null",
         ts_return_type = "void"
     )]
-    pub fn register_agent_result(
+    pub fn register(
         &self,
-        agent_name: StrArg<'_>,
-        agent_id: StrArg<'_>,
-        result: Unknown<'_>,
-        chain_id: Option<StrArg<'_>>,
+        agentName: Any<'_>,
+        agentId: Any<'_>,
+        result: Any<'_>,
+        chainId: Any<'_>,
     ) -> Out<()> {
-        out(|| {
-            let name = string(agent_name, "agentName")?;
-            let id = string(agent_id, "agentId")?;
-            let result = optional_value(Some(result), "result")?.unwrap_or(Value::Null);
-            let chain = opt_string(chain_id, "chainId")?;
-            self.inner.register(&name, &id, result, chain.as_deref())
+        run!(agentName: String, agentId: String, result: Option<Value>, chainId: Option<String> => {
+            let result = result.unwrap_or_default();
+            self.inner.register(&agentName, &agentId, result, chainId.as_deref())
         })
     }
 
-    /// The seed's `get_resume_id`: the name's latest id, or `null` (unknown name, or the id
-    /// belongs to another chain than a given `chainId`).
+    /// The name's latest id, or `null` (unknown name, or the id belongs to another chain than a
+    /// given `chainId`).
     #[napi(
         ts_args_type = "agentName: string, chainId?: string | null",
         ts_return_type = "string | null"
     )]
-    pub fn get_resume_id(
-        &self,
-        agent_name: StrArg<'_>,
-        chain_id: Option<StrArg<'_>>,
-    ) -> Out<Option<String>> {
-        out(|| {
-            let name = string(agent_name, "agentName")?;
-            self.inner
-                .resume_id(&name, opt_string(chain_id, "chainId")?.as_deref())
-        })
+    pub fn resume_id(&self, agentName: Any<'_>, chainId: Any<'_>) -> Out<Option<String>> {
+        run!(agentName: String, chainId: Option<String> => self.inner.resume_id(&agentName, chainId.as_deref()))
     }
 
     /// The seed's `should_resume`, bit for bit (the compat policy): unknown agent, no
@@ -105,17 +87,11 @@ impl AgentRegistry {
     )]
     pub fn should_resume(
         &self,
-        agent_name: StrArg<'_>,
-        current_task: StrArg<'_>,
-        previous_task: Option<StrArg<'_>>,
+        agentName: Any<'_>,
+        currentTask: Any<'_>,
+        previousTask: Any<'_>,
     ) -> Out<bool> {
-        out(|| {
-            let name = string(agent_name, "agentName")?;
-            let current = string(current_task, "currentTask")?;
-            let previous = opt_string(previous_task, "previousTask")?;
-            self.inner
-                .should_resume(&name, &current, previous.as_deref())
-        })
+        run!(agentName: String, currentTask: String, previousTask: Option<String> => self.inner.should_resume(&agentName, &currentTask, previousTask.as_deref()))
     }
 
     /// Whether to resume, with the reason: `{resume, score, matched, reason}`. Options:
@@ -128,79 +104,72 @@ impl AgentRegistry {
     )]
     pub fn decide_resume(
         &self,
-        agent_name: StrArg<'_>,
-        current_task: StrArg<'_>,
-        previous_task: Option<StrArg<'_>>,
-        options: Option<Unknown<'_>>,
+        agentName: Any<'_>,
+        currentTask: Any<'_>,
+        previousTask: Any<'_>,
+        options: Any<'_>,
     ) -> Out<ResumeDecision> {
-        out(|| {
-            let name = string(agent_name, "agentName")?;
-            let current = string(current_task, "currentTask")?;
-            let previous = opt_string(previous_task, "previousTask")?;
-            let policy = options_from_js::<PolicyOptions>(options, "options")?.policy()?;
-            self.inner
-                .decide_resume(&name, &current, previous.as_deref(), &policy)
+        run!(agentName: String, currentTask: String, previousTask: Option<String>, options: Options<PolicyOptions> => {
+            let policy = options.0.policy()?;
+            self.inner.decide_resume(&agentName, &currentTask, previousTask.as_deref(), &policy)
         })
     }
 
     /// The seed's `increment_resume_count`: +1 and `last_resumed_at`; `false` for an unknown
     /// id.
     #[napi(ts_args_type = "agentId: string", ts_return_type = "boolean")]
-    pub fn increment_resume_count(&self, agent_id: StrArg<'_>) -> Out<bool> {
-        out(|| {
-            self.inner
-                .increment_resume_count(&string(agent_id, "agentId")?)
-        })
+    pub fn increment_resume_count(&self, agentId: Any<'_>) -> Out<bool> {
+        run!(agentId: String => self.inner.increment_resume_count(&agentId))
     }
 
-    /// The seed's `get_agent_result`: the stored result of `agentId`, or `null`.
+    /// The stored result of `agentId`, or `null`.
     #[napi(ts_args_type = "agentId: string", ts_return_type = "unknown")]
-    pub fn get_agent_result(&self, agent_id: StrArg<'_>) -> Out<Option<Value>> {
-        out(|| self.inner.agent_result(&string(agent_id, "agentId")?))
+    pub fn agent_result(&self, agentId: Any<'_>) -> Out<Option<Value>> {
+        run!(agentId: String => self.inner.agent_result(&agentId))
     }
 
-    /// The seed's `get_chain_results`: `{agent_name, result, timestamp, chain_id}` of each id
-    /// of the chain that has a result, in chain order.
+    /// `{agent_name, result, timestamp, chain_id}` of each id of the chain that has a result,
+    /// in chain order.
     #[napi(ts_args_type = "chainId: string", ts_return_type = "AgentResult[]")]
-    pub fn get_chain_results(&self, chain_id: StrArg<'_>) -> Out<Vec<AgentResult>> {
-        out(|| self.inner.chain_results(&string(chain_id, "chainId")?))
+    pub fn chain_results(&self, chainId: Any<'_>) -> Out<Vec<AgentResult>> {
+        run!(chainId: String => self.inner.chain_results(&chainId))
     }
 
-    /// The seed's `get_chain_summary`.
+    /// The agents, results and order of a chain (the seed's `get_chain_summary`).
     #[napi(ts_args_type = "chainId: string", ts_return_type = "ChainSummary")]
-    pub fn get_chain_summary(&self, chain_id: StrArg<'_>) -> Out<ChainSummary> {
-        out(|| self.inner.chain_summary(&string(chain_id, "chainId")?))
+    pub fn chain_summary(&self, chainId: Any<'_>) -> Out<ChainSummary> {
+        run!(chainId: String => self.inner.chain_summary(&chainId))
     }
 
     /// Expected-vs-done status of a chain (`done`, `missing`, `out_of_order`, ...).
     #[napi(ts_args_type = "chainId: string", ts_return_type = "ChainStatus")]
-    pub fn chain_status(&self, chain_id: StrArg<'_>) -> Out<ChainStatus> {
-        out(|| self.inner.chain_status(&string(chain_id, "chainId")?))
+    pub fn chain_status(&self, chainId: Any<'_>) -> Out<ChainStatus> {
+        run!(chainId: String => self.inner.chain_status(&chainId))
     }
 
     /// Every chain id (those with registrations, then those only defined by `createChain`).
     #[napi(ts_return_type = "Array<string>")]
     pub fn chain_ids(&self) -> Out<Vec<String>> {
-        out(|| self.inner.chain_ids())
+        Out(self.inner.chain_ids())
     }
 
-    /// The seed's `clear_agent_session`; `false` for an unknown name.
+    /// Forgets an agent name (the seed's `clear_agent_session`); `false` for an unknown name.
     #[napi(ts_args_type = "agentName: string", ts_return_type = "boolean")]
-    pub fn clear_agent_session(&self, agent_name: StrArg<'_>) -> Out<bool> {
-        out(|| self.inner.clear_agent(&string(agent_name, "agentName")?))
+    pub fn clear_agent(&self, agentName: Any<'_>) -> Out<bool> {
+        run!(agentName: String => self.inner.clear_agent(&agentName))
     }
 
     /// The seed's `clear_chain` (also dropping the names of cleared ids); `false` for an
     /// unknown chain.
     #[napi(ts_args_type = "chainId: string", ts_return_type = "boolean")]
-    pub fn clear_chain(&self, chain_id: StrArg<'_>) -> Out<bool> {
-        out(|| self.inner.clear_chain(&string(chain_id, "chainId")?))
+    pub fn clear_chain(&self, chainId: Any<'_>) -> Out<bool> {
+        run!(chainId: String => self.inner.clear_chain(&chainId))
     }
 
-    /// The seed's `get_all_sessions`: `{sessions, chains, total_results}`.
+    /// Every session, chain and result count: `{sessions, chains, total_results}`.
     #[napi(ts_return_type = "AllSessions")]
-    pub fn get_all_sessions(&self) -> Out<AllSessions> {
-        out(|| self.inner.all_sessions())
+    pub fn all_sessions(&self) -> Out<AllSessions> {
+        Out(self.inner.all_sessions())
     }
 
     /// One row per agent name, in registration order (only those of `chainId` when given).
@@ -208,23 +177,15 @@ impl AgentRegistry {
         ts_args_type = "chainId?: string | null",
         ts_return_type = "AgentEntry[]"
     )]
-    pub fn agents(&self, chain_id: Option<StrArg<'_>>) -> Out<Vec<AgentEntry>> {
-        out(|| {
-            self.inner
-                .agents(opt_string(chain_id, "chainId")?.as_deref())
-        })
+    pub fn agents(&self, chainId: Any<'_>) -> Out<Vec<AgentEntry>> {
+        run!(chainId: Option<String> => self.inner.agents(chainId.as_deref()))
     }
 
     /// The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
     /// when there is none. Throws `invalid_key` for an unsafe id.
     #[napi(ts_args_type = "agentId: string", ts_return_type = "string | null")]
-    pub fn export_transcript(&self, agent_id: StrArg<'_>) -> Out<Option<String>> {
-        out(|| {
-            let key = self
-                .inner
-                .export_transcript(&string(agent_id, "agentId")?)?;
-            Ok(key.map(|k| k.to_string()))
-        })
+    pub fn export_transcript(&self, agentId: Any<'_>) -> Out<Option<String>> {
+        run!(agentId: String => Ok(self.inner.export_transcript(&agentId)?.map(|key| key.to_string())))
     }
 
     /// The lines of `agentId`'s transcript (`{kind: 'record', line, value}`, or `invalid` /
@@ -233,8 +194,8 @@ impl AgentRegistry {
         ts_args_type = "agentId: string",
         ts_return_type = "TranscriptLine[] | null"
     )]
-    pub fn read_transcript(&self, agent_id: StrArg<'_>) -> Out<Option<Vec<TranscriptLine>>> {
-        out(|| self.inner.read_transcript(&string(agent_id, "agentId")?))
+    pub fn read_transcript(&self, agentId: Any<'_>) -> Out<Option<Vec<TranscriptLine>>> {
+        run!(agentId: String => self.inner.read_transcript(&agentId))
     }
 
     /// The seed's `create_chain`: records the expected agent sequence (and free `metadata`)
@@ -245,71 +206,45 @@ impl AgentRegistry {
     )]
     pub fn create_chain(
         &self,
-        chain_id: StrArg<'_>,
-        agent_sequence: Unknown<'_>,
-        metadata: Option<Unknown<'_>>,
+        chainId: Any<'_>,
+        agentSequence: Any<'_>,
+        metadata: Any<'_>,
     ) -> Out<()> {
-        out(|| {
-            let chain = string(chain_id, "chainId")?;
-            if !agent_sequence.is_array().unwrap_or(false) {
-                let got = type_name(&agent_sequence);
-                return Err(Error::invalid_input(format!(
-                    "`agentSequence` must be an array of strings, got {got}"
-                )));
-            }
-            let sequence: Vec<String> = from_js(agent_sequence, "agentSequence")?;
-            let metadata = optional_value(metadata, "metadata")?;
-            self.inner.create_chain(&chain, &sequence, metadata)
-        })
+        run!(chainId: String, agentSequence: Vec<String>, metadata: Option<Value> => self.inner.create_chain(&chainId, &agentSequence, metadata))
     }
 
     /// The registry state: `agent-sessions.json` with any journal replayed, as a plain object.
     #[napi(ts_return_type = "SessionsDocument")]
     pub fn load(&self) -> Out<SessionsDocument> {
-        out(|| self.inner.load())
+        Out(self.inner.load())
     }
 
     /// `workflow-chains.json` as a plain object (chain id to definition).
     #[napi(ts_return_type = "Record<string, ChainDefinition>")]
     pub fn load_chains(&self) -> Out<ChainsDocument> {
-        out(|| self.inner.load_chains())
+        Out(self.inner.load_chains())
     }
 
     /// Folds the journal, if any, into `agent-sessions.json`.
     #[napi(ts_return_type = "void")]
     pub fn compact(&self) -> Out<()> {
-        out(|| self.inner.compact())
+        Out(self.inner.compact())
     }
 
     /// Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it).
     #[napi(ts_return_type = "void")]
     pub fn close(&self) -> Out<()> {
-        out(|| self.inner.compact())
+        Out(self.inner.compact())
     }
 
     /// Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json` (the
     /// core's `AgentRegistry::repair`): for each, keeps a copy aside
     /// (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries of the sessions
-    /// file (as `session-state doctor --fix`) and an empty chains file. Returns the keys of
-    /// the copies (the sessions file's first); empty when both files were fine or absent.
-    /// After it, `registerAgentResult` and `createChain` work again.
-    #[napi(ts_return_type = "Array<string>")]
-    pub fn recover(&self) -> Out<Vec<String>> {
-        out(|| {
-            Ok(self
-                .inner
-                .repair()?
-                .into_iter()
-                .map(|r| r.kept_copy)
-                .collect())
-        })
+    /// file (as `session-state doctor --fix`) and an empty chains file. Returns one
+    /// `{key, kept_copy, action}` per file repaired (the sessions file's first); empty when
+    /// both files were fine or absent. After it, `register` and `createChain` work again.
+    #[napi(ts_return_type = "RegistryRepair[]")]
+    pub fn repair(&self) -> Out<Vec<RegistryRepair>> {
+        Out(self.inner.repair())
     }
-}
-
-/// An optional JSON value argument: absent, `undefined` or `null` give `None`.
-fn optional_value(value: Option<Unknown<'_>>, name: &str) -> Result<Option<Value>> {
-    value
-        .filter(|v| !is_nullish(v))
-        .map(|v| value_from_js(v, name))
-        .transpose()
 }

@@ -1,19 +1,16 @@
 //! The store classes of the package: `FileStore` (a folder, over `session_state_fs::FsStore`)
-//! and `MemoryStore` (in memory, over `session_state::MemoryStore`). Both are what the other
-//! classes' constructors take (`new AgentRegistry(new FileStore(root))`), and both expose the
-//! raw key/bytes methods: `read(key)` gives a `Buffer` or `null`, `write(key, data)` takes a
-//! `Uint8Array`/`Buffer`, `delete(key)` says whether the key existed, `list(prefix)` gives the
-//! sorted keys below the folder `prefix`.
+//! and `MemoryStore` (in memory, over `session_state::MemoryStore`), what the other classes'
+//! constructors take (`new AgentRegistry(new FileStore(root))`), with the raw key/bytes methods
+//! `read`, `write`, `delete` and `list`.
 
 use napi::bindgen_prelude::{Buffer, Env, Unknown};
 use napi_derive::napi;
 use serde::Deserialize;
-use session_state::{Error, Store};
+use session_state::{Error, Key, Store};
 use session_state_fs::{Durability, FsStore};
 
-use crate::args::{self, BytesArg, StrArg};
-use crate::documents::options_from_js;
-use crate::errors::{Out, ToJs, out};
+use crate::args::{Any, Arg, Options};
+use crate::errors::{Out, js};
 
 /// Options of `new FileStore(root, options)` (declared as `FileStoreOptions` in
 /// `types-header.d.ts`). Unknown members are refused, so a misspelt option is an error.
@@ -34,6 +31,7 @@ pub struct FileStore {
 }
 
 #[napi]
+#[allow(non_snake_case)]
 impl FileStore {
     /// A store over the folder `root`; nothing is created until the first write, which creates
     /// it (0700) and the folders a key needs. Reads of a missing root find nothing.
@@ -43,26 +41,18 @@ impl FileStore {
     /// wrong type (the message and `context.field` name it); `storage` when the folder cannot
     /// be created or is not a folder.
     #[napi(constructor, ts_args_type = "root: string, options?: FileStoreOptions")]
-    pub fn new(env: Env, root: StrArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
-        let store = || {
-            let root = args::string(root, "root")?;
+    pub fn new(env: Env, root: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
+        construct!(env; root: String, options: Options<FileStoreOptions> => {
             if root.is_empty() || root.contains('\0') {
                 let shown = root.escape_debug();
-                return Err(Error::invalid_input(format!(
-                    "`root` must be a folder path, got `{shown}`"
-                )));
+                let message = format!("`root` must be a folder path, got `{shown}`");
+                return Err(Error::invalid_input(message));
             }
-            let options: FileStoreOptions = options_from_js(options, "options")?;
-            let durable = options.durable.unwrap_or(true);
-            let durability = if durable {
-                Durability::Sync
-            } else {
-                Durability::Atomic
+            let durability = match options.0.durable {
+                Some(false) => Durability::Atomic,
+                _ => Durability::Sync,
             };
-            Ok(FsStore::new(root)?.with_durability(durability))
-        };
-        Ok(FileStore {
-            inner: store().js(&env)?,
+            Ok(FileStore { inner: FsStore::new(root)?.with_durability(durability) })
         })
     }
 
@@ -110,29 +100,28 @@ macro_rules! raw_methods {
         impl $class {
             /// The bytes under `key`, or `null`. Throws `invalid_key` for an unsafe key.
             #[napi(ts_args_type = "key: string")]
-            pub fn read(&self, env: Env, key: StrArg<'_>) -> napi::Result<Option<Buffer>> {
-                let bytes = args::key(key, "key").and_then(|key| self.inner.read(&key));
-                Ok(bytes.js(&env)?.map(Buffer::from))
+            pub fn read(&self, env: Env, key: Unknown<'_>) -> napi::Result<Option<Buffer>> {
+                let bytes = Key::arg(key, "key").and_then(|key| self.inner.read(&key));
+                Ok(js(&env, bytes)?.map(Buffer::from))
             }
 
             /// Replaces the bytes under `key` atomically.
             #[napi(ts_args_type = "key: string, data: Uint8Array", ts_return_type = "void")]
-            pub fn write(&self, key: StrArg<'_>, data: BytesArg<'_>) -> Out<()> {
-                out(|| self.inner.write(&args::key(key, "key")?, &args::bytes(data, "data")?))
+            pub fn write(&self, key: Any<'_>, data: Any<'_>) -> Out<()> {
+                crate::run!(key: Key, data: Vec<u8> => self.inner.write(&key, &data))
             }
 
             /// Removes `key`; `true` if it existed.
             #[napi(ts_args_type = "key: string", ts_return_type = "boolean")]
-            pub fn delete(&self, key: StrArg<'_>) -> Out<bool> {
-                out(|| self.inner.delete(&args::key(key, "key")?))
+            pub fn delete(&self, key: Any<'_>) -> Out<bool> {
+                crate::run!(key: Key => self.inner.delete(&key))
             }
 
             /// Every key strictly below the folder `prefix`, at any depth, sorted.
             #[napi(ts_args_type = "prefix: string", ts_return_type = "Array<string>")]
-            pub fn list(&self, prefix: StrArg<'_>) -> Out<Vec<String>> {
-                out(|| {
-                    let keys = self.inner.list(&args::key(prefix, "prefix")?)?;
-                    Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
+            pub fn list(&self, prefix: Any<'_>) -> Out<Vec<String>> {
+                crate::run!(prefix: Key => {
+                    Ok(self.inner.list(&prefix)?.iter().map(Key::to_string).collect())
                 })
             }
         }

@@ -6,22 +6,23 @@
 //! `memoryConfig: { max_turns, budget_chars }`), read by the core's own parser, so a wrong
 //! shape is an `invalid_input` error with serde's reason.
 
-use napi::bindgen_prelude::{Env, Unknown};
+use napi::bindgen_prelude::Env;
 use napi_derive::napi;
-use session_state::Result;
+use session_state::Clock;
 use session_state::team::{
     self as core, BackendType, ResumePlan, SessionState, SpawnConfig, TeamListing,
     TeamStoreOptions, TeamSummary,
 };
 use session_state_fs::SystemClock;
 
-use crate::any_store::{AnyStore, StoreArg, store_from_js};
-use crate::args::{self, StrArg, string};
-use crate::documents::{document_from_js, from_value, options_from_js};
-use crate::errors::{Out, ToJs, out};
+use crate::any_store::AnyStore;
+use crate::args::{Any, Doc, Document, Instant, Options};
+use crate::errors::Out;
 
 type Core = core::TeamStore<AnyStore, SystemClock>;
-type State = Out<SessionState>;
+/// A session state argument, through the core's `SessionState` rules; a mismatch is
+/// `invalid_input` naming the member (`state.maxTurns`).
+type State = Document<SessionState>;
 
 /// Team session files `teams/{team}/sessions/{agent}.json` over a store, stamped with the
 /// system clock. Listings never fail on one bad file: it is reported in `skipped`.
@@ -32,46 +33,34 @@ pub struct TeamStore {
 }
 
 #[napi]
+#[allow(non_snake_case)]
 impl TeamStore {
     /// Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`).
     /// Option `maxDocumentBytes`: the largest session file read (default 16 MiB).
     #[napi(constructor, ts_args_type = "store: Store, options?: TeamStoreOptions")]
-    pub fn new(env: Env, store: StoreArg<'_>, options: Option<Unknown<'_>>) -> napi::Result<Self> {
-        let store = store_from_js(store).js(&env)?;
-        let options: TeamStoreOptions = options_from_js(options, "options").js(&env)?;
-        Ok(TeamStore {
-            inner: options.apply(Core::new(store, SystemClock)),
-        })
+    pub fn new(env: Env, store: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
+        construct!(env; store: AnyStore, options: Options<TeamStoreOptions> => Ok(TeamStore { inner: options.0.apply(Core::new(store, SystemClock)) }))
     }
 
     /// Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not
     /// parse is copied aside first); returns the key written. Throws `invalid_key` for an
     /// invalid team or agent name, `invalid_input` for a state of the wrong shape.
     #[napi(
-        ts_args_type = "team: string, state: TeamSessionState",
+        ts_args_type = "team: string, state: SessionState",
         ts_return_type = "string"
     )]
-    pub fn save(&self, team: StrArg<'_>, state: Unknown<'_>) -> Out<String> {
-        out(|| {
-            let team = string(team, "team")?;
-            Ok(self
-                .inner
-                .save(&team, &state_from_js(state, "state")?)?
-                .to_string())
-        })
+    pub fn save(&self, team: Any<'_>, state: Any<'_>) -> Out<String> {
+        run!(team: String, state: State => Ok(self.inner.save(&team, &state.0)?.to_string()))
     }
 
     /// Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
     /// `salvaged` when the file is JSON) when it does not parse.
     #[napi(
         ts_args_type = "team: string, agent: string",
-        ts_return_type = "TeamSessionState"
+        ts_return_type = "SessionState"
     )]
-    pub fn load(&self, team: StrArg<'_>, agent: StrArg<'_>) -> State {
-        out(|| {
-            self.inner
-                .load(&string(team, "team")?, &string(agent, "agent")?)
-        })
+    pub fn load(&self, team: Any<'_>, agent: Any<'_>) -> Out<SessionState> {
+        run!(team: String, agent: String => self.inner.load(&team, &agent))
     }
 
     /// Deletes one member's file; `true` if it existed.
@@ -79,43 +68,38 @@ impl TeamStore {
         ts_args_type = "team: string, agent: string",
         ts_return_type = "boolean"
     )]
-    pub fn delete(&self, team: StrArg<'_>, agent: StrArg<'_>) -> Out<bool> {
-        out(|| {
-            self.inner
-                .delete(&string(team, "team")?, &string(agent, "agent")?)
-        })
+    pub fn delete(&self, team: Any<'_>, agent: Any<'_>) -> Out<bool> {
+        run!(team: String, agent: String => self.inner.delete(&team, &agent))
     }
 
     /// Every member of `team` sorted by agent name, and the files skipped:
     /// `{team, members: [{agent, key, state}], skipped: [{key, code, message}]}`.
     #[napi(ts_args_type = "team: string", ts_return_type = "TeamListing")]
-    pub fn list(&self, team: StrArg<'_>) -> Out<TeamListing> {
-        out(|| self.inner.list(&string(team, "team")?))
+    pub fn list(&self, team: Any<'_>) -> Out<TeamListing> {
+        run!(team: String => self.inner.list(&team))
     }
 
     /// Every team folder under `teams/`: `[{name, sessions}]`, sorted by name.
     #[napi(ts_return_type = "TeamSummary[]")]
     pub fn list_teams(&self) -> Out<Vec<TeamSummary>> {
-        out(|| self.inner.list_teams())
+        Out(self.inner.list_teams())
     }
 
     /// Records that `config` was spawned on `backend` now; an existing readable file keeps
     /// its `createdAt`, `metadata` and unknown keys. Returns the state written.
     #[napi(
         ts_args_type = "team: string, config: SpawnConfig, backend: BackendType",
-        ts_return_type = "TeamSessionState"
+        ts_return_type = "SessionState"
     )]
     pub fn record_spawn(
         &self,
-        team: StrArg<'_>,
-        config: Unknown<'_>,
-        backend: StrArg<'_>,
-    ) -> State {
-        out(|| {
-            let team = string(team, "team")?;
-            let config = config_from_js(config)?;
-            self.inner
-                .record_spawn(&team, &config, backend_arg(backend)?)
+        team: Any<'_>,
+        config: Any<'_>,
+        backend: Any<'_>,
+    ) -> Out<SessionState> {
+        run!(team: String, config: Doc, backend: String => {
+            let config = SpawnConfig::from_argument(config, "config")?;
+            self.inner.record_spawn(&team, &config, backend.parse()?)
         })
     }
 
@@ -130,17 +114,11 @@ impl TeamStore {
     /// an unknown one already stored is kept) or when the agent is renamed. Nothing is
     /// written then.
     #[napi(
-        ts_args_type = "team: string, agent: string, changes: Partial<TeamSessionState>",
-        ts_return_type = "TeamSessionState"
+        ts_args_type = "team: string, agent: string, changes: Partial<SessionState>",
+        ts_return_type = "SessionState"
     )]
-    pub fn update(&self, team: StrArg<'_>, agent: StrArg<'_>, changes: Unknown<'_>) -> State {
-        out(|| {
-            let (team, agent) = (string(team, "team")?, string(agent, "agent")?);
-            let changes = document_from_js(changes, "changes")?;
-            self.inner.update(&team, &agent, |state| {
-                state.merge_argument(&changes, "changes")
-            })
-        })
+    pub fn update(&self, team: Any<'_>, agent: Any<'_>, changes: Any<'_>) -> Out<SessionState> {
+        run!(team: String, agent: String, changes: Doc => self.inner.update(&team, &agent, |state| state.merge_argument(&changes, "changes")))
     }
 
     /// Replaces a saved member with `state` in one exclusive read-modify-write (unlike
@@ -149,18 +127,14 @@ impl TeamStore {
     /// written), `invalid_input` (wrong shape, naming the member; a rename; a `backendType`
     /// changed to an unknown backend, as `update`).
     #[napi(
-        ts_args_type = "team: string, agent: string, state: TeamSessionState",
-        ts_return_type = "TeamSessionState"
+        ts_args_type = "team: string, agent: string, state: SessionState",
+        ts_return_type = "SessionState"
     )]
-    pub fn replace(&self, team: StrArg<'_>, agent: StrArg<'_>, state: Unknown<'_>) -> State {
-        out(|| {
-            let (team, agent) = (string(team, "team")?, string(agent, "agent")?);
-            let new = state_from_js(state, "state")?;
-            self.inner.update(&team, &agent, |state| {
-                state
-                    .check_backend_change(&new.backend_type)
-                    .map_err(|e| e.below("state"))?;
-                state.clone_from(&new);
+    pub fn replace(&self, team: Any<'_>, agent: Any<'_>, state: Any<'_>) -> Out<SessionState> {
+        run!(team: String, agent: String, state: State => {
+            self.inner.update(&team, &agent, |old| {
+                old.check_backend_change(&state.0.backend_type).map_err(|e| e.below("state"))?;
+                old.clone_from(&state.0);
                 Ok(())
             })
         })
@@ -170,8 +144,8 @@ impl TeamStore {
     /// `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,
     /// action: 'skip', reason, message}]}`.
     #[napi(ts_args_type = "team: string", ts_return_type = "ResumePlan")]
-    pub fn resume_plan(&self, team: StrArg<'_>) -> Out<ResumePlan> {
-        out(|| self.inner.resume_plan(&string(team, "team")?))
+    pub fn resume_plan(&self, team: Any<'_>) -> Out<ResumePlan> {
+        run!(team: String => self.inner.resume_plan(&team))
     }
 }
 
@@ -180,55 +154,25 @@ impl TeamStore {
 /// `metadata`.
 #[napi(
     ts_args_type = "config: SpawnConfig, backend: BackendType, now?: string | Date",
-    ts_return_type = "TeamSessionState"
+    ts_return_type = "SessionState"
 )]
-pub fn session_from_config(
-    config: Unknown<'_>,
-    backend: StrArg<'_>,
-    now: Option<Unknown<'_>>,
-) -> State {
-    out(|| {
-        let config = config_from_js(config)?;
-        let backend = backend_arg(backend)?;
-        Ok(SessionState::from_config(
-            &config,
-            backend,
-            args::instant(now, "now")?,
-        ))
+pub fn session_from_config(config: Any<'_>, backend: Any<'_>, now: Any<'_>) -> Out<SessionState> {
+    run!(config: Doc, backend: String, now: Option<Instant> => {
+        let config = SpawnConfig::from_argument(config, "config")?;
+        let backend = backend.parse()?;
+        Ok(SessionState::from_config(&config, backend, now.unwrap_or_else(|| SystemClock.now())))
     })
 }
 
 /// The config to re-spawn a saved agent with (no delegations).
-#[napi(
-    ts_args_type = "state: TeamSessionState",
-    ts_return_type = "SpawnConfig"
-)]
-pub fn to_spawn_config(state: Unknown<'_>) -> Out<SpawnConfig> {
-    out(|| Ok(state_from_js(state, "state")?.to_spawn_config()))
+#[napi(ts_args_type = "state: SessionState", ts_return_type = "SpawnConfig")]
+pub fn to_spawn_config(state: Any<'_>) -> Out<SpawnConfig> {
+    run!(state: State => Ok(state.0.to_spawn_config()))
 }
 
 /// The backend named by a `backendType` string; throws `invalid_input` for an unknown one.
 #[napi(ts_args_type = "backendType: string", ts_return_type = "BackendType")]
-pub fn parse_backend_type(backend_type: StrArg<'_>) -> Out<String> {
-    out(|| Ok(backend_arg(backend_type)?.as_str().to_owned()))
-}
-
-/// A session state argument, through the core's `SessionState` rules; a mismatch is
-/// `invalid_input` naming the member (`state.maxTurns`).
-fn state_from_js(value: Unknown<'_>, name: &str) -> Result<SessionState> {
-    from_value(
-        serde_json::Value::Object(document_from_js(value, name)?),
-        name,
-    )
-}
-
-/// A spawn config argument (camelCase keys, as in the document; the core's
-/// [`SpawnConfig::from_argument`] refuses a member the type does not have).
-fn config_from_js(value: Unknown<'_>) -> Result<SpawnConfig> {
-    SpawnConfig::from_argument(document_from_js(value, "config")?, "config")
-}
-
-/// A backend argument: `claude-code`, `codex` or `gemini-cli`.
-fn backend_arg(value: StrArg<'_>) -> Result<BackendType> {
-    string(value, "backend")?.parse()
+#[allow(non_snake_case)]
+pub fn parse_backend_type(backendType: Any<'_>) -> Out<String> {
+    run!(backendType: String => Ok(backendType.parse::<BackendType>()?.as_str().to_owned()))
 }

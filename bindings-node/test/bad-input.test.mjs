@@ -44,11 +44,11 @@ test('wrong argument types are invalid_input', () => {
     () => ss.resumeSummary(undefined),
     () => ss.renderResume({ not: 'a summary' }),
     () => ss.salvage(12),
-    () => reg.registerAgentResult(1, 'id', {}),
-    () => reg.registerAgentResult('name', undefined, {}),
-    () => reg.registerAgentResult('name', 'id', 10n),
-    () => reg.registerAgentResult('name', 'id', {}, 7),
-    () => reg.getResumeId(),
+    () => reg.register(1, 'id', {}),
+    () => reg.register('name', undefined, {}),
+    () => reg.register('name', 'id', 10n),
+    () => reg.register('name', 'id', {}, 7),
+    () => reg.resumeId(),
     () => reg.shouldResume('a', null),
     () => reg.shouldResume('a', 'b', 3),
     () => reg.createChain('c', 'not an array'),
@@ -93,19 +93,19 @@ test('a lone surrogate is named with its member; agent fields the reader refuses
 
 test('a string argument holding a lone surrogate is invalid_input, not turned into U+FFFD', () => {
   const reg = new AgentRegistry(new MemoryStore())
-  reg.registerAgentResult('agent', 'x', { v: 1 })
+  reg.register('agent', 'x', { v: 1 })
   for (const call of [
-    () => reg.registerAgentResult('agent', 'x\uD800', { v: 1 }),
-    () => reg.registerAgentResult('agent\uDBFF', 'y', { v: 2 }),
-    () => reg.getAgentResult('x\uDC00'),
+    () => reg.register('agent', 'x\uD800', { v: 1 }),
+    () => reg.register('agent\uDBFF', 'y', { v: 2 }),
+    () => reg.agentResult('x\uDC00'),
     () => new MemoryStore().write('k/a\uD800.json', Buffer.from('{}')),
   ]) {
     assert.throws(call, (err) => err.code === 'invalid_input' && /lone surrogate/.test(err.message))
   }
   assert.deepEqual(Object.keys(reg.load().sessions), ['agent'])
   // A proper pair is text like any other.
-  reg.registerAgentResult('agent', 'x\uD83D\uDE00', { v: 3 })
-  assert.deepEqual(reg.getAgentResult('x\u{1F600}'), { v: 3 })
+  reg.register('agent', 'x\uD83D\uDE00', { v: 3 })
+  assert.deepEqual(reg.agentResult('x\u{1F600}'), { v: 3 })
 })
 
 test('save and archive of a document read before a later save are conflict, nothing written', () => {
@@ -135,7 +135,7 @@ test('unsafe ids and names are invalid_key, and nothing is written', () => {
   const teams = new TeamStore(store)
   const sessions = new OrchestratorStore(store)
   for (const id of ['../x', '/abs', 'a/b', '..', '', 'x\u0000y', 'a\\b']) {
-    throwsCode(() => reg.registerAgentResult('agent', id, {}), 'invalid_key', `agent id ${JSON.stringify(id)}`)
+    throwsCode(() => reg.register('agent', id, {}), 'invalid_key', `agent id ${JSON.stringify(id)}`)
     throwsCode(() => reg.exportTranscript(id), 'invalid_key', `transcript ${JSON.stringify(id)}`)
     throwsCode(() => teams.load(id, 'agent'), 'invalid_key', `team ${JSON.stringify(id)}`)
     throwsCode(() => teams.load('team', id), 'invalid_key', `agent ${JSON.stringify(id)}`)
@@ -162,7 +162,7 @@ test('corrupt and incompatible files are typed errors', () => {
     throwsCode(() => sessions.start(), code, JSON.stringify(bytes))
   }
   store.write('.moai/memory/agent-sessions.json', Buffer.from('{"sessions": 3}'))
-  throwsCode(() => new AgentRegistry(store).getAllSessions(), 'corrupt_state')
+  throwsCode(() => new AgentRegistry(store).allSessions(), 'corrupt_state')
   store.write('teams/t/sessions/a.json', Buffer.from('{"name": "a"'))
   throwsCode(() => new TeamStore(store).load('t', 'a'), 'corrupt_state')
   throwsCode(() => sessions.archive({ ...vector('orchestrator/seed-example.json'), schema_version: '0.9' }), 'incompatible_schema')
@@ -174,7 +174,7 @@ test('a host store exception reaches the caller of every class unchanged', () =>
   const host = { read: () => { throw boom }, write: () => {}, delete: () => false, list: () => { throw 'a string' } }
   for (const call of [
     () => new OrchestratorStore(host).load(),
-    () => new AgentRegistry(host).getAllSessions(),
+    () => new AgentRegistry(host).allSessions(),
     () => new TeamStore(host).load('t', 'a'),
   ]) {
     assert.throws(call, (err) => err === boom)

@@ -1,5 +1,5 @@
 // Several worker processes registering into one FileStore folder lose nothing: 4 processes x
-// 100 `registerAgentResult` each (plain mode, then journal mode) end with all 400 agents, each
+// 100 `register` each (plain mode, then journal mode) end with all 400 agents, each
 // with its result, in registration order per worker.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -16,7 +16,7 @@ if (process.env.SESSION_STATE_REGISTRY_WORKER) {
   // Without fsyncs: 400 writes in a row, and lost updates do not depend on them.
   const reg = new AgentRegistry(new FileStore(root, { durable: false }), { journal })
   for (let i = 0; i < REGISTRATIONS; i++) {
-    reg.registerAgentResult(`agent-${id}-${i}`, `id-${id}-${i}`, { worker: id, i }, `chain-${id}`)
+    reg.register(`agent-${id}-${i}`, `id-${id}-${i}`, { worker: id, i }, `chain-${id}`)
   }
   reg.close()
   process.exit(0)
@@ -34,13 +34,13 @@ if (process.env.SESSION_STATE_REGISTRY_WORKER) {
       })
       assert.deepEqual(await Promise.all(exits), Array(WORKERS).fill(0))
       const reg = new AgentRegistry(new FileStore(root))
-      const all = reg.getAllSessions()
+      const all = reg.allSessions()
       assert.equal(Object.keys(all.sessions).length, WORKERS * REGISTRATIONS)
       assert.equal(all.total_results, WORKERS * REGISTRATIONS)
       for (let id = 0; id < WORKERS; id++) {
-        const chain = reg.getChainResults(`chain-${id}`)
+        const chain = reg.chainResults(`chain-${id}`)
         assert.deepEqual(chain.map((r) => r.result.i), [...Array(REGISTRATIONS).keys()], `worker ${id} in order`)
-        assert.deepEqual(reg.getAgentResult(`id-${id}-7`), { worker: id, i: 7 })
+        assert.deepEqual(reg.agentResult(`id-${id}-7`), { worker: id, i: 7 })
       }
     })
   }

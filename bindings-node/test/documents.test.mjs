@@ -1,5 +1,5 @@
 // Documents cross the boundary as plain objects with the shape of the JSON files, through
-// the conversions every class uses: a registered result comes back from getAgentResult as
+// the conversions every class uses: a registered result comes back from agentResult as
 // the core stored it, and a document argument that is not a JSON object is refused.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
@@ -11,8 +11,8 @@ const { AgentRegistry, MemoryStore, TeamStore, OrchestratorStore } = require('..
 /** `value` into the core and back out, as every class converts documents. */
 function roundTrip(value) {
   const reg = new AgentRegistry(new MemoryStore())
-  reg.registerAgentResult('agent', 'agent-1', value)
-  return reg.getAgentResult('agent-1')
+  reg.register('agent', 'agent-1', value)
+  return reg.agentResult('agent-1')
 }
 
 test('a document comes back equal, in key order, with unknown fields kept', () => {
@@ -57,20 +57,20 @@ test('what JSON.stringify would change silently is invalid_input instead', () =>
     [{ s: new Set([1]) }, 'member `s` is a Set'],
     [{ f: () => 1 }, 'member `f` is a function'],
   ]) {
-    assert.throws(() => registry.registerAgentResult('a', 'id-1', value), (e) => {
+    assert.throws(() => registry.register('a', 'id-1', value), (e) => {
       assert.equal(e.code, 'invalid_input')
       assert.match(e.message, new RegExp(says.replace(/[`^+-]/g, '.')))
       return true
     })
   }
-  assert.deepEqual(registry.getAllSessions().sessions, {})
+  assert.deepEqual(registry.allSessions().sessions, {})
 })
 
 test('numbers from 1e21 on, which JSON.stringify writes in exponent form, are kept as floats', () => {
   const registry = new AgentRegistry(new MemoryStore())
-  registry.registerAgentResult('a', 'a1', { big: 1e300, mid: -1e23, edge: 1e21 })
-  assert.deepEqual(registry.getAgentResult('a1'), { big: 1e300, mid: -1e23, edge: 1e21 })
-  assert.throws(() => registry.registerAgentResult('a', 'a2', { n: 9.99e20 }), (e) => e.code === 'invalid_input')
+  registry.register('a', 'a1', { big: 1e300, mid: -1e23, edge: 1e21 })
+  assert.deepEqual(registry.agentResult('a1'), { big: 1e300, mid: -1e23, edge: 1e21 })
+  assert.throws(() => registry.register('a', 'a2', { n: 9.99e20 }), (e) => e.code === 'invalid_input')
 })
 
 test('what is not a JSON object is invalid_input', () => {

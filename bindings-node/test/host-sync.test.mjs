@@ -56,7 +56,7 @@ test('an async write is a storage error, not a silently lost write', () => {
   throwsThenable(() => OPS.write(host), 'write', 'async write')
   // Through the read-modify-write path (`update`) too.
   throwsThenable(() => new TeamStore(host).recordSpawn('t', { name: 'b', prompt: 'p' }, 'codex'), 'write', 'recordSpawn')
-  throwsThenable(() => new AgentRegistry(host).registerAgentResult('a', 'a-1', 1), 'write', 'registerAgentResult')
+  throwsThenable(() => new AgentRegistry(host).register('a', 'a-1', 1), 'write', 'register')
 })
 
 test('every host method returning a thenable is a storage error naming it', () => {

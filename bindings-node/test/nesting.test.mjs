@@ -40,7 +40,7 @@ const SESSION = { goal: 'g', project: { name: 'p', path: '/p' } }
 
 /** Entry points taking a value, as `(value) => call`; the argument nests `extra` levels above the value. */
 const ENTRIES = {
-  'registerAgentResult result': { extra: 0, call: (v) => new AgentRegistry(new MemoryStore()).registerAgentResult('a', 'a-1', v) },
+  'register result': { extra: 0, call: (v) => new AgentRegistry(new MemoryStore()).register('a', 'a-1', v) },
   'createChain metadata': { extra: 0, call: (v) => new AgentRegistry(new MemoryStore()).createChain('c', ['a'], v) },
   'OrchestratorStore.save document': {
     extra: 1,
@@ -98,24 +98,24 @@ test('a value nested exactly 100 levels is accepted', () => {
     }
   }
   const reg = new AgentRegistry(new MemoryStore())
-  reg.registerAgentResult('a', 'a-1', nestedArray(LIMIT))
-  assert.deepEqual(reg.getAgentResult('a-1'), nestedArray(LIMIT))
+  reg.register('a', 'a-1', nestedArray(LIMIT))
+  assert.deepEqual(reg.agentResult('a-1'), nestedArray(LIMIT))
 })
 
 test('a shared (not circular) object at two depths is counted where it is written', () => {
   const shared = nestedArray(LIMIT - 1)
   const reg = new AgentRegistry(new MemoryStore())
   // depth 100 under `a`, 101 under `b`: too deep.
-  throwsTooDeep(() => reg.registerAgentResult('a', 'a-1', { a: shared, b: [shared] }), 'shared deeper')
-  reg.registerAgentResult('a', 'a-2', { a: shared, b: shared })
-  assert.deepEqual(reg.getAgentResult('a-2'), { a: shared, b: shared })
+  throwsTooDeep(() => reg.register('a', 'a-1', { a: shared, b: [shared] }), 'shared deeper')
+  reg.register('a', 'a-2', { a: shared, b: shared })
+  assert.deepEqual(reg.agentResult('a-2'), { a: shared, b: shared })
 })
 
 test('cycles are still reported as cycles', () => {
   const cyclic = { a: 1 }
   cyclic.self = cyclic
   assert.throws(
-    () => new AgentRegistry(new MemoryStore()).registerAgentResult('a', 'a-1', cyclic),
+    () => new AgentRegistry(new MemoryStore()).register('a', 'a-1', cyclic),
     (err) => err.code === 'invalid_input' && /circular/i.test(err.message) && err.context?.max_depth === undefined,
   )
 })

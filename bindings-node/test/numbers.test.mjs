@@ -41,7 +41,7 @@ function entryPoints(store, n) {
     'OrchestratorStore.listHistory': () => sessions.listHistory({ limit: n }),
     resumeSummary: () => resumeSummary({ ...seed(), extra: { n } }, '2025-12-27T12:30:00Z'),
     renderResume: () => renderResume({ ...seed(), extra: { n } }),
-    'AgentRegistry.registerAgentResult': () => reg.registerAgentResult('a', 'a-1', { extra: { n } }),
+    'AgentRegistry.register': () => reg.register('a', 'a-1', { extra: { n } }),
     'AgentRegistry.createChain metadata': () => reg.createChain('c', ['a'], { extra: { n } }),
     'AgentRegistry.createChain sequence': () => reg.createChain('c', ['a', n]),
     'AgentRegistry options': () => new AgentRegistry(store, { journal: { minCompactBytes: n } }),
@@ -77,8 +77,8 @@ test('every entry point taking a document refuses numbers beyond 2^53 - 1 and no
 test('the largest safe integers still go through', () => {
   const store = new MemoryStore()
   const reg = new AgentRegistry(store)
-  reg.registerAgentResult('a', 'a-1', { max: Number.MAX_SAFE_INTEGER, min: Number.MIN_SAFE_INTEGER })
-  assert.deepEqual(reg.getAgentResult('a-1'), { max: Number.MAX_SAFE_INTEGER, min: Number.MIN_SAFE_INTEGER })
+  reg.register('a', 'a-1', { max: Number.MAX_SAFE_INTEGER, min: Number.MIN_SAFE_INTEGER })
+  assert.deepEqual(reg.agentResult('a-1'), { max: Number.MAX_SAFE_INTEGER, min: Number.MIN_SAFE_INTEGER })
   const sessions = new OrchestratorStore(store)
   const saved = sessions.save({ ...seed(), extra: { n: Number.MAX_SAFE_INTEGER } })
   assert.equal(saved.extra.n, Number.MAX_SAFE_INTEGER)

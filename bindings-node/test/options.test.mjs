@@ -89,7 +89,7 @@ test('every other options object names an unknown or badly typed member', () => 
 test('the journal option still takes true, false, null and { minCompactBytes }', () => {
   for (const journal of [true, false, null, { minCompactBytes: 10 }]) {
     const reg = new AgentRegistry(new MemoryStore(), { journal })
-    reg.registerAgentResult('a', 'id-1', { ok: true })
-    assert.deepEqual(reg.getAgentResult('id-1'), { ok: true }, JSON.stringify(journal))
+    reg.register('a', 'id-1', { ok: true })
+    assert.deepEqual(reg.agentResult('id-1'), { ok: true }, JSON.stringify(journal))
   }
 })

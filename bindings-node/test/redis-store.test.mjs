@@ -99,10 +99,10 @@ test('an orchestrator session and a registration on Redis read back, nothing on 
     assert.equal(again.session_id, made.session_id)
     assert.equal(again.goal, 'ship it')
 
-    new AgentRegistry(new RedisStore(at)).registerAgentResult('spec-builder', 'spec-abc123', { status: 'success' }, 'chain-1')
+    new AgentRegistry(new RedisStore(at)).register('spec-builder', 'spec-abc123', { status: 'success' }, 'chain-1')
     const registry = new AgentRegistry(new RedisStore(at))
-    assert.equal(registry.getResumeId('spec-builder', 'chain-1'), 'spec-abc123')
-    assert.deepEqual(registry.getAgentResult('spec-abc123'), { status: 'success' })
+    assert.equal(registry.resumeId('spec-builder', 'chain-1'), 'spec-abc123')
+    assert.deepEqual(registry.agentResult('spec-abc123'), { status: 'success' })
     const transcript = '.moai/logs/agent-transcripts/agent-spec-abc123.jsonl'
     assert.equal(registry.exportTranscript('spec-abc123'), null)
     new RedisStore(at).write(transcript, Buffer.from('{"role":"user"}\n'))

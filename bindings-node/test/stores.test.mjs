@@ -59,9 +59,9 @@ test('MemoryStore reads, writes, deletes and lists', () => {
 
 test('class stores work through the adapter and share their data', () => {
   const memory = new MemoryStore()
-  new AgentRegistry(memory).registerAgentResult('a', 'a-1', { n: 1 })
+  new AgentRegistry(memory).register('a', 'a-1', { n: 1 })
   assert.deepEqual(JSON.parse(memory.read('.moai/memory/agent-sessions.json')).sessions, { a: 'a-1' })
-  assert.equal(new AgentRegistry(memory).getResumeId('a'), 'a-1', 'a second handle sees the first')
+  assert.equal(new AgentRegistry(memory).resumeId('a'), 'a-1', 'a second handle sees the first')
   assert.equal(runStoreConformance(memory).failed, 0)
 
   const root = tmp()
@@ -103,7 +103,7 @@ const OPS = {
   write: (host) => new TeamStore(host).save('t', { name: 'a', backendType: 'codex', prompt: 'p', createdAt: '2026-01-01T00:00:00Z' }),
   delete: (host) => new TeamStore(host).delete('t', 'a'),
   list: (host) => new TeamStore(host).listTeams(),
-  append: (host) => new AgentRegistry(host, { journal: true }).registerAgentResult('a', 'a-1', 1),
+  append: (host) => new AgentRegistry(host, { journal: true }).register('a', 'a-1', 1),
 }
 
 test('a host object is a store: every operation calls its methods with `this`', () => {
@@ -118,7 +118,7 @@ test('a host object is a store: every operation calls its methods with `this`', 
   assert.equal(teams.delete('t', 'a'), false)
   OPS.append(host)
   assert.ok(host.map.get('.moai/memory/agent-sessions.journal.jsonl').toString().includes('"a-1"'))
-  assert.equal(new AgentRegistry(host).getResumeId('a'), 'a-1')
+  assert.equal(new AgentRegistry(host).resumeId('a'), 'a-1')
   assert.deepEqual(runStoreConformance(new MapStore()).failed, 0)
 })
 

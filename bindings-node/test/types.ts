@@ -23,10 +23,11 @@ import {
   type HistoryPage,
   type HostStore,
   type OrchestratorSession,
+  type RegistryRepair,
   type ResumeDecision,
   type ResumePlan,
   type ResumeSummary,
-  type TeamSessionState,
+  type SessionState,
   type SessionStateError,
   type Store,
 } from '../index.js'
@@ -133,8 +134,8 @@ const salvagedDoc: Record<string, unknown> = salvage(Buffer.from('{')).document
 const schema: Record<string, unknown> = jsonSchema()
 
 const registry = new AgentRegistry(memory, { journal: { minCompactBytes: 1024 } })
-registry.registerAgentResult('spec-builder', 'spec-1', { status: 'success' }, 'SPEC-1')
-const resumeId: string | null = registry.getResumeId('spec-builder', 'SPEC-1')
+registry.register('spec-builder', 'spec-1', { status: 'success' }, 'SPEC-1')
+const resumeId: string | null = registry.resumeId('spec-builder', 'SPEC-1')
 const resume: boolean = registry.shouldResume('spec-builder', 'task', 'previous')
 const decision: ResumeDecision = registry.decideResume('spec-builder', 'task', undefined, { policy: 'explained', threshold: 0.4 })
 const reason: 'related' | 'unrelated' | 'unknown_agent' | 'no_previous_task' | 'resume_cap_reached' = decision.reason
@@ -144,17 +145,17 @@ const chainDone: string[] = registry.chainStatus('SPEC-1').done
 registry.createChain('SPEC-2', ['a', 'b'], { any: 'metadata' })
 const incremented: boolean = registry.incrementResumeCount('spec-1')
 registry.close()
-const keptCopies: string[] = registry.recover()
+const keptCopies: string[] = registry.repair().map((r: RegistryRepair) => r.kept_copy)
 
 const teams = new TeamStore(host)
-const spawned: TeamSessionState = teams.recordSpawn('team', { name: 'coder', prompt: 'p', memoryConfig: { max_turns: 5, budget_chars: 4000 } }, 'codex')
+const spawned: SessionState = teams.recordSpawn('team', { name: 'coder', prompt: 'p', memoryConfig: { max_turns: 5, budget_chars: 4000 } }, 'codex')
 const teamKey: string = teams.save('team', spawned)
-const updated: TeamSessionState = teams.update('team', 'coder', { metadata: { thread: 't' } })
-const replacedState: TeamSessionState = teams.replace('team', 'coder', updated)
+const updated: SessionState = teams.update('team', 'coder', { metadata: { thread: 't' } })
+const replacedState: SessionState = teams.replace('team', 'coder', updated)
 const plan: ResumePlan = teams.resumePlan('team')
 const firstAction: 'respawn' | 'skip' | undefined = plan.members[0]?.action
 const backend: BackendType = parseBackendType('codex')
-const fresh: TeamSessionState = sessionFromConfig({ name: 'a', prompt: 'p' }, 'gemini-cli', '2026-01-01T00:00:00Z')
+const fresh: SessionState = sessionFromConfig({ name: 'a', prompt: 'p' }, 'gemini-cli', '2026-01-01T00:00:00Z')
 const model: string | undefined = toSpawnConfig(fresh).model
 const report: ConformanceReport = runStoreConformance(host, 'scratch')
 
@@ -177,7 +178,7 @@ sessions.agentProgress('a', '50')
 // @ts-expect-error replace is a boolean option, not a positional flag
 sessions.archive(saved, true)
 // @ts-expect-error the agent id is a string
-registry.registerAgentResult('name', 42, {})
+registry.register('name', 42, {})
 // @ts-expect-error shouldResume answers a boolean
 const notADecision: ResumeDecision = registry.shouldResume('a', 'b')
 // @ts-expect-error not a policy
@@ -196,8 +197,8 @@ sessions.doctor({ fixx: true })
 sessions.complete({ replce: true })
 // @ts-expect-error durable is a boolean
 new FileStore('/tmp/x', { durable: 'yes' })
-// @ts-expect-error recover gives the keys of the copies, not one key
-const oneCopy: string | null = registry.recover()
+// @ts-expect-error repair gives one report per file repaired, not one key
+const oneCopy: string | null = registry.repair()
 // @ts-expect-error createChain takes an array of names
 registry.createChain('c', 'a,b')
 // @ts-expect-error not a backend
@@ -209,7 +210,7 @@ teams.recordSpawn('team', { name: 'a', prompt: 'p', modl: 'm' }, 'codex')
 // @ts-expect-error a spawn config needs a prompt
 teams.recordSpawn('team', { name: 'a' }, 'codex')
 // @ts-expect-error team state keys are camelCase
-const snake: TeamSessionState = { name: 'a', backend_type: 'codex', prompt: 'p', created_at: '' }
+const snake: SessionState = { name: 'a', backend_type: 'codex', prompt: 'p', created_at: '' }
 // @ts-expect-error the conformance suite runs on a store
 runStoreConformance('memory')
 

@@ -149,7 +149,7 @@ def test_team_results():
     }
     check(config, "SpawnConfig")
     state = teams.record_spawn("t", config, "codex")
-    check(state, "TeamSessionState")
+    check(state, "SessionState")
     check(_native.team_to_spawn_config(state), "SpawnConfig")
     teams.save("t", {**state, "name": "other", "backendType": "unknown-cli"})
     check(teams.list("t"), "TeamListing")

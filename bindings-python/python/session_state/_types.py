@@ -51,6 +51,7 @@ __all__ = [
     "ResumeReason",
     "ResumeSummary",
     "Salvaged",
+    "SessionState",
     "SessionStatus",
     "SessionsDocument",
     "SkipReason",
@@ -59,7 +60,6 @@ __all__ = [
     "SpawnConfig",
     "TeamListing",
     "TeamMember",
-    "TeamSessionState",
     "TeamSummary",
     "Timestamp",
     "TranscriptLine",
@@ -473,6 +473,28 @@ class Salvaged(TypedDict):
     recovered_anything: bool
 
 
+class _SessionStateRequired(TypedDict):
+    name: str
+    backendType: str
+    prompt: str
+    createdAt: str
+
+
+class SessionState(_SessionStateRequired, total=False):
+    """Persisted state of one team agent, stored at `teams/{team}/sessions/{agent}.json`, used
+    to re-spawn the agent with the same configuration after an orchestrator restart.
+    """
+    model: str
+    cwd: str
+    maxTurns: int
+    allowedTools: List[str]
+    permissionMode: str
+    reasoningEffort: str
+    env: Dict[str, str]
+    memoryConfig: "MemoryConfig"
+    metadata: Dict[str, str]
+
+
 # Session lifecycle status.
 SessionStatus = Literal["created", "in_progress", "paused", "complete", "aborted"]
 
@@ -539,29 +561,7 @@ class TeamMember(TypedDict):
     """One member read from a team's `sessions` folder."""
     agent: str
     key: str
-    state: "TeamSessionState"
-
-
-class _TeamSessionStateRequired(TypedDict):
-    name: str
-    backendType: str
-    prompt: str
-    createdAt: str
-
-
-class TeamSessionState(_TeamSessionStateRequired, total=False):
-    """Persisted state of one team agent, stored at `teams/{team}/sessions/{agent}.json`, used
-    to re-spawn the agent with the same configuration after an orchestrator restart.
-    """
-    model: str
-    cwd: str
-    maxTurns: int
-    allowedTools: List[str]
-    permissionMode: str
-    reasoningEffort: str
-    env: Dict[str, str]
-    memoryConfig: "MemoryConfig"
-    metadata: Dict[str, str]
+    state: "SessionState"
 
 
 class TeamSummary(TypedDict):

@@ -35,7 +35,7 @@ pub(crate) fn strip_bom(bytes: &[u8]) -> &[u8] {
 }
 
 /// "an array", "a string", ... for error messages about a value of the wrong type.
-pub(crate) fn kind_of(value: &Value) -> &'static str {
+pub fn kind_of(value: &Value) -> &'static str {
     match value {
         Value::Null => "null",
         Value::Bool(_) => "a boolean",

@@ -44,7 +44,6 @@ pub const DOCUMENT_KEYS: &[&str] = &[
 /// re-spawn the agent with the same configuration after an orchestrator restart.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
-#[schemars(rename = "TeamSessionState")]
 pub struct SessionState {
     /// Agent name (the file is `{name}.json`).
     pub name: String,

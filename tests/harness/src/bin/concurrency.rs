@@ -2,7 +2,7 @@
 //!
 //! 1. Registration: worker processes in Rust (this binary, re-executed), Python
 //!    (`session_state.moai.SessionManager.register_agent_result`) and Node
-//!    (`AgentRegistry.registerAgentResult` of the Node package) register distinct agent ids
+//!    (`AgentRegistry.register` of the Node package) register distinct agent ids
 //!    into one `.moai/memory/agent-sessions.json` at once (all start on one signal). Then every
 //!    id must be there once (mapping, metadata, result, one entry in the shared chain), the
 //!    file must parse, and no temporary file may be listed.
@@ -59,7 +59,7 @@ const reg = new AgentRegistry(new FileStore(root, { durable: false }));
 const pause = new Int32Array(new SharedArrayBuffer(4));
 while (!fs.existsSync(go)) Atomics.wait(pause, 0, 0, 1);
 for (let i = 0; i < Number(count); i++) {
-  reg.registerAgentResult('node-agent', `${prefix}-${String(i).padStart(4, '0')}`, { n: i }, 'race');
+  reg.register('node-agent', `${prefix}-${String(i).padStart(4, '0')}`, { n: i }, 'race');
 }
 console.log(JSON.stringify({ registered: Number(count) }));
 ";
