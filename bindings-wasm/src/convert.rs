@@ -4,17 +4,19 @@
 //! the Node package: a document reaches JavaScript as `JSON.parse(file)` gives it, and a JS
 //! argument reaches the core as the core's strict `JSON.stringify` writes it
 //! ([`session_state::js_json`]: what JSON cannot hold exactly is `invalid_input` naming the
-//! argument and the member, never changed silently).
+//! argument and the member, never changed silently). Arguments are typed by the extern types
+//! below (no check on the way in: each is read by a function here, which checks it).
 
 use js_sys::{Array, JsString, Reflect, Uint8Array};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 use session_state::js_json::{StrictJson, read_strict_json};
-use session_state::{Key, MAX_VALUE_NESTING, json};
+use session_state::{Error, Key, MAX_VALUE_NESTING, Result, json};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::errors::{IntoJsResult, JsResult, describe, invalid_input, type_name};
+use crate::errors::{JsResult, describe, run, type_name};
 
 #[wasm_bindgen]
 extern "C" {
@@ -23,17 +25,42 @@ extern "C" {
     #[wasm_bindgen(typescript_type = "string")]
     #[derive(Clone, Debug)]
     pub type Text;
+
+    /// A `Store` argument ([`crate::stores::store_arg`]).
+    #[wasm_bindgen(typescript_type = "Store")]
+    #[derive(Clone, Debug)]
+    pub type StoreArg;
+
+    /// A `OrchestratorSession` argument ([`document_from_js`]).
+    #[wasm_bindgen(typescript_type = "OrchestratorSession")]
+    #[derive(Clone, Debug)]
+    pub type SessionArg;
+
+    /// A `TeamSessionState` argument ([`document_bytes`]).
+    #[wasm_bindgen(typescript_type = "TeamSessionState")]
+    #[derive(Clone, Debug)]
+    pub type StateArg;
+
+    /// A `SpawnConfig` argument ([`document_from_js`]).
+    #[wasm_bindgen(typescript_type = "SpawnConfig")]
+    #[derive(Clone, Debug)]
+    pub type ConfigArg;
+
+    /// An optional `{ replace?: boolean }` argument ([`options_arg`]).
+    #[wasm_bindgen(typescript_type = "{ replace?: boolean }")]
+    #[derive(Clone, Debug)]
+    pub type ReplaceArg;
 }
 
 impl Text {
     /// The string, named `what` in errors (as [`string_arg`]).
-    pub fn get(&self, what: &str) -> JsResult<String> {
+    pub fn get(&self, what: &str) -> Result<String> {
         string_arg(self, what)
     }
 }
 
 /// An optional `string` argument `what` (`undefined` and `null` are `None`).
-pub fn opt_text(value: Option<Text>, what: &str) -> JsResult<Option<String>> {
+pub fn opt_text(value: Option<Text>, what: &str) -> Result<Option<String>> {
     value.map(|text| text.get(what)).transpose()
 }
 
@@ -44,16 +71,42 @@ extern "C" {
 }
 
 /// `value` as a plain JS value (objects, arrays, strings, numbers, booleans, `null`).
-pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| invalid_input(e.to_string()))?;
-    js_sys::JSON::parse(&text).map_err(|e| invalid_input(describe(&e)))
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
+    let text = serde_json::to_string(value).map_err(|e| Error::invalid_input(e.to_string()))?;
+    js_sys::JSON::parse(&text).map_err(|e| Error::invalid_input(describe(&e)))
 }
 
+/// As [`run`], the result as a plain JS value ([`to_js`]).
+pub fn out<T: Serialize>(call: impl FnOnce() -> Result<T>) -> JsResult<JsValue> {
+    run(|| to_js(&call()?))
+}
+
+/// The methods of a class that take only `string` arguments: each calls the core method of
+/// `self.inner` it names with the strings and returns the result by [`out`], typed in TS as
+/// the string it gives. Written as `/// docs` then `jsName(argName, ...) -> "TS type" =
+/// core_method;`; an argument that is not a string is `invalid_input` naming it.
+macro_rules! string_methods {
+    ($class:ident: $($(#[doc = $doc:literal])+ $js:ident($($arg:ident),*) -> $ts:literal = $method:ident;)+) => {
+        #[wasm_bindgen::prelude::wasm_bindgen]
+        impl $class {$(
+            $(#[doc = $doc])+
+            #[wasm_bindgen(js_name = $js, unchecked_return_type = $ts)]
+            pub fn $method(
+                &self,
+                $($arg: &crate::convert::Text),*
+            ) -> crate::errors::JsResult<wasm_bindgen::JsValue> {
+                crate::convert::out(|| self.inner.$method($(&$arg.get(stringify!($arg))?),*))
+            }
+        )+}
+    };
+}
+pub(crate) use string_methods;
+
 /// Any JSON value from the JS argument `what` (the core's strict `JSON.stringify`).
-pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value> {
+pub fn value_from_js(value: &JsValue, what: &str) -> Result<Value> {
     #[allow(clippy::cast_possible_truncation)] // 100
     let outcome = strict_json(value, MAX_VALUE_NESTING as u32)
-        .map_err(|e| invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
+        .map_err(|e| Error::invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
     let get = |name: &str| Reflect::get(&outcome, &JsValue::from_str(name)).unwrap_or_default();
     let (text, refused) = (get("text").as_string(), get("refused"));
     let parts: Vec<String> = refused
@@ -65,58 +118,62 @@ pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value>
         })
         .unwrap_or_default();
     let type_name = type_name(value);
-    let outcome = StrictJson::from_members(text.as_deref(), &parts, &type_name);
-    read_strict_json(what, outcome).js()
+    read_strict_json(
+        what,
+        StrictJson::from_members(text.as_deref(), &parts, &type_name),
+    )
+}
+
+/// An optional JSON value argument `what`: `undefined` and `null` are `None`.
+pub fn opt_value(value: &JsValue, what: &str) -> Result<Option<Value>> {
+    (!is_absent(value))
+        .then(|| value_from_js(value, what))
+        .transpose()
 }
 
 /// A document (a plain JS object) from the argument `what`, members kept in order.
-pub fn document_from_js(
-    value: &JsValue,
-    what: &str,
-) -> JsResult<serde_json::Map<String, serde_json::Value>> {
-    let not_object = || {
-        invalid_input(format!(
-            "`{what}` must be an object, got {}",
-            type_name(value)
-        ))
-    };
+pub fn document_from_js(value: &JsValue, what: &str) -> Result<Map<String, Value>> {
+    let got = type_name(value);
+    let not_object = || Error::invalid_input(format!("`{what}` must be an object, got {got}"));
     if !value.is_object() || Array::is_array(value) {
         return Err(not_object());
     }
     match value_from_js(value, what)? {
-        serde_json::Value::Object(map) => Ok(map),
+        Value::Object(map) => Ok(map),
         _ => Err(not_object()),
     }
 }
 
 /// The JSON bytes of the document argument `what`, for the core's parsers.
-pub fn document_bytes(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
-    serde_json::to_vec(&document_from_js(value, what)?).map_err(|e| invalid_input(e.to_string()))
+pub fn document_bytes(value: &JsValue, what: &str) -> Result<Vec<u8>> {
+    serde_json::to_vec(&document_from_js(value, what)?)
+        .map_err(|e| Error::invalid_input(e.to_string()))
 }
 
 /// The JS argument `what` read as `T` (the core's `json::from_value`).
-pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
-    json::from_value(value_from_js(value, what)?, what).js()
+pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T> {
+    json::from_value(value_from_js(value, what)?, what)
 }
 
-/// An optional options object `what` read as `T`: `undefined` and `null` give `T::default()`.
-pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -> JsResult<T> {
+/// An optional options object `what` read as the core's options type `T`: `undefined` and
+/// `null` give `T::default()`.
+pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -> Result<T> {
     if is_absent(value) {
         return Ok(T::default());
     }
-    json::from_value(document_from_js(value, what)?.into(), what).js()
+    json::from_value(document_from_js(value, what)?.into(), what)
 }
 
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).
-pub fn string_arg(value: &JsValue, what: &str) -> JsResult<String> {
+pub fn string_arg(value: &JsValue, what: &str) -> Result<String> {
     let Some(text) = value.dyn_ref::<JsString>() else {
-        return Err(invalid_input(format!(
-            "`{what}` must be a string, not {}",
-            type_name(value)
+        let got = type_name(value);
+        return Err(Error::invalid_input(format!(
+            "`{what}` must be a string, not {got}"
         )));
     };
     if !text.is_valid_utf16() {
-        return Err(invalid_input(format!(
+        return Err(Error::invalid_input(format!(
             "`{what}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a file \
              name or JSON file) cannot hold"
         )));
@@ -130,19 +187,19 @@ pub fn is_absent(value: &JsValue) -> bool {
 }
 
 /// The store key argument `what`: `invalid_key` when it is not a safe relative key.
-pub fn key_arg(key: &JsValue, what: &str) -> JsResult<Key> {
-    Key::new(string_arg(key, what)?).js()
+pub fn key_arg(key: &JsValue, what: &str) -> Result<Key> {
+    Key::new(string_arg(key, what)?)
 }
 
 /// The bytes of a `string | Uint8Array` argument `what` (strings as UTF-8).
-pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
+pub fn bytes_arg(value: &JsValue, what: &str) -> Result<Vec<u8>> {
     if let Some(array) = value.dyn_ref::<Uint8Array>() {
         return Ok(array.to_vec());
     }
     if !value.is_string() {
-        return Err(invalid_input(format!(
-            "`{what}` must be a string or a Uint8Array, not {}",
-            type_name(value)
+        let got = type_name(value);
+        return Err(Error::invalid_input(format!(
+            "`{what}` must be a string or a Uint8Array, not {got}"
         )));
     }
     Ok(string_arg(value, what)?.into_bytes())
@@ -150,7 +207,7 @@ pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
 
 /// An instant argument `what`: `undefined` and `null` are now (`Date.now()`), an RFC 3339
 /// string or a `Date` (its ISO text) is that instant.
-pub fn instant_arg(value: &JsValue, what: &str) -> JsResult<chrono::DateTime<chrono::Utc>> {
+pub fn instant_arg(value: &JsValue, what: &str) -> Result<chrono::DateTime<chrono::Utc>> {
     if is_absent(value) {
         return Ok(session_state::Clock::now(&crate::clock::JsClock));
     }

@@ -6,9 +6,11 @@ use session_state::registry::{self as core, PolicyOptions, RegistryOptions};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
-use crate::convert::{Text, from_js, is_absent, opt_text, options_arg, to_js, value_from_js};
-use crate::errors::{IntoJsResult, JsResult};
-use crate::stores::AnyStore;
+use crate::convert::{
+    StoreArg, Text, from_js, opt_text, opt_value, options_arg, out, string_methods,
+};
+use crate::errors::{JsResult, run};
+use crate::stores::{AnyStore, store_arg};
 
 /// The sub-agent registry: `.moai/memory/agent-sessions.json` and `workflow-chains.json` in a
 /// store, in the seed's format. Time from `Date.now()`.
@@ -23,49 +25,43 @@ impl AgentRegistry {
     /// A registry over `store`; option `journal` appends registrations to a journal.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
+        store: &StoreArg,
         #[wasm_bindgen(unchecked_optional_param_type = "AgentRegistryOptions")] options: &JsValue,
     ) -> JsResult<AgentRegistry> {
-        let store = AnyStore::from_js(store)?;
-        let options: RegistryOptions = options_arg(options, "options")?;
-        Ok(AgentRegistry {
-            inner: options
-                .apply(core::AgentRegistry::new(store, JsClock), "options")
-                .js()?,
+        run(|| {
+            let inner = core::AgentRegistry::new(store_arg(store)?, JsClock);
+            let options: RegistryOptions = options_arg(options, "options")?;
+            Ok(AgentRegistry {
+                inner: options.apply(inner, "options")?,
+            })
         })
     }
 
-    /// The seed's `register_agent_result` (`result` `undefined` is `null`).
-    #[wasm_bindgen(js_name = registerAgentResult)]
-    pub fn register_agent_result(
+    /// Records `result` as agent `agentName`'s run `agentId` (the seed's
+    /// `register_agent_result`; `result` `undefined` is `null`).
+    pub fn register(
         &self,
         agentName: &Text,
         agentId: &Text,
         #[wasm_bindgen(unchecked_param_type = "JsonValue")] result: &JsValue,
         chainId: Option<Text>,
     ) -> JsResult<()> {
-        let (name, id) = (agentName.get("agentName")?, agentId.get("agentId")?);
-        let result = if result.is_undefined() {
-            serde_json::Value::Null
-        } else {
-            value_from_js(result, "result")?
-        };
-        let chain = opt_text(chainId, "chainId")?;
-        self.inner
-            .register(&name, &id, result, chain.as_deref())
-            .js()
+        run(|| {
+            let (name, id) = (agentName.get("agentName")?, agentId.get("agentId")?);
+            let result = opt_value(result, "result")?.unwrap_or_default();
+            let chain = opt_text(chainId, "chainId")?;
+            self.inner.register(&name, &id, result, chain.as_deref())
+        })
     }
 
-    /// The seed's `get_resume_id`: the name's latest id, or `null`.
-    #[wasm_bindgen(js_name = getResumeId, unchecked_return_type = "string | null")]
-    pub fn get_resume_id(&self, agentName: &Text, chainId: Option<Text>) -> JsResult<JsValue> {
-        let chain = opt_text(chainId, "chainId")?;
-        to_js(
-            &self
-                .inner
+    /// The name's latest id, or `null` (the seed's `get_resume_id`).
+    #[wasm_bindgen(js_name = resumeId, unchecked_return_type = "string | null")]
+    pub fn resume_id(&self, agentName: &Text, chainId: Option<Text>) -> JsResult<JsValue> {
+        out(|| {
+            let chain = opt_text(chainId, "chainId")?;
+            self.inner
                 .resume_id(&agentName.get("agentName")?, chain.as_deref())
-                .js()?,
-        )
+        })
     }
 
     /// The seed's `should_resume` (its exact rule).
@@ -76,11 +72,12 @@ impl AgentRegistry {
         currentTask: &Text,
         previousTask: Option<Text>,
     ) -> JsResult<bool> {
-        let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
-        let previous = opt_text(previousTask, "previousTask")?;
-        self.inner
-            .should_resume(&name, &current, previous.as_deref())
-            .js()
+        run(|| {
+            let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
+            let previous = opt_text(previousTask, "previousTask")?;
+            self.inner
+                .should_resume(&name, &current, previous.as_deref())
+        })
     }
 
     /// Whether to resume, with the score, matched terms and reason, by the chosen policy.
@@ -92,65 +89,13 @@ impl AgentRegistry {
         previousTask: Option<Text>,
         #[wasm_bindgen(unchecked_optional_param_type = "ResumePolicyOptions")] options: &JsValue,
     ) -> JsResult<JsValue> {
-        let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
-        let previous = opt_text(previousTask, "previousTask")?;
-        let policy = options_arg::<PolicyOptions>(options, "options")?
-            .policy()
-            .js()?;
-        let decision = self
-            .inner
-            .decide_resume(&name, &current, previous.as_deref(), &policy);
-        to_js(&decision.js()?)
-    }
-
-    /// The seed's `increment_resume_count`; `false` for an unknown id.
-    #[wasm_bindgen(js_name = incrementResumeCount)]
-    pub fn increment_resume_count(&self, agentId: &Text) -> JsResult<bool> {
-        self.inner
-            .increment_resume_count(&agentId.get("agentId")?)
-            .js()
-    }
-
-    /// The seed's `get_agent_result`: the stored result, or `null`.
-    #[wasm_bindgen(js_name = getAgentResult, unchecked_return_type = "JsonValue")]
-    pub fn get_agent_result(&self, agentId: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.agent_result(&agentId.get("agentId")?).js()?)
-    }
-
-    /// The seed's `get_chain_results`.
-    #[wasm_bindgen(js_name = getChainResults, unchecked_return_type = "AgentResult[]")]
-    pub fn get_chain_results(&self, chainId: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.chain_results(&chainId.get("chainId")?).js()?)
-    }
-
-    /// The seed's `get_chain_summary`.
-    #[wasm_bindgen(js_name = getChainSummary, unchecked_return_type = "ChainSummary")]
-    pub fn get_chain_summary(&self, chainId: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.chain_summary(&chainId.get("chainId")?).js()?)
-    }
-
-    /// Expected-vs-done status of a chain.
-    #[wasm_bindgen(js_name = chainStatus, unchecked_return_type = "ChainStatus")]
-    pub fn chain_status(&self, chainId: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.chain_status(&chainId.get("chainId")?).js()?)
-    }
-
-    /// The seed's `clear_agent_session`; `false` for an unknown name.
-    #[wasm_bindgen(js_name = clearAgentSession)]
-    pub fn clear_agent_session(&self, agentName: &Text) -> JsResult<bool> {
-        self.inner.clear_agent(&agentName.get("agentName")?).js()
-    }
-
-    /// The seed's `clear_chain`; `false` for an unknown chain.
-    #[wasm_bindgen(js_name = clearChain)]
-    pub fn clear_chain(&self, chainId: &Text) -> JsResult<bool> {
-        self.inner.clear_chain(&chainId.get("chainId")?).js()
-    }
-
-    /// The seed's `get_all_sessions`.
-    #[wasm_bindgen(js_name = getAllSessions, unchecked_return_type = "AllSessions")]
-    pub fn get_all_sessions(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.all_sessions().js()?)
+        out(|| {
+            let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
+            let previous = opt_text(previousTask, "previousTask")?;
+            let policy = options_arg::<PolicyOptions>(options, "options")?.policy()?;
+            self.inner
+                .decide_resume(&name, &current, previous.as_deref(), &policy)
+        })
     }
 
     /// The seed's `create_chain`.
@@ -161,72 +106,68 @@ impl AgentRegistry {
         #[wasm_bindgen(unchecked_param_type = "string[]")] agentSequence: &JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "JsonValue")] metadata: &JsValue,
     ) -> JsResult<()> {
-        let sequence: Vec<String> = from_js(agentSequence, "agentSequence")?;
-        let metadata = if is_absent(metadata) {
-            None
-        } else {
-            Some(value_from_js(metadata, "metadata")?)
-        };
-        self.inner
-            .create_chain(&chainId.get("chainId")?, &sequence, metadata)
-            .js()
+        run(|| {
+            let sequence: Vec<String> = from_js(agentSequence, "agentSequence")?;
+            let metadata = opt_value(metadata, "metadata")?;
+            self.inner
+                .create_chain(&chainId.get("chainId")?, &sequence, metadata)
+        })
     }
 
     /// One row per agent name, in registration order (only `chainId`'s when given).
     #[wasm_bindgen(unchecked_return_type = "AgentEntry[]")]
     pub fn agents(&self, chainId: Option<Text>) -> JsResult<JsValue> {
-        let chain = opt_text(chainId, "chainId")?;
-        to_js(&self.inner.agents(chain.as_deref()).js()?)
-    }
-
-    /// Every chain id (with registrations first, then those only defined).
-    #[wasm_bindgen(js_name = chainIds)]
-    pub fn chain_ids(&self) -> JsResult<Vec<String>> {
-        self.inner.chain_ids().js()
+        out(|| self.inner.agents(opt_text(chainId, "chainId")?.as_deref()))
     }
 
     /// The seed's `export_transcript`: the key of `agent-{agentId}.jsonl`, or `null`.
     #[wasm_bindgen(js_name = exportTranscript, unchecked_return_type = "string | null")]
     pub fn export_transcript(&self, agentId: &Text) -> JsResult<JsValue> {
-        let key = self
-            .inner
-            .export_transcript(&agentId.get("agentId")?)
-            .js()?;
-        to_js(&key.as_ref().map(session_state::Key::as_str))
-    }
-
-    /// The lines of `agentId`'s transcript, or `null` when there is none.
-    #[wasm_bindgen(js_name = readTranscript, unchecked_return_type = "TranscriptLine[] | null")]
-    pub fn read_transcript(&self, agentId: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.read_transcript(&agentId.get("agentId")?).js()?)
-    }
-
-    /// The registry state: `agent-sessions.json` with any journal replayed, as a plain object.
-    #[wasm_bindgen(unchecked_return_type = "SessionsDocument")]
-    pub fn load(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.load().js()?)
-    }
-
-    /// `workflow-chains.json` as a plain object (chain id to definition).
-    #[wasm_bindgen(js_name = loadChains, unchecked_return_type = "Record<string, ChainDefinition>")]
-    pub fn load_chains(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.load_chains().js()?)
+        out(|| {
+            let key = self.inner.export_transcript(&agentId.get("agentId")?)?;
+            Ok(key.map(|k| k.to_string()))
+        })
     }
 
     /// Folds the journal, if any, into `agent-sessions.json`.
     pub fn compact(&self) -> JsResult<()> {
-        self.inner.compact().js()
+        run(|| self.inner.compact())
     }
 
     /// Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it).
     pub fn close(&self) -> JsResult<()> {
-        self.inner.compact().js()
-    }
-
-    /// Repairs corrupt registry files, keeping copies (the core's `AgentRegistry::repair`);
-    /// returns the keys of the copies.
-    pub fn recover(&self) -> JsResult<Vec<String>> {
-        let repaired = self.inner.repair().js()?;
-        Ok(repaired.into_iter().map(|r| r.kept_copy).collect())
+        run(|| self.inner.compact())
     }
 }
+
+string_methods!(AgentRegistry:
+    /// The seed's `increment_resume_count`; `false` for an unknown id.
+    incrementResumeCount(agentId) -> "boolean" = increment_resume_count;
+    /// The stored result of run `agentId`, or `null` (the seed's `get_agent_result`).
+    agentResult(agentId) -> "JsonValue" = agent_result;
+    /// The results registered in a chain (the seed's `get_chain_results`).
+    chainResults(chainId) -> "AgentResult[]" = chain_results;
+    /// A chain's counts and agents (the seed's `get_chain_summary`).
+    chainSummary(chainId) -> "ChainSummary" = chain_summary;
+    /// Expected-vs-done status of a chain.
+    chainStatus(chainId) -> "ChainStatus" = chain_status;
+    /// Forgets agent `agentName`; `false` for an unknown name (the seed's
+    /// `clear_agent_session`).
+    clearAgent(agentName) -> "boolean" = clear_agent;
+    /// The seed's `clear_chain`; `false` for an unknown chain.
+    clearChain(chainId) -> "boolean" = clear_chain;
+    /// Every session, result and chain (the seed's `get_all_sessions`).
+    allSessions() -> "AllSessions" = all_sessions;
+    /// Every chain id (with registrations first, then those only defined).
+    chainIds() -> "string[]" = chain_ids;
+    /// The lines of `agentId`'s transcript, or `null` when there is none.
+    readTranscript(agentId) -> "TranscriptLine[] | null" = read_transcript;
+    /// The registry state: `agent-sessions.json` with any journal replayed, as a plain object.
+    load() -> "SessionsDocument" = load;
+    /// `workflow-chains.json` as a plain object (chain id to definition).
+    loadChains() -> "Record<string, ChainDefinition>" = load_chains;
+    /// Repairs corrupt registry files, keeping copies (the core's `AgentRegistry::repair`):
+    /// one `{key, kept_copy, action}` per file repaired, the sessions file's first; empty
+    /// when both files were fine or absent. After it, `register` and `createChain` work again.
+    repair() -> "RegistryRepair[]" = repair;
+);

@@ -6,7 +6,7 @@ use js_sys::{Object, Reflect};
 use session_state::{Clock, Key, Store};
 use session_state_wasm::convert::Text;
 use session_state_wasm::errors::{host_exception, to_js_error};
-use session_state_wasm::{AnyStore, JsClock, LocalStorageStore, MemoryStore, errors};
+use session_state_wasm::{JsClock, LocalStorageStore, MemoryStore, errors, store_arg};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -77,8 +77,8 @@ fn remove_item(name: &str) {
 fn memory_store_class_and_any_store_share_data() {
     let class = MemoryStore::new();
     class.write(&t("a/b.json"), &s("{}")).unwrap();
-    let store = AnyStore::from_js(&JsValue::from(class.clone())).unwrap();
-    assert!(matches!(store, AnyStore::Memory(_)));
+    let store = store_arg(&JsValue::from(class.clone())).unwrap();
+    assert!(format!("{store:?}").starts_with("MemoryStore"), "{store:?}");
     assert_eq!(
         store.read(&k("a/b.json")).unwrap().as_deref(),
         Some(&b"{}"[..])
@@ -94,8 +94,11 @@ fn memory_store_class_and_any_store_share_data() {
 #[wasm_bindgen_test]
 fn local_storage_store_round_trip_in_window_local_storage() {
     let class = LocalStorageStore::new(&s("web-test/"), None).unwrap();
-    let store = AnyStore::from_js(&JsValue::from(class.clone())).unwrap();
-    assert!(matches!(store, AnyStore::Local(_)));
+    let store = store_arg(&JsValue::from(class.clone())).unwrap();
+    assert!(
+        format!("{store:?}").starts_with("TextItemStore"),
+        "{store:?}"
+    );
     let doc = "{\"session_id\":\"é\"}";
     store.write(&k(".claude/s.json"), doc.as_bytes()).unwrap();
     store.write(&k(".claude/bin"), &[0xff, 0x00]).unwrap();
@@ -194,12 +197,9 @@ fn local_storage_quota_error_is_storage_and_keeps_the_old_value() {
 fn every_kind_of_store_passes_the_conformance_suite() {
     let local = LocalStorageStore::new(&s("conformance-test/"), None).unwrap();
     let stores = [
-        (
-            "memory",
-            AnyStore::from_js(&JsValue::from(MemoryStore::new())),
-        ),
-        ("localStorage", AnyStore::from_js(&JsValue::from(local))),
-        ("host", AnyStore::from_js(&make_host(JsValue::UNDEFINED))),
+        ("memory", store_arg(&JsValue::from(MemoryStore::new()))),
+        ("localStorage", store_arg(&JsValue::from(local))),
+        ("host", store_arg(&make_host(JsValue::UNDEFINED))),
     ];
     for (name, store) in stores {
         let report = session_state::conformance::run_all(&store.unwrap(), &k("scratch"));
@@ -213,7 +213,7 @@ fn the_conformance_suite_catches_a_host_store_that_drops_writes() {
     let host = make_host(JsValue::UNDEFINED);
     let noop = js_sys::Function::new_no_args("");
     Reflect::set(&host, &s("write"), &noop).unwrap();
-    let report = session_state::conformance::run_all(&AnyStore::from_js(&host).unwrap(), &k("x"));
+    let report = session_state::conformance::run_all(&store_arg(&host).unwrap(), &k("x"));
     assert!(!report.all_passed());
     assert!(!report.case("read_your_writes").unwrap().passed);
 }
@@ -221,14 +221,14 @@ fn the_conformance_suite_catches_a_host_store_that_drops_writes() {
 #[wasm_bindgen_test]
 fn host_store_exceptions_come_back_unchanged() {
     let failure: JsValue = js_sys::Error::new("host broke").into();
-    let store = AnyStore::from_js(&make_host(failure.clone())).unwrap();
-    assert!(matches!(store, AnyStore::Host(_)));
+    let store = store_arg(&make_host(failure.clone())).unwrap();
+    assert!(format!("{store:?}").starts_with("HostStore"), "{store:?}");
     let err = store.read(&k("s/a.json")).unwrap_err();
     assert_eq!(err.code(), "storage");
     assert!(err.message().contains("host broke"), "{}", err.message());
     assert!(Object::is(&to_js_error(err), &failure));
 
-    let healthy = AnyStore::from_js(&make_host(JsValue::UNDEFINED)).unwrap();
+    let healthy = store_arg(&make_host(JsValue::UNDEFINED)).unwrap();
     assert_eq!(
         healthy.read(&k("s/a.json")).unwrap().as_deref(),
         Some(&b"{\"a\":1}"[..])
@@ -273,6 +273,7 @@ fn js_clock_reads_date_now() {
 #[wasm_bindgen_test]
 fn documents_convert_to_and_from_plain_js_without_losing_fields() {
     use session_state_wasm::convert::{document_from_js, from_js, to_js, value_from_js};
+    // Errors as an exported function throws them (`to_js_error`).
 
     let text = r#"{"schema_version":"1.0","n":1,"x":1.5,"big":9007199254740993,"none":null,"list":[true,"é",{"deep":{}}],"unknown_field":{"kept":[1,2]}}"#;
     let value: serde_json::Value = serde_json::from_str(text).unwrap();
@@ -288,7 +289,8 @@ fn documents_convert_to_and_from_plain_js_without_losing_fields() {
         js_sys::JSON::stringify(&expected).unwrap().as_string()
     );
     // In: an integer beyond 2^53 - 1 no longer holds the integer meant: refused, not rounded.
-    let err = document_from_js(&js_sys::JSON::parse(text).unwrap(), "document").unwrap_err();
+    let err =
+        to_js_error(document_from_js(&js_sys::JSON::parse(text).unwrap(), "document").unwrap_err());
     assert_eq!(prop(&err, "code").as_string().unwrap(), "invalid_input");
     assert!(
         prop(&err, "message").as_string().unwrap().starts_with(
@@ -328,7 +330,7 @@ fn documents_convert_to_and_from_plain_js_without_losing_fields() {
     let code_of = |err: JsValue| prop(&err, "code").as_string().unwrap();
     let message_of = |err: &JsValue| prop(err, "message").as_string().unwrap();
     let bigint = js_sys::BigInt::from(5u32);
-    let err = value_from_js(&bigint.into(), "doc").unwrap_err();
+    let err = to_js_error(value_from_js(&bigint.into(), "doc").unwrap_err());
     assert_eq!(
         message_of(&err),
         "`doc` is not JSON: the value is a bigint, which JSON cannot hold"
@@ -337,20 +339,20 @@ fn documents_convert_to_and_from_plain_js_without_losing_fields() {
     let nan = js_sys::Function::new_no_args("return { nan: NaN };")
         .call0(&JsValue::NULL)
         .unwrap();
-    let err = value_from_js(&nan, "doc").unwrap_err();
+    let err = to_js_error(value_from_js(&nan, "doc").unwrap_err());
     assert_eq!(
         message_of(&err),
         "`doc` is not JSON: member `nan` is NaN, which JSON cannot hold"
     );
     assert_eq!(code_of(err), "invalid_input");
-    let err = value_from_js(&JsValue::UNDEFINED, "doc").unwrap_err();
+    let err = to_js_error(value_from_js(&JsValue::UNDEFINED, "doc").unwrap_err());
     assert_eq!(message_of(&err), "`doc` is not JSON: got undefined");
     for not_object in [JsValue::NULL, js_sys::Array::new().into(), JsValue::from(3)] {
-        let err = document_from_js(&not_object, "doc").unwrap_err();
+        let err = to_js_error(document_from_js(&not_object, "doc").unwrap_err());
         assert!(message_of(&err).starts_with("`doc` must be an object, got "));
         assert_eq!(code_of(err), "invalid_input");
     }
-    let err = from_js::<Vec<String>>(&JsValue::from(3), "names").unwrap_err();
+    let err = to_js_error(from_js::<Vec<String>>(&JsValue::from(3), "names").unwrap_err());
     assert!(
         message_of(&err).starts_with("`names` "),
         "{}",
