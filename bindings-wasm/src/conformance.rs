@@ -5,7 +5,7 @@
 use session_state::conformance;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{StoreArg, Text, opt_text, out};
+use crate::convert::{StoreArg, Text, opt_text, to_js};
 use crate::errors::JsResult;
 use crate::stores::store_arg;
 
@@ -16,14 +16,12 @@ use crate::stores::store_arg;
 /// store, `invalid_key` for an unsafe `scratch`.
 #[wasm_bindgen(js_name = runStoreConformance, unchecked_return_type = "ConformanceReport")]
 pub fn run_store_conformance(store: &StoreArg, scratch: Option<Text>) -> JsResult<JsValue> {
-    out(|| {
-        let store = store_arg(store)?;
-        let scratch = opt_text(scratch, "scratch")?.unwrap_or_else(|| "conformance".into());
-        Ok(conformance::run_all(
-            &store,
-            &session_state::Key::new(scratch)?,
-        ))
-    })
+    let store = store_arg(store)?;
+    let scratch = opt_text(scratch, "scratch")?.unwrap_or_else(|| "conformance".into());
+    to_js(&conformance::run_all(
+        &store,
+        &session_state::Key::new(scratch)?,
+    ))
 }
 
 /// Every case name of the suite, in the order `runStoreConformance` runs them.

@@ -12,11 +12,11 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use session_state::js_json::{StrictJson, read_strict_json};
-use session_state::{Error, Key, MAX_VALUE_NESTING, Result, json};
+use session_state::{Key, MAX_VALUE_NESTING, json};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::errors::{JsResult, describe, run, type_name};
+use crate::errors::{JsResult, describe, invalid_input, type_name};
 
 #[wasm_bindgen]
 extern "C" {
@@ -54,35 +54,35 @@ extern "C" {
 
 impl Text {
     /// The string, named `what` in errors (as [`string_arg`]).
-    pub fn get(&self, what: &str) -> Result<String> {
+    pub fn get(&self, what: &str) -> JsResult<String> {
         string_arg(self, what)
     }
 }
 
 /// An optional `string` argument `what` (`undefined` and `null` are `None`).
-pub fn opt_text(value: Option<Text>, what: &str) -> Result<Option<String>> {
+pub fn opt_text(value: Option<Text>, what: &str) -> JsResult<Option<String>> {
     value.map(|text| text.get(what)).transpose()
 }
 
 #[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = strictJson)]
-    fn strict_json(value: &JsValue, max_depth: u32) -> JsResult<JsValue>;
+    fn strict_json(value: &JsValue, max_depth: u32) -> std::result::Result<JsValue, JsValue>;
 }
 
 /// `value` as a plain JS value (objects, arrays, strings, numbers, booleans, `null`).
-pub fn to_js<T: Serialize + ?Sized>(value: &T) -> Result<JsValue> {
-    let text = serde_json::to_string(value).map_err(|e| Error::invalid_input(e.to_string()))?;
-    js_sys::JSON::parse(&text).map_err(|e| Error::invalid_input(describe(&e)))
+pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
+    parse_json(serde_json::to_string_pretty(value))
 }
 
-/// As [`run`], the result as a plain JS value ([`to_js`]).
-pub fn out<T: Serialize>(call: impl FnOnce() -> Result<T>) -> JsResult<JsValue> {
-    run(|| to_js(&call()?))
+/// The JS value of JSON text (the part of [`to_js`] that is the same for every type).
+fn parse_json(text: serde_json::Result<String>) -> JsResult<JsValue> {
+    let text = text.map_err(|e| invalid_input(e.to_string()))?;
+    js_sys::JSON::parse(&text).map_err(|e| invalid_input(describe(&e)))
 }
 
 /// The methods of a class that take only `string` arguments: each calls the core method of
-/// `self.inner` it names with the strings and returns the result by [`out`], typed in TS as
+/// `self.inner` it names with the strings and returns the result by [`to_js`], typed in TS as
 /// the string it gives. Written as `/// docs` then `jsName(argName, ...) -> "TS type" =
 /// core_method;`; an argument that is not a string is `invalid_input` naming it.
 macro_rules! string_methods {
@@ -95,7 +95,7 @@ macro_rules! string_methods {
                 &self,
                 $($arg: &crate::convert::Text),*
             ) -> crate::errors::JsResult<wasm_bindgen::JsValue> {
-                crate::convert::out(|| self.inner.$method($(&$arg.get(stringify!($arg))?),*))
+                crate::convert::to_js(&self.inner.$method($(&$arg.get(stringify!($arg))?),*)?)
             }
         )+}
     };
@@ -103,10 +103,10 @@ macro_rules! string_methods {
 pub(crate) use string_methods;
 
 /// Any JSON value from the JS argument `what` (the core's strict `JSON.stringify`).
-pub fn value_from_js(value: &JsValue, what: &str) -> Result<Value> {
+pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<Value> {
     #[allow(clippy::cast_possible_truncation)] // 100
     let outcome = strict_json(value, MAX_VALUE_NESTING as u32)
-        .map_err(|e| Error::invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
+        .map_err(|e| invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
     let get = |name: &str| Reflect::get(&outcome, &JsValue::from_str(name)).unwrap_or_default();
     let (text, refused) = (get("text").as_string(), get("refused"));
     let parts: Vec<String> = refused
@@ -118,23 +118,21 @@ pub fn value_from_js(value: &JsValue, what: &str) -> Result<Value> {
         })
         .unwrap_or_default();
     let type_name = type_name(value);
-    read_strict_json(
-        what,
-        StrictJson::from_members(text.as_deref(), &parts, &type_name),
-    )
+    let outcome = StrictJson::from_members(text.as_deref(), &parts, &type_name);
+    Ok(read_strict_json(what, outcome)?)
 }
 
 /// An optional JSON value argument `what`: `undefined` and `null` are `None`.
-pub fn opt_value(value: &JsValue, what: &str) -> Result<Option<Value>> {
+pub fn opt_value(value: &JsValue, what: &str) -> JsResult<Option<Value>> {
     (!is_absent(value))
         .then(|| value_from_js(value, what))
         .transpose()
 }
 
 /// A document (a plain JS object) from the argument `what`, members kept in order.
-pub fn document_from_js(value: &JsValue, what: &str) -> Result<Map<String, Value>> {
+pub fn document_from_js(value: &JsValue, what: &str) -> JsResult<Map<String, Value>> {
     let got = type_name(value);
-    let not_object = || Error::invalid_input(format!("`{what}` must be an object, got {got}"));
+    let not_object = || invalid_input(format!("`{what}` must be an object, got {got}"));
     if !value.is_object() || Array::is_array(value) {
         return Err(not_object());
     }
@@ -145,35 +143,37 @@ pub fn document_from_js(value: &JsValue, what: &str) -> Result<Map<String, Value
 }
 
 /// The JSON bytes of the document argument `what`, for the core's parsers.
-pub fn document_bytes(value: &JsValue, what: &str) -> Result<Vec<u8>> {
-    serde_json::to_vec(&document_from_js(value, what)?)
-        .map_err(|e| Error::invalid_input(e.to_string()))
+pub fn document_bytes(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
+    serde_json::to_vec(&document_from_js(value, what)?).map_err(|e| invalid_input(e.to_string()))
 }
 
 /// The JS argument `what` read as `T` (the core's `json::from_value`).
-pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> Result<T> {
-    json::from_value(value_from_js(value, what)?, what)
+pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
+    Ok(json::from_value(value_from_js(value, what)?, what)?)
 }
 
 /// An optional options object `what` read as the core's options type `T`: `undefined` and
 /// `null` give `T::default()`.
-pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -> Result<T> {
+pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -> JsResult<T> {
     if is_absent(value) {
         return Ok(T::default());
     }
-    json::from_value(document_from_js(value, what)?.into(), what)
+    Ok(json::from_value(
+        document_from_js(value, what)?.into(),
+        what,
+    )?)
 }
 
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).
-pub fn string_arg(value: &JsValue, what: &str) -> Result<String> {
+pub fn string_arg(value: &JsValue, what: &str) -> JsResult<String> {
     let Some(text) = value.dyn_ref::<JsString>() else {
         let got = type_name(value);
-        return Err(Error::invalid_input(format!(
+        return Err(invalid_input(format!(
             "`{what}` must be a string, not {got}"
         )));
     };
     if !text.is_valid_utf16() {
-        return Err(Error::invalid_input(format!(
+        return Err(invalid_input(format!(
             "`{what}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a file \
              name or JSON file) cannot hold"
         )));
@@ -187,18 +187,18 @@ pub fn is_absent(value: &JsValue) -> bool {
 }
 
 /// The store key argument `what`: `invalid_key` when it is not a safe relative key.
-pub fn key_arg(key: &JsValue, what: &str) -> Result<Key> {
-    Key::new(string_arg(key, what)?)
+pub fn key_arg(key: &JsValue, what: &str) -> JsResult<Key> {
+    Ok(Key::new(string_arg(key, what)?)?)
 }
 
 /// The bytes of a `string | Uint8Array` argument `what` (strings as UTF-8).
-pub fn bytes_arg(value: &JsValue, what: &str) -> Result<Vec<u8>> {
+pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
     if let Some(array) = value.dyn_ref::<Uint8Array>() {
         return Ok(array.to_vec());
     }
     if !value.is_string() {
         let got = type_name(value);
-        return Err(Error::invalid_input(format!(
+        return Err(invalid_input(format!(
             "`{what}` must be a string or a Uint8Array, not {got}"
         )));
     }
@@ -207,7 +207,7 @@ pub fn bytes_arg(value: &JsValue, what: &str) -> Result<Vec<u8>> {
 
 /// An instant argument `what`: `undefined` and `null` are now (`Date.now()`), an RFC 3339
 /// string or a `Date` (its ISO text) is that instant.
-pub fn instant_arg(value: &JsValue, what: &str) -> Result<chrono::DateTime<chrono::Utc>> {
+pub fn instant_arg(value: &JsValue, what: &str) -> JsResult<chrono::DateTime<chrono::Utc>> {
     if is_absent(value) {
         return Ok(session_state::Clock::now(&crate::clock::JsClock));
     }

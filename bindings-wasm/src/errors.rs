@@ -1,10 +1,9 @@
 //! The one place where a core [`Error`] becomes a JS exception: a JS `Error` with the core's
 //! `message`, its stable `code` (the TS union `ErrorCode`), its `hint` code, its `context`
-//! pairs as a plain object and, for `corrupt_state`, what was `salvaged`. Every exported
-//! function reads its arguments and calls the core inside [`run`], so an argument error and a
-//! core error are thrown the same way.
+//! pairs as a plain object and, for `corrupt_state`, what was `salvaged`. Exported functions
+//! return a [`JsResult`], whose [`Thrown`] comes from any core [`Error`] by `?`.
 //!
-//! A JS exception crosses the core as the source of an [`Error`] ([`thrown`], [`host_exception`],
+//! A JS exception crosses the core as the source of an [`Error`] ([`host_exception`],
 //! [`browser_exception`]): the `JsValue` (not `Send`) waits in a thread-local table until
 //! [`to_js_error`] takes it (or the [`JsException`] is dropped). An exception thrown by a host
 //! store reaches the caller unchanged; a browser storage failure (quota, access denied) is a
@@ -14,17 +13,34 @@ use std::cell::RefCell;
 
 use js_sys::{Object, Reflect};
 use session_state::js_message::js_message;
-use session_state::{Error, ErrorKind, Key, Result};
+use session_state::{Error, ErrorKind, Key};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Results of exported functions: the error is the JS value to throw.
-pub type JsResult<T> = std::result::Result<T, JsValue>;
+/// Results of exported functions.
+pub type JsResult<T> = std::result::Result<T, Thrown>;
 
-/// Runs one exported call: reads the arguments and calls the core inside `call`, and throws
-/// its error as [`to_js_error`] makes it.
-pub fn run<T>(call: impl FnOnce() -> Result<T>) -> JsResult<T> {
-    call().map_err(to_js_error)
+/// What an exported function throws: the JS value [`to_js_error`] makes of a core error.
+#[derive(Clone, Debug)]
+pub struct Thrown(pub JsValue);
+
+impl From<Error> for Thrown {
+    fn from(err: Error) -> Thrown {
+        Thrown(to_js_error(err))
+    }
+}
+
+impl From<Thrown> for JsValue {
+    fn from(thrown: Thrown) -> JsValue {
+        thrown.0
+    }
+}
+
+impl std::ops::Deref for Thrown {
+    type Target = JsValue;
+    fn deref(&self) -> &JsValue {
+        &self.0
+    }
 }
 
 /// Every error code (the values of the TS union `ErrorCode`), in the core's order. The built
@@ -85,11 +101,9 @@ impl Drop for JsException {
     }
 }
 
-/// An exception JS code threw back at us (a getter, a method of an argument), as an
-/// `invalid_input` error that [`to_js_error`] turns back into the exception itself.
-#[allow(clippy::needless_pass_by_value)] // `.map_err(thrown)`
-pub fn thrown(exception: JsValue) -> Error {
-    Error::invalid_input(describe(&exception)).with_source(JsException::stash(exception, true))
+/// The `invalid_input` error thrown for a malformed argument (wrong type, bad value).
+pub fn invalid_input(message: String) -> Thrown {
+    Error::invalid_input(message).into()
 }
 
 /// A `storage` error for an exception a host store threw doing `action` on `key`;
@@ -157,7 +171,7 @@ pub fn to_js_error(err: Error) -> JsValue {
     }
     set(&js, "context", &context);
     if let Some(salvaged) = err.salvaged() {
-        let salvaged = crate::convert::to_js(salvaged).unwrap_or(JsValue::NULL);
+        let salvaged = crate::convert::to_js(salvaged).map_or(JsValue::NULL, |v| v);
         set(&js, "salvaged", &salvaged);
     }
     if let Some(cause) = carried.and_then(JsException::take) {

@@ -8,15 +8,14 @@ use session_state::orchestrator::{
     self as core, ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions,
     OrchestratorSession, ParseOptions, SessionStatus, StoreOptions, current_key,
 };
-use session_state::{Error, Result};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
 use crate::convert::{
     ReplaceArg, SessionArg, StoreArg, Text, bytes_arg, document_from_js, from_js, instant_arg,
-    key_arg, options_arg, out, string_methods,
+    key_arg, options_arg, string_methods, to_js,
 };
-use crate::errors::{JsResult, describe, run};
+use crate::errors::{JsResult, describe, invalid_input};
 use crate::stores::{AnyStore, store_arg};
 
 /// Save, load, archive, list and move an orchestrator session in a store (time from
@@ -28,8 +27,12 @@ pub struct OrchestratorStore {
 }
 
 /// The document argument `doc`, read by the core's `parse_object_argument`.
-fn document_arg(doc: &JsValue, options: &ParseOptions) -> Result<OrchestratorSession> {
-    core::parse_object_argument("doc", &document_from_js(doc, "doc")?, options)
+fn document_arg(doc: &JsValue, options: &ParseOptions) -> JsResult<OrchestratorSession> {
+    Ok(core::parse_object_argument(
+        "doc",
+        &document_from_js(doc, "doc")?,
+        options,
+    )?)
 }
 
 #[wasm_bindgen]
@@ -41,12 +44,10 @@ impl OrchestratorStore {
         #[wasm_bindgen(unchecked_optional_param_type = "OrchestratorStoreOptions")]
         options: &JsValue,
     ) -> JsResult<OrchestratorStore> {
-        run(|| {
-            let options: StoreOptions = options_arg(options, "options")?;
-            let inner = core::OrchestratorStore::new(store_arg(store)?, JsClock);
-            let inner = options.apply(inner, "options")?;
-            Ok(OrchestratorStore { inner })
-        })
+        let options: StoreOptions = options_arg(options, "options")?;
+        let inner = core::OrchestratorStore::new(store_arg(store)?, JsClock);
+        let inner = options.apply(inner, "options")?;
+        Ok(OrchestratorStore { inner })
     }
 
     /// The key of the current session file: `.claude/orchestrator-session.json`.
@@ -59,20 +60,17 @@ impl OrchestratorStore {
     /// document; a current file that does not parse is kept aside first.
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
     pub fn save(&self, doc: &SessionArg) -> JsResult<JsValue> {
-        out(|| {
-            let mut doc = document_arg(doc, self.inner.options())?;
-            self.inner.save(&mut doc).map(|_| doc)
-        })
+        let mut doc = document_arg(doc, self.inner.options())?;
+        self.inner.save(&mut doc)?;
+        to_js(&doc)
     }
 
     /// Archives `doc` (removing the current file when it holds the same session) and returns
     /// the archive key; `already_exists` when it exists, unless `{ replace: true }`.
     pub fn archive(&self, doc: &SessionArg, options: Option<ReplaceArg>) -> JsResult<String> {
-        run(|| {
-            let doc = document_arg(doc, self.inner.options())?;
-            let flags: ArchiveOptions = options_arg(&JsValue::from(options), "options")?;
-            Ok(self.inner.archive(&doc, flags.replace)?.to_string())
-        })
+        let doc = document_arg(doc, self.inner.options())?;
+        let flags: ArchiveOptions = options_arg(&JsValue::from(options), "options")?;
+        Ok(self.inner.archive(&doc, flags.replace)?.to_string())
     }
 
     /// One page of archived sessions, newest first (`limit` 10 and `offset` 0 by default).
@@ -81,10 +79,8 @@ impl OrchestratorStore {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "HistoryQuery")] query: &JsValue,
     ) -> JsResult<JsValue> {
-        out(|| {
-            let query: HistoryOptions = options_arg(query, "query")?;
-            self.inner.list_history(&query.query())
-        })
+        let query: HistoryOptions = options_arg(query, "query")?;
+        to_js(&self.inner.list_history(&query.query())?)
     }
 
     /// `in_progress → complete`, then archive, all or nothing (`replace` as `archive`).
@@ -106,10 +102,8 @@ impl OrchestratorStore {
         &self,
         #[wasm_bindgen(unchecked_param_type = "CreateSession")] session: &JsValue,
     ) -> JsResult<JsValue> {
-        out(|| {
-            self.inner
-                .create(from_js::<CreateSession>(session, "session")?)
-        })
+        let session: CreateSession = from_js(session, "session")?;
+        to_js(&self.inner.create(session)?)
     }
 
     /// Adds (or, same id, replaces) `agent` and saves (the core's `agent_from_start`).
@@ -118,10 +112,8 @@ impl OrchestratorStore {
         &self,
         #[wasm_bindgen(unchecked_param_type = "AgentStart")] agent: &JsValue,
     ) -> JsResult<JsValue> {
-        out(|| {
-            let agent = core::agent_from_start(document_from_js(agent, "agent")?, self.inner.now());
-            self.inner.agent_started(&agent?)
-        })
+        let agent = core::agent_from_start(document_from_js(agent, "agent")?, self.inner.now())?;
+        to_js(&self.inner.agent_started(&agent)?)
     }
 
     /// Sets agent `agentId`'s progress (percent, an integer from 0 to 100) and saves.
@@ -131,10 +123,12 @@ impl OrchestratorStore {
         agentId: &Text,
         #[wasm_bindgen(unchecked_param_type = "number")] percent: &JsValue,
     ) -> JsResult<JsValue> {
-        out(|| {
-            let id = agentId.get("agentId")?;
-            self.inner.agent_progress(&id, from_js(percent, "percent")?)
-        })
+        let id = agentId.get("agentId")?;
+        to_js(
+            &self
+                .inner
+                .agent_progress(&id, from_js(percent, "percent")?)?,
+        )
     }
 
     /// Checks the current file and every archive; `fix: true` repairs them, keeping copies.
@@ -143,26 +137,22 @@ impl OrchestratorStore {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "{ fix?: boolean }")] options: &JsValue,
     ) -> JsResult<JsValue> {
-        out(|| {
-            let flags: DoctorOptions = options_arg(options, "options")?;
-            self.inner.doctor(flags.fix)
-        })
+        let flags: DoctorOptions = options_arg(options, "options")?;
+        to_js(&self.inner.doctor(flags.fix)?)
     }
 
     /// Repairs the corrupt document under `key` (default: the current one), keeping a copy;
     /// `null` when it is absent or readable.
     #[wasm_bindgen(unchecked_return_type = "Repair | null")]
     pub fn recover(&self, key: Option<Text>) -> JsResult<JsValue> {
-        out(|| {
-            let key = key.map_or(Ok(current_key()), |key| key_arg(&key, "key"))?;
-            self.inner.recover(&key)
-        })
+        let key = key.map_or(Ok(current_key()), |key| key_arg(&key, "key"))?;
+        to_js(&self.inner.recover(&key)?)
     }
 
     /// Rebuilds the history listing index from the archive files.
     #[wasm_bindgen(js_name = rebuildIndex)]
     pub fn rebuild_index(&self) -> JsResult<()> {
-        run(|| self.inner.rebuild_index())
+        Ok(self.inner.rebuild_index()?)
     }
 }
 
@@ -191,10 +181,8 @@ string_methods!(OrchestratorStore:
 impl OrchestratorStore {
     /// `complete`/`abort`: the final move and the archive, with the `replace` option.
     fn final_move(&self, to: SessionStatus, options: Option<ReplaceArg>) -> JsResult<JsValue> {
-        out(|| {
-            let flags: ArchiveOptions = options_arg(&JsValue::from(options), "options")?;
-            self.inner.move_to_with(to, flags.replace)
-        })
+        let flags: ArchiveOptions = options_arg(&JsValue::from(options), "options")?;
+        to_js(&self.inner.move_to_with(to, flags.replace)?)
     }
 }
 
@@ -204,10 +192,8 @@ pub fn resume_summary(
     doc: &SessionArg,
     #[wasm_bindgen(unchecked_optional_param_type = "string | Date")] now: &JsValue,
 ) -> JsResult<JsValue> {
-    out(|| {
-        let doc = document_arg(doc, &ParseOptions::default())?;
-        Ok(core::resume_summary(&doc, instant_arg(now, "now")?))
-    })
+    let doc = document_arg(doc, &ParseOptions::default())?;
+    to_js(&core::resume_summary(&doc, instant_arg(now, "now")?))
 }
 
 /// The markdown "RESUMING SESSION" block of a summary or a document (the core's
@@ -220,10 +206,12 @@ pub fn render_resume(
     )]
     summary_or_doc: &JsValue,
 ) -> JsResult<String> {
-    run(|| {
-        let map = document_from_js(summary_or_doc, "summaryOrDoc")?;
-        core::render_resume_argument("summaryOrDoc", map, session_state::Clock::now(&JsClock))
-    })
+    let map = document_from_js(summary_or_doc, "summaryOrDoc")?;
+    Ok(core::render_resume_argument(
+        "summaryOrDoc",
+        map,
+        session_state::Clock::now(&JsClock),
+    )?)
 }
 
 /// The JSON Schema (draft 2020-12) of the schema "1.0" document: the core's `json_schema()`
@@ -231,7 +219,7 @@ pub fn render_resume(
 #[wasm_bindgen(js_name = jsonSchema, unchecked_return_type = "Record<string, unknown>")]
 pub fn json_schema() -> JsResult<JsValue> {
     let parsed = js_sys::JSON::parse(SCHEMA_JSON);
-    run(|| parsed.map_err(|e| Error::invalid_input(describe(&e))))
+    parsed.map_err(|e| invalid_input(describe(&e)))
 }
 
 /// The committed JSON Schema text (see [`json_schema`]).
@@ -242,5 +230,5 @@ pub const SCHEMA_JSON: &str = include_str!("../../tests/vectors/orchestrator/sch
 pub fn salvage(
     #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] bytes: &JsValue,
 ) -> JsResult<JsValue> {
-    out(|| Ok(core::salvage(&bytes_arg(bytes, "bytes")?)))
+    to_js(&core::salvage(&bytes_arg(bytes, "bytes")?))
 }

@@ -7,9 +7,9 @@ use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
 use crate::convert::{
-    StoreArg, Text, from_js, opt_text, opt_value, options_arg, out, string_methods,
+    StoreArg, Text, from_js, opt_text, opt_value, options_arg, string_methods, to_js,
 };
-use crate::errors::{JsResult, run};
+use crate::errors::JsResult;
 use crate::stores::{AnyStore, store_arg};
 
 /// The sub-agent registry: `.moai/memory/agent-sessions.json` and `workflow-chains.json` in a
@@ -28,12 +28,10 @@ impl AgentRegistry {
         store: &StoreArg,
         #[wasm_bindgen(unchecked_optional_param_type = "AgentRegistryOptions")] options: &JsValue,
     ) -> JsResult<AgentRegistry> {
-        run(|| {
-            let inner = core::AgentRegistry::new(store_arg(store)?, JsClock);
-            let options: RegistryOptions = options_arg(options, "options")?;
-            Ok(AgentRegistry {
-                inner: options.apply(inner, "options")?,
-            })
+        let inner = core::AgentRegistry::new(store_arg(store)?, JsClock);
+        let options: RegistryOptions = options_arg(options, "options")?;
+        Ok(AgentRegistry {
+            inner: options.apply(inner, "options")?,
         })
     }
 
@@ -46,22 +44,21 @@ impl AgentRegistry {
         #[wasm_bindgen(unchecked_param_type = "JsonValue")] result: &JsValue,
         chainId: Option<Text>,
     ) -> JsResult<()> {
-        run(|| {
-            let (name, id) = (agentName.get("agentName")?, agentId.get("agentId")?);
-            let result = opt_value(result, "result")?.unwrap_or_default();
-            let chain = opt_text(chainId, "chainId")?;
-            self.inner.register(&name, &id, result, chain.as_deref())
-        })
+        let (name, id) = (agentName.get("agentName")?, agentId.get("agentId")?);
+        let result = opt_value(result, "result")?.unwrap_or_default();
+        let chain = opt_text(chainId, "chainId")?;
+        Ok(self.inner.register(&name, &id, result, chain.as_deref())?)
     }
 
     /// The name's latest id, or `null` (the seed's `get_resume_id`).
     #[wasm_bindgen(js_name = resumeId, unchecked_return_type = "string | null")]
     pub fn resume_id(&self, agentName: &Text, chainId: Option<Text>) -> JsResult<JsValue> {
-        out(|| {
-            let chain = opt_text(chainId, "chainId")?;
-            self.inner
-                .resume_id(&agentName.get("agentName")?, chain.as_deref())
-        })
+        let chain = opt_text(chainId, "chainId")?;
+        to_js(
+            &self
+                .inner
+                .resume_id(&agentName.get("agentName")?, chain.as_deref())?,
+        )
     }
 
     /// The seed's `should_resume` (its exact rule).
@@ -72,12 +69,11 @@ impl AgentRegistry {
         currentTask: &Text,
         previousTask: Option<Text>,
     ) -> JsResult<bool> {
-        run(|| {
-            let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
-            let previous = opt_text(previousTask, "previousTask")?;
-            self.inner
-                .should_resume(&name, &current, previous.as_deref())
-        })
+        let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
+        let previous = opt_text(previousTask, "previousTask")?;
+        Ok(self
+            .inner
+            .should_resume(&name, &current, previous.as_deref())?)
     }
 
     /// Whether to resume, with the score, matched terms and reason, by the chosen policy.
@@ -89,13 +85,14 @@ impl AgentRegistry {
         previousTask: Option<Text>,
         #[wasm_bindgen(unchecked_optional_param_type = "ResumePolicyOptions")] options: &JsValue,
     ) -> JsResult<JsValue> {
-        out(|| {
-            let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
-            let previous = opt_text(previousTask, "previousTask")?;
-            let policy = options_arg::<PolicyOptions>(options, "options")?.policy()?;
-            self.inner
-                .decide_resume(&name, &current, previous.as_deref(), &policy)
-        })
+        let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
+        let previous = opt_text(previousTask, "previousTask")?;
+        let policy = options_arg::<PolicyOptions>(options, "options")?.policy()?;
+        to_js(
+            &self
+                .inner
+                .decide_resume(&name, &current, previous.as_deref(), &policy)?,
+        )
     }
 
     /// The seed's `create_chain`.
@@ -106,37 +103,38 @@ impl AgentRegistry {
         #[wasm_bindgen(unchecked_param_type = "string[]")] agentSequence: &JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "JsonValue")] metadata: &JsValue,
     ) -> JsResult<()> {
-        run(|| {
-            let sequence: Vec<String> = from_js(agentSequence, "agentSequence")?;
-            let metadata = opt_value(metadata, "metadata")?;
-            self.inner
-                .create_chain(&chainId.get("chainId")?, &sequence, metadata)
-        })
+        let sequence: Vec<String> = from_js(agentSequence, "agentSequence")?;
+        let metadata = opt_value(metadata, "metadata")?;
+        Ok(self
+            .inner
+            .create_chain(&chainId.get("chainId")?, &sequence, metadata)?)
     }
 
     /// One row per agent name, in registration order (only `chainId`'s when given).
     #[wasm_bindgen(unchecked_return_type = "AgentEntry[]")]
     pub fn agents(&self, chainId: Option<Text>) -> JsResult<JsValue> {
-        out(|| self.inner.agents(opt_text(chainId, "chainId")?.as_deref()))
+        to_js(
+            &self
+                .inner
+                .agents(opt_text(chainId, "chainId")?.as_deref())?,
+        )
     }
 
     /// The seed's `export_transcript`: the key of `agent-{agentId}.jsonl`, or `null`.
     #[wasm_bindgen(js_name = exportTranscript, unchecked_return_type = "string | null")]
     pub fn export_transcript(&self, agentId: &Text) -> JsResult<JsValue> {
-        out(|| {
-            let key = self.inner.export_transcript(&agentId.get("agentId")?)?;
-            Ok(key.map(|k| k.to_string()))
-        })
+        let key = self.inner.export_transcript(&agentId.get("agentId")?)?;
+        to_js(&key.map(|k| k.to_string()))
     }
 
     /// Folds the journal, if any, into `agent-sessions.json`.
     pub fn compact(&self) -> JsResult<()> {
-        run(|| self.inner.compact())
+        Ok(self.inner.compact()?)
     }
 
     /// Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it).
     pub fn close(&self) -> JsResult<()> {
-        run(|| self.inner.compact())
+        Ok(self.inner.compact()?)
     }
 }
 

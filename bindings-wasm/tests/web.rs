@@ -6,7 +6,7 @@ use js_sys::{Object, Reflect};
 use session_state::{Clock, Key, Store};
 use session_state_wasm::convert::Text;
 use session_state_wasm::errors::{host_exception, to_js_error};
-use session_state_wasm::{JsClock, LocalStorageStore, MemoryStore, errors, store_arg};
+use session_state_wasm::{JsClock, LocalStorageStore, MemoryStore, Thrown, errors, store_arg};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -191,8 +191,8 @@ fn local_storage_quota_error_is_storage_and_keeps_the_old_value() {
     class.delete(&t("k/doc.json")).unwrap();
 }
 
-/// The core's store conformance suite on each kind of store (the suite is not exported to JS:
-/// it would add about 17 KB gzip to the package).
+/// The core's store conformance suite on each kind of store (as `runStoreConformance` runs it
+/// from JS).
 #[wasm_bindgen_test]
 fn every_kind_of_store_passes_the_conformance_suite() {
     let local = LocalStorageStore::new(&s("conformance-test/"), None).unwrap();
@@ -273,7 +273,6 @@ fn js_clock_reads_date_now() {
 #[wasm_bindgen_test]
 fn documents_convert_to_and_from_plain_js_without_losing_fields() {
     use session_state_wasm::convert::{document_from_js, from_js, to_js, value_from_js};
-    // Errors as an exported function throws them (`to_js_error`).
 
     let text = r#"{"schema_version":"1.0","n":1,"x":1.5,"big":9007199254740993,"none":null,"list":[true,"é",{"deep":{}}],"unknown_field":{"kept":[1,2]}}"#;
     let value: serde_json::Value = serde_json::from_str(text).unwrap();
@@ -289,8 +288,7 @@ fn documents_convert_to_and_from_plain_js_without_losing_fields() {
         js_sys::JSON::stringify(&expected).unwrap().as_string()
     );
     // In: an integer beyond 2^53 - 1 no longer holds the integer meant: refused, not rounded.
-    let err =
-        to_js_error(document_from_js(&js_sys::JSON::parse(text).unwrap(), "document").unwrap_err());
+    let err = document_from_js(&js_sys::JSON::parse(text).unwrap(), "document").unwrap_err();
     assert_eq!(prop(&err, "code").as_string().unwrap(), "invalid_input");
     assert!(
         prop(&err, "message").as_string().unwrap().starts_with(
@@ -327,10 +325,10 @@ fn documents_convert_to_and_from_plain_js_without_losing_fields() {
         serde_json::json!({"when": "1970-01-01T00:00:00.000Z", "arr": [null]})
     );
 
-    let code_of = |err: JsValue| prop(&err, "code").as_string().unwrap();
+    let code_of = |err: Thrown| prop(&err, "code").as_string().unwrap();
     let message_of = |err: &JsValue| prop(err, "message").as_string().unwrap();
     let bigint = js_sys::BigInt::from(5u32);
-    let err = to_js_error(value_from_js(&bigint.into(), "doc").unwrap_err());
+    let err = value_from_js(&bigint.into(), "doc").unwrap_err();
     assert_eq!(
         message_of(&err),
         "`doc` is not JSON: the value is a bigint, which JSON cannot hold"
@@ -339,20 +337,20 @@ fn documents_convert_to_and_from_plain_js_without_losing_fields() {
     let nan = js_sys::Function::new_no_args("return { nan: NaN };")
         .call0(&JsValue::NULL)
         .unwrap();
-    let err = to_js_error(value_from_js(&nan, "doc").unwrap_err());
+    let err = value_from_js(&nan, "doc").unwrap_err();
     assert_eq!(
         message_of(&err),
         "`doc` is not JSON: member `nan` is NaN, which JSON cannot hold"
     );
     assert_eq!(code_of(err), "invalid_input");
-    let err = to_js_error(value_from_js(&JsValue::UNDEFINED, "doc").unwrap_err());
+    let err = value_from_js(&JsValue::UNDEFINED, "doc").unwrap_err();
     assert_eq!(message_of(&err), "`doc` is not JSON: got undefined");
     for not_object in [JsValue::NULL, js_sys::Array::new().into(), JsValue::from(3)] {
-        let err = to_js_error(document_from_js(&not_object, "doc").unwrap_err());
+        let err = document_from_js(&not_object, "doc").unwrap_err();
         assert!(message_of(&err).starts_with("`doc` must be an object, got "));
         assert_eq!(code_of(err), "invalid_input");
     }
-    let err = to_js_error(from_js::<Vec<String>>(&JsValue::from(3), "names").unwrap_err());
+    let err = from_js::<Vec<String>>(&JsValue::from(3), "names").unwrap_err();
     assert!(
         message_of(&err).starts_with("`names` "),
         "{}",

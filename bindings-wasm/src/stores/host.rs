@@ -17,7 +17,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::method;
 use crate::convert::is_absent;
-use crate::errors::{host_exception, type_name};
+use crate::errors::{JsResult, host_exception, invalid_input, type_name};
 
 #[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
@@ -35,9 +35,9 @@ pub struct HostStore {
 
 impl HostStore {
     /// Adapts `value`, which must have `read`, `write`, `delete` and `list` methods.
-    pub fn from_js(value: &JsValue) -> Result<HostStore> {
+    pub fn from_js(value: &JsValue) -> JsResult<HostStore> {
         if !value.is_object() {
-            return Err(Error::invalid_input(format!(
+            return Err(invalid_input(format!(
                 "`store` must be a MemoryStore, a LocalStorageStore or an object with read, \
                  write, delete and list methods, not {}",
                 type_name(value)

@@ -12,7 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::{AnyStore, method, store_class_methods};
 use crate::convert::{is_absent, key_arg, string_arg};
-use crate::errors::{JsResult, browser_exception, describe, run, type_name};
+use crate::errors::{JsResult, browser_exception, describe, invalid_input, type_name};
 
 #[wasm_bindgen]
 extern "C" {
@@ -98,26 +98,24 @@ impl LocalStorageStore {
         #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
         storage: Option<WebStorage>,
     ) -> JsResult<LocalStorageStore> {
-        run(|| {
-            let prefix = string_arg(prefix, "prefix")?;
-            let storage = match storage {
-                Some(object) => JsValue::from(object),
-                None => default_storage()?,
-            };
-            if !storage.is_object() {
-                let got = type_name(&storage);
-                let message = format!("`storage` must be a Web Storage object, not {got}");
-                return Err(Error::invalid_input(message));
-            }
-            let missing = |name: &str| {
-                format!("`storage` must be a Web Storage object; it has no `{name}` method")
-            };
-            for name in ["getItem", "setItem", "removeItem", "key"] {
-                method(&storage, name, missing)?;
-            }
-            let inner = TextItemStore::new(prefix, storage.unchecked_into());
-            Ok(LocalStorageStore { inner })
-        })
+        let prefix = string_arg(prefix, "prefix")?;
+        let storage = match storage {
+            Some(object) => JsValue::from(object),
+            None => default_storage()?,
+        };
+        if !storage.is_object() {
+            let got = type_name(&storage);
+            let message = format!("`storage` must be a Web Storage object, not {got}");
+            return Err(invalid_input(message));
+        }
+        let missing = |name: &str| {
+            format!("`storage` must be a Web Storage object; it has no `{name}` method")
+        };
+        for name in ["getItem", "setItem", "removeItem", "key"] {
+            method(&storage, name, missing)?;
+        }
+        let inner = TextItemStore::new(prefix, storage.unchecked_into());
+        Ok(LocalStorageStore { inner })
     }
 
     /// The prefix every item name starts with.

@@ -11,7 +11,7 @@ use std::cell::RefCell;
 use std::fmt::Debug;
 
 use js_sys::{Function, Reflect};
-use session_state::{Error, Result, Store};
+use session_state::{Error, Store};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -20,7 +20,7 @@ pub use local_storage::{LocalStorage, LocalStorageStore, WebStorage};
 pub use memory::MemoryStore;
 
 use crate::convert::{StoreArg, Text, key_arg};
-use crate::errors::{JsResult, describe, run, thrown};
+use crate::errors::{JsResult, Thrown, describe, invalid_input};
 
 /// A [`Store`] the classes can print.
 pub trait JsStore: Store + Debug {}
@@ -60,19 +60,21 @@ macro_rules! store_class_methods {
                 key: &crate::convert::Text,
                 #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] data: &JsValue,
             ) -> JsResult<()> {
-                let data = || crate::convert::bytes_arg(data, "data");
-                run(|| self.inner.write(&key_arg(key, "key")?, &data()?))
+                let key = key_arg(key, "key")?;
+                Ok(self
+                    .inner
+                    .write(&key, &crate::convert::bytes_arg(data, "data")?)?)
             }
 
             /// Removes `key`; `true` if it existed.
             pub fn delete(&self, key: &crate::convert::Text) -> JsResult<bool> {
-                run(|| self.inner.delete(&key_arg(key, "key")?))
+                Ok(self.inner.delete(&key_arg(key, "key")?)?)
             }
 
             /// Every key strictly below the folder `prefix`, sorted.
             #[wasm_bindgen(unchecked_return_type = "string[]")]
             pub fn list(&self, prefix: &crate::convert::Text) -> JsResult<js_sys::Array> {
-                let keys = run(|| self.inner.list(&key_arg(prefix, "key")?))?;
+                let keys = self.inner.list(&key_arg(prefix, "key")?)?;
                 Ok(keys.iter().map(|k| JsValue::from_str(k.as_str())).collect())
             }
 
@@ -89,36 +91,34 @@ use store_class_methods;
 
 /// `read` and `readText` of our store classes: the bytes (or text) under `key`, or `null`.
 fn read(store: &dyn Store, key: &Text, text: bool) -> JsResult<JsValue> {
-    run(|| {
-        let key = key_arg(key, "key")?;
-        let Some(bytes) = store.read(&key)? else {
-            return Ok(JsValue::NULL);
-        };
-        if !text {
-            return Ok(js_sys::Uint8Array::from(bytes.as_slice()).into());
-        }
-        let text = String::from_utf8(bytes).map_err(|_| Error::corrupt(&key, "it is not UTF-8"));
-        text.map(JsValue::from)
-    })
+    let key = key_arg(key, "key")?;
+    let Some(bytes) = store.read(&key)? else {
+        return Ok(JsValue::NULL);
+    };
+    if !text {
+        return Ok(js_sys::Uint8Array::from(bytes.as_slice()).into());
+    }
+    let text = String::from_utf8(bytes).map_err(|_| Error::corrupt(&key, "it is not UTF-8"))?;
+    Ok(text.into())
 }
 
 /// The method `name` of the JS object `value`, or the `invalid_input` error `missing(name)`.
-fn method(value: &JsValue, name: &str, missing: impl Fn(&str) -> String) -> Result<Function> {
+fn method(value: &JsValue, name: &str, missing: impl Fn(&str) -> String) -> JsResult<Function> {
     Reflect::get(value, &JsValue::from_str(name))
-        .map_err(thrown)?
+        .map_err(Thrown)?
         .dyn_into::<Function>()
-        .map_err(|_| Error::invalid_input(missing(name)))
+        .map_err(|_| invalid_input(missing(name)))
 }
 
 /// Resolves the `store` argument of a JS call.
-pub fn store_arg(value: &JsValue) -> Result<AnyStore> {
+pub fn store_arg(value: &JsValue) -> JsResult<AnyStore> {
     if value.is_object() {
         let hand_off = Reflect::get(value, &JsValue::from_str("__sessionStateStore"));
-        if let Some(method) = hand_off.map_err(thrown)?.dyn_ref::<Function>() {
+        if let Some(method) = hand_off.map_err(Thrown)?.dyn_ref::<Function>() {
             HANDED_OFF.with(|slot| slot.borrow_mut().take());
-            method.call0(value).map_err(|e| {
-                Error::invalid_input(format!("`store` cannot be used: {}", describe(&e)))
-            })?;
+            method
+                .call0(value)
+                .map_err(|e| invalid_input(format!("`store` cannot be used: {}", describe(&e))))?;
             if let Some(store) = HANDED_OFF.with(|slot| slot.borrow_mut().take()) {
                 return Ok(store);
             }
@@ -139,15 +139,13 @@ pub fn copy_store(
     to: &StoreArg,
     #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
 ) -> JsResult<u32> {
-    run(|| {
-        let (from, to) = (store_arg(from)?, store_arg(to)?);
-        let mut copied = 0u32;
-        for key in from.list(&key_arg(prefix, "key")?)? {
-            if let Some(bytes) = from.read(&key)? {
-                to.write(&key, &bytes)?;
-                copied += 1;
-            }
+    let (from, to) = (store_arg(from)?, store_arg(to)?);
+    let mut copied = 0u32;
+    for key in from.list(&key_arg(prefix, "key")?)? {
+        if let Some(bytes) = from.read(&key)? {
+            to.write(&key, &bytes)?;
+            copied += 1;
         }
-        Ok(copied)
-    })
+    }
+    Ok(copied)
 }
