@@ -109,13 +109,10 @@ pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<Value> {
         .map_err(|e| invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
     let get = |name: &str| Reflect::get(&outcome, &JsValue::from_str(name)).unwrap_or_default();
     let (text, refused) = (get("text").as_string(), get("refused"));
+    let part = |p: JsValue| p.as_string().unwrap_or_default();
     let parts: Vec<String> = refused
         .dyn_ref::<Array>()
-        .map(|a| {
-            a.iter()
-                .map(|p| p.as_string().unwrap_or_default())
-                .collect()
-        })
+        .map(|a| a.iter().map(part).collect())
         .unwrap_or_default();
     let type_name = type_name(value);
     let outcome = StrictJson::from_members(text.as_deref(), &parts, &type_name);
@@ -158,10 +155,8 @@ pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -
     if is_absent(value) {
         return Ok(T::default());
     }
-    Ok(json::from_value(
-        document_from_js(value, what)?.into(),
-        what,
-    )?)
+    let object = document_from_js(value, what)?;
+    Ok(json::from_value(object.into(), what)?)
 }
 
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).

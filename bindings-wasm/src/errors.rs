@@ -171,7 +171,7 @@ pub fn to_js_error(err: Error) -> JsValue {
     }
     set(&js, "context", &context);
     if let Some(salvaged) = err.salvaged() {
-        let salvaged = crate::convert::to_js(salvaged).map_or(JsValue::NULL, |v| v);
+        let salvaged = crate::convert::to_js(salvaged).unwrap_or(JsValue::NULL);
         set(&js, "salvaged", &salvaged);
     }
     if let Some(cause) = carried.and_then(JsException::take) {
