@@ -83,8 +83,10 @@ fn parse_json(text: serde_json::Result<String>) -> JsResult<JsValue> {
 
 /// The methods of a class that take only `string` arguments: each calls the core method of
 /// `self.inner` it names with the strings and returns the result by [`to_js`], typed in TS as
-/// the string it gives. Written as `/// docs` then `jsName(argName, ...) -> "TS type" =
-/// core_method;`; an argument that is not a string is `invalid_input` naming it.
+/// the string it gives. Written as `#[doc = " ..."]` lines, then `jsName(argName, ...) ->
+/// "TS type" = core_method;`; an argument that is not a string is `invalid_input` naming it.
+/// (A `///` comment passed through a macro reaches wasm-bindgen as a raw string, whose `r"`
+/// it would copy into the TS declarations.)
 macro_rules! string_methods {
     ($class:ident: $($(#[doc = $doc:literal])+ $js:ident($($arg:ident),*) -> $ts:literal = $method:ident;)+) => {
         #[wasm_bindgen::prelude::wasm_bindgen]

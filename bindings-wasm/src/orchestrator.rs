@@ -157,24 +157,24 @@ impl OrchestratorStore {
 }
 
 string_methods!(OrchestratorStore:
-    /// The current session, or `null`; throws `corrupt_state` (with `salvaged`),
-    /// `incompatible_schema`, `invalid_input` (too large), `storage`.
+    #[doc = " The current session, or `null`; throws `corrupt_state` (with `salvaged`),"]
+    #[doc = " `incompatible_schema`, `invalid_input` (too large), `storage`."]
     load() -> "OrchestratorSession | null" = load;
-    /// `created → in_progress`; returns the saved document.
+    #[doc = " `created → in_progress`; returns the saved document."]
     start() -> "OrchestratorSession" = start;
-    /// `in_progress → paused`; returns the saved document.
+    #[doc = " `in_progress → paused`; returns the saved document."]
     pause() -> "OrchestratorSession" = pause;
-    /// `paused → in_progress` (the seed's `continue`); returns the saved document.
+    #[doc = " `paused → in_progress` (the seed's `continue`); returns the saved document."]
     resume() -> "OrchestratorSession" = resume;
-    /// Marks agent `agentId` complete with its one-line result and saves.
+    #[doc = " Marks agent `agentId` complete with its one-line result and saves."]
     agentCompleted(agentId, resultSummary) -> "OrchestratorSession" = agent_completed;
-    /// Marks agent `agentId` failed, records the error and saves.
+    #[doc = " Marks agent `agentId` failed, records the error and saves."]
     agentFailed(agentId, error) -> "OrchestratorSession" = agent_failed;
-    /// Records a decision with its rationale and saves.
+    #[doc = " Records a decision with its rationale and saves."]
     decisionMade(decision, rationale) -> "OrchestratorSession" = decision_made;
-    /// The save before a context compression.
+    #[doc = " The save before a context compression."]
     beforeCompression() -> "OrchestratorSession" = before_compression;
-    /// The save at the end of a session.
+    #[doc = " The save at the end of a session."]
     sessionEnd() -> "OrchestratorSession" = session_end;
 );
 

@@ -139,33 +139,33 @@ impl AgentRegistry {
 }
 
 string_methods!(AgentRegistry:
-    /// The seed's `increment_resume_count`; `false` for an unknown id.
+    #[doc = " The seed's `increment_resume_count`; `false` for an unknown id."]
     incrementResumeCount(agentId) -> "boolean" = increment_resume_count;
-    /// The stored result of run `agentId`, or `null` (the seed's `get_agent_result`).
+    #[doc = " The stored result of run `agentId`, or `null` (the seed's `get_agent_result`)."]
     agentResult(agentId) -> "JsonValue" = agent_result;
-    /// The results registered in a chain (the seed's `get_chain_results`).
+    #[doc = " The results registered in a chain (the seed's `get_chain_results`)."]
     chainResults(chainId) -> "AgentResult[]" = chain_results;
-    /// A chain's counts and agents (the seed's `get_chain_summary`).
+    #[doc = " A chain's counts and agents (the seed's `get_chain_summary`)."]
     chainSummary(chainId) -> "ChainSummary" = chain_summary;
-    /// Expected-vs-done status of a chain.
+    #[doc = " Expected-vs-done status of a chain."]
     chainStatus(chainId) -> "ChainStatus" = chain_status;
-    /// Forgets agent `agentName`; `false` for an unknown name (the seed's
-    /// `clear_agent_session`).
+    #[doc = " Forgets agent `agentName`; `false` for an unknown name (the seed's"]
+    #[doc = " `clear_agent_session`)."]
     clearAgent(agentName) -> "boolean" = clear_agent;
-    /// The seed's `clear_chain`; `false` for an unknown chain.
+    #[doc = " The seed's `clear_chain`; `false` for an unknown chain."]
     clearChain(chainId) -> "boolean" = clear_chain;
-    /// Every session, result and chain (the seed's `get_all_sessions`).
+    #[doc = " Every session, result and chain (the seed's `get_all_sessions`)."]
     allSessions() -> "AllSessions" = all_sessions;
-    /// Every chain id (with registrations first, then those only defined).
+    #[doc = " Every chain id (with registrations first, then those only defined)."]
     chainIds() -> "string[]" = chain_ids;
-    /// The lines of `agentId`'s transcript, or `null` when there is none.
+    #[doc = " The lines of `agentId`'s transcript, or `null` when there is none."]
     readTranscript(agentId) -> "TranscriptLine[] | null" = read_transcript;
-    /// The registry state: `agent-sessions.json` with any journal replayed, as a plain object.
+    #[doc = " The registry state: `agent-sessions.json` with any journal replayed, as a plain object."]
     load() -> "SessionsDocument" = load;
-    /// `workflow-chains.json` as a plain object (chain id to definition).
+    #[doc = " `workflow-chains.json` as a plain object (chain id to definition)."]
     loadChains() -> "Record<string, ChainDefinition>" = load_chains;
-    /// Repairs corrupt registry files, keeping copies (the core's `AgentRegistry::repair`):
-    /// one `{key, kept_copy, action}` per file repaired, the sessions file's first; empty
-    /// when both files were fine or absent. After it, `register` and `createChain` work again.
+    #[doc = " Repairs corrupt registry files, keeping copies (the core's `AgentRegistry::repair`):"]
+    #[doc = " one `{key, kept_copy, action}` per file repaired, the sessions file's first; empty"]
+    #[doc = " when both files were fine or absent. After it, `register` and `createChain` work again."]
     repair() -> "RegistryRepair[]" = repair;
 );

@@ -85,15 +85,15 @@ impl TeamStore {
 }
 
 string_methods!(TeamStore:
-    /// Loads one member. Throws `not_found`, `corrupt_state`, `invalid_key`.
+    #[doc = " Loads one member. Throws `not_found`, `corrupt_state`, `invalid_key`."]
     load(team, agent) -> "TeamSessionState" = load;
-    /// Deletes one member's file; `true` if it existed.
+    #[doc = " Deletes one member's file; `true` if it existed."]
     delete(team, agent) -> "boolean" = delete;
-    /// Every member of `team`, sorted by agent name, with the files skipped.
+    #[doc = " Every member of `team`, sorted by agent name, with the files skipped."]
     list(team) -> "TeamListing" = list;
-    /// Every team under `teams/`.
+    #[doc = " Every team under `teams/`."]
     listTeams() -> "TeamSummary[]" = list_teams;
-    /// What re-spawning `team` would do, member by member; reads only.
+    #[doc = " What re-spawning `team` would do, member by member; reads only."]
     resumePlan(team) -> "ResumePlan" = resume_plan;
 );
 
