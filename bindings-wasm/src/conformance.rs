@@ -5,9 +5,9 @@
 use session_state::conformance;
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{Text, opt_text, to_js};
-use crate::errors::{IntoJsResult, JsResult};
-use crate::stores::AnyStore;
+use crate::convert::{StoreArg, Text, opt_text, to_js};
+use crate::errors::JsResult;
+use crate::stores::store_arg;
 
 /// Runs the store conformance suite on `store` below the folder key `scratch` (default
 /// `"conformance"`; each case clears the keys of its own sub-folder). Returns
@@ -15,14 +15,13 @@ use crate::stores::AnyStore;
 /// gives failed cases, not an exception. Throws `invalid_input` for a value that is not a
 /// store, `invalid_key` for an unsafe `scratch`.
 #[wasm_bindgen(js_name = runStoreConformance, unchecked_return_type = "ConformanceReport")]
-pub fn run_store_conformance(
-    #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
-    scratch: Option<Text>,
-) -> JsResult<JsValue> {
-    let store = AnyStore::from_js(store)?;
+pub fn run_store_conformance(store: &StoreArg, scratch: Option<Text>) -> JsResult<JsValue> {
+    let store = store_arg(store)?;
     let scratch = opt_text(scratch, "scratch")?.unwrap_or_else(|| "conformance".into());
-    let scratch = session_state::Key::new(scratch).js()?;
-    to_js(&conformance::run_all(&store, &scratch))
+    to_js(&conformance::run_all(
+        &store,
+        &session_state::Key::new(scratch)?,
+    ))
 }
 
 /// Every case name of the suite, in the order `runStoreConformance` runs them.

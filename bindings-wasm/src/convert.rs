@@ -4,17 +4,19 @@
 //! the Node package: a document reaches JavaScript as `JSON.parse(file)` gives it, and a JS
 //! argument reaches the core as the core's strict `JSON.stringify` writes it
 //! ([`session_state::js_json`]: what JSON cannot hold exactly is `invalid_input` naming the
-//! argument and the member, never changed silently).
+//! argument and the member, never changed silently). Arguments are typed by the extern types
+//! below (no check on the way in: each is read by a function here, which checks it).
 
 use js_sys::{Array, JsString, Reflect, Uint8Array};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
 use session_state::js_json::{StrictJson, read_strict_json};
 use session_state::{Key, MAX_VALUE_NESTING, json};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::errors::{IntoJsResult, JsResult, describe, invalid_input, type_name};
+use crate::errors::{JsResult, describe, invalid_input, type_name};
 
 #[wasm_bindgen]
 extern "C" {
@@ -23,6 +25,31 @@ extern "C" {
     #[wasm_bindgen(typescript_type = "string")]
     #[derive(Clone, Debug)]
     pub type Text;
+
+    /// A `Store` argument ([`crate::stores::store_arg`]).
+    #[wasm_bindgen(typescript_type = "Store")]
+    #[derive(Clone, Debug)]
+    pub type StoreArg;
+
+    /// A `OrchestratorSession` argument ([`document_from_js`]).
+    #[wasm_bindgen(typescript_type = "OrchestratorSession")]
+    #[derive(Clone, Debug)]
+    pub type SessionArg;
+
+    /// A `TeamSessionState` argument ([`document_bytes`]).
+    #[wasm_bindgen(typescript_type = "TeamSessionState")]
+    #[derive(Clone, Debug)]
+    pub type StateArg;
+
+    /// A `SpawnConfig` argument ([`document_from_js`]).
+    #[wasm_bindgen(typescript_type = "SpawnConfig")]
+    #[derive(Clone, Debug)]
+    pub type ConfigArg;
+
+    /// An optional `{ replace?: boolean }` argument ([`options_arg`]).
+    #[wasm_bindgen(typescript_type = "{ replace?: boolean }")]
+    #[derive(Clone, Debug)]
+    pub type ReplaceArg;
 }
 
 impl Text {
@@ -40,51 +67,76 @@ pub fn opt_text(value: Option<Text>, what: &str) -> JsResult<Option<String>> {
 #[wasm_bindgen(module = "/src/glue.js")]
 extern "C" {
     #[wasm_bindgen(catch, js_name = strictJson)]
-    fn strict_json(value: &JsValue, max_depth: u32) -> JsResult<JsValue>;
+    fn strict_json(value: &JsValue, max_depth: u32) -> std::result::Result<JsValue, JsValue>;
 }
 
 /// `value` as a plain JS value (objects, arrays, strings, numbers, booleans, `null`).
 pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
-    let text = serde_json::to_string_pretty(value).map_err(|e| invalid_input(e.to_string()))?;
+    parse_json(serde_json::to_string_pretty(value))
+}
+
+/// The JS value of JSON text (the part of [`to_js`] that is the same for every type).
+fn parse_json(text: serde_json::Result<String>) -> JsResult<JsValue> {
+    let text = text.map_err(|e| invalid_input(e.to_string()))?;
     js_sys::JSON::parse(&text).map_err(|e| invalid_input(describe(&e)))
 }
 
+/// The methods of a class that take only `string` arguments: each calls the core method of
+/// `self.inner` it names with the strings and returns the result by [`to_js`], typed in TS as
+/// the string it gives. Written as `#[doc = " ..."]` lines, then `jsName(argName, ...) ->
+/// "TS type" = core_method;`; an argument that is not a string is `invalid_input` naming it.
+/// (A `///` comment passed through a macro reaches wasm-bindgen as a raw string, whose `r"`
+/// it would copy into the TS declarations.)
+macro_rules! string_methods {
+    ($class:ident: $($(#[doc = $doc:literal])+ $js:ident($($arg:ident),*) -> $ts:literal = $method:ident;)+) => {
+        #[wasm_bindgen::prelude::wasm_bindgen]
+        impl $class {$(
+            $(#[doc = $doc])+
+            #[wasm_bindgen(js_name = $js, unchecked_return_type = $ts)]
+            pub fn $method(
+                &self,
+                $($arg: &crate::convert::Text),*
+            ) -> crate::errors::JsResult<wasm_bindgen::JsValue> {
+                crate::convert::to_js(&self.inner.$method($(&$arg.get(stringify!($arg))?),*)?)
+            }
+        )+}
+    };
+}
+pub(crate) use string_methods;
+
 /// Any JSON value from the JS argument `what` (the core's strict `JSON.stringify`).
-pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<serde_json::Value> {
+pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<Value> {
     #[allow(clippy::cast_possible_truncation)] // 100
     let outcome = strict_json(value, MAX_VALUE_NESTING as u32)
         .map_err(|e| invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
     let get = |name: &str| Reflect::get(&outcome, &JsValue::from_str(name)).unwrap_or_default();
     let (text, refused) = (get("text").as_string(), get("refused"));
+    let part = |p: JsValue| p.as_string().unwrap_or_default();
     let parts: Vec<String> = refused
         .dyn_ref::<Array>()
-        .map(|a| {
-            a.iter()
-                .map(|p| p.as_string().unwrap_or_default())
-                .collect()
-        })
+        .map(|a| a.iter().map(part).collect())
         .unwrap_or_default();
     let type_name = type_name(value);
     let outcome = StrictJson::from_members(text.as_deref(), &parts, &type_name);
-    read_strict_json(what, outcome).js()
+    Ok(read_strict_json(what, outcome)?)
+}
+
+/// An optional JSON value argument `what`: `undefined` and `null` are `None`.
+pub fn opt_value(value: &JsValue, what: &str) -> JsResult<Option<Value>> {
+    (!is_absent(value))
+        .then(|| value_from_js(value, what))
+        .transpose()
 }
 
 /// A document (a plain JS object) from the argument `what`, members kept in order.
-pub fn document_from_js(
-    value: &JsValue,
-    what: &str,
-) -> JsResult<serde_json::Map<String, serde_json::Value>> {
-    let not_object = || {
-        invalid_input(format!(
-            "`{what}` must be an object, got {}",
-            type_name(value)
-        ))
-    };
+pub fn document_from_js(value: &JsValue, what: &str) -> JsResult<Map<String, Value>> {
+    let got = type_name(value);
+    let not_object = || invalid_input(format!("`{what}` must be an object, got {got}"));
     if !value.is_object() || Array::is_array(value) {
         return Err(not_object());
     }
     match value_from_js(value, what)? {
-        serde_json::Value::Object(map) => Ok(map),
+        Value::Object(map) => Ok(map),
         _ => Err(not_object()),
     }
 }
@@ -96,23 +148,25 @@ pub fn document_bytes(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
 
 /// The JS argument `what` read as `T` (the core's `json::from_value`).
 pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
-    json::from_value(value_from_js(value, what)?, what).js()
+    Ok(json::from_value(value_from_js(value, what)?, what)?)
 }
 
-/// An optional options object `what` read as `T`: `undefined` and `null` give `T::default()`.
+/// An optional options object `what` read as the core's options type `T`: `undefined` and
+/// `null` give `T::default()`.
 pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -> JsResult<T> {
     if is_absent(value) {
         return Ok(T::default());
     }
-    json::from_value(document_from_js(value, what)?.into(), what).js()
+    let object = document_from_js(value, what)?;
+    Ok(json::from_value(object.into(), what)?)
 }
 
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).
 pub fn string_arg(value: &JsValue, what: &str) -> JsResult<String> {
     let Some(text) = value.dyn_ref::<JsString>() else {
+        let got = type_name(value);
         return Err(invalid_input(format!(
-            "`{what}` must be a string, not {}",
-            type_name(value)
+            "`{what}` must be a string, not {got}"
         )));
     };
     if !text.is_valid_utf16() {
@@ -131,7 +185,7 @@ pub fn is_absent(value: &JsValue) -> bool {
 
 /// The store key argument `what`: `invalid_key` when it is not a safe relative key.
 pub fn key_arg(key: &JsValue, what: &str) -> JsResult<Key> {
-    Key::new(string_arg(key, what)?).js()
+    Ok(Key::new(string_arg(key, what)?)?)
 }
 
 /// The bytes of a `string | Uint8Array` argument `what` (strings as UTF-8).
@@ -140,9 +194,9 @@ pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
         return Ok(array.to_vec());
     }
     if !value.is_string() {
+        let got = type_name(value);
         return Err(invalid_input(format!(
-            "`{what}` must be a string or a Uint8Array, not {}",
-            type_name(value)
+            "`{what}` must be a string or a Uint8Array, not {got}"
         )));
     }
     Ok(string_arg(value, what)?.into_bytes())

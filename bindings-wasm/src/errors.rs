@@ -1,12 +1,13 @@
 //! The one place where a core [`Error`] becomes a JS exception: a JS `Error` with the core's
 //! `message`, its stable `code` (the TS union `ErrorCode`), its `hint` code, its `context`
-//! pairs as a plain object and, for `corrupt_state`, what was `salvaged`.
+//! pairs as a plain object and, for `corrupt_state`, what was `salvaged`. Exported functions
+//! return a [`JsResult`], whose [`Thrown`] comes from any core [`Error`] by `?`.
 //!
-//! An exception thrown by a host store reaches the caller unchanged: the core sees a
-//! `storage` error whose source is a [`JsException`], and the `JsValue` (not `Send`) waits in
-//! a thread-local table until [`to_js_error`] takes it (or the [`JsException`] is dropped).
-//! Browser storage failures (quota, access denied) become `storage` errors whose `cause` is
-//! the browser's `DOMException`.
+//! A JS exception crosses the core as the source of an [`Error`] ([`host_exception`],
+//! [`browser_exception`]): the `JsValue` (not `Send`) waits in a thread-local table until
+//! [`to_js_error`] takes it (or the [`JsException`] is dropped). An exception thrown by a host
+//! store reaches the caller unchanged; a browser storage failure (quota, access denied) is a
+//! `storage` error whose `cause` is the browser's `DOMException`.
 
 use std::cell::RefCell;
 
@@ -16,8 +17,31 @@ use session_state::{Error, ErrorKind, Key};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
-/// Results of exported functions: the error is the JS value to throw.
-pub type JsResult<T> = Result<T, JsValue>;
+/// Results of exported functions.
+pub type JsResult<T> = std::result::Result<T, Thrown>;
+
+/// What an exported function throws: the JS value [`to_js_error`] makes of a core error.
+#[derive(Clone, Debug)]
+pub struct Thrown(pub JsValue);
+
+impl From<Error> for Thrown {
+    fn from(err: Error) -> Thrown {
+        Thrown(to_js_error(err))
+    }
+}
+
+impl From<Thrown> for JsValue {
+    fn from(thrown: Thrown) -> JsValue {
+        thrown.0
+    }
+}
+
+impl std::ops::Deref for Thrown {
+    type Target = JsValue;
+    fn deref(&self) -> &JsValue {
+        &self.0
+    }
+}
 
 /// Every error code (the values of the TS union `ErrorCode`), in the core's order. The built
 /// package also exports the same list as the frozen constant `ERROR_CODES`.
@@ -35,7 +59,7 @@ thread_local! {
 }
 
 /// A JS exception carried through the core as an error source: an id into the table and a
-/// description; `rethrow` throws the exception itself (host stores), else it is the `cause`.
+/// description; `rethrow` throws the exception itself, else it is the `cause`.
 #[derive(Debug, thiserror::Error)]
 #[error("{description}")]
 pub struct JsException {
@@ -75,6 +99,11 @@ impl Drop for JsException {
     fn drop(&mut self) {
         self.take();
     }
+}
+
+/// The `invalid_input` error thrown for a malformed argument (wrong type, bad value).
+pub fn invalid_input(message: String) -> Thrown {
+    Error::invalid_input(message).into()
 }
 
 /// A `storage` error for an exception a host store threw doing `action` on `key`;
@@ -117,8 +146,8 @@ pub fn type_name(value: &JsValue) -> String {
     }
 }
 
-/// The JS exception for `err`: a host store's own exception when one caused it, else a JS
-/// `Error` with `message`, `code`, `hint`, `context`, and `salvaged` / `cause` when present.
+/// The JS exception for `err`: a JS exception that caused it and is to be rethrown, else a
+/// JS `Error` with `message`, `code`, `hint`, `context`, and `salvaged` / `cause` when present.
 #[allow(clippy::needless_pass_by_value)] // `.map_err(to_js_error)`; the error ends here.
 pub fn to_js_error(err: Error) -> JsValue {
     let mut source = std::error::Error::source(&err);
@@ -142,11 +171,8 @@ pub fn to_js_error(err: Error) -> JsValue {
     }
     set(&js, "context", &context);
     if let Some(salvaged) = err.salvaged() {
-        set(
-            &js,
-            "salvaged",
-            &crate::convert::to_js(salvaged).unwrap_or(JsValue::NULL),
-        );
+        let salvaged = crate::convert::to_js(salvaged).unwrap_or(JsValue::NULL);
+        set(&js, "salvaged", &salvaged);
     }
     if let Some(cause) = carried.and_then(JsException::take) {
         set(&js, "cause", &cause);
@@ -157,21 +183,4 @@ pub fn to_js_error(err: Error) -> JsValue {
 fn set(target: &JsValue, name: &str, value: &JsValue) {
     // Setting a data property on a fresh plain object or Error cannot fail.
     let _ = Reflect::set(target, &JsValue::from_str(name), value);
-}
-
-/// Maps a core result to a JS result: `core_call().js()?` in exported functions.
-pub trait IntoJsResult<T> {
-    /// `Err(e)` becomes `Err(to_js_error(e))`.
-    fn js(self) -> JsResult<T>;
-}
-
-impl<T> IntoJsResult<T> for session_state::Result<T> {
-    fn js(self) -> JsResult<T> {
-        self.map_err(to_js_error)
-    }
-}
-
-/// The JS `invalid_input` error for a malformed argument (wrong type, bad value).
-pub fn invalid_input(message: impl Into<String>) -> JsValue {
-    to_js_error(Error::new(ErrorKind::InvalidInput, message))
 }

@@ -12,10 +12,11 @@ use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
 use crate::convert::{
-    Text, bytes_arg, document_from_js, from_js, instant_arg, is_absent, key_arg, options_arg, to_js,
+    ReplaceArg, SessionArg, StoreArg, Text, bytes_arg, document_from_js, from_js, instant_arg,
+    key_arg, options_arg, string_methods, to_js,
 };
-use crate::errors::{IntoJsResult, JsResult, invalid_input};
-use crate::stores::AnyStore;
+use crate::errors::{JsResult, describe, invalid_input};
+use crate::stores::{AnyStore, store_arg};
 
 /// Save, load, archive, list and move an orchestrator session in a store (time from
 /// `Date.now()`).
@@ -27,7 +28,11 @@ pub struct OrchestratorStore {
 
 /// The document argument `doc`, read by the core's `parse_object_argument`.
 fn document_arg(doc: &JsValue, options: &ParseOptions) -> JsResult<OrchestratorSession> {
-    core::parse_object_argument("doc", &document_from_js(doc, "doc")?, options).js()
+    Ok(core::parse_object_argument(
+        "doc",
+        &document_from_js(doc, "doc")?,
+        options,
+    )?)
 }
 
 #[wasm_bindgen]
@@ -35,13 +40,13 @@ impl OrchestratorStore {
     /// Operations over `store`; throws `invalid_input` for a non-store or bad options.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
+        store: &StoreArg,
         #[wasm_bindgen(unchecked_optional_param_type = "OrchestratorStoreOptions")]
         options: &JsValue,
     ) -> JsResult<OrchestratorStore> {
         let options: StoreOptions = options_arg(options, "options")?;
-        let inner = core::OrchestratorStore::new(AnyStore::from_js(store)?, JsClock);
-        let inner = options.apply(inner, "options").js()?;
+        let inner = core::OrchestratorStore::new(store_arg(store)?, JsClock);
+        let inner = options.apply(inner, "options")?;
         Ok(OrchestratorStore { inner })
     }
 
@@ -51,35 +56,21 @@ impl OrchestratorStore {
         current_key().to_string()
     }
 
-    /// The current session, or `null`; throws `corrupt_state` (with `salvaged`),
-    /// `incompatible_schema`, `invalid_input` (too large), `storage`.
-    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession | null")]
-    pub fn load(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.load().js()?)
-    }
-
     /// Saves `doc` as the current session with `updated` set to now and returns the saved
     /// document; a current file that does not parse is kept aside first.
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
-    pub fn save(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
-    ) -> JsResult<JsValue> {
+    pub fn save(&self, doc: &SessionArg) -> JsResult<JsValue> {
         let mut doc = document_arg(doc, self.inner.options())?;
-        self.inner.save(&mut doc).js()?;
+        self.inner.save(&mut doc)?;
         to_js(&doc)
     }
 
     /// Archives `doc` (removing the current file when it holds the same session) and returns
     /// the archive key; `already_exists` when it exists, unless `{ replace: true }`.
-    pub fn archive(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "{ replace?: boolean }")] options: &JsValue,
-    ) -> JsResult<String> {
+    pub fn archive(&self, doc: &SessionArg, options: Option<ReplaceArg>) -> JsResult<String> {
         let doc = document_arg(doc, self.inner.options())?;
-        let flags: ArchiveOptions = options_arg(options, "options")?;
-        Ok(self.inner.archive(&doc, flags.replace).js()?.to_string())
+        let flags: ArchiveOptions = options_arg(&JsValue::from(options), "options")?;
+        Ok(self.inner.archive(&doc, flags.replace)?.to_string())
     }
 
     /// One page of archived sessions, newest first (`limit` 10 and `offset` 0 by default).
@@ -89,42 +80,18 @@ impl OrchestratorStore {
         #[wasm_bindgen(unchecked_optional_param_type = "HistoryQuery")] query: &JsValue,
     ) -> JsResult<JsValue> {
         let query: HistoryOptions = options_arg(query, "query")?;
-        to_js(&self.inner.list_history(&query.query()).js()?)
-    }
-
-    /// `created → in_progress`; returns the saved document.
-    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
-    pub fn start(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.start().js()?)
-    }
-
-    /// `in_progress → paused`; returns the saved document.
-    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
-    pub fn pause(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.pause().js()?)
-    }
-
-    /// `paused → in_progress` (the seed's `continue`); returns the saved document.
-    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
-    pub fn resume(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.resume().js()?)
+        to_js(&self.inner.list_history(&query.query())?)
     }
 
     /// `in_progress → complete`, then archive, all or nothing (`replace` as `archive`).
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
-    pub fn complete(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "{ replace?: boolean }")] options: &JsValue,
-    ) -> JsResult<JsValue> {
+    pub fn complete(&self, options: Option<ReplaceArg>) -> JsResult<JsValue> {
         self.final_move(SessionStatus::Complete, options)
     }
 
     /// `created | paused | in_progress → aborted`, then archive; all or nothing, as `complete`.
     #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
-    pub fn abort(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "{ replace?: boolean }")] options: &JsValue,
-    ) -> JsResult<JsValue> {
+    pub fn abort(&self, options: Option<ReplaceArg>) -> JsResult<JsValue> {
         self.final_move(SessionStatus::Aborted, options)
     }
 
@@ -135,8 +102,8 @@ impl OrchestratorStore {
         &self,
         #[wasm_bindgen(unchecked_param_type = "CreateSession")] session: &JsValue,
     ) -> JsResult<JsValue> {
-        let args: CreateSession = from_js(session, "session")?;
-        to_js(&self.inner.create(args).js()?)
+        let session: CreateSession = from_js(session, "session")?;
+        to_js(&self.inner.create(session)?)
     }
 
     /// Adds (or, same id, replaces) `agent` and saves (the core's `agent_from_start`).
@@ -145,9 +112,8 @@ impl OrchestratorStore {
         &self,
         #[wasm_bindgen(unchecked_param_type = "AgentStart")] agent: &JsValue,
     ) -> JsResult<JsValue> {
-        let agent =
-            core::agent_from_start(document_from_js(agent, "agent")?, self.inner.now()).js()?;
-        to_js(&self.inner.agent_started(&agent).js()?)
+        let agent = core::agent_from_start(document_from_js(agent, "agent")?, self.inner.now())?;
+        to_js(&self.inner.agent_started(&agent)?)
     }
 
     /// Sets agent `agentId`'s progress (percent, an integer from 0 to 100) and saves.
@@ -158,44 +124,11 @@ impl OrchestratorStore {
         #[wasm_bindgen(unchecked_param_type = "number")] percent: &JsValue,
     ) -> JsResult<JsValue> {
         let id = agentId.get("agentId")?;
-        let percent: u8 = from_js(percent, "percent")?;
-        to_js(&self.inner.agent_progress(&id, percent).js()?)
-    }
-
-    /// Marks agent `agentId` complete with its one-line result and saves.
-    #[wasm_bindgen(js_name = agentCompleted, unchecked_return_type = "OrchestratorSession")]
-    pub fn agent_completed(&self, agentId: &Text, resultSummary: &Text) -> JsResult<JsValue> {
-        let id = agentId.get("agentId")?;
-        let summary = resultSummary.get("resultSummary")?;
-        to_js(&self.inner.agent_completed(&id, &summary).js()?)
-    }
-
-    /// Marks agent `agentId` failed, records the error and saves.
-    #[wasm_bindgen(js_name = agentFailed, unchecked_return_type = "OrchestratorSession")]
-    pub fn agent_failed(&self, agentId: &Text, error: &Text) -> JsResult<JsValue> {
-        let id = agentId.get("agentId")?;
-        let error = error.get("error")?;
-        to_js(&self.inner.agent_failed(&id, &error).js()?)
-    }
-
-    /// Records a decision with its rationale and saves.
-    #[wasm_bindgen(js_name = decisionMade, unchecked_return_type = "OrchestratorSession")]
-    pub fn decision_made(&self, decision: &Text, rationale: &Text) -> JsResult<JsValue> {
-        let decision = decision.get("decision")?;
-        let rationale = rationale.get("rationale")?;
-        to_js(&self.inner.decision_made(&decision, &rationale).js()?)
-    }
-
-    /// The save before a context compression.
-    #[wasm_bindgen(js_name = beforeCompression, unchecked_return_type = "OrchestratorSession")]
-    pub fn before_compression(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.before_compression().js()?)
-    }
-
-    /// The save at the end of a session.
-    #[wasm_bindgen(js_name = sessionEnd, unchecked_return_type = "OrchestratorSession")]
-    pub fn session_end(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.session_end().js()?)
+        to_js(
+            &self
+                .inner
+                .agent_progress(&id, from_js(percent, "percent")?)?,
+        )
     }
 
     /// Checks the current file and every archive; `fix: true` repairs them, keeping copies.
@@ -205,43 +138,58 @@ impl OrchestratorStore {
         #[wasm_bindgen(unchecked_optional_param_type = "{ fix?: boolean }")] options: &JsValue,
     ) -> JsResult<JsValue> {
         let flags: DoctorOptions = options_arg(options, "options")?;
-        to_js(&self.inner.doctor(flags.fix).js()?)
+        to_js(&self.inner.doctor(flags.fix)?)
     }
 
     /// Repairs the corrupt document under `key` (default: the current one), keeping a copy;
     /// `null` when it is absent or readable.
     #[wasm_bindgen(unchecked_return_type = "Repair | null")]
-    pub fn recover(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "string")] key: &JsValue,
-    ) -> JsResult<JsValue> {
-        let key = if is_absent(key) {
-            current_key()
-        } else {
-            key_arg(key, "key")?
-        };
-        to_js(&self.inner.recover(&key).js()?)
+    pub fn recover(&self, key: Option<Text>) -> JsResult<JsValue> {
+        let key = key.map_or(Ok(current_key()), |key| key_arg(&key, "key"))?;
+        to_js(&self.inner.recover(&key)?)
     }
 
     /// Rebuilds the history listing index from the archive files.
     #[wasm_bindgen(js_name = rebuildIndex)]
     pub fn rebuild_index(&self) -> JsResult<()> {
-        self.inner.rebuild_index().js()
+        Ok(self.inner.rebuild_index()?)
     }
 }
 
+string_methods!(OrchestratorStore:
+    #[doc = " The current session, or `null`; throws `corrupt_state` (with `salvaged`),"]
+    #[doc = " `incompatible_schema`, `invalid_input` (too large), `storage`."]
+    load() -> "OrchestratorSession | null" = load;
+    #[doc = " `created → in_progress`; returns the saved document."]
+    start() -> "OrchestratorSession" = start;
+    #[doc = " `in_progress → paused`; returns the saved document."]
+    pause() -> "OrchestratorSession" = pause;
+    #[doc = " `paused → in_progress` (the seed's `continue`); returns the saved document."]
+    resume() -> "OrchestratorSession" = resume;
+    #[doc = " Marks agent `agentId` complete with its one-line result and saves."]
+    agentCompleted(agentId, resultSummary) -> "OrchestratorSession" = agent_completed;
+    #[doc = " Marks agent `agentId` failed, records the error and saves."]
+    agentFailed(agentId, error) -> "OrchestratorSession" = agent_failed;
+    #[doc = " Records a decision with its rationale and saves."]
+    decisionMade(decision, rationale) -> "OrchestratorSession" = decision_made;
+    #[doc = " The save before a context compression."]
+    beforeCompression() -> "OrchestratorSession" = before_compression;
+    #[doc = " The save at the end of a session."]
+    sessionEnd() -> "OrchestratorSession" = session_end;
+);
+
 impl OrchestratorStore {
     /// `complete`/`abort`: the final move and the archive, with the `replace` option.
-    fn final_move(&self, to: SessionStatus, options: &JsValue) -> JsResult<JsValue> {
-        let flags: ArchiveOptions = options_arg(options, "options")?;
-        to_js(&self.inner.move_to_with(to, flags.replace).js()?)
+    fn final_move(&self, to: SessionStatus, options: Option<ReplaceArg>) -> JsResult<JsValue> {
+        let flags: ArchiveOptions = options_arg(&JsValue::from(options), "options")?;
+        to_js(&self.inner.move_to_with(to, flags.replace)?)
     }
 }
 
 /// The "RESUMING SESSION" summary of `doc` at `now` (RFC 3339 or `Date`; default now).
 #[wasm_bindgen(js_name = resumeSummary, unchecked_return_type = "ResumeSummary")]
 pub fn resume_summary(
-    #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
+    doc: &SessionArg,
     #[wasm_bindgen(unchecked_optional_param_type = "string | Date")] now: &JsValue,
 ) -> JsResult<JsValue> {
     let doc = document_arg(doc, &ParseOptions::default())?;
@@ -259,14 +207,19 @@ pub fn render_resume(
     summary_or_doc: &JsValue,
 ) -> JsResult<String> {
     let map = document_from_js(summary_or_doc, "summaryOrDoc")?;
-    core::render_resume_argument("summaryOrDoc", map, session_state::Clock::now(&JsClock)).js()
+    Ok(core::render_resume_argument(
+        "summaryOrDoc",
+        map,
+        session_state::Clock::now(&JsClock),
+    )?)
 }
 
 /// The JSON Schema (draft 2020-12) of the schema "1.0" document: the core's `json_schema()`
 /// as committed text (schemars is not linked into the wasm; tests check the text).
 #[wasm_bindgen(js_name = jsonSchema, unchecked_return_type = "Record<string, unknown>")]
 pub fn json_schema() -> JsResult<JsValue> {
-    js_sys::JSON::parse(SCHEMA_JSON).map_err(|e| invalid_input(crate::errors::describe(&e)))
+    let parsed = js_sys::JSON::parse(SCHEMA_JSON);
+    parsed.map_err(|e| invalid_input(describe(&e)))
 }
 
 /// The committed JSON Schema text (see [`json_schema`]).

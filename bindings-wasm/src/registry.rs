@@ -6,9 +6,11 @@ use session_state::registry::{self as core, PolicyOptions, RegistryOptions};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
-use crate::convert::{Text, from_js, is_absent, opt_text, options_arg, to_js, value_from_js};
-use crate::errors::{IntoJsResult, JsResult};
-use crate::stores::AnyStore;
+use crate::convert::{
+    StoreArg, Text, from_js, opt_text, opt_value, options_arg, string_methods, to_js,
+};
+use crate::errors::JsResult;
+use crate::stores::{AnyStore, store_arg};
 
 /// The sub-agent registry: `.moai/memory/agent-sessions.json` and `workflow-chains.json` in a
 /// store, in the seed's format. Time from `Date.now()`.
@@ -23,21 +25,19 @@ impl AgentRegistry {
     /// A registry over `store`; option `journal` appends registrations to a journal.
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
+        store: &StoreArg,
         #[wasm_bindgen(unchecked_optional_param_type = "AgentRegistryOptions")] options: &JsValue,
     ) -> JsResult<AgentRegistry> {
-        let store = AnyStore::from_js(store)?;
+        let inner = core::AgentRegistry::new(store_arg(store)?, JsClock);
         let options: RegistryOptions = options_arg(options, "options")?;
         Ok(AgentRegistry {
-            inner: options
-                .apply(core::AgentRegistry::new(store, JsClock), "options")
-                .js()?,
+            inner: options.apply(inner, "options")?,
         })
     }
 
-    /// The seed's `register_agent_result` (`result` `undefined` is `null`).
-    #[wasm_bindgen(js_name = registerAgentResult)]
-    pub fn register_agent_result(
+    /// Records `result` as agent `agentName`'s run `agentId` (the seed's
+    /// `register_agent_result`; `result` `undefined` is `null`).
+    pub fn register(
         &self,
         agentName: &Text,
         agentId: &Text,
@@ -45,26 +45,19 @@ impl AgentRegistry {
         chainId: Option<Text>,
     ) -> JsResult<()> {
         let (name, id) = (agentName.get("agentName")?, agentId.get("agentId")?);
-        let result = if result.is_undefined() {
-            serde_json::Value::Null
-        } else {
-            value_from_js(result, "result")?
-        };
+        let result = opt_value(result, "result")?.unwrap_or_default();
         let chain = opt_text(chainId, "chainId")?;
-        self.inner
-            .register(&name, &id, result, chain.as_deref())
-            .js()
+        Ok(self.inner.register(&name, &id, result, chain.as_deref())?)
     }
 
-    /// The seed's `get_resume_id`: the name's latest id, or `null`.
-    #[wasm_bindgen(js_name = getResumeId, unchecked_return_type = "string | null")]
-    pub fn get_resume_id(&self, agentName: &Text, chainId: Option<Text>) -> JsResult<JsValue> {
+    /// The name's latest id, or `null` (the seed's `get_resume_id`).
+    #[wasm_bindgen(js_name = resumeId, unchecked_return_type = "string | null")]
+    pub fn resume_id(&self, agentName: &Text, chainId: Option<Text>) -> JsResult<JsValue> {
         let chain = opt_text(chainId, "chainId")?;
         to_js(
             &self
                 .inner
-                .resume_id(&agentName.get("agentName")?, chain.as_deref())
-                .js()?,
+                .resume_id(&agentName.get("agentName")?, chain.as_deref())?,
         )
     }
 
@@ -78,9 +71,9 @@ impl AgentRegistry {
     ) -> JsResult<bool> {
         let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
         let previous = opt_text(previousTask, "previousTask")?;
-        self.inner
-            .should_resume(&name, &current, previous.as_deref())
-            .js()
+        Ok(self
+            .inner
+            .should_resume(&name, &current, previous.as_deref())?)
     }
 
     /// Whether to resume, with the score, matched terms and reason, by the chosen policy.
@@ -94,63 +87,12 @@ impl AgentRegistry {
     ) -> JsResult<JsValue> {
         let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
         let previous = opt_text(previousTask, "previousTask")?;
-        let policy = options_arg::<PolicyOptions>(options, "options")?
-            .policy()
-            .js()?;
-        let decision = self
-            .inner
-            .decide_resume(&name, &current, previous.as_deref(), &policy);
-        to_js(&decision.js()?)
-    }
-
-    /// The seed's `increment_resume_count`; `false` for an unknown id.
-    #[wasm_bindgen(js_name = incrementResumeCount)]
-    pub fn increment_resume_count(&self, agentId: &Text) -> JsResult<bool> {
-        self.inner
-            .increment_resume_count(&agentId.get("agentId")?)
-            .js()
-    }
-
-    /// The seed's `get_agent_result`: the stored result, or `null`.
-    #[wasm_bindgen(js_name = getAgentResult, unchecked_return_type = "JsonValue")]
-    pub fn get_agent_result(&self, agentId: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.agent_result(&agentId.get("agentId")?).js()?)
-    }
-
-    /// The seed's `get_chain_results`.
-    #[wasm_bindgen(js_name = getChainResults, unchecked_return_type = "AgentResult[]")]
-    pub fn get_chain_results(&self, chainId: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.chain_results(&chainId.get("chainId")?).js()?)
-    }
-
-    /// The seed's `get_chain_summary`.
-    #[wasm_bindgen(js_name = getChainSummary, unchecked_return_type = "ChainSummary")]
-    pub fn get_chain_summary(&self, chainId: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.chain_summary(&chainId.get("chainId")?).js()?)
-    }
-
-    /// Expected-vs-done status of a chain.
-    #[wasm_bindgen(js_name = chainStatus, unchecked_return_type = "ChainStatus")]
-    pub fn chain_status(&self, chainId: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.chain_status(&chainId.get("chainId")?).js()?)
-    }
-
-    /// The seed's `clear_agent_session`; `false` for an unknown name.
-    #[wasm_bindgen(js_name = clearAgentSession)]
-    pub fn clear_agent_session(&self, agentName: &Text) -> JsResult<bool> {
-        self.inner.clear_agent(&agentName.get("agentName")?).js()
-    }
-
-    /// The seed's `clear_chain`; `false` for an unknown chain.
-    #[wasm_bindgen(js_name = clearChain)]
-    pub fn clear_chain(&self, chainId: &Text) -> JsResult<bool> {
-        self.inner.clear_chain(&chainId.get("chainId")?).js()
-    }
-
-    /// The seed's `get_all_sessions`.
-    #[wasm_bindgen(js_name = getAllSessions, unchecked_return_type = "AllSessions")]
-    pub fn get_all_sessions(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.all_sessions().js()?)
+        let policy = options_arg::<PolicyOptions>(options, "options")?.policy()?;
+        to_js(
+            &self
+                .inner
+                .decide_resume(&name, &current, previous.as_deref(), &policy)?,
+        )
     }
 
     /// The seed's `create_chain`.
@@ -162,71 +104,68 @@ impl AgentRegistry {
         #[wasm_bindgen(unchecked_optional_param_type = "JsonValue")] metadata: &JsValue,
     ) -> JsResult<()> {
         let sequence: Vec<String> = from_js(agentSequence, "agentSequence")?;
-        let metadata = if is_absent(metadata) {
-            None
-        } else {
-            Some(value_from_js(metadata, "metadata")?)
-        };
-        self.inner
-            .create_chain(&chainId.get("chainId")?, &sequence, metadata)
-            .js()
+        let metadata = opt_value(metadata, "metadata")?;
+        Ok(self
+            .inner
+            .create_chain(&chainId.get("chainId")?, &sequence, metadata)?)
     }
 
     /// One row per agent name, in registration order (only `chainId`'s when given).
     #[wasm_bindgen(unchecked_return_type = "AgentEntry[]")]
     pub fn agents(&self, chainId: Option<Text>) -> JsResult<JsValue> {
-        let chain = opt_text(chainId, "chainId")?;
-        to_js(&self.inner.agents(chain.as_deref()).js()?)
-    }
-
-    /// Every chain id (with registrations first, then those only defined).
-    #[wasm_bindgen(js_name = chainIds)]
-    pub fn chain_ids(&self) -> JsResult<Vec<String>> {
-        self.inner.chain_ids().js()
+        to_js(
+            &self
+                .inner
+                .agents(opt_text(chainId, "chainId")?.as_deref())?,
+        )
     }
 
     /// The seed's `export_transcript`: the key of `agent-{agentId}.jsonl`, or `null`.
     #[wasm_bindgen(js_name = exportTranscript, unchecked_return_type = "string | null")]
     pub fn export_transcript(&self, agentId: &Text) -> JsResult<JsValue> {
-        let key = self
-            .inner
-            .export_transcript(&agentId.get("agentId")?)
-            .js()?;
-        to_js(&key.as_ref().map(session_state::Key::as_str))
-    }
-
-    /// The lines of `agentId`'s transcript, or `null` when there is none.
-    #[wasm_bindgen(js_name = readTranscript, unchecked_return_type = "TranscriptLine[] | null")]
-    pub fn read_transcript(&self, agentId: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.read_transcript(&agentId.get("agentId")?).js()?)
-    }
-
-    /// The registry state: `agent-sessions.json` with any journal replayed, as a plain object.
-    #[wasm_bindgen(unchecked_return_type = "SessionsDocument")]
-    pub fn load(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.load().js()?)
-    }
-
-    /// `workflow-chains.json` as a plain object (chain id to definition).
-    #[wasm_bindgen(js_name = loadChains, unchecked_return_type = "Record<string, ChainDefinition>")]
-    pub fn load_chains(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.load_chains().js()?)
+        let key = self.inner.export_transcript(&agentId.get("agentId")?)?;
+        to_js(&key.map(|k| k.to_string()))
     }
 
     /// Folds the journal, if any, into `agent-sessions.json`.
     pub fn compact(&self) -> JsResult<()> {
-        self.inner.compact().js()
+        Ok(self.inner.compact()?)
     }
 
     /// Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it).
     pub fn close(&self) -> JsResult<()> {
-        self.inner.compact().js()
-    }
-
-    /// Repairs corrupt registry files, keeping copies (the core's `AgentRegistry::repair`);
-    /// returns the keys of the copies.
-    pub fn recover(&self) -> JsResult<Vec<String>> {
-        let repaired = self.inner.repair().js()?;
-        Ok(repaired.into_iter().map(|r| r.kept_copy).collect())
+        Ok(self.inner.compact()?)
     }
 }
+
+string_methods!(AgentRegistry:
+    #[doc = " The seed's `increment_resume_count`; `false` for an unknown id."]
+    incrementResumeCount(agentId) -> "boolean" = increment_resume_count;
+    #[doc = " The stored result of run `agentId`, or `null` (the seed's `get_agent_result`)."]
+    agentResult(agentId) -> "JsonValue" = agent_result;
+    #[doc = " The results registered in a chain (the seed's `get_chain_results`)."]
+    chainResults(chainId) -> "AgentResult[]" = chain_results;
+    #[doc = " A chain's counts and agents (the seed's `get_chain_summary`)."]
+    chainSummary(chainId) -> "ChainSummary" = chain_summary;
+    #[doc = " Expected-vs-done status of a chain."]
+    chainStatus(chainId) -> "ChainStatus" = chain_status;
+    #[doc = " Forgets agent `agentName`; `false` for an unknown name (the seed's"]
+    #[doc = " `clear_agent_session`)."]
+    clearAgent(agentName) -> "boolean" = clear_agent;
+    #[doc = " The seed's `clear_chain`; `false` for an unknown chain."]
+    clearChain(chainId) -> "boolean" = clear_chain;
+    #[doc = " Every session, result and chain (the seed's `get_all_sessions`)."]
+    allSessions() -> "AllSessions" = all_sessions;
+    #[doc = " Every chain id (with registrations first, then those only defined)."]
+    chainIds() -> "string[]" = chain_ids;
+    #[doc = " The lines of `agentId`'s transcript, or `null` when there is none."]
+    readTranscript(agentId) -> "TranscriptLine[] | null" = read_transcript;
+    #[doc = " The registry state: `agent-sessions.json` with any journal replayed, as a plain object."]
+    load() -> "SessionsDocument" = load;
+    #[doc = " `workflow-chains.json` as a plain object (chain id to definition)."]
+    loadChains() -> "Record<string, ChainDefinition>" = load_chains;
+    #[doc = " Repairs corrupt registry files, keeping copies (the core's `AgentRegistry::repair`):"]
+    #[doc = " one `{key, kept_copy, action}` per file repaired, the sessions file's first; empty"]
+    #[doc = " when both files were fine or absent. After it, `register` and `createChain` work again."]
+    repair() -> "RegistryRepair[]" = repair;
+);

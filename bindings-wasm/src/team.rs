@@ -7,9 +7,12 @@ use session_state::team::{self as core, BackendType, SessionState, SpawnConfig};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
-use crate::convert::{Text, document_bytes, document_from_js, instant_arg, options_arg, to_js};
-use crate::errors::{IntoJsResult, JsResult};
-use crate::stores::AnyStore;
+use crate::convert::{
+    ConfigArg, StateArg, StoreArg, Text, document_bytes, document_from_js, instant_arg,
+    options_arg, string_arg, string_methods, to_js,
+};
+use crate::errors::JsResult;
+use crate::stores::{AnyStore, store_arg};
 
 /// Team agent spawn state under `teams/{team}/sessions/` of a store. Time from `Date.now()`.
 #[wasm_bindgen]
@@ -24,53 +27,20 @@ impl TeamStore {
     /// read (default 16 MiB).
     #[wasm_bindgen(constructor)]
     pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "Store")] store: &JsValue,
+        store: &StoreArg,
         #[wasm_bindgen(unchecked_optional_param_type = "TeamStoreOptions")] options: &JsValue,
     ) -> JsResult<TeamStore> {
         let options: core::TeamStoreOptions = options_arg(options, "options")?;
+        let inner = core::TeamStore::new(store_arg(store)?, JsClock);
         Ok(TeamStore {
-            inner: options.apply(core::TeamStore::new(AnyStore::from_js(store)?, JsClock)),
+            inner: options.apply(inner),
         })
     }
 
     /// Saves `state` as `teams/{team}/sessions/{state.name}.json` and returns the key.
-    pub fn save(
-        &self,
-        team: &Text,
-        #[wasm_bindgen(unchecked_param_type = "TeamSessionState")] state: &JsValue,
-    ) -> JsResult<String> {
+    pub fn save(&self, team: &Text, state: &StateArg) -> JsResult<String> {
         let team = team.get("team")?;
-        Ok(self.inner.save(&team, &state_arg(state)?).js()?.to_string())
-    }
-
-    /// Loads one member. Throws `not_found`, `corrupt_state`, `invalid_key`.
-    #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
-    pub fn load(&self, team: &Text, agent: &Text) -> JsResult<JsValue> {
-        to_js(
-            &self
-                .inner
-                .load(&team.get("team")?, &agent.get("agent")?)
-                .js()?,
-        )
-    }
-
-    /// Deletes one member's file; `true` if it existed.
-    pub fn delete(&self, team: &Text, agent: &Text) -> JsResult<bool> {
-        self.inner
-            .delete(&team.get("team")?, &agent.get("agent")?)
-            .js()
-    }
-
-    /// Every member of `team`, sorted by agent name, with the files skipped.
-    #[wasm_bindgen(unchecked_return_type = "TeamListing")]
-    pub fn list(&self, team: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.list(&team.get("team")?).js()?)
-    }
-
-    /// Every team under `teams/`.
-    #[wasm_bindgen(js_name = listTeams, unchecked_return_type = "TeamSummary[]")]
-    pub fn list_teams(&self) -> JsResult<JsValue> {
-        to_js(&self.inner.list_teams().js()?)
+        Ok(self.inner.save(&team, &state_arg(state)?)?.to_string())
     }
 
     /// Records that `config` was spawned on `backend` now; returns the state written.
@@ -78,15 +48,14 @@ impl TeamStore {
     pub fn record_spawn(
         &self,
         team: &Text,
-        #[wasm_bindgen(unchecked_param_type = "SpawnConfig")] config: &JsValue,
+        config: &ConfigArg,
         #[wasm_bindgen(unchecked_param_type = "BackendType")] backend: &JsValue,
     ) -> JsResult<JsValue> {
         let (team, config) = (team.get("team")?, config_arg(config)?);
         to_js(
             &self
                 .inner
-                .record_spawn(&team, &config, backend_arg(backend, "backend")?)
-                .js()?,
+                .record_spawn(&team, &config, backend_arg(backend, "backend")?)?,
         )
     }
 
@@ -102,34 +71,36 @@ impl TeamStore {
         let (team, agent) = (team.get("team")?, agent.get("agent")?);
         let changes = document_from_js(changes, "changes")?;
         let merge = |state: &mut SessionState| state.merge_argument(&changes, "changes");
-        to_js(&self.inner.update(&team, &agent, merge).js()?)
+        to_js(&self.inner.update(&team, &agent, merge)?)
     }
 
     /// Replaces a saved member with `state` in one read-modify-write (the core's
     /// `TeamStore::replace`); returns the state written.
     #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
-    pub fn replace(
-        &self,
-        team: &Text,
-        agent: &Text,
-        #[wasm_bindgen(unchecked_param_type = "TeamSessionState")] state: &JsValue,
-    ) -> JsResult<JsValue> {
+    pub fn replace(&self, team: &Text, agent: &Text, state: &StateArg) -> JsResult<JsValue> {
         let (team, agent) = (team.get("team")?, agent.get("agent")?);
         let written = self.inner.replace(&team, &agent, &state_arg(state)?);
-        to_js(&written.map_err(|e| e.below("state")).js()?)
-    }
-
-    /// What re-spawning `team` would do, member by member; reads only.
-    #[wasm_bindgen(js_name = resumePlan, unchecked_return_type = "ResumePlan")]
-    pub fn resume_plan(&self, team: &Text) -> JsResult<JsValue> {
-        to_js(&self.inner.resume_plan(&team.get("team")?).js()?)
+        to_js(&written.map_err(|e| e.below("state"))?)
     }
 }
+
+string_methods!(TeamStore:
+    #[doc = " Loads one member. Throws `not_found`, `corrupt_state`, `invalid_key`."]
+    load(team, agent) -> "TeamSessionState" = load;
+    #[doc = " Deletes one member's file; `true` if it existed."]
+    delete(team, agent) -> "boolean" = delete;
+    #[doc = " Every member of `team`, sorted by agent name, with the files skipped."]
+    list(team) -> "TeamListing" = list;
+    #[doc = " Every team under `teams/`."]
+    listTeams() -> "TeamSummary[]" = list_teams;
+    #[doc = " What re-spawning `team` would do, member by member; reads only."]
+    resumePlan(team) -> "ResumePlan" = resume_plan;
+);
 
 /// The state of a freshly spawned agent at `now` (default `Date.now()`).
 #[wasm_bindgen(js_name = sessionFromConfig, unchecked_return_type = "TeamSessionState")]
 pub fn session_from_config(
-    #[wasm_bindgen(unchecked_param_type = "SpawnConfig")] config: &JsValue,
+    config: &ConfigArg,
     #[wasm_bindgen(unchecked_param_type = "BackendType")] backend: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "string | Date")] now: &JsValue,
 ) -> JsResult<JsValue> {
@@ -143,9 +114,7 @@ pub fn session_from_config(
 
 /// The config to re-spawn a saved agent with (no delegations).
 #[wasm_bindgen(js_name = toSpawnConfig, unchecked_return_type = "SpawnConfig")]
-pub fn to_spawn_config(
-    #[wasm_bindgen(unchecked_param_type = "TeamSessionState")] state: &JsValue,
-) -> JsResult<JsValue> {
+pub fn to_spawn_config(state: &StateArg) -> JsResult<JsValue> {
     to_js(&state_arg(state)?.to_spawn_config())
 }
 
@@ -157,15 +126,18 @@ pub fn parse_backend_type(backendType: &Text) -> JsResult<String> {
 
 /// A session state argument, read by the core's `SessionState::from_json`.
 fn state_arg(value: &JsValue) -> JsResult<SessionState> {
-    SessionState::from_json(&document_bytes(value, "state")?).js()
+    Ok(SessionState::from_json(&document_bytes(value, "state")?)?)
 }
 
 /// A backend argument `what`: `claude-code`, `codex` or `gemini-cli`.
 fn backend_arg(value: &JsValue, what: &str) -> JsResult<BackendType> {
-    crate::convert::string_arg(value, what)?.parse().js()
+    Ok(string_arg(value, what)?.parse()?)
 }
 
 /// A spawn config argument, by the core's `SpawnConfig::from_argument`.
 fn config_arg(value: &JsValue) -> JsResult<SpawnConfig> {
-    SpawnConfig::from_argument(document_from_js(value, "config")?, "config").js()
+    Ok(SpawnConfig::from_argument(
+        document_from_js(value, "config")?,
+        "config",
+    )?)
 }

@@ -81,10 +81,10 @@ test("a corrupt current file: load throws corrupt_state with the salvage, recove
 
 test("a string argument holding a lone surrogate is invalid_input, not turned into U+FFFD", () => {
   const reg = new AgentRegistry(new MemoryStore());
-  reg.registerAgentResult("agent", "x", { v: 1 });
+  reg.register("agent", "x", { v: 1 });
   for (const call of [
-    () => reg.registerAgentResult("agent", "x\uD800", { v: 1 }),
-    () => reg.getAgentResult("x\uDC00"),
+    () => reg.register("agent", "x\uD800", { v: 1 }),
+    () => reg.agentResult("x\uDC00"),
     () => new MemoryStore().write("k/a\uD800.json", "{}"),
     () => new MemoryStore().write("k/a.json", "\uD800"),
   ]) {
@@ -93,8 +93,8 @@ test("a string argument holding a lone surrogate is invalid_input, not turned in
     assert.match(err.message, /lone surrogate/);
   }
   assert.deepEqual(Object.keys(reg.load().sessions), ["agent"]);
-  reg.registerAgentResult("agent", "x\uD83D\uDE00", { v: 3 });
-  assert.deepEqual(reg.getAgentResult("x\u{1F600}"), { v: 3 });
+  reg.register("agent", "x\uD83D\uDE00", { v: 3 });
+  assert.deepEqual(reg.agentResult("x\u{1F600}"), { v: 3 });
 });
 
 test("save and archive of a document read before a later save are conflict, nothing written", () => {
@@ -156,12 +156,12 @@ test("the orchestrator works over localStorage-like and host stores", () => {
 test("AgentRegistry: the seed's operations with camelCase names", () => {
   const reg = new AgentRegistry(new MemoryStore());
   reg.createChain("SPEC-1", ["spec-builder", "planner"], { feature: "auth" });
-  reg.registerAgentResult("spec-builder", "spec-abc123", { status: "success" }, "SPEC-1");
-  assert.equal(reg.getResumeId("spec-builder"), "spec-abc123");
-  assert.equal(reg.getResumeId("spec-builder", "OTHER"), null);
-  assert.equal(reg.getResumeId("nobody"), null);
-  assert.deepEqual(reg.getAgentResult("spec-abc123"), { status: "success" });
-  assert.equal(reg.getAgentResult("nope"), null);
+  reg.register("spec-builder", "spec-abc123", { status: "success" }, "SPEC-1");
+  assert.equal(reg.resumeId("spec-builder"), "spec-abc123");
+  assert.equal(reg.resumeId("spec-builder", "OTHER"), null);
+  assert.equal(reg.resumeId("nobody"), null);
+  assert.deepEqual(reg.agentResult("spec-abc123"), { status: "success" });
+  assert.equal(reg.agentResult("nope"), null);
   assert.equal(reg.shouldResume("spec-builder", "update profiles", "rename files"), true);
   const decision = reg.decideResume("spec-builder", "update profiles", "rename files", { policy: "explained" });
   assert.deepEqual([decision.resume, decision.reason], [false, "unrelated"]);
@@ -171,11 +171,11 @@ test("AgentRegistry: the seed's operations with camelCase names", () => {
   assert.equal(reg.agents()[0].resume_count, 1);
   const status = reg.chainStatus("SPEC-1");
   assert.deepEqual([status.done, status.missing, status.complete], [["spec-builder"], ["planner"], false]);
-  assert.equal(reg.getChainSummary("SPEC-1").agent_count, 1);
-  assert.deepEqual(reg.getChainResults("SPEC-1").map((r) => r.agent_name), ["spec-builder"]);
-  assert.deepEqual(reg.getAllSessions(), { sessions: { "spec-builder": "spec-abc123" }, chains: ["SPEC-1"], total_results: 1 });
-  assert.equal(thrown(() => reg.registerAgentResult("a", "../x", {})).code, "invalid_key");
-  assert.equal(reg.clearAgentSession("spec-builder"), true);
+  assert.equal(reg.chainSummary("SPEC-1").agent_count, 1);
+  assert.deepEqual(reg.chainResults("SPEC-1").map((r) => r.agent_name), ["spec-builder"]);
+  assert.deepEqual(reg.allSessions(), { sessions: { "spec-builder": "spec-abc123" }, chains: ["SPEC-1"], total_results: 1 });
+  assert.equal(thrown(() => reg.register("a", "../x", {})).code, "invalid_key");
+  assert.equal(reg.clearAgent("spec-builder"), true);
   assert.equal(reg.clearChain("SPEC-1"), true);
   assert.equal(reg.clearChain("SPEC-1"), false);
 });

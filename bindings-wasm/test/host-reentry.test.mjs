@@ -59,28 +59,28 @@ function assertConflict(outcome, what) {
 test("a re-entrant update through the same wrapper is a conflict, the outer update kept", () => {
   const host = hostStore();
   const reg = new AgentRegistry(host);
-  const outcome = duringNextWrite(host, () => reg.registerAgentResult("inner", "i1", {}));
-  reg.registerAgentResult("outer", "o1", {});
+  const outcome = duringNextWrite(host, () => reg.register("inner", "i1", {}));
+  reg.register("outer", "o1", {});
   assertConflict(outcome, "same wrapper");
-  assert.equal(reg.getResumeId("outer"), "o1");
-  assert.equal(reg.getResumeId("inner"), null, "refused, not half-written");
+  assert.equal(reg.resumeId("outer"), "o1");
+  assert.equal(reg.resumeId("inner"), null, "refused, not half-written");
 });
 
 test("a re-entrant update through another wrapper or class over the same host object is a conflict", () => {
   const host = hostStore();
   const first = new AgentRegistry(host);
   const second = new AgentRegistry(host);
-  const two = duringNextWrite(host, () => second.registerAgentResult("inner", "i1", {}));
-  first.registerAgentResult("outer", "o1", {});
+  const two = duringNextWrite(host, () => second.register("inner", "i1", {}));
+  first.register("outer", "o1", {});
   assertConflict(two, "two AgentRegistry");
-  assert.deepEqual(Object.keys(first.getAllSessions().sessions), ["outer"]);
+  assert.deepEqual(Object.keys(first.allSessions().sessions), ["outer"]);
 
   const sessions = new OrchestratorStore(host);
-  const viaClass = duringNextWrite(host, () => first.registerAgentResult("inner", "i1", {}));
+  const viaClass = duringNextWrite(host, () => first.register("inner", "i1", {}));
   sessions.createSession({ goal: "g", mode: "default", project, suffix: "abc" });
   assertConflict(viaClass, "OrchestratorStore then AgentRegistry");
   const team = duringNextWrite(host, () => new TeamStore(host).recordSpawn("t", { name: "a", prompt: "p" }, "codex"));
-  first.registerAgentResult("outer2", "o2", {});
+  first.register("outer2", "o2", {});
   assertConflict(team, "AgentRegistry then TeamStore");
   const orchestrators = duringNextWrite(host, () => new OrchestratorStore(host).decisionMade("d", "r"));
   sessions.start();
@@ -93,33 +93,33 @@ test("uncaught, the conflict reaches the outer caller and nothing is lost silent
   const host = hostStore();
   const first = new AgentRegistry(host);
   const second = new AgentRegistry(host);
-  host.onWrite = () => second.registerAgentResult("inner", "i1", {});
-  assert.equal(thrown(() => first.registerAgentResult("outer", "o1", {})).code, "conflict");
+  host.onWrite = () => second.register("inner", "i1", {});
+  assert.equal(thrown(() => first.register("outer", "o1", {})).code, "conflict");
 });
 
 test("the busy mark is released after a conflict, a host exception, a wrong return and a normal update", () => {
   const host = hostStore();
   const first = new AgentRegistry(host);
   const second = new AgentRegistry(host);
-  duringNextWrite(host, () => second.registerAgentResult("inner", "i1", {}));
-  first.registerAgentResult("a", "a1", 1);
-  second.registerAgentResult("b", "b1", 1);
+  duringNextWrite(host, () => second.register("inner", "i1", {}));
+  first.register("a", "a1", 1);
+  second.register("b", "b1", 1);
   const failing = new Error("disk full");
   host.onWrite = () => {
     throw failing;
   };
-  assert.equal(thrown(() => first.registerAgentResult("c", "c1", 1)), failing);
-  second.registerAgentResult("d", "d1", 1);
+  assert.equal(thrown(() => first.register("c", "c1", 1)), failing);
+  second.register("d", "d1", 1);
   // Wrappers take the methods when they are made: these two see the wrong return types.
   const { read, write } = host;
   host.read = () => 42;
-  assert.equal(thrown(() => new AgentRegistry(host).registerAgentResult("e", "e1", 1)).code, "storage");
+  assert.equal(thrown(() => new AgentRegistry(host).register("e", "e1", 1)).code, "storage");
   host.read = read;
   host.write = () => 1;
-  assert.equal(thrown(() => new AgentRegistry(host).registerAgentResult("e", "e1", 1)).code, "storage");
+  assert.equal(thrown(() => new AgentRegistry(host).register("e", "e1", 1)).code, "storage");
   host.write = write;
-  second.registerAgentResult("f", "f1", 1);
-  assert.deepEqual(Object.keys(first.getAllSessions().sessions).sort(), ["a", "b", "c", "d", "f"]);
+  second.register("f", "f1", 1);
+  assert.deepEqual(Object.keys(first.allSessions().sessions).sort(), ["a", "b", "c", "d", "f"]);
 });
 
 test("different host objects are independent: an update of one from inside the other works", () => {
@@ -127,15 +127,15 @@ test("different host objects are independent: an update of one from inside the o
   const innerHost = hostStore();
   const outer = new AgentRegistry(outerHost);
   const inner = new AgentRegistry(innerHost);
-  const outcome = duringNextWrite(outerHost, () => inner.registerAgentResult("inner", "i1", 2));
-  outer.registerAgentResult("outer", "o1", 1);
+  const outcome = duringNextWrite(outerHost, () => inner.register("inner", "i1", 2));
+  outer.register("outer", "o1", 1);
   assert.equal(outcome.error, undefined);
-  assert.equal(inner.getResumeId("inner"), "i1");
+  assert.equal(inner.resumeId("inner"), "i1");
   const memory = new AgentRegistry(new MemoryStore());
-  const viaMemory = duringNextWrite(outerHost, () => memory.registerAgentResult("m", "m1", 3));
-  outer.registerAgentResult("again", "a1", 1);
+  const viaMemory = duringNextWrite(outerHost, () => memory.register("m", "m1", 3));
+  outer.register("again", "a1", 1);
   assert.equal(viaMemory.error, undefined);
-  assert.equal(memory.getResumeId("m"), "m1");
+  assert.equal(memory.resumeId("m"), "m1");
 });
 
 test("frozen host objects work and get no visible property", () => {
@@ -148,10 +148,10 @@ test("frozen host objects work and get no visible property", () => {
     delete: (key) => map.delete(key),
     list: (prefix) => [...map.keys()].filter((k) => k.startsWith(`${prefix}/`)),
   });
-  new AgentRegistry(host).registerAgentResult("a", "a1", 1);
-  assert.equal(new AgentRegistry(host).getResumeId("a"), "a1");
+  new AgentRegistry(host).register("a", "a1", 1);
+  assert.equal(new AgentRegistry(host).resumeId("a"), "a1");
   const plain = hostStore();
-  new AgentRegistry(plain).registerAgentResult("a", "a1", 1);
+  new AgentRegistry(plain).register("a", "a1", 1);
   assert.deepEqual(Object.getOwnPropertySymbols(plain), []);
   assert.deepEqual(Object.keys(plain), ["map", "onWrite", "read", "write", "delete", "list"]);
 });

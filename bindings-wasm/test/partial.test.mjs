@@ -25,7 +25,7 @@ function rewritten(c) {
   if (c.target === "registry") {
     const reg = new AgentRegistry(store);
     reg.load();
-    reg.registerAgentResult("probe", "probe-1", { ok: true });
+    reg.register("probe", "probe-1", { ok: true });
   } else if (c.target === "chains") {
     const reg = new AgentRegistry(store);
     reg.loadChains();

@@ -1,6 +1,6 @@
 // AgentRegistry with the Node package's methods and options: the `journal` option,
 // `chainIds`, `exportTranscript`, `readTranscript`, `load`, `loadChains`, `compact`, `close`,
-// `recover`. Mirrors bindings-node/test/registry.test.mjs and options.test.mjs where they test
+// `repair`. Mirrors bindings-node/test/registry.test.mjs and options.test.mjs where they test
 // the same behaviour (over a MemoryStore or a host store instead of a FileStore).
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -23,8 +23,8 @@ test("chains, agents, transcripts, journal mode", () => {
   const store = new MemoryStore();
   const reg = new AgentRegistry(store, { journal: true });
   reg.createChain("C", ["a", "b", "c"]);
-  reg.registerAgentResult("b", "b-1", null, "C");
-  reg.registerAgentResult("a", "a-1", [1, 2], "C");
+  reg.register("b", "b-1", null, "C");
+  reg.register("a", "a-1", [1, 2], "C");
   assert.ok(store.read(JOURNAL), "registrations go to the journal");
   const status = reg.chainStatus("C");
   assert.deepEqual(status.done, ["a", "b"]);
@@ -33,7 +33,7 @@ test("chains, agents, transcripts, journal mode", () => {
   assert.deepEqual(Object.keys(reg.load().sessions), ["b", "a"], "load replays the journal");
   reg.close();
   assert.deepEqual(Object.keys(JSON.parse(text(store, SESSIONS)).sessions), ["b", "a"], "close folds the journal into the seed file");
-  reg.registerAgentResult("c", "c-1", 3, "C");
+  reg.register("c", "c-1", 3, "C");
   reg.compact();
   assert.deepEqual(Object.keys(JSON.parse(text(store, SESSIONS)).sessions), ["b", "a", "c"], "compact folds it too");
   assert.deepEqual(reg.loadChains().C.expected_sequence, ["a", "b", "c"]);
@@ -48,7 +48,7 @@ test("chains, agents, transcripts, journal mode", () => {
   assert.equal(thrown(() => reg.readTranscript("../x")).code, "invalid_key");
   refuses(() => reg.exportTranscript(5), "`agentId` must be a string");
   refuses(() => reg.readTranscript(null), "`agentId` must be a string");
-  assert.deepEqual(reg.recover(), []);
+  assert.deepEqual(reg.repair(), []);
 });
 
 test("chainIds lists the chains of the sessions file, then those only in workflow-chains.json", () => {
@@ -58,7 +58,7 @@ test("chainIds lists the chains of the sessions file, then those only in workflo
   assert.deepEqual(reg.load().sessions, {});
   assert.deepEqual(reg.loadChains(), {});
   reg.createChain("defined", ["x"]);
-  reg.registerAgentResult("a", "a-1", 1, "used");
+  reg.register("a", "a-1", 1, "used");
   assert.deepEqual(reg.chainIds(), ["defined", "used"]);
   store.write(CHAINS, JSON.stringify({ ...reg.loadChains(), elsewhere: { expected_sequence: ["y"], metadata: {} } }));
   assert.deepEqual(reg.chainIds(), ["defined", "used", "elsewhere"]);
@@ -68,8 +68,8 @@ test("the journal option takes true, false, null, undefined and { minCompactByte
   for (const journal of [true, false, null, undefined, { minCompactBytes: 10 }]) {
     const store = new MemoryStore();
     const reg = new AgentRegistry(store, { journal });
-    reg.registerAgentResult("a", "id-1", { ok: true });
-    assert.deepEqual(reg.getAgentResult("id-1"), { ok: true }, JSON.stringify(journal));
+    reg.register("a", "id-1", { ok: true });
+    assert.deepEqual(reg.agentResult("id-1"), { ok: true }, JSON.stringify(journal));
     assert.equal(store.read(JOURNAL) !== null, journal === true || typeof journal === "object" && journal !== null, JSON.stringify(journal));
   }
   assert.deepEqual(new AgentRegistry(new MemoryStore(), undefined).chainIds(), []);
@@ -88,55 +88,62 @@ test("bad registry options are invalid_input naming them", () => {
   assert.equal(store.size, 0);
 });
 
-test("a corrupt registry file is kept aside; recover writes back what is whole", () => {
+test("a corrupt registry file is kept aside; repair writes back what is whole", () => {
   const store = new MemoryStore();
   store.write(SESSIONS, '{"sessions": {"a": ');
   const reg = new AgentRegistry(store);
-  assert.equal(thrown(() => reg.getAllSessions()).code, "corrupt_state");
+  assert.equal(thrown(() => reg.allSessions()).code, "corrupt_state");
   assert.equal(thrown(() => reg.load()).code, "corrupt_state");
-  const [aside, ...more] = reg.recover();
+  const [repaired, ...more] = reg.repair();
   assert.deepEqual(more, []);
+  assert.equal(repaired.key, SESSIONS);
+  assert.equal(typeof repaired.action, "string");
+  const aside = repaired.kept_copy;
   assert.match(aside, /agent-sessions\.json\.corrupt-\d{8}T\d{6}Z/);
   assert.equal(text(store, aside), '{"sessions": {"a": ');
-  reg.registerAgentResult("a", "a-1", 1);
-  assert.equal(reg.getResumeId("a"), "a-1");
+  reg.register("a", "a-1", 1);
+  assert.equal(reg.resumeId("a"), "a-1");
 });
 
-test("recover writes back the complete entries of a torn sessions file", () => {
+test("repair writes back the complete entries of a torn sessions file", () => {
   const store = new MemoryStore();
   const reg = new AgentRegistry(store);
-  for (const i of [0, 1, 2]) reg.registerAgentResult(`agent-${i}`, `id-${i}`, { i }, "C");
+  for (const i of [0, 1, 2]) reg.register(`agent-${i}`, `id-${i}`, { i }, "C");
   const whole = text(store, SESSIONS);
   const torn = whole.slice(0, whole.indexOf('"id-2": {') + 20);
   store.write(SESSIONS, torn);
-  assert.equal(thrown(() => reg.getResumeId("agent-0")).code, "corrupt_state");
-  const [aside] = reg.recover();
+  assert.equal(thrown(() => reg.resumeId("agent-0")).code, "corrupt_state");
+  const [{ kept_copy: aside, action }] = reg.repair();
+  assert.match(action, /^salvaged /);
   assert.equal(text(store, aside), torn, "the torn bytes are kept");
-  assert.deepEqual(["agent-0", "agent-1", "agent-2"].map((n) => reg.getResumeId(n)), ["id-0", "id-1", "id-2"]);
+  assert.deepEqual(["agent-0", "agent-1", "agent-2"].map((n) => reg.resumeId(n)), ["id-0", "id-1", "id-2"]);
 });
 
-test("recover repairs a corrupt sessions file and a corrupt chains file together", () => {
+test("repair repairs a corrupt sessions file and a corrupt chains file together", () => {
   const host = mapStore();
   host.write(SESSIONS, "nope");
   host.write(CHAINS, "[1,");
   const reg = new AgentRegistry(host);
   assert.equal(thrown(() => reg.createChain("C", ["x"])).code, "corrupt_state");
   assert.equal(thrown(() => reg.loadChains()).code, "corrupt_state");
-  const kept = reg.recover();
+  const repaired = reg.repair();
+  assert.deepEqual(repaired.map((r) => r.key), [SESSIONS, CHAINS]);
+  assert.equal(repaired[1].action, "started empty");
+  const kept = repaired.map((r) => r.kept_copy);
   assert.equal(kept.length, 2);
   assert.match(kept[0], /agent-sessions\.json\.corrupt-/);
   assert.match(kept[1], /workflow-chains\.json\.corrupt-/);
   assert.deepEqual(kept.map((k) => host.map.get(k)).map((v) => (typeof v === "string" ? v : new TextDecoder().decode(v))), ["nope", "[1,"]);
   reg.createChain("C", ["x"]);
-  reg.registerAgentResult("x", "x-1", { ok: true }, "C");
-  assert.deepEqual(reg.getChainResults("C").map((r) => r.result), [{ ok: true }]);
-  assert.deepEqual(reg.recover(), [], "nothing left to recover");
+  reg.register("x", "x-1", { ok: true }, "C");
+  assert.deepEqual(reg.chainResults("C").map((r) => r.result), [{ ok: true }]);
+  assert.deepEqual(reg.repair(), [], "nothing left to repair");
 });
 
-test("registerAgentResult takes an undefined result as null, createChain a null metadata as none", () => {
+test("register takes an undefined result as null, createChain a null metadata as none", () => {
   const reg = new AgentRegistry(new MemoryStore());
-  reg.registerAgentResult("a", "a-1", undefined);
-  assert.equal(reg.getAgentResult("a-1"), null);
+  reg.register("a", "a-1", undefined);
+  assert.equal(reg.agentResult("a-1"), null);
   assert.equal(reg.agents()[0].has_result, false);
   reg.createChain("C", ["a"], null);
   reg.createChain("D", ["a"]);

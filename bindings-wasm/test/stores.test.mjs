@@ -210,7 +210,7 @@ test("a host write returning anything but undefined or null is a storage error",
   ]) {
     const host = mapStore();
     host.write = () => value;
-    const err = thrown(() => new AgentRegistry(host).registerAgentResult("a", "a5", {}));
+    const err = thrown(() => new AgentRegistry(host).register("a", "a5", {}));
     assert.equal(err.code, "storage", `${got}: ${err.message}`);
     assert.equal(
       err.message,
@@ -226,7 +226,7 @@ test("a host write returning anything but undefined or null is a storage error",
       return value;
     };
     const registry = new AgentRegistry(host);
-    registry.registerAgentResult("a", "a5", {});
-    assert.equal(registry.getResumeId("a"), "a5");
+    registry.register("a", "a5", {});
+    assert.equal(registry.resumeId("a"), "a5");
   }
 });

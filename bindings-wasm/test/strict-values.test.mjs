@@ -50,17 +50,17 @@ test("values JSON cannot hold exactly are invalid_input naming the member, and n
     [() => 1, "the value is a function"],
     [cyclic(), "`result` is not JSON: TypeError: Converting circular structure to JSON"],
   ]) {
-    refuses(() => registry.registerAgentResult("a", "a5", value), says, String(says));
+    refuses(() => registry.register("a", "a5", value), says, String(says));
   }
   assert.equal(host.calls.filter(([m]) => m === "write").length, 0, "nothing written");
-  assert.deepEqual(registry.getAllSessions().sessions, {});
+  assert.deepEqual(registry.allSessions().sessions, {});
 });
 
 test("numbers from 1e21 on, which JSON.stringify writes in exponent form, are kept as floats", () => {
   const registry = new AgentRegistry(new MemoryStore());
-  registry.registerAgentResult("a", "a1", { big: 1e300, mid: -1e23, edge: 1e21 });
-  assert.deepEqual(registry.getAgentResult("a1"), { big: 1e300, mid: -1e23, edge: 1e21 });
-  refuses(() => registry.registerAgentResult("a", "a2", { n: 9.99e20 }), "member `n` is 999000000000000000000, beyond 2^53 - 1", "below 1e21");
+  registry.register("a", "a1", { big: 1e300, mid: -1e23, edge: 1e21 });
+  assert.deepEqual(registry.agentResult("a1"), { big: 1e300, mid: -1e23, edge: 1e21 });
+  refuses(() => registry.register("a", "a2", { n: 9.99e20 }), "member `n` is 999000000000000000000, beyond 2^53 - 1", "below 1e21");
 });
 
 test("exact values still pass: safe integers, Date, toJSON, undefined members dropped", () => {
@@ -73,8 +73,8 @@ test("exact values still pass: safe integers, Date, toJSON, undefined members dr
     gone: undefined,
     custom: { toJSON: () => ({ ok: [1, null] }) },
   };
-  registry.registerAgentResult("a", "a5", value);
-  assert.deepEqual(registry.getAgentResult("a5"), {
+  registry.register("a", "a5", value);
+  assert.deepEqual(registry.agentResult("a5"), {
     max: Number.MAX_SAFE_INTEGER,
     min: Number.MIN_SAFE_INTEGER,
     frac: 0.1,
@@ -117,9 +117,9 @@ function nestedObject(levels) {
 
 test("nesting deeper than 100 levels is invalid_input with context max_depth, at any depth", () => {
   const registry = new AgentRegistry(new MemoryStore());
-  registry.registerAgentResult("a", "ok-array", nestedArray(LIMIT));
-  registry.registerAgentResult("a", "ok-object", nestedObject(LIMIT));
-  assert.deepEqual(registry.getAgentResult("ok-array"), nestedArray(LIMIT));
+  registry.register("a", "ok-array", nestedArray(LIMIT));
+  registry.register("a", "ok-object", nestedObject(LIMIT));
+  assert.deepEqual(registry.agentResult("ok-array"), nestedArray(LIMIT));
   for (const [name, value] of [
     ["101 arrays", nestedArray(LIMIT + 1)],
     ["101 objects", nestedObject(LIMIT + 1)],
@@ -128,7 +128,7 @@ test("nesting deeper than 100 levels is invalid_input with context max_depth, at
     ["by toJSON", { toJSON: () => nestedArray(LIMIT + 1) }],
   ]) {
     const err = refuses(
-      () => registry.registerAgentResult("a", "deep", value),
+      () => registry.register("a", "deep", value),
       `\`result\` is nested deeper than the limit of ${LIMIT} levels`,
       name,
     );
@@ -140,5 +140,5 @@ test("nesting deeper than 100 levels is invalid_input with context max_depth, at
   const doc = sessions.createSession({ goal: "g", mode: "default", project, suffix: "abc" });
   const err = refuses(() => sessions.save({ ...doc, extension: nestedObject(100_000) }), "nested deeper", "save");
   assert.equal(err.context.max_depth, "100");
-  assert.equal(registry.getAgentResult("deep"), null);
+  assert.equal(registry.agentResult("deep"), null);
 });

@@ -21,6 +21,7 @@ import init, {
   type SessionsDocument,
   type SpawnConfig,
   type TranscriptLine,
+  type RegistryRepair,
   type DoctorReport,
   type HistoryPage,
   type OrchestratorSession,
@@ -126,10 +127,10 @@ export function classes(store: Store): void {
   void [doc, progress, key, page, report, percent, markdown, rescued];
 
   const registry = new AgentRegistry(store);
-  registry.registerAgentResult("spec", "id-1", { ok: true });
+  registry.register("spec", "id-1", { ok: true });
   const resume: boolean = registry.shouldResume("spec", "task");
   const decision: ResumeDecision = registry.decideResume("spec", "a", "b", { policy: "explained", threshold: 0.5 });
-  const id: string | null = registry.getResumeId("spec");
+  const id: string | null = registry.resumeId("spec");
   const rows: AgentEntry[] = registry.agents();
   void [resume, decision, id, rows];
 
@@ -153,7 +154,7 @@ export function classes(store: Store): void {
   const definitions: Record<string, ChainDefinition> = journaled.loadChains();
   journaled.compact();
   journaled.close();
-  const kept: string[] = journaled.recover();
+  const kept: RegistryRepair[] = journaled.repair();
   const changed: TeamSessionState = teams.update("t", "coder", { model: "m", metadata: { k: "v" } });
   const replaced: TeamSessionState = teams.replace("t", "coder", changed);
   const fresh: TeamSessionState = sessionFromConfig({ name: "a", prompt: "p" }, "codex", new Date());

@@ -60,7 +60,7 @@ test("orchestrator: the project fixture's history lists in the golden order, its
 test("registry: every should_resume golden matches through the JS API", () => {
   const registry = new AgentRegistry(new MemoryStore());
   for (let count = 0; count < 7; count += 1) {
-    registry.registerAgentResult(`agent-${count}`, `id-${count}`, { n: count });
+    registry.register(`agent-${count}`, `id-${count}`, { n: count });
     for (let i = 0; i < count; i += 1) assert.equal(registry.incrementResumeCount(`id-${count}`), true);
   }
   const cases = json("registry", "should_resume.json");

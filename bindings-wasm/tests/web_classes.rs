@@ -3,7 +3,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{JSON, Reflect};
-use session_state_wasm::convert::Text;
+use session_state_wasm::convert::{StoreArg, Text};
 use session_state_wasm::orchestrator::{OrchestratorStore, render_resume, resume_summary, salvage};
 use session_state_wasm::registry::AgentRegistry;
 use session_state_wasm::team::TeamStore;
@@ -60,9 +60,9 @@ fn code(err: &JsValue) -> String {
     text(err, "code")
 }
 
-fn local(prefix: &str) -> JsValue {
+fn local(prefix: &str) -> StoreArg {
     clear_prefix(prefix);
-    JsValue::from(LocalStorageStore::new(&s(prefix), None).unwrap())
+    local_keep(prefix)
 }
 
 #[wasm_bindgen_test]
@@ -73,7 +73,7 @@ fn seed_example_summary_in_local_storage_equals_the_goldens() {
     let sessions = OrchestratorStore::new(&store, &JsValue::UNDEFINED).unwrap();
     let doc = sessions.load().unwrap();
     assert!(same_json(&doc, &parse(SEED)));
-    let summary = resume_summary(&doc, &s("2025-12-27T12:30:00Z")).unwrap();
+    let summary = resume_summary(doc.unchecked_ref(), &s("2025-12-27T12:30:00Z")).unwrap();
     assert!(same_json(&summary, &parse(SEED_RESUME)));
     assert_eq!(render_resume(&summary).unwrap(), SEED_MD);
 }
@@ -98,14 +98,14 @@ fn lifecycle_moves_are_saved_in_local_storage() {
     // A move to the status it has changes nothing; a move the lifecycle lacks is refused.
     assert_eq!(text(&sessions.pause().unwrap(), "status"), "paused");
     assert_eq!(
-        code(&sessions.complete(&JsValue::UNDEFINED).unwrap_err()),
+        code(&sessions.complete(None).unwrap_err()),
         "invalid_transition"
     );
     assert_eq!(text(&sessions.resume().unwrap(), "status"), "in_progress");
     // A second handle over the same prefix sees the saved state (a reload).
     let again = OrchestratorStore::new(&local_keep(prefix), &JsValue::UNDEFINED).unwrap();
     assert_eq!(text(&again.load().unwrap(), "status"), "in_progress");
-    let done = again.abort(&JsValue::UNDEFINED).unwrap();
+    let done = again.abort(None).unwrap();
     assert_eq!(text(&done, "status"), "aborted");
     assert!(again.load().unwrap().is_null());
     let page = again.list_history(&JsValue::UNDEFINED).unwrap();
@@ -113,8 +113,8 @@ fn lifecycle_moves_are_saved_in_local_storage() {
     clear_prefix(prefix);
 }
 
-fn local_keep(prefix: &str) -> JsValue {
-    JsValue::from(LocalStorageStore::new(&s(prefix), None).unwrap())
+fn local_keep(prefix: &str) -> StoreArg {
+    JsValue::from(LocalStorageStore::new(&s(prefix), None).unwrap()).unchecked_into()
 }
 
 #[wasm_bindgen_test]
@@ -131,7 +131,7 @@ fn torn_file_is_corrupt_with_the_salvage_and_recover_keeps_a_copy() {
     assert_eq!(text(&err, "code"), "corrupt_state");
     assert!(same_json(&get(&err, "salvaged"), &get(&golden, "document")));
     assert!(same_json(&salvage(&s(TORN)).unwrap(), &golden));
-    let repair = sessions.recover(&JsValue::UNDEFINED).unwrap();
+    let repair = sessions.recover(None).unwrap();
     let kept = text(&repair, "kept_copy");
     assert!(
         kept.starts_with(".claude/orchestrator-session.json.corrupt-"),
@@ -161,7 +161,7 @@ fn registry_and_team_classes_work_over_local_storage() {
         &JsValue::UNDEFINED,
     )
     .unwrap();
-    reg.register_agent_result(
+    reg.register(
         &t("spec-builder"),
         &t("spec-abc123"),
         &parse(r#"{"status":"success"}"#),
@@ -169,7 +169,7 @@ fn registry_and_team_classes_work_over_local_storage() {
     )
     .unwrap();
     assert_eq!(
-        reg.get_resume_id(&t("spec-builder"), None)
+        reg.resume_id(&t("spec-builder"), None)
             .unwrap()
             .as_string()
             .as_deref(),
@@ -199,7 +199,7 @@ fn registry_and_team_classes_work_over_local_storage() {
     let state = teams
         .record_spawn(
             &t("my-team"),
-            &parse(r#"{"name":"coder","prompt":"You write Rust."}"#),
+            parse(r#"{"name":"coder","prompt":"You write Rust."}"#).unchecked_ref(),
             &s("codex"),
         )
         .unwrap();
@@ -218,8 +218,11 @@ fn registry_and_team_classes_work_over_local_storage() {
 #[wasm_bindgen_test]
 fn memory_store_shares_data_with_the_classes() {
     let mem = MemoryStore::new();
-    let sessions =
-        OrchestratorStore::new(&JsValue::from(mem.clone()), &JsValue::UNDEFINED).unwrap();
+    let sessions = OrchestratorStore::new(
+        JsValue::from(mem.clone()).unchecked_ref(),
+        &JsValue::UNDEFINED,
+    )
+    .unwrap();
     sessions
         .create_session(&parse(
             r#"{"goal":"g","project":{"name":"p","path":"/p"},"suffix":"m1"}"#,

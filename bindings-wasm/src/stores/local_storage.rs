@@ -12,9 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::{AnyStore, method, store_class_methods};
 use crate::convert::{is_absent, key_arg, string_arg};
-use crate::errors::{
-    IntoJsResult, JsResult, browser_exception, invalid_input, to_js_error, type_name,
-};
+use crate::errors::{JsResult, browser_exception, describe, invalid_input, type_name};
 
 #[wasm_bindgen]
 extern "C" {
@@ -107,9 +105,8 @@ impl LocalStorageStore {
         };
         if !storage.is_object() {
             let got = type_name(&storage);
-            return Err(invalid_input(format!(
-                "`storage` must be a Web Storage object, not {got}"
-            )));
+            let message = format!("`storage` must be a Web Storage object, not {got}");
+            return Err(invalid_input(message));
         }
         let missing = |name: &str| {
             format!("`storage` must be a Web Storage object; it has no `{name}` method")
@@ -128,17 +125,17 @@ impl LocalStorageStore {
     }
 }
 
-store_class_methods!(LocalStorageStore, Local);
+store_class_methods!(LocalStorageStore);
 
 /// `globalThis.localStorage`, or a `storage` error when there is none or access is refused.
-fn default_storage() -> JsResult<JsValue> {
+fn default_storage() -> Result<JsValue> {
     let unavailable = |detail: String| {
         let message = format!("localStorage is not available: {detail}");
-        to_js_error(Error::new(ErrorKind::Storage, message))
+        Error::new(ErrorKind::Storage, message)
     };
     match Reflect::get(&js_sys::global(), &JsValue::from_str("localStorage")) {
         Ok(storage) if storage.is_object() => Ok(storage),
         Ok(other) => Err(unavailable(format!("it is {}", type_name(&other)))),
-        Err(exception) => Err(unavailable(crate::errors::describe(&exception))),
+        Err(exception) => Err(unavailable(describe(&exception))),
     }
 }

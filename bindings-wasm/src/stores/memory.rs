@@ -5,7 +5,7 @@ use wasm_bindgen::prelude::*;
 
 use super::{AnyStore, store_class_methods};
 use crate::convert::key_arg;
-use crate::errors::{IntoJsResult, JsResult};
+use crate::errors::JsResult;
 
 /// A store in memory (lost when the page closes). Every class that takes a store shares this
 /// one's data, so what a class saved can be read back here (and the other way round).
@@ -30,4 +30,4 @@ impl MemoryStore {
     }
 }
 
-store_class_methods!(MemoryStore, Memory);
+store_class_methods!(MemoryStore);
