@@ -36,8 +36,8 @@ extern "C" {
     #[derive(Clone, Debug)]
     pub type SessionArg;
 
-    /// A `TeamSessionState` argument ([`document_bytes`]).
-    #[wasm_bindgen(typescript_type = "TeamSessionState")]
+    /// A `SessionState` argument ([`document_bytes`]).
+    #[wasm_bindgen(typescript_type = "SessionState")]
     #[derive(Clone, Debug)]
     pub type StateArg;
 

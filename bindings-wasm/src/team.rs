@@ -44,7 +44,7 @@ impl TeamStore {
     }
 
     /// Records that `config` was spawned on `backend` now; returns the state written.
-    #[wasm_bindgen(js_name = recordSpawn, unchecked_return_type = "TeamSessionState")]
+    #[wasm_bindgen(js_name = recordSpawn, unchecked_return_type = "SessionState")]
     pub fn record_spawn(
         &self,
         team: &Text,
@@ -61,12 +61,12 @@ impl TeamStore {
 
     /// Changes a saved member in one read-modify-write, `changes` merged as `Object.assign`
     /// (the core's `SessionState::merge_argument`); returns the state written.
-    #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
+    #[wasm_bindgen(unchecked_return_type = "SessionState")]
     pub fn update(
         &self,
         team: &Text,
         agent: &Text,
-        #[wasm_bindgen(unchecked_param_type = "Partial<TeamSessionState>")] changes: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Partial<SessionState>")] changes: &JsValue,
     ) -> JsResult<JsValue> {
         let (team, agent) = (team.get("team")?, agent.get("agent")?);
         let changes = document_from_js(changes, "changes")?;
@@ -76,7 +76,7 @@ impl TeamStore {
 
     /// Replaces a saved member with `state` in one read-modify-write (the core's
     /// `TeamStore::replace`); returns the state written.
-    #[wasm_bindgen(unchecked_return_type = "TeamSessionState")]
+    #[wasm_bindgen(unchecked_return_type = "SessionState")]
     pub fn replace(&self, team: &Text, agent: &Text, state: &StateArg) -> JsResult<JsValue> {
         let (team, agent) = (team.get("team")?, agent.get("agent")?);
         let written = self.inner.replace(&team, &agent, &state_arg(state)?);
@@ -86,7 +86,7 @@ impl TeamStore {
 
 string_methods!(TeamStore:
     #[doc = " Loads one member. Throws `not_found`, `corrupt_state`, `invalid_key`."]
-    load(team, agent) -> "TeamSessionState" = load;
+    load(team, agent) -> "SessionState" = load;
     #[doc = " Deletes one member's file; `true` if it existed."]
     delete(team, agent) -> "boolean" = delete;
     #[doc = " Every member of `team`, sorted by agent name, with the files skipped."]
@@ -98,7 +98,7 @@ string_methods!(TeamStore:
 );
 
 /// The state of a freshly spawned agent at `now` (default `Date.now()`).
-#[wasm_bindgen(js_name = sessionFromConfig, unchecked_return_type = "TeamSessionState")]
+#[wasm_bindgen(js_name = sessionFromConfig, unchecked_return_type = "SessionState")]
 pub fn session_from_config(
     config: &ConfigArg,
     #[wasm_bindgen(unchecked_param_type = "BackendType")] backend: &JsValue,

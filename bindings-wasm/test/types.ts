@@ -29,7 +29,7 @@ import init, {
   type ResumePlan,
   type ResumeSummary,
   type Salvaged,
-  type TeamSessionState,
+  type SessionState,
   LocalStorageStore,
   MemoryStore,
   copyStore,
@@ -135,7 +135,7 @@ export function classes(store: Store): void {
   void [resume, decision, id, rows];
 
   const teams = new TeamStore(store);
-  const state: TeamSessionState = teams.recordSpawn("t", { name: "coder", prompt: "p" }, "codex");
+  const state: SessionState = teams.recordSpawn("t", { name: "coder", prompt: "p" }, "codex");
   const plan: ResumePlan = teams.resumePlan("t");
   const first = plan.members[0];
   if (first?.action === "respawn") void first.config.name;
@@ -155,9 +155,9 @@ export function classes(store: Store): void {
   journaled.compact();
   journaled.close();
   const kept: RegistryRepair[] = journaled.repair();
-  const changed: TeamSessionState = teams.update("t", "coder", { model: "m", metadata: { k: "v" } });
-  const replaced: TeamSessionState = teams.replace("t", "coder", changed);
-  const fresh: TeamSessionState = sessionFromConfig({ name: "a", prompt: "p" }, "codex", new Date());
+  const changed: SessionState = teams.update("t", "coder", { model: "m", metadata: { k: "v" } });
+  const replaced: SessionState = teams.replace("t", "coder", changed);
+  const fresh: SessionState = sessionFromConfig({ name: "a", prompt: "p" }, "codex", new Date());
   const config: SpawnConfig = toSpawnConfig(fresh);
   const backend: BackendType = parseBackendType("codex");
   const conformance: ConformanceReport = runStoreConformance(store, "scratch");
