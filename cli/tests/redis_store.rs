@@ -139,8 +139,11 @@ fn hook(
 
 fn event(name: &str, root: &Path, extra: serde_json::Value) -> serde_json::Value {
     let mut p = serde_json::json!({"session_id": "c-1", "cwd": root, "hook_event_name": name});
-    for (k, v) in extra.as_object().unwrap() {
-        p[k] = v.clone();
+    let serde_json::Value::Object(extra) = extra else {
+        panic!("extra fields are an object")
+    };
+    for (k, v) in extra {
+        p[k.as_str()] = v;
     }
     p
 }
