@@ -77,6 +77,7 @@ class TextStore:
 def moai_usage(tmp: Path) -> None:
     m = SessionManager(session_file=tmp / "s.json", transcript_dir=tmp / "t")
     m2 = SessionManager(str(tmp / "s.json"), journal=True, durable=False, policy="explained")
+    SessionManager(store=MemoryStore(), journal=True)
     m.register_agent_result("a", "id-1", {"x": 1}, "C")
     rid: Optional[str] = m.get_resume_id("a", chain_id="C")
     ok: bool = m.should_resume("a", "implement login", previous_task="implement signup")
@@ -122,6 +123,10 @@ def orchestrator_usage(tmp: Path) -> None:
     loaded: Optional[Dict[str, Any]] = load_session()
     archived: Path = archive_session(state, replace=True)
     history: List[HistoryEntry] = list_history(limit=5)
+    on_store: Path = save_session(state, store=MemoryStore())
+    from_store: Optional[Dict[str, Any]] = load_session(store=DictStore())
+    archive_session(state, replace=False, store=FileStore(tmp))
+    print(on_store, from_store, list_history(5, store=MemoryStore()))
     summary: ResumeSummary = resume_summary(state, now="2025-12-27T12:30:00Z")
     percent: int = summary["progress_percent"]
     first_id: str = history[0]["id"]
@@ -159,6 +164,7 @@ def orchestrator_usage(tmp: Path) -> None:
     archive_session(state, True)  # type: ignore[call-arg]
     OrchestratorStore(store=42)  # type: ignore[arg-type]
     text: str = load_session()  # type: ignore[assignment]
+    load_session(store="redis://h")  # type: ignore[arg-type]
     print(text)
 
 

@@ -80,8 +80,8 @@ impl Context {
         Ok(crate::store_choice::store(Self::folder_store(root)?))
     }
 
-    /// The filesystem store over `root`, whatever `--store` says (the `hook` command records
-    /// events beside the project it runs in), durable as [`Context::store`] says.
+    /// The filesystem store over `root`, whatever `--store` says, durable as
+    /// [`Context::store`] says.
     ///
     /// # Errors
     /// As [`Context::store`].

@@ -89,7 +89,12 @@ fn main() -> ExitCode {
     };
     let max_bytes = input::resolve(cli.max_bytes.as_deref());
     if let Command::Hook(_) = cli.command {
-        return commands::hook::main(cli.root, cli.max_bytes.is_some(), max_bytes);
+        return commands::hook::main(
+            cli.root,
+            cli.store.as_deref(),
+            cli.max_bytes.is_some(),
+            max_bytes,
+        );
     }
     exit::quiet_stdout_failures();
     if let Err(err) = store_choice::choose(cli.store.as_deref()) {

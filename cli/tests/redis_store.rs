@@ -108,3 +108,155 @@ fn a_store_that_is_not_a_redis_url_is_invalid_input_and_a_down_server_is_storage
     assert!(err.contains(&format!("127.0.0.1:{port}")), "{err}");
     assert!(!err.contains("hidden-pw"), "{err}");
 }
+
+/// `session-state [args] hook` with `payload` on stdin, the store from `env_store` if any.
+fn hook(
+    root: &Path,
+    env_store: Option<&str>,
+    args: &[&str],
+    payload: &serde_json::Value,
+) -> Output {
+    use std::io::Write;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_session-state"));
+    cmd.args(args)
+        .arg("hook")
+        .env("CLAUDE_PROJECT_DIR", root)
+        .env_remove("SESSION_STATE_STORE")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped());
+    if let Some(url) = env_store {
+        cmd.env("SESSION_STATE_STORE", url);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(payload.to_string().as_bytes()).unwrap();
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "a hook always exits 0: {out:?}");
+    out
+}
+
+fn event(name: &str, root: &Path, extra: serde_json::Value) -> serde_json::Value {
+    let mut p = serde_json::json!({"session_id": "c-1", "cwd": root, "hook_event_name": name});
+    let serde_json::Value::Object(extra) = extra else {
+        panic!("extra fields are an object")
+    };
+    for (k, v) in extra {
+        p[k.as_str()] = v;
+    }
+    p
+}
+
+fn quiet(out: &Output) {
+    assert!(out.stdout.is_empty(), "{out:?}");
+    assert!(out.stderr.is_empty(), "{out:?}");
+}
+
+#[test]
+fn the_hook_records_on_the_server_named_by_the_flag_or_the_variable() {
+    let Some(server) = server("the_hook_records_on_the_server") else {
+        return;
+    };
+    let url = store_url(&server, "hook");
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir(root.join(".moai")).unwrap();
+    let flag = ["--store", url.as_str()];
+    ok(&run(
+        root,
+        Some(&url),
+        &["new", "--goal", "hooked", "--id", "s-hook"],
+    ));
+    let agent = serde_json::json!({"agent_id": "agent-9", "agent_type": "Explore"});
+    quiet(&hook(
+        root,
+        None,
+        &flag,
+        &event("SubagentStart", root, agent.clone()),
+    ));
+    let mut stop = agent;
+    stop["last_assistant_message"] = "found it".into();
+    quiet(&hook(
+        root,
+        Some(&url),
+        &[],
+        &event("SubagentStop", root, stop),
+    ));
+    quiet(&hook(
+        root,
+        Some(&url),
+        &[],
+        &event("Stop", root, serde_json::json!({})),
+    ));
+    // SessionStart hands over the resume block of the session on the server.
+    let out = hook(
+        root,
+        None,
+        &flag,
+        &event(
+            "SessionStart",
+            root,
+            serde_json::json!({"source": "resume"}),
+        ),
+    );
+    let context: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let text = context["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(text.contains("hooked"), "{text}");
+    // What the events recorded is on the server, read back by other commands.
+    let shown: serde_json::Value =
+        serde_json::from_str(&ok(&run(root, Some(&url), &["show", "--json"]))).unwrap();
+    assert_eq!(shown["status"], "in_progress");
+    assert_eq!(shown["agents"][0]["id"], "agent-9");
+    assert_eq!(shown["agents"][0]["status"], "complete");
+    let agents: serde_json::Value =
+        serde_json::from_str(&ok(&run(root, Some(&url), &["agents", "--json"]))).unwrap();
+    assert_eq!(agents[0]["agent_name"], "Explore");
+    assert_eq!(agents[0]["agent_id"], "agent-9");
+    quiet(&hook(
+        root,
+        None,
+        &flag,
+        &event("SessionEnd", root, serde_json::json!({})),
+    ));
+    let shown = ok(&run(root, Some(&url), &["show", "--json"]));
+    assert!(shown.contains("\"paused\""), "{shown}");
+    // Nothing in the folder but the `.moai/` the test made, empty.
+    let names: Vec<_> = std::fs::read_dir(root)
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(names, [".moai"]);
+    assert_eq!(std::fs::read_dir(root.join(".moai")).unwrap().count(), 0);
+}
+
+#[test]
+fn a_hook_with_a_bad_store_exits_0_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let stop = event("Stop", root, serde_json::json!({}));
+    let out = hook(root, None, &["--store", "/tmp/elsewhere"], &stop);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("invalid_input") && err.contains("redis://"),
+        "{err}"
+    );
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("redis://:hidden-pw@127.0.0.1:{port}/0?connect_timeout_ms=200");
+    let out = hook(root, Some(&url), &[], &stop);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(
+        err.contains("storage") && err.contains(&format!("127.0.0.1:{port}")),
+        "{err}"
+    );
+    assert!(!err.contains("hidden-pw"), "{err}");
+    assert_eq!(std::fs::read_dir(root).unwrap().count(), 0);
+}

@@ -6,40 +6,12 @@
 use std::hint::black_box;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use session_state::orchestrator::{
-    Agent, HistoryQuery, OrchestratorSession, OrchestratorStore, Project, history_dir,
-};
-use session_state::{FixedClock, MemoryStore, Store, Timestamp};
+use session_state::orchestrator::{HistoryQuery, OrchestratorStore, history_dir};
+use session_state::{MemoryStore, Store};
 use session_state_fs::{Durability, FsStore};
 
-fn clock() -> FixedClock {
-    FixedClock::at("2025-12-27T12:30:00Z").unwrap()
-}
-
-fn session(agents: usize) -> OrchestratorSession {
-    let now = Timestamp::parse("2025-12-27T10:30:00Z").unwrap();
-    let project = Project::new("bench", "/path/to/bench", Some("main"));
-    let mut doc = OrchestratorSession::new(
-        "2025-12-27-bench0",
-        "Benchmark goal",
-        "default",
-        project,
-        now,
-    );
-    for i in 0..agents {
-        let mut agent = Agent::new(
-            format!("agent-{i}"),
-            "code",
-            format!("Task number {i} of the benchmark"),
-            now,
-        );
-        agent.progress = u8::try_from(i % 101).ok();
-        agent.context_tokens = Some(1000 + i as u64);
-        doc.agents.push(agent);
-    }
-    doc.pending_tasks = (0..50).map(|i| format!("pending task {i}")).collect();
-    doc
-}
+mod common;
+use common::{archived, clock, session};
 
 fn save_load(c: &mut Criterion) {
     let doc = session(200);
@@ -72,18 +44,8 @@ fn history(c: &mut Criterion) {
         .with_durability(Durability::Atomic);
     let folder = fs_store.path(&history_dir());
     std::fs::create_dir_all(&folder).unwrap();
-    let base = Timestamp::parse("2020-01-01T00:00:00Z").unwrap().utc();
-    let mut doc = session(2);
-    for i in 0..10_000u32 {
-        doc.session_id = format!("2020-01-01-{i:06x}");
-        doc.created =
-            Timestamp::from_utc(base + chrono::Duration::minutes(i64::from(i) * 37 % 500_000));
-        doc.goal = format!("Goal of archived session {i}");
-        std::fs::write(
-            folder.join(format!("{}.json", doc.session_id)),
-            doc.to_pretty_json(),
-        )
-        .unwrap();
+    for (name, bytes) in archived(10_000) {
+        std::fs::write(folder.join(name), bytes).unwrap();
     }
     let sessions = OrchestratorStore::new(fs_store, clock());
     let query = HistoryQuery::default();

@@ -59,7 +59,7 @@ from .errors import (
     _path,
     _wrong_type,
 )
-from .stores import FileStore
+from .stores import FileStore, Store
 
 __all__ = [
     "SessionManager",
@@ -101,7 +101,7 @@ def _unknown_agent() -> Dict[str, Any]:
     return {"resume": False, "score": 0.0, "matched": [], "reason": "unknown_agent"}
 
 
-def _compact_at_exit(registry: "_native.AgentRegistry", store: FileStore, journal_key: str) -> None:
+def _compact_at_exit(registry: "_native.AgentRegistry", store: Store, journal_key: str) -> None:
     """`_compact` when the manager is collected or the interpreter exits: a failure (a folder
     the process may only read) is logged, not printed as a traceback at exit; the journal
     stays and is folded by the next writer."""
@@ -111,7 +111,7 @@ def _compact_at_exit(registry: "_native.AgentRegistry", store: FileStore, journa
         logger.warning(f"Could not fold the sessions journal at exit: {e}")
 
 
-def _compact(registry: "_native.AgentRegistry", store: FileStore, journal_key: str) -> None:
+def _compact(registry: "_native.AgentRegistry", store: Store, journal_key: str) -> None:
     """Folds the journal at ``journal_key`` into the sessions file, unless it holds nothing
     (then nothing is locked or written: a read-only folder is left alone)."""
     journal = store.read(journal_key)
@@ -159,6 +159,12 @@ class SessionManager:
             (the seed's rule, default) or ``"explained"``.
         max_document_bytes: (keyword only) the largest registry file read (default 16 MiB);
             a larger one raises ``InvalidInputError`` naming the limit.
+        store: (keyword only) keep the two files in this store instead (e.g.
+            ``RedisStore(url)``), at the keys ``.moai/memory/agent-sessions.json`` and
+            ``.moai/memory/workflow-chains.json`` that the CLI and the Node package use;
+            ``session_file`` is then only the name logged, and ``durable`` is the store's.
+            Transcripts are still read from ``transcript_dir``, a local folder (the host
+            writes them on the machine the agent runs on).
 
     The seed's instance state is here by its names: ``_sessions``, ``_chains``, ``_metadata``
     and ``_results`` are the maps of the sessions file as this manager last read it (read
@@ -184,6 +190,7 @@ class SessionManager:
         durable: bool = True,
         policy: str = "compat",
         max_document_bytes: Optional[int] = None,
+        store: Optional[Store] = None,
     ) -> None:
         # The seed's state (`_sessions`, ...): read when first asked for (`_state`).
         self._maps: Dict[str, Any] = {}
@@ -211,21 +218,32 @@ class SessionManager:
         self._policy = policy
         # The folders exist from the start, as the seed's `mkdir(parents=True)` makes them
         # (0700, as the store makes every folder; folders that exist are left as they are).
-        FileStore(self._session_file.parent).create_root()
+        if store is None:
+            FileStore(self._session_file.parent).create_root()
         self._transcript_dir = transcripts
         self._transcripts.create_root()
-        # The store is rooted one folder above the sessions file, so that its files have a
-        # folder key (`memory/agent-sessions.json`): corrupt copies are found and reused there.
-        folder = self._session_file.parent
-        root, prefix = (folder.parent, f"{folder.name}/") if folder.name else (folder, "")
-        self._store = FileStore(root, durable=durable)
-        self._journal_key = f"{prefix}{self._session_file.stem}.journal.jsonl"
+        if store is None:
+            # The store is rooted one folder above the sessions file, so that its files have a
+            # folder key (`memory/agent-sessions.json`): corrupt copies are found and reused
+            # there.
+            folder = self._session_file.parent
+            root, prefix = (folder.parent, f"{folder.name}/") if folder.name else (folder, "")
+            self._store: Store = FileStore(root, durable=durable)
+            self._root: Optional[Path] = root  # the folder of the files (None on a store)
+            name = self._session_file.name
+            self._journal_key = f"{prefix}{self._session_file.stem}.journal.jsonl"
+        else:
+            self._store, prefix, name = store, ".moai/memory/", "agent-sessions.json"
+            self._root = None
+            self._journal_key = f"{prefix}agent-sessions.journal.jsonl"
+        self._sessions_key = prefix + name
+        self._chains_key = prefix + "workflow-chains.json"
 
         def registry(journal: bool) -> "_native.AgentRegistry":
             return _native.AgentRegistry(
                 self._store,
-                prefix + self._session_file.name,
-                prefix + "workflow-chains.json",
+                self._sessions_key,
+                self._chains_key,
                 self._journal_key,
                 journal=journal,
                 max_document_bytes=max_document_bytes,
@@ -313,12 +331,11 @@ class SessionManager:
         --fix`` runs), with a warning naming the copy and what was salvaged; a corrupt
         ``workflow-chains.json`` is kept aside and starts empty."""
         self._changed()  # as the seed's reload: changes not saved are dropped
-        chains_file = self._session_file.parent / "workflow-chains.json"
         # Each file is read first, without a lock: a readable file needs no repair, so a
         # folder the process may only read (mode 555) works for every read (the repair takes
         # the registry's lock, which creates a lock file beside the sessions file).
-        chains_ok = not chains_file.exists() or self._parses(self._registry.load_chains)
-        sessions_ok = not self._session_file.exists() or self._parses(self._registry.load)
+        chains_ok = not self._exists(self._chains_key) or self._parses(self._registry.load_chains)
+        sessions_ok = not self._exists(self._sessions_key) or self._parses(self._registry.load)
         repaired = [] if chains_ok and sessions_ok else self._registry.repair()
         for repair in repaired:
             path = self._session_file.parent / Path(repair["key"]).name
@@ -333,11 +350,17 @@ class SessionManager:
                     f"Failed to load chains: {path} is not a valid chains file; "
                     f"kept aside as {aside}, starting empty"
                 )
-        if self._session_file.exists() and not any(
+        if self._exists(self._sessions_key) and not any(
             Path(r["key"]).name == self._session_file.name for r in repaired
         ):
             count = len(self._registry.all_sessions()["sessions"])
             logger.info(f"Loaded {count} sessions from {self._session_file}")
+
+    def _exists(self, key: str) -> bool:
+        """Whether the store holds ``key`` (on files: the file is there, whatever it holds)."""
+        if self._root is not None:
+            return (self._root / key).exists()
+        return self._store.read(key) is not None
 
     @staticmethod
     def _parses(load: Callable[[], Any]) -> bool:

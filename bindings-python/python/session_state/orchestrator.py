@@ -6,6 +6,10 @@ current folder at call time like the seed:
 >>> from session_state.orchestrator import save_session, load_session  # doctest: +SKIP
 >>> save_session(state)            # writes .claude/orchestrator-session.json atomically
 PosixPath('.claude/orchestrator-session.json')
+>>> save_session(state, store=RedisStore(url))   # the same key on a Redis server  # doctest: +SKIP
+
+Each of the four takes the keyword ``store`` (any store: ``RedisStore``, ``FileStore``, ...)
+to work there instead of the current folder.
 
 Differences from the seed (SPEC section 5):
 
@@ -81,22 +85,39 @@ _PathArg = Union[str, "os.PathLike[str]"]
 SkippedFile = SkippedHistoryFile
 
 
-# The handles of the skill functions, by current folder: a handle remembers the file it saved
-# last, so the next save need not parse that file again to know it is readable. A few folders
-# are kept; the oldest is dropped first.
-_HANDLES: Dict[str, "_native.Orchestrator"] = {}
+# The handles of the skill functions, by current folder (or by the `store` given): a handle
+# remembers the file it saved last, so the next save need not parse that file again to know it
+# is readable. A few are kept; the oldest is dropped first. A store's entry holds the store
+# itself, so its `id` is not reused while the entry lives.
+_HANDLES: Dict[Any, "_native.Orchestrator"] = {}
+_STORES: Dict[int, Store] = {}
 _MAX_HANDLES = 8
 
 
-def _here() -> "_native.Orchestrator":
-    cwd = os.getcwd()
-    handle = _HANDLES.pop(cwd, None)
+def _here(store: Optional[Store] = None) -> "_native.Orchestrator":
+    """The handle of ``store``, else of the current folder."""
+    place: Any = os.getcwd() if store is None else id(store)
+    handle = _HANDLES.pop(place, None)
     if handle is None:
-        handle = _native.Orchestrator(FileStore(Path(cwd)))
-    _HANDLES[cwd] = handle  # newest last
+        handle = _native.Orchestrator(FileStore(Path(place)) if store is None else store)
+    _HANDLES[place] = handle  # newest last
+    if store is not None:
+        _STORES[place] = store
     while len(_HANDLES) > _MAX_HANDLES:
-        del _HANDLES[next(iter(_HANDLES))]
+        oldest = next(iter(_HANDLES))
+        del _HANDLES[oldest]
+        _STORES.pop(oldest, None)
     return handle
+
+
+def _has_history(store: Optional[Store]) -> bool:
+    """Whether there is a history folder to list: on a folder store, the folder exists."""
+    folder = ".claude/orchestrator-history"
+    if store is None:
+        return Path(folder).is_dir()
+    if isinstance(store, FileStore):
+        return (Path(os.fspath(store.root)) / folder).is_dir()
+    return True
 
 
 def _document(state: Any, name: str = "state") -> Dict[str, Any]:
@@ -108,22 +129,24 @@ def _document(state: Any, name: str = "state") -> Dict[str, Any]:
     return state
 
 
-def save_session(state: Dict[str, Any]) -> Path:
+def save_session(state: Dict[str, Any], *, store: Optional[Store] = None) -> Path:
     """Saves ``state`` as ``.claude/orchestrator-session.json`` (atomically) and returns that
-    relative path; sets ``state["updated"]`` to now, as the seed does."""
-    path, updated = _here().save_stamp(_document(state))
+    relative path; sets ``state["updated"]`` to now, as the seed does. ``store``: where (default
+    the current folder), e.g. ``RedisStore(url)``; the path is then the key in that store."""
+    path, updated = _here(store).save_stamp(_document(state))
     state["updated"] = updated
     return path
 
 
-def load_session() -> Optional[Dict[str, Any]]:
+def load_session(*, store: Optional[Store] = None) -> Optional[Dict[str, Any]]:
     """The current session as the file holds it (checked first: a "1.0" document with valid
-    fields), or None when there is none or it has another schema version.
+    fields), or None when there is none or it has another schema version. ``store``: as in
+    :func:`save_session`.
 
     Raises ``CorruptStateError`` (``.salvaged`` holds what could be read) for a file that does
     not parse."""
     try:
-        data = _here().load_bytes()
+        data = _here(store).load_bytes()
     except IncompatibleSchemaError:
         return None
     if data is None:
@@ -132,29 +155,31 @@ def load_session() -> Optional[Dict[str, Any]]:
     return state
 
 
-def archive_session(state: Dict[str, Any], *, replace: bool = False) -> Path:
+def archive_session(
+    state: Dict[str, Any], *, replace: bool = False, store: Optional[Store] = None
+) -> Path:
     """Writes ``.claude/orchestrator-history/{session_id}.json``, removes the current file if it
     holds that session, returns the archive's relative path. ``AlreadyExistsError`` when that
-    archive exists, unless ``replace``."""
-    return _here().archive(_document(state), replace)
+    archive exists, unless ``replace``. ``store``: as in :func:`save_session`."""
+    return _here(store).archive(_document(state), replace)
 
 
-def list_history(limit: int = 10) -> List[HistoryEntry]:
+def list_history(limit: int = 10, *, store: Optional[Store] = None) -> List[HistoryEntry]:
     """``[{"id", "goal", "status", "created"}]``, newest first, at most ``limit``. Without a
     history folder it is ``[]`` and nothing is written (as the seed); otherwise the listing
     index beside the folder is brought up to date. A negative ``limit`` drops that many of the
     oldest, as the seed's ``sorted(...)[:limit]`` does; a ``limit`` that is not an int is an
-    ``InvalidInputError`` (also a ``TypeError``)."""
+    ``InvalidInputError`` (also a ``TypeError``). ``store``: as in :func:`save_session`."""
     if not isinstance(limit, int):
         raise _wrong_type("limit", "an int", limit)
-    if not Path(".claude/orchestrator-history").is_dir():
+    if not _has_history(store):
         return []
     if limit < 0:
         # The seed slices `sorted(...)[:limit]`: a negative limit drops that many from the end.
-        everything = _here().list_history(sys.maxsize)["entries"]
+        everything = _here(store).list_history(sys.maxsize)["entries"]
         return everything[:limit]
     # `int()`: the seed slices with a bool as with 0/1 (`[:True]`), the native half refuses one.
-    return _here().list_history(int(min(limit, sys.maxsize)))["entries"]
+    return _here(store).list_history(int(min(limit, sys.maxsize)))["entries"]
 
 
 def resume_summary(state: Dict[str, Any], now: Optional[str] = None) -> ResumeSummary:

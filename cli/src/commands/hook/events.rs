@@ -10,11 +10,12 @@ use session_state::orchestrator::{
 };
 use session_state::registry::AgentRegistry;
 use session_state::{Clock, ErrorKind, Result, Store};
-use session_state_fs::{FsStore, SystemClock};
+use session_state_fs::SystemClock;
 
 use super::payload::{Payload, first_line};
 use crate::commands::orchestrator::RECOVERY;
 use crate::context::Context;
+use crate::store_choice::CliStore;
 
 /// The longest sub-agent summary or task taken from a payload, in characters.
 const LINE_CHARS: usize = 200;
@@ -22,7 +23,7 @@ const LINE_CHARS: usize = 200;
 /// How long an event waits for another process's lock.
 const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
-type Sessions = OrchestratorStore<FsStore, SystemClock>;
+type Sessions = OrchestratorStore<CliStore, SystemClock>;
 
 /// Runs the event of `payload` on the project at `root`; returns what goes to stdout.
 pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<String>> {
@@ -62,10 +63,13 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
     Ok(None)
 }
 
-/// The store over `root`, waiting at most [`LOCK_WAIT`] for a lock (the host's own timeout
-/// for the hook is longer: the wait ends in one line on stderr, not in a killed process).
-fn store(root: &Path) -> Result<FsStore> {
-    Ok(Context::folder_store(root)?.with_lock_timeout(LOCK_WAIT))
+/// The store `--store` names, else the one over `root`, waiting at most [`LOCK_WAIT`] for a
+/// lock (the host's own timeout for the hook is longer: the wait ends in one line on stderr,
+/// not in a killed process).
+fn store(root: &Path) -> Result<CliStore> {
+    Ok(crate::store_choice::store(
+        Context::folder_store(root)?.with_lock_timeout(LOCK_WAIT),
+    ))
 }
 
 /// The SessionStart output that hands `text` to the model as added context.

@@ -8,6 +8,10 @@
 //!   registered in the sub-agent registry when the project has `.moai/`);
 //! - `SessionEnd`: a disconnect, `in_progress` becomes `paused`.
 //!
+//! The state is the project folder's, or the store `--store` / `SESSION_STATE_STORE` names
+//! (a Redis server), as for every other command; `.moai/` in the project folder says whether a
+//! sub-agent is registered.
+//!
 //! Events on a project with no current session change nothing; other events are ignored. A
 //! hook never blocks or breaks its host: whatever goes wrong (a payload that is too large,
 //! not JSON or of the wrong shape, a corrupt file, a storage failure, a bug) it exits 0 with
@@ -28,10 +32,20 @@ use crate::terminal::cell;
 #[derive(Debug, clap::Args)]
 pub struct Args {}
 
-/// Runs the hook over `root` (`--root`); always exits 0. The payload limit is
+/// Runs the hook over `root` (`--root`), recording into the store `--store` (`store`) or
+/// `SESSION_STATE_STORE` names, else the project folder; always exits 0. The payload limit is
 /// [`payload::MAX_PAYLOAD_BYTES`] unless `--max-bytes` or `SESSION_STATE_MAX_BYTES` set one
 /// (`limit`, already resolved; a bad value is reported like any other failure).
-pub fn main(root: Option<std::path::PathBuf>, flag_given: bool, limit: Result<usize>) -> ExitCode {
+pub fn main(
+    root: Option<std::path::PathBuf>,
+    store: Option<&str>,
+    flag_given: bool,
+    limit: Result<usize>,
+) -> ExitCode {
+    if let Err(err) = crate::store_choice::choose(store) {
+        fail(&err);
+        return ExitCode::SUCCESS;
+    }
     let explicit = flag_given
         || std::env::var_os(crate::input::ENV)
             .is_some_and(|v| !v.to_string_lossy().trim().is_empty());
