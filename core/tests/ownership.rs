@@ -215,6 +215,13 @@ fn release_keeps_the_epoch_and_opens_the_session_to_everyone() {
     assert_eq!((released.owner, released.epoch), (None, 1));
     assert_eq!(released.released_by.as_deref(), Some("alice"));
     b.start().unwrap();
+    // A writer holding an epoch older than the released one was superseded before.
+    b.set_writer(Some(Writer {
+        owner: "carol".into(),
+        epoch: Some(0),
+    }));
+    assert_eq!(b.pause().unwrap_err().kind(), ErrorKind::Conflict);
+    b.set_writer(None);
     let next = b.claim(&claim("bob")).unwrap().lease.unwrap();
     assert_eq!(next.epoch, 2);
     let err = a.renew("alice", None).unwrap_err();

@@ -5,8 +5,6 @@ use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::lease::Lease;
-use super::live::LiveSession;
 use crate::error::{Error, Result};
 
 /// The longest owner id, session id of a live entry, host or scope name, in bytes.
@@ -100,15 +98,6 @@ impl Claim {
     }
 }
 
-/// What `claim` did: the lease (a session claim) or the live entry (a scope claim).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ClaimOutcome {
-    /// The lease now held, for a claim of the session.
-    pub lease: Option<Lease>,
-    /// The caller's live entry, for a claim of scopes.
-    pub live: Option<LiveSession>,
-}
-
 /// The arguments of `heartbeat`: refreshes the caller's live entry (creating it) and renews
 /// the lease when the caller owns the session.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -131,17 +120,6 @@ pub struct Heartbeat {
     pub process: ProcessInfo,
 }
 
-/// What `heartbeat` did.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct HeartbeatOutcome {
-    /// The session's lease as it stands (`None` when nobody ever claimed it).
-    pub lease: Option<Lease>,
-    /// Whether the caller owns the session and its lease was renewed.
-    pub renewed: bool,
-    /// The caller's live entry.
-    pub live: LiveSession,
-}
-
 /// The arguments of `release`: with no scopes, releases the session's lease; with scopes,
 /// those scopes of the caller's live entry.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -155,15 +133,6 @@ pub struct Release {
     /// The live entry's id (default: the owner id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_id: Option<String>,
-}
-
-/// What `release` did.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct ReleaseOutcome {
-    /// The lease after a release of the session (no owner, epoch kept).
-    pub lease: Option<Lease>,
-    /// The caller's live entry after a release of scopes.
-    pub live: Option<LiveSession>,
 }
 
 /// `invalid_input` unless `value` (the `field`) is a usable name: not blank, at most

@@ -2,12 +2,11 @@
 //! the current session, the live sessions, and the fence every write of the session passes.
 
 use super::arguments::check_name;
-use super::arguments::{
-    Claim, ClaimOutcome, Heartbeat, HeartbeatOutcome, Release, ReleaseOutcome, Writer,
-};
+use super::arguments::{Claim, Heartbeat, Release, Writer};
 use super::keys::{live_dir, live_key_in, owner_key};
 use super::lease::{Lease, check_writer, claim_lease, read_lease, release_lease, renew_lease};
 use super::live::{LiveStatus, claim_scopes, heartbeat_live, list_live, release_scopes};
+use super::outcomes::{ClaimOutcome, HeartbeatOutcome, ReleaseOutcome};
 use crate::error::{ErrorKind, Result};
 use crate::orchestrator::{OrchestratorStore, current_key};
 use crate::store::Store;

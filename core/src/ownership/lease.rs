@@ -127,8 +127,9 @@ fn held_by(lease: &Lease, session: &Key, why: &str) -> Error {
 }
 
 /// Checks, inside the session's exclusive update, that `writer` may write the session stored
-/// under `session`: always when nobody holds its lease; otherwise only the owner, and only
-/// with the lease's epoch when the writer names one.
+/// under `session`: always when nobody holds its lease (but for a writer naming an epoch older
+/// than the lease's); otherwise only the owner, and only with the lease's epoch when the
+/// writer names one.
 ///
 /// # Errors
 /// [`ErrorKind::Conflict`] naming the owner (context `owner`, `epoch`, `expires`);
@@ -142,7 +143,22 @@ pub fn check_writer<S: Store + ?Sized>(
         return Ok(());
     };
     let Some(owner) = lease.owner.as_deref() else {
-        return Ok(());
+        // Released: anyone writes, but not a writer holding an epoch from before the last
+        // owner's (it was superseded before the release).
+        return match writer.and_then(|w| w.epoch) {
+            Some(epoch) if epoch < lease.epoch => Err(Error::new(
+                ErrorKind::Conflict,
+                format!(
+                    "session `{session}` was released at epoch {}: the writer holds epoch \
+                     {epoch}, superseded",
+                    lease.epoch
+                ),
+            )
+            .with_context("key", session.as_str())
+            .with_context("owner", "")
+            .with_context("epoch", lease.epoch.to_string())),
+            _ => Ok(()),
+        };
     };
     match writer {
         None => Err(held_by(

@@ -49,16 +49,15 @@ mod fence;
 mod keys;
 mod lease;
 mod live;
+mod outcomes;
 
-pub use arguments::{
-    Claim, ClaimOutcome, Heartbeat, HeartbeatOutcome, MAX_NAME_BYTES, ProcessInfo, Release,
-    ReleaseOutcome, Writer,
-};
+pub use arguments::{Claim, Heartbeat, MAX_NAME_BYTES, ProcessInfo, Release, Writer};
 pub use keys::{
     LIVE_DIR, OWNER_KEY, SCOPES_KEY, live_dir, live_key, live_key_in, owner_key, owner_key_for,
 };
 pub use lease::{Lease, check_writer, claim_lease, read_lease, release_lease, renew_lease};
 pub use live::{LiveSession, LiveStatus, claim_scopes, heartbeat_live, list_live, release_scopes};
+pub use outcomes::{ClaimOutcome, HeartbeatOutcome, ReleaseOutcome};
 
 /// How long a lease lasts without a renewal, in seconds, when the caller names none.
 pub const DEFAULT_LEASE_SECONDS: u64 = 300;
