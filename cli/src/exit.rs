@@ -117,6 +117,7 @@ fn advice(hint: Hint) -> &'static str {
         }
         Hint::ArchiveCurrent => ": pass `--archive-current` to archive it as it is",
         Hint::Repair => ": `session-state doctor --fix` repairs it, keeping a copy",
+        Hint::Takeover => ": pass `--takeover` to take it over",
         _ => "",
     }
 }

@@ -43,6 +43,8 @@ enum Command {
     Orchestrator(commands::orchestrator::Command),
     #[command(flatten)]
     Record(commands::record::Command),
+    #[command(flatten)]
+    Ownership(commands::ownership::Command),
     /// Record a Claude Code hook event read as JSON on stdin (for the hooks settings; always
     /// exits 0).
     Hook(commands::hook::Args),
@@ -115,6 +117,7 @@ fn main() -> ExitCode {
         Command::Orchestrator(cmd) => commands::orchestrator::run(cmd, &ctx),
         Command::Registry(cmd) => commands::registry::run(cmd, &ctx),
         Command::Record(cmd) => commands::record::run(cmd, &ctx),
+        Command::Ownership(cmd) => commands::ownership::run(cmd, &ctx),
         Command::Team(cmd) => commands::team::run(cmd, &ctx),
         Command::Mcp(_) | Command::Hook(_) => unreachable!("served above"),
     }));

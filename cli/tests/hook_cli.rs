@@ -8,7 +8,7 @@ use std::process::Output;
 use serde_json::{Value, json};
 
 mod common;
-use common::{CURRENT, current, hook, hook_with, ok, payload, tree};
+use common::{CURRENT, current, hook, hook_with, ok, ok_as, payload, tree};
 
 /// A project with `.claude/` and a subfolder the payloads' `cwd` names.
 fn project() -> (tempfile::TempDir, PathBuf) {
@@ -41,20 +41,22 @@ fn session_start_hands_over_the_resume_block_of_an_unfinished_session() {
     quiet(&start("startup"));
 
     ok(&root, &["new", "--goal", "Ship it", "--id", "s1"]);
-    quiet(&start("startup")); // created: nothing to resume yet
-    ok(
+    quiet(&start("startup")); // created: nothing to resume yet; claimed by the payload's id
+    let owner = "abc123-claude";
+    ok_as(
         &root,
+        owner,
         &[
             "agent", "start", "code-1", "--type", "code", "--task", "Write",
         ],
     );
-    ok(&root, &["agent", "progress", "code-1", "40"]);
+    ok_as(&root, owner, &["agent", "progress", "code-1", "40"]);
     let text = context_of(&start("resume"));
     assert!(text.starts_with("## 🔄 RESUMING SESSION"), "{text}");
     assert!(text.contains("**Session ID**: s1"), "{text}");
     assert!(text.contains("- 🔄 code-1: Write (40%)"), "{text}");
 
-    ok(&root, &["pause"]);
+    ok_as(&root, owner, &["pause"]);
     let text = context_of(&start("startup"));
     assert!(text.contains("`session-state continue`"), "{text}");
 

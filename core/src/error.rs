@@ -91,6 +91,9 @@ pub enum Hint {
         /// The option that sets the limit, in snake_case.
         option: &'static str,
     },
+    /// A lease held by another owner has expired: the same claim with taking over allowed
+    /// gets it.
+    Takeover,
 }
 
 impl Hint {
@@ -101,6 +104,7 @@ impl Hint {
             Hint::ArchiveCurrent => "archive_current",
             Hint::Repair => "repair",
             Hint::RaiseLimit { .. } => "raise_limit",
+            Hint::Takeover => "takeover",
         }
     }
 }

@@ -2,6 +2,7 @@
 
 pub mod hook;
 pub mod orchestrator;
+pub mod ownership;
 pub mod record;
 pub mod registry;
 pub mod team;

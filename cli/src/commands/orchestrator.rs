@@ -105,10 +105,10 @@ pub type Sessions = OrchestratorStore<crate::store_choice::CliStore, SystemClock
 
 /// The sessions of the project folder, which must exist (see `Context::project_root`).
 pub fn sessions(ctx: &Context) -> Result<Sessions> {
-    Ok(
-        OrchestratorStore::new(Context::store(ctx.project_root()?)?, ctx.clock)
-            .with_max_document_bytes(crate::input::max_bytes(ctx)),
-    )
+    let sessions = OrchestratorStore::new(Context::store(ctx.project_root()?)?, ctx.clock)
+        .with_max_document_bytes(crate::input::max_bytes(ctx));
+    sessions.set_writer(super::ownership::writer_from_env());
+    Ok(sessions)
 }
 
 fn print_json(value: &impl serde::Serialize) {

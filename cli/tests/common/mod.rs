@@ -38,6 +38,20 @@ pub fn ok(root: &Path, args: &[&str]) -> String {
     stdout(&out)
 }
 
+/// Runs `args` in `root` as the owner `owner` (`SESSION_STATE_OWNER`), expects exit 0 and
+/// returns stdout.
+pub fn ok_as(root: &Path, owner: &str, args: &[&str]) -> String {
+    let out = bin()
+        .env("SESSION_STATE_OWNER", owner)
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {}", stderr(&out));
+    stdout(&out)
+}
+
 /// The stdout of `out`, which must be UTF-8.
 pub fn stdout(out: &Output) -> String {
     String::from_utf8(out.stdout.clone()).unwrap()

@@ -103,6 +103,10 @@ pub(super) const ALL: &[Case] = &[
         description: "hostile keys and segments are refused by `Key` itself, so no store sees them",
         run: invalid_keys_are_unrepresentable,
     },
+    super::ownership_cases::CASES[0],
+    super::ownership_cases::CASES[1],
+    super::ownership_cases::CASES[2],
+    super::ownership_cases::CASES[3],
 ];
 
 /// A store operation's result, with a failure described as `<what> failed: [code] message`.

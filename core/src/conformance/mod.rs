@@ -34,6 +34,7 @@
 //!   (`stores/fs/tests/no_lost_update.rs` does it with 4 processes and with 4 threads).
 
 mod cases;
+mod ownership_cases;
 
 use serde::{Deserialize, Serialize};
 

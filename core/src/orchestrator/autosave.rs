@@ -115,6 +115,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         let key = current_key();
         let bytes = self.encode(&key, &doc)?;
         self.store.update(&key, &mut |old| {
+            self.fence()?;
             if old.is_some() {
                 return Err(Error::new(
                     ErrorKind::AlreadyExists,
@@ -245,6 +246,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         // The archive written for the session replaced (its slot was empty before).
         let mut written: Option<(Key, String)> = None;
         let outcome = update_with(&self.store, &key, |old| {
+            self.fence()?;
             if self.store.read(&new_slot)?.is_some() {
                 return Err(archived_id(&id, &new_slot));
             }

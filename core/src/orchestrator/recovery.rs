@@ -115,6 +115,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// written.
     pub fn recover(&self, key: &Key) -> Result<Option<Repair>> {
         let (repair, remove) = update_with(&self.store, key, |old| {
+            if *key == super::keys::current_key() {
+                self.fence()?;
+            }
             let Some(old) = old else {
                 return Ok((None, (None, None)));
             };

@@ -34,6 +34,8 @@ pub struct OrchestratorStore<S: Store, C: Clock> {
     /// The bytes this handle last saved as the current session: a file still holding exactly
     /// these needs no parse to know it is readable (see [`save`](Self::save)).
     last_saved: std::sync::Mutex<Vec<u8>>,
+    /// Who this handle writes as, checked against the session's lease (`ownership`).
+    pub(crate) writer: std::sync::Mutex<Option<crate::ownership::Writer>>,
 }
 
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
@@ -45,6 +47,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             clock,
             options: ParseOptions::default(),
             last_saved: std::sync::Mutex::default(),
+            writer: std::sync::Mutex::default(),
         }
     }
 
@@ -178,6 +181,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         let doc = &*doc;
         self.store.update(&key, &mut |old| {
+            self.fence()?;
             // The file this handle saved last was readable and is `doc`'s own past; anything
             // else is checked: kept aside when unreadable, refused when it is a later save of
             // this session with other content (writing `doc` would drop that save).
@@ -269,6 +273,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             // Under the current file's lock, as a final move: nobody changes or removes it
             // between the check and the removal.
             let archived = update_with(&self.store, &current, |old| {
+                self.fence()?;
                 let same = old
                     .and_then(|old| parse_document(&current, old, &self.options).ok())
                     .filter(|now| now.session_id == doc.session_id);
@@ -346,6 +351,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         let key = current_key();
         self.require_current(&key)?;
         update_with(&self.store, &key, |old| {
+            self.fence()?;
             let Some(old) = old else {
                 return Err(no_session());
             };
@@ -370,6 +376,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             if doc.status == to {
                 return Ok((None, doc));
             }
+            self.fence()?;
             check_rewrite(&key, old)?;
             doc.transition(to)?;
             doc.updated = Some(self.now());
@@ -407,6 +414,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         let current = current_key();
         self.require_current(&current)?;
         let (doc, archive) = update_with(&self.store, &current, |old| {
+            self.fence()?;
             let Some(old) = old else {
                 return Err(no_session());
             };

@@ -69,6 +69,7 @@ mod fs_store;
 mod git;
 mod leftovers;
 mod paths;
+pub mod process;
 
 pub use clock::SystemClock;
 pub use fs_store::{DEFAULT_LOCK_TIMEOUT, Durability, FsStore};

@@ -8,6 +8,7 @@ use session_state::orchestrator::{
     AgentDone, AgentStart, OrchestratorStore, SessionStatus, current_key, render_markdown,
     resume_summary,
 };
+use session_state::ownership::Writer;
 use session_state::registry::AgentRegistry;
 use session_state::{Clock, ErrorKind, Result, Store};
 use session_state_fs::SystemClock;
@@ -23,7 +24,7 @@ const LINE_CHARS: usize = 200;
 /// How long an event waits for another process's lock.
 const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
-type Sessions = OrchestratorStore<CliStore, SystemClock>;
+pub(super) type Sessions = OrchestratorStore<CliStore, SystemClock>;
 
 /// Runs the event of `payload` on the project at `root`; returns what goes to stdout.
 pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<String>> {
@@ -38,8 +39,18 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
         }
         Ok(sessions.load()?.is_some_and(|doc| !doc.status.is_final()))
     };
+    let owner = super::owner::owner(payload);
+    sessions.set_writer(owner.clone().map(Writer::owner));
     match payload.hook_event_name.as_str() {
-        "SessionStart" => return Ok(session_start(&sessions, clock)?.map(|c| context(&c))),
+        "SessionStart" => {
+            // Claimed only for an unfinished session: other projects are left untouched.
+            if let Some(owner) = &owner
+                && open().unwrap_or(false)
+            {
+                super::owner::claim(&sessions, owner);
+            }
+            return Ok(session_start(&sessions, clock)?.map(|c| context(&c)));
+        }
         "PreCompact" if open()? => drop(sessions.before_compression()?),
         "SubagentStart" if open()? => drop(sessions.record_agent_start(&agent(payload)?)?),
         "SubagentStop" => {
@@ -56,8 +67,16 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
                 register(root, payload, ctx)?;
             }
         }
-        "Stop" if open()? => drop(sessions.record_save()?),
-        "SessionEnd" if open()? => drop(sessions.record_disconnect()?),
+        "Stop" if open()? => {
+            sessions.record_save()?;
+            super::owner::renew(&sessions, owner.as_deref());
+        }
+        "SessionEnd" => {
+            if open()? {
+                sessions.record_disconnect()?;
+            }
+            super::owner::release(&sessions, owner.as_deref());
+        }
         _ => {}
     }
     Ok(None)

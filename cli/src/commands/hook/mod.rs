@@ -12,12 +12,18 @@
 //! (a Redis server), as for every other command; `.moai/` in the project folder says whether a
 //! sub-agent is registered.
 //!
+//! Ownership: `SessionStart` claims the current session (an unfinished one) with the payload's `session_id` as
+//! owner (taking over a lease that expired), `Stop` renews that lease, `SessionEnd` releases
+//! it, and every event writes as that owner. An event refused because another owner holds
+//! the session says so on stderr (`conflict` naming the owner) and exits 0.
+//!
 //! Events on a project with no current session change nothing; other events are ignored. A
 //! hook never blocks or breaks its host: whatever goes wrong (a payload that is too large,
 //! not JSON or of the wrong shape, a corrupt file, a storage failure, a bug) it exits 0 with
 //! one line on stderr, and each event is one exclusive update, so nothing is half written.
 
 mod events;
+mod owner;
 mod payload;
 
 use std::io::Write;

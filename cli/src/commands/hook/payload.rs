@@ -16,6 +16,9 @@ pub struct Payload {
     pub hook_event_name: String,
     /// The working folder of the Claude Code session.
     pub cwd: PathBuf,
+    /// The Claude Code session's id: the owner id the hook claims and writes as.
+    #[serde(default)]
+    pub session_id: Option<String>,
     /// The sub-agent's id (`SubagentStart`, `SubagentStop`).
     #[serde(default)]
     pub agent_id: Option<String>,

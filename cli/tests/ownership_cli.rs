@@ -1,0 +1,250 @@
+//! `claim`, `renew`, `release`, `heartbeat`, `sessions --live` and the fenced writes through
+//! the real binary, and the hook's claim as Claude Code runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use serde_json::{Value, json};
+
+mod common;
+use common::{CURRENT, bin, code, hook, ok, ok_as, payload, stderr, stdout};
+
+fn project() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("proj");
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    (dir, root)
+}
+
+/// Runs `args` in `root` with `SESSION_STATE_OWNER` set to `owner` (or unset).
+fn run_as(root: &Path, owner: Option<&str>, args: &[&str]) -> Output {
+    let mut cmd = bin();
+    cmd.env_remove("SESSION_STATE_OWNER");
+    if let Some(owner) = owner {
+        cmd.env("SESSION_STATE_OWNER", owner);
+    }
+    cmd.arg("--root").arg(root).args(args).output().unwrap()
+}
+
+fn json_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+/// Expects exit 3 with `error[conflict]` naming `owner`.
+fn refused(out: &Output, owner: &str) {
+    assert_eq!(code(out), 3, "{out:?}");
+    let err = stderr(out);
+    assert!(err.starts_with("error[conflict]: "), "{err}");
+    assert!(err.contains(&format!("`{owner}`")), "{err}");
+}
+
+#[test]
+fn a_claimed_session_refuses_other_writers_with_exit_3_naming_the_owner() {
+    let (_dir, root) = project();
+    ok(&root, &["new", "--goal", "g", "--id", "s1"]);
+    let claimed = json_of(&ok(
+        &root,
+        &["claim", "--owner", "alice", "--lease", "60", "--json"],
+    ));
+    assert_eq!(claimed["lease"]["owner"], "alice");
+    assert_eq!(claimed["lease"]["epoch"], 1);
+    assert_eq!(claimed["lease"]["lease_seconds"], 60);
+    let process = &claimed["lease"]["process"];
+    assert!(process["pid"].as_u64().unwrap() > 0, "{process}");
+    assert!(process["pid_start"].as_u64().is_some(), "{process}");
+    assert_eq!(claimed["live"]["goal"], "g");
+    let owner_file: Value = serde_json::from_slice(
+        &std::fs::read(root.join(".claude/orchestrator-session.owner.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(owner_file["owner"], "alice");
+    let before = std::fs::read(root.join(CURRENT)).unwrap();
+    refused(&run_as(&root, None, &["start"]), "alice");
+    refused(&run_as(&root, Some("bob"), &["decision", "use x"]), "alice");
+    refused(&run_as(&root, Some("bob"), &["claim"]), "alice");
+    refused(
+        &run_as(&root, Some("bob"), &["claim", "--takeover"]),
+        "alice",
+    );
+    assert_eq!(
+        std::fs::read(root.join(CURRENT)).unwrap(),
+        before,
+        "nothing landed"
+    );
+    ok_as(&root, "alice", &["start"]);
+    // The lease: renewed by its owner only; `updated` untouched.
+    let updated = common::current(&root)["updated"].clone();
+    let renewed = json_of(&ok_as(
+        &root,
+        "alice",
+        &["renew", "--lease", "120", "--json"],
+    ));
+    assert_eq!(renewed["lease_seconds"], 120);
+    assert_eq!(common::current(&root)["updated"], updated);
+    refused(&run_as(&root, Some("bob"), &["renew"]), "alice");
+    // By force: recorded, and alice is fenced out.
+    let forced = json_of(&ok_as(&root, "bob", &["claim", "--force", "--json"]));
+    assert_eq!(forced["lease"]["epoch"], 2);
+    assert_eq!(forced["lease"]["forced"], true);
+    assert_eq!(forced["lease"]["took_over_from"], "alice");
+    refused(&run_as(&root, Some("alice"), &["pause"]), "bob");
+    ok_as(&root, "bob", &["pause"]);
+    // Released: anyone writes again; the epoch is kept for the next claim.
+    let text = ok_as(&root, "bob", &["release"]);
+    assert!(text.contains("epoch 2 kept"), "{text}");
+    let out = run_as(&root, None, &["continue"]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let again = json_of(&ok_as(&root, "carol", &["claim", "--json"]));
+    assert_eq!(again["lease"]["epoch"], 3);
+}
+
+#[test]
+fn claim_without_an_owner_is_a_usage_error() {
+    let (_dir, root) = project();
+    let out = run_as(&root, None, &["claim"]);
+    assert_eq!(code(&out), 2);
+    assert!(
+        stderr(&out).contains("SESSION_STATE_OWNER"),
+        "{}",
+        stderr(&out)
+    );
+    let out = run_as(&root, None, &["claim", "--owner", "a", "--lease", "0"]);
+    assert_eq!(code(&out), 2, "{}", stderr(&out));
+    let out = run_as(&root, None, &["sessions"]);
+    assert_eq!(code(&out), 2, "`sessions` needs `--live`");
+}
+
+#[test]
+fn heartbeats_and_scopes_show_in_sessions_live() {
+    let (_dir, root) = project();
+    assert_eq!(
+        ok(&root, &["sessions", "--live"]).trim(),
+        "No live sessions"
+    );
+    ok_as(
+        &root,
+        "alice",
+        &["claim", "--scope", "spec-7", "--scope", "chain-a"],
+    );
+    let out = run_as(&root, Some("bob"), &["claim", "--scope", "spec-7"]);
+    assert_eq!(code(&out), 3);
+    assert!(
+        stderr(&out).contains("live session `alice`"),
+        "{}",
+        stderr(&out)
+    );
+    let hb = json_of(&ok_as(
+        &root,
+        "bob",
+        &["heartbeat", "--ttl", "60", "--json"],
+    ));
+    assert_eq!(hb["renewed"], false);
+    assert_eq!(hb["live"]["ttl_seconds"], 60);
+    // bob's entry goes stale: its heartbeat is moved back two minutes.
+    let bob_key = root.join(".claude/live/bob.json");
+    let mut bob: Value = serde_json::from_slice(&std::fs::read(&bob_key).unwrap()).unwrap();
+    bob["heartbeat"] = json!("2020-01-01T00:00:00Z");
+    std::fs::write(&bob_key, bob.to_string()).unwrap();
+    let listed = json_of(&ok(&root, &["sessions", "--live", "--json"]));
+    let listed = listed.as_array().unwrap();
+    assert_eq!(listed.len(), 2);
+    assert_eq!(listed[0]["entry"]["session_id"], "alice");
+    assert_eq!(listed[0]["entry"]["scopes"], json!(["spec-7", "chain-a"]));
+    assert_eq!(listed[0]["stale"], false);
+    assert_eq!(
+        listed[0]["process_running"], true,
+        "the test process ran it"
+    );
+    assert_eq!(listed[1]["stale"], true);
+    assert!(
+        listed[1]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("TTL of 60 s")
+    );
+    let text = ok(&root, &["sessions", "--live"]);
+    assert!(text.starts_with("SESSION"), "{text}");
+    assert!(text.contains("stale: no heartbeat for"), "{text}");
+    // A stale holder's scope can be taken; a released one too.
+    ok_as(&root, "alice", &["release", "--scope", "spec-7"]);
+    ok_as(&root, "bob", &["claim", "--scope", "spec-7"]);
+    let out = run_as(&root, Some("carol"), &["claim", "--scope", "chain-a"]);
+    assert_eq!(code(&out), 3, "alice still holds chain-a");
+}
+
+fn hook_payload(event: &str, root: &Path, session: &str, extra: &Value) -> Value {
+    let mut p = payload(event, root, extra);
+    p["session_id"] = json!(session);
+    p
+}
+
+#[test]
+fn the_hook_claims_on_session_start_and_a_second_claude_session_is_refused_with_exit_0() {
+    let (_dir, root) = project();
+    ok(&root, &["new", "--goal", "g", "--id", "s1"]);
+    let first = hook(&hook_payload(
+        "SessionStart",
+        &root,
+        "claude-1",
+        &json!({"source": "startup"}),
+    ));
+    assert!(first.stderr.is_empty(), "{first:?}");
+    let lease: Value = serde_json::from_slice(
+        &std::fs::read(root.join(".claude/orchestrator-session.owner.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(lease["owner"], "claude-1");
+    // The hook's claim records the process that ran it (this test), not its own short life.
+    assert_eq!(lease["process"]["pid"], std::process::id());
+    let start = hook(&hook_payload(
+        "SubagentStart",
+        &root,
+        "claude-1",
+        &json!({"agent_id": "a1", "agent_type": "Explore"}),
+    ));
+    assert!(start.stderr.is_empty(), "{start:?}");
+    assert_eq!(common::current(&root)["agents"][0]["id"], "a1");
+    // A second Claude Code session: its claim and its writes are refused, on stderr, exit 0.
+    let second = hook(&hook_payload(
+        "SessionStart",
+        &root,
+        "claude-2",
+        &json!({"source": "startup"}),
+    ));
+    assert_eq!(code(&second), 0);
+    let err = stderr(&second);
+    assert!(
+        err.contains("error[conflict]") && err.contains("`claude-1`"),
+        "{err}"
+    );
+    let before = std::fs::read(root.join(CURRENT)).unwrap();
+    let stop = hook(&hook_payload("Stop", &root, "claude-2", &json!({})));
+    assert_eq!(code(&stop), 0);
+    let err = stderr(&stop);
+    assert!(
+        err.starts_with("session-state hook: error[conflict]: Stop: ")
+            && err.contains("`claude-1`"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read(root.join(CURRENT)).unwrap(), before);
+    // The owner's SessionEnd pauses the session and releases it; the second session claims.
+    let end = hook(&hook_payload("SessionEnd", &root, "claude-1", &json!({})));
+    assert!(end.stderr.is_empty(), "{end:?}");
+    assert_eq!(common::current(&root)["status"], "paused");
+    let again = hook(&hook_payload(
+        "SessionStart",
+        &root,
+        "claude-2",
+        &json!({"source": "resume"}),
+    ));
+    assert!(again.stderr.is_empty(), "{again:?}");
+    let lease: Value = serde_json::from_slice(
+        &std::fs::read(root.join(".claude/orchestrator-session.owner.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        (lease["owner"].as_str(), lease["epoch"].as_u64()),
+        (Some("claude-2"), Some(2))
+    );
+    let _ = stdout(&again);
+}
