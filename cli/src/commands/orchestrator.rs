@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use session_state::Timestamp;
 use session_state::orchestrator::{
     DoctorReport, HistoryQuery, OrchestratorSession, OrchestratorStore, RepairAction,
-    SessionStatus, UNKNOWN, json_schema, known_text, known_time, render_markdown, resume_summary,
+    SessionStatus, UNKNOWN, json_schema, known_text, known_time, render_resume, resume_summary,
 };
 use session_state::registry::RegistryDoctorReport;
 use session_state::{Clock, Error, ErrorKind, Result};
@@ -166,7 +166,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             if json {
                 print_json(&summary);
             } else {
-                print!("{}", safe(&render_markdown(&summary)));
+                print!("{}", safe(&render_resume(&summary)));
             }
         }
         Command::Show { json } => {

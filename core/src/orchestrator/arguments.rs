@@ -10,7 +10,7 @@ use super::document::{Agent, OrchestratorSession};
 use super::keys::current_key;
 use super::parse::{ParseOptions, parse_document};
 use super::status::AgentStatus;
-use super::summary::{ResumeSummary, render_markdown, resume_summary};
+use super::summary::{ResumeSummary, render_resume, resume_summary};
 use crate::error::{Error, ErrorKind, Result};
 use crate::time::Timestamp;
 
@@ -118,7 +118,7 @@ pub fn render_resume_argument(
     object: Map<String, Value>,
     now: DateTime<Utc>,
 ) -> Result<String> {
-    Ok(render_markdown(&summary_argument(name, object, now)?))
+    Ok(render_resume(&summary_argument(name, object, now)?))
 }
 
 /// The resume summary in the object argument `name`: a summary as `resume_summary` gives it,

@@ -8,7 +8,7 @@
 //!   `before_compression`, `session_end`), `create_session`, the recording verbs
 //!   (`record_new`, `record_agent_start`, ... over the argument types of the `record` module:
 //!   [`NewSession`], [`AgentStart`], ...), and recovery (`recover`, `doctor`).
-//! - [`resume_summary`] and [`render_markdown`]: the "RESUMING SESSION" block.
+//! - [`resume_summary`] and [`render_resume`]: the "RESUMING SESSION" block.
 //! - [`salvage`]: every complete field of a torn document.
 //! - [`json_schema`]: the JSON Schema of the document.
 //! - [`parse_argument`] and [`agent_from_start`]: a document or agent given to a binding as an
@@ -16,7 +16,7 @@
 //!
 //! ```
 //! use session_state::{FixedClock, MemoryStore};
-//! use session_state::orchestrator::{OrchestratorStore, Project, render_markdown, resume_summary};
+//! use session_state::orchestrator::{OrchestratorStore, Project, render_resume, resume_summary};
 //!
 //! let clock = FixedClock::at("2025-12-27T10:30:00Z")?;
 //! let sessions = OrchestratorStore::new(MemoryStore::new(), clock);
@@ -25,7 +25,7 @@
 //! assert_eq!(doc.session_id, "2025-12-27-abc123");
 //! sessions.start()?;
 //! let doc = sessions.load()?.expect("saved");
-//! let md = render_markdown(&resume_summary(&doc, clock.0));
+//! let md = render_resume(&resume_summary(&doc, clock.0));
 //! assert!(md.starts_with("## 🔄 RESUMING SESSION"));
 //! # Ok::<(), session_state::Error>(())
 //! ```
@@ -70,5 +70,5 @@ pub use status::{AgentStatus, SessionStatus};
 pub use store::OrchestratorStore;
 pub use summary::{
     AgentLine, ContextBudget, ResumeSummary, UNKNOWN, WorkLine, group_thousands, known_text,
-    known_time, render_markdown, resume_summary,
+    known_time, render_resume, resume_summary,
 };

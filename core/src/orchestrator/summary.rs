@@ -186,7 +186,7 @@ pub fn group_thousands(n: u64) -> String {
 /// The seed's "## 🔄 RESUMING SESSION" block for `summary`, line for line. An empty section
 /// shows `- (none)`, a goal or start time that is not known `unknown`; the last line is left
 /// out when no agent is in progress. Ends with a newline.
-pub fn render_markdown(summary: &ResumeSummary) -> String {
+pub fn render_resume(summary: &ResumeSummary) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "## 🔄 RESUMING SESSION\n");
     let _ = writeln!(md, "**Session ID**: {}", summary.session_id);
