@@ -94,15 +94,12 @@ pub fn code_for(kind: ErrorKind) -> u8 {
 
 /// Prints `error[<code>]: <message>` to stderr, with the error's hint in this CLI's flags, and
 /// returns the matching exit code. An input over a size limit (an error with a `limit`
-/// context) says how to raise it, a session id that cannot name an archive file how to repair it.
+/// context) says how to raise it.
 pub fn report(err: &Error) -> ExitCode {
     let mut message = err.to_string();
     message.push_str(err.hint().map(advice).unwrap_or_default());
     if err.context_value("limit").is_some() && !message.contains(crate::input::RAISE) {
         message = format!("{message}: {}", crate::input::RAISE);
-    }
-    if session_state::orchestrator::is_unsafe_session_id(err) {
-        message = format!("{message}: `session-state doctor --fix` gives the session a safe id");
     }
     eprintln!("error[{}]: {}", err.code(), crate::terminal::safe(&message));
     ExitCode::from(code_for(err.kind()))

@@ -14,7 +14,7 @@ use session_state::{Error, Result};
 use crate::context::Context;
 
 /// The limit when neither the flag nor the environment variable sets one: 16 MiB.
-pub const DEFAULT_MAX_BYTES: usize = session_state::orchestrator::DEFAULT_MAX_DOCUMENT_BYTES;
+pub const DEFAULT_MAX_BYTES: usize = session_state::DEFAULT_MAX_DOCUMENT_BYTES;
 
 /// The environment variable that sets the limit when `--max-bytes` is not given.
 pub const ENV: &str = "SESSION_STATE_MAX_BYTES";

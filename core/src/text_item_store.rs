@@ -17,7 +17,7 @@ use crate::key_listing::keys_under;
 use crate::{Key, Result, Store, UpdateFn, read_apply_write};
 
 /// Prefix of the base64 form: a NUL character, then `base64:`.
-pub const BASE64_MARKER: &str = "\0base64:";
+pub(crate) const BASE64_MARKER: &str = "\0base64:";
 
 /// The storage under a [`TextItemStore`]: items named by strings, each holding a string. `key`
 /// and `action` (`"read"`, `"write"`, `"delete"`, `"list"`) are for the errors to name.
@@ -100,7 +100,7 @@ impl<T: TextItems> Store for TextItemStore<T> {
 
 /// The string that stores `bytes`: their text when they are UTF-8 not starting with NUL, else
 /// [`BASE64_MARKER`] and their base64.
-pub fn encode(bytes: &[u8]) -> String {
+pub(crate) fn encode(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(text) if !text.starts_with('\0') => text.to_owned(),
         _ => {
@@ -113,7 +113,7 @@ pub fn encode(bytes: &[u8]) -> String {
 
 /// The bytes a stored string holds: the base64 form decoded, any other string's UTF-8 bytes
 /// (also a string that starts with the marker but whose base64 is broken).
-pub fn decode(stored: String) -> Vec<u8> {
+pub(crate) fn decode(stored: String) -> Vec<u8> {
     stored
         .strip_prefix(BASE64_MARKER)
         .and_then(|b64| STANDARD.decode(b64).ok())

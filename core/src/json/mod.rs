@@ -15,7 +15,8 @@ mod lenient;
 mod text_checks;
 
 pub(crate) use lenient::read as read_lenient;
-pub use text_checks::{check_input, refuse_js_value, too_deep};
+pub(crate) use text_checks::refuse_js_value;
+pub use text_checks::{check_input, too_deep};
 pub(crate) use text_checks::{check_nesting, check_rewrite};
 
 use serde_json::Value;
@@ -55,7 +56,7 @@ pub(crate) fn kind_of(value: &Value) -> &'static str {
 /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput): `` `{what}` holds the lone
 /// surrogate `\ud800` at `["goal"]`, ... `` (context `field`), or
 /// `` `{what}` is not JSON: {serde_json's reason} ``.
-pub fn parse_input(what: &str, text: &[u8]) -> crate::Result<serde_json::Value> {
+pub(crate) fn parse_input(what: &str, text: &[u8]) -> crate::Result<serde_json::Value> {
     serde_json::from_slice(text).map_err(|e| match check_input(&format!("`{what}`"), text) {
         Err(err) => err,
         Ok(()) => crate::Error::invalid_input(format!("`{what}` is not JSON: {e}")),

@@ -4,9 +4,9 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::key::{Key, MAX_SEGMENT_BYTES};
 
 /// Key of the current session.
-pub const CURRENT_KEY: &str = ".claude/orchestrator-session.json";
+pub(crate) const CURRENT_KEY: &str = ".claude/orchestrator-session.json";
 /// Folder key of the archived sessions.
-pub const HISTORY_DIR: &str = ".claude/orchestrator-history";
+pub(crate) const HISTORY_DIR: &str = ".claude/orchestrator-history";
 /// Key of the history listing index (outside the history folder; rebuilt from the files).
 pub const INDEX_KEY: &str = ".claude/orchestrator-history.index.json";
 
@@ -15,12 +15,12 @@ fn constant(key: &str) -> Key {
     Key::new(key).unwrap_or_else(|_| unreachable!("constant key {key} is valid"))
 }
 
-/// [`CURRENT_KEY`] as a [`Key`].
+/// The current session's file, `.claude/orchestrator-session.json`, as a [`Key`].
 pub fn current_key() -> Key {
     constant(CURRENT_KEY)
 }
 
-/// [`HISTORY_DIR`] as a [`Key`].
+/// The history folder, `.claude/orchestrator-history`, as a [`Key`].
 pub fn history_dir() -> Key {
     constant(HISTORY_DIR)
 }

@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
-use super::document::OrchestratorSession;
+use super::document::{ContextUsage, OrchestratorSession};
 use super::status::{AgentStatus, SessionStatus};
 use crate::time::Timestamp;
 
@@ -117,13 +117,13 @@ pub fn relative_time(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
 /// which stands for a time that was missing (salvage fills `created` with it when neither
 /// `created` nor `updated` survived), so that it is shown as unknown, never as "20788 days
 /// ago".
-pub fn known_time(t: Timestamp) -> Option<Timestamp> {
+pub(crate) fn known_time(t: Timestamp) -> Option<Timestamp> {
     (t.utc().timestamp() != 0).then_some(t)
 }
 
 /// What a document's text field says: `None` when it is empty (salvage fills a missing goal or
 /// project name with `""`).
-pub fn known_text(text: &str) -> Option<&str> {
+pub(crate) fn known_text(text: &str) -> Option<&str> {
     (!text.is_empty()).then_some(text)
 }
 
@@ -168,10 +168,18 @@ pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSu
 }
 
 /// How a value that is not known reads in the markdown.
-pub const UNKNOWN: &str = "unknown";
+pub(crate) const UNKNOWN: &str = "unknown";
+
+/// The context usage as a report names it: `~25,000 tokens (20%)`.
+impl std::fmt::Display for ContextUsage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tokens = group_thousands(self.estimated_tokens);
+        write!(f, "~{tokens} tokens ({}%)", self.percentage)
+    }
+}
 
 /// `25000` as `25,000`.
-pub fn group_thousands(n: u64) -> String {
+pub(crate) fn group_thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -277,5 +285,15 @@ mod tests {
         assert_eq!(group_thousands(999), "999");
         assert_eq!(group_thousands(25_000), "25,000");
         assert_eq!(group_thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn context_usage_reads_with_grouped_tokens() {
+        let usage = ContextUsage {
+            estimated_tokens: 25_000,
+            percentage: Number::from(20u8),
+            ..ContextUsage::default()
+        };
+        assert_eq!(usage.to_string(), "~25,000 tokens (20%)");
     }
 }

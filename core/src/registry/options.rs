@@ -63,7 +63,7 @@ impl RegistryOptions {
     /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming `{name}.journal` (or
     /// the member inside it, `options.journal.minCompactBytes`) for anything but a boolean,
     /// `null` or `{ minCompactBytes }`.
-    pub fn journal_mode(&self, name: &str) -> Result<JournalMode> {
+    pub(crate) fn journal_mode(&self, name: &str) -> Result<JournalMode> {
         let field = format!("{name}.journal");
         match &self.journal {
             None | Some(Value::Null | Value::Bool(false)) => Ok(JournalMode::Off),

@@ -18,7 +18,7 @@ pub const TRANSCRIPT_DIR: &str = ".moai/logs/agent-transcripts";
 ///
 /// # Errors
 /// As [`transcript_key`], for ids that are not valid key segments.
-pub fn existing_transcript_key(agent_id: &str) -> Result<Option<Key>> {
+pub(crate) fn existing_transcript_key(agent_id: &str) -> Result<Option<Key>> {
     let id = Key::segment("agent id", agent_id)?;
     if "agent-.jsonl".len() + id.len() > crate::key::MAX_SEGMENT_BYTES {
         return Ok(None);
