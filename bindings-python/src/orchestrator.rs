@@ -377,9 +377,10 @@ pub fn resume_summary<'py>(
 #[pyo3(signature = (doc, now = None))]
 pub fn render_resume(doc: &Bound<'_, PyAny>, now: Option<&Bound<'_, PyAny>>) -> PyResult<String> {
     let doc = doc_from_py("state", doc, &ParseOptions::default())?;
-    Ok(orchestrator::render_resume(
-        &orchestrator::resume_summary(&doc, now_or(now)?.utc()),
-    ))
+    Ok(orchestrator::render_resume(&orchestrator::resume_summary(
+        &doc,
+        now_or(now)?.utc(),
+    )))
 }
 
 /// `salvage(data) -> dict`: every complete field of damaged bytes

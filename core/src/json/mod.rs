@@ -1,9 +1,9 @@
 //! Reading JSON, for all three kinds of state (orchestrator, registry, team):
 //!
-//! - the strict read of what a caller gives: [`parse_input`] (text) and [`from_value`] (a value
-//!   read as a type), after the text checks of [`check_input`]: an integer serde_json would
-//!   turn into a float, a lone surrogate escape, nesting deeper than [`MAX_VALUE_NESTING`], each
-//!   refused naming where it is;
+//! - the strict read of what a caller gives: [`from_value`] (a value read as a type), and the
+//!   text checks of [`check_input`]: an integer serde_json would turn into a float, a lone
+//!   surrogate escape, nesting deeper than [`MAX_VALUE_NESTING`], each refused naming where it
+//!   is (the JS packages' text: [`read_strict_json`](crate::js_json::read_strict_json));
 //! - the strict read of a stored file (serde_json, a leading UTF-8 BOM skipped), and the check
 //!   before a change writes a file again that no integer in it would become a float;
 //! - the lenient read of a damaged file, for salvage: the longest usable prefix.

@@ -48,7 +48,7 @@ pub struct ContextBudget {
 ///
 /// A value the document does not really hold is `None` (JSON `null`, "unknown" in the
 /// markdown), never a stand-in: a salvaged document's empty goal, or its `created` filled with
-/// the Unix epoch (see [`known_time`]).
+/// the Unix epoch (see `known_time`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ResumeSummary {
     /// Session id.
@@ -58,7 +58,7 @@ pub struct ResumeSummary {
     pub goal: Option<String>,
     /// Session status.
     pub status: SessionStatus,
-    /// When the session was created; `None` when unknown ([`known_time`]).
+    /// When the session was created; `None` when unknown (`known_time`).
     #[serde(default)]
     pub started: Option<Timestamp>,
     /// `started` relative to now, see `relative_time`; `None` when `started` is.

@@ -29,7 +29,7 @@ pub(crate) fn existing_transcript_key(agent_id: &str) -> Result<Option<Key>> {
 /// The key and bytes of `agent_id`'s transcript in `store`: below `TRANSCRIPT_DIR`, or at
 /// the store's root when `at_store_root` (a store rooted at the transcript folder itself, as
 /// the Python drop-in's configurable `transcript_dir`); `None` when there is none (also for an
-/// id too long for the file name, see [`existing_transcript_key`]).
+/// id too long for the file name).
 ///
 /// # Errors
 /// [`ErrorKind::InvalidKey`](crate::ErrorKind::InvalidKey) for an unsafe id; the store's errors.
