@@ -3,12 +3,12 @@
 //!
 //! Documents are UTF-8 JSON, so the common case is stored as the text itself, readable in the
 //! browser's devtools. Bytes that are not valid UTF-8, or text that starts with a NUL character
-//! (which no JSON document does), are stored as the marker `"\0base64:"` followed by standard padded
-//! base64. A string starting with NUL that is not that form (someone else wrote the value) reads
-//! as its own UTF-8 bytes, like any other foreign text: a document reader then finds it corrupt
-//! and keeps it aside, as it would a torn file. A write is one `set`, so it replaces the value
-//! whole or not at all; `update` is read, apply, write (exclusive only as far as the storage's
-//! caller runs one call at a time).
+//! (which no JSON document does), are stored as the marker `"\0base64:"` followed by standard
+//! padded base64. A string starting with NUL that is not that form (someone else wrote the value)
+//! reads as its own UTF-8 bytes, like any other foreign text: a document reader then finds it
+//! corrupt and keeps it aside, as it would a torn file. A write is one `set`, so it replaces the
+//! value whole or not at all; `update` is read, apply, write (exclusive only as far as the
+//! storage's caller runs one call at a time).
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;

@@ -40,8 +40,9 @@ pub fn parse_argument(
 /// Node, Python and wasm packages document.
 ///
 /// # Errors
-/// [`InvalidInput`](crate::ErrorKind::InvalidInput) `` `agent` is invalid: {serde's reason} `` when the members do
-/// not make an [`Agent`] (a missing `id`, a `progress` that is not an integer, ...).
+/// [`InvalidInput`](crate::ErrorKind::InvalidInput) `` `agent` is invalid: {serde's reason} ``
+/// when the members do not make an [`Agent`] (a missing `id`, a `progress` that is not an
+/// integer, ...).
 pub fn agent_from_start(mut fields: Map<String, Value>, now: Timestamp) -> Result<Agent> {
     fields
         .entry("status")

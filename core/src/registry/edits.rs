@@ -32,8 +32,8 @@ pub struct StateEdits {
 
 impl StateEdits {
     /// The changes from `before` to `after`, two objects holding (some of) the maps that may be
-    /// edited, `sessions`, `chains`, `metadata` and `results`: a map absent from `before` is empty; one absent from `after` is left
-    /// as it is.
+    /// edited, `sessions`, `chains`, `metadata` and `results`: a map absent from `before` is
+    /// empty; one absent from `after` is left as it is.
     ///
     /// # Errors
     /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) when a map of `after` is not

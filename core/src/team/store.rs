@@ -87,9 +87,10 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
     }
 
     /// The same store reading session files of at most `bytes` bytes (default
-    /// [`DEFAULT_MAX_DOCUMENT_BYTES`](crate::DEFAULT_MAX_DOCUMENT_BYTES), 16 MiB). A larger file is refused with
-    /// [`ErrorKind::InvalidInput`] naming the limit (context `limit`) and skipped by
-    /// [`list`](Self::list); [`save`](Self::save) copies it aside before replacing it.
+    /// [`DEFAULT_MAX_DOCUMENT_BYTES`](crate::DEFAULT_MAX_DOCUMENT_BYTES), 16 MiB). A larger
+    /// file is refused with [`ErrorKind::InvalidInput`] naming the limit (context `limit`) and
+    /// skipped by [`list`](Self::list); [`save`](Self::save) copies it aside before replacing
+    /// it.
     #[must_use]
     pub fn with_max_document_bytes(mut self, bytes: usize) -> Self {
         self.limit = ReadLimit(bytes);
