@@ -4,7 +4,7 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::key::{Key, MAX_SEGMENT_BYTES};
 
 /// Key of the current session.
-pub(crate) const CURRENT_KEY: &str = ".claude/orchestrator-session.json";
+pub const CURRENT_KEY: &str = ".claude/orchestrator-session.json";
 /// Folder key of the archived sessions.
 pub(crate) const HISTORY_DIR: &str = ".claude/orchestrator-history";
 /// Key of the history listing index (outside the history folder; rebuilt from the files).
@@ -15,7 +15,7 @@ fn constant(key: &str) -> Key {
     Key::new(key).unwrap_or_else(|_| unreachable!("constant key {key} is valid"))
 }
 
-/// The current session's file, `.claude/orchestrator-session.json`, as a [`Key`].
+/// [`CURRENT_KEY`] as a [`Key`].
 pub fn current_key() -> Key {
     constant(CURRENT_KEY)
 }

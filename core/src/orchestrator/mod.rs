@@ -55,7 +55,7 @@ pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
 };
 pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
-pub use keys::{INDEX_KEY, current_key, history_dir, history_key, index_key};
+pub use keys::{CURRENT_KEY, INDEX_KEY, current_key, history_dir, history_key, index_key};
 pub use options::{ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions, StoreOptions};
 pub use parse::{ParseOptions, parse_document};
 pub use record::{
