@@ -9,7 +9,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use session_state::{Error, Result};
+use session_state::{Error, Hint, Result};
 
 use crate::context::Context;
 
@@ -90,12 +90,14 @@ pub fn read_limited(reader: impl Read, name: &str, limit: usize) -> Result<Vec<u
     Ok(bytes)
 }
 
-/// The `invalid_input` error of an input over `limit` bytes.
+/// The `invalid_input` error of an input over `limit` bytes, with the hint to raise the limit
+/// (worded by `exit::report` as [`RAISE`]).
 pub fn too_large(name: &str, limit: usize) -> Error {
-    Error::invalid_input(format!(
-        "{name} is more than the limit of {limit} bytes: {RAISE}"
-    ))
-    .with_context("limit", limit.to_string())
+    Error::invalid_input(format!("{name} is more than the limit of {limit} bytes"))
+        .with_context("limit", limit.to_string())
+        .with_hint(Hint::RaiseLimit {
+            option: "max_document_bytes",
+        })
 }
 
 /// The limit from the flag's value, else from [`ENV`], else [`DEFAULT_MAX_BYTES`].
