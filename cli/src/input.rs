@@ -147,7 +147,7 @@ fn parse_size(text: &str) -> std::result::Result<usize, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_size, read_limited};
+    use super::{Hint, RAISE, parse_size, read_limited};
 
     #[test]
     fn sizes_take_binary_suffixes() {
@@ -166,7 +166,10 @@ mod tests {
         let endless = std::io::repeat(b'0');
         let err = read_limited(endless, "stdin", 10).unwrap_err();
         assert_eq!(err.code(), "invalid_input");
-        assert!(err.message().contains("`--max-bytes`"), "{err}");
+        // `exit::report` words the hint as RAISE, which names the flag.
+        assert!(matches!(err.hint(), Some(Hint::RaiseLimit { .. })), "{err}");
+        assert!(RAISE.contains("`--max-bytes`"));
+        assert_eq!(err.context_value("limit"), Some("10"));
         assert_eq!(read_limited(&b"0123456789"[..], "x", 10).unwrap().len(), 10);
     }
 }
