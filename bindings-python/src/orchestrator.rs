@@ -229,7 +229,7 @@ pub fn resume_summary<'py>(py: Python<'py>, doc: &Obj<'py>, now: Option<&Obj<'py
 pub fn render_resume(doc: &Obj<'_>, now: Option<&Obj<'_>>) -> PyResult<String> {
     let doc = doc_from_py(doc, &ParseOptions::default())?;
     let summary = orchestrator::resume_summary(&doc, args::now(now)?);
-    Ok(orchestrator::render_markdown(&summary))
+    Ok(orchestrator::render_resume(&summary))
 }
 
 /// `salvage(data) -> dict`: every complete field of damaged bytes

@@ -93,33 +93,31 @@ pub fn code_for(kind: ErrorKind) -> u8 {
 }
 
 /// Prints `error[<code>]: <message>` to stderr, with the error's hint in this CLI's flags, and
-/// returns the matching exit code. An input over a size limit (an error with a `limit`
-/// context) says how to raise it, a session id that cannot name an archive file how to repair it.
+/// returns the matching exit code. An input over a size limit (the hint `raise_limit`) says how
+/// to raise it.
 pub fn report(err: &Error) -> ExitCode {
     let mut message = err.to_string();
-    message.push_str(err.hint().map(advice).unwrap_or_default());
-    if err.context_value("limit").is_some() && !message.contains(crate::input::RAISE) {
-        message = format!("{message}: {}", crate::input::RAISE);
-    }
-    if session_state::orchestrator::is_unsafe_session_id(err) {
-        message = format!("{message}: `session-state doctor --fix` gives the session a safe id");
+    if let Some(what) = err.hint().and_then(advice) {
+        message.push_str(": ");
+        message.push_str(what);
     }
     eprintln!("error[{}]: {}", err.code(), crate::terminal::safe(&message));
     ExitCode::from(code_for(err.kind()))
 }
 
 /// What the CLI user may do, for a core [`Hint`]: the flag to pass.
-fn advice(hint: Hint) -> &'static str {
-    match hint {
+fn advice(hint: Hint) -> Option<&'static str> {
+    Some(match hint {
         Hint::Replace => {
-            ": pass `--replace` to overwrite it, or `archive --replace` for a session already \
-             in a final status"
+            "pass `--replace` to overwrite it, or `archive --replace` for a session already in \
+             a final status"
         }
-        Hint::ArchiveCurrent => ": pass `--archive-current` to archive it as it is",
-        Hint::Repair => ": `session-state doctor --fix` repairs it, keeping a copy",
-        Hint::Takeover => ": pass `--takeover` to take it over",
-        _ => "",
-    }
+        Hint::ArchiveCurrent => "pass `--archive-current` to archive it as it is",
+        Hint::Repair => "`session-state doctor --fix` repairs it, keeping a copy",
+        Hint::Takeover => "pass `--takeover` to take it over",
+        Hint::RaiseLimit { .. } => crate::input::RAISE,
+        _ => return None,
+    })
 }
 
 #[cfg(test)]
@@ -128,12 +126,12 @@ mod tests {
 
     #[test]
     fn the_replace_hint_names_the_flag() {
-        assert!(advice(Hint::Replace).contains("`--replace`"));
+        assert!(advice(Hint::Replace).unwrap().contains("`--replace`"));
         assert_eq!(
             advice(Hint::RaiseLimit {
                 option: "max_document_bytes"
             }),
-            ""
+            Some(crate::input::RAISE)
         );
     }
 

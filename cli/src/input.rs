@@ -9,12 +9,12 @@
 use std::io::Read;
 use std::path::Path;
 
-use session_state::{Error, Result};
+use session_state::{Error, Hint, Result};
 
 use crate::context::Context;
 
 /// The limit when neither the flag nor the environment variable sets one: 16 MiB.
-pub const DEFAULT_MAX_BYTES: usize = session_state::orchestrator::DEFAULT_MAX_DOCUMENT_BYTES;
+pub const DEFAULT_MAX_BYTES: usize = session_state::DEFAULT_MAX_DOCUMENT_BYTES;
 
 /// The environment variable that sets the limit when `--max-bytes` is not given.
 pub const ENV: &str = "SESSION_STATE_MAX_BYTES";
@@ -90,12 +90,14 @@ pub fn read_limited(reader: impl Read, name: &str, limit: usize) -> Result<Vec<u
     Ok(bytes)
 }
 
-/// The `invalid_input` error of an input over `limit` bytes.
+/// The `invalid_input` error of an input over `limit` bytes, with the hint to raise the limit
+/// (worded by `exit::report` as [`RAISE`]).
 pub fn too_large(name: &str, limit: usize) -> Error {
-    Error::invalid_input(format!(
-        "{name} is more than the limit of {limit} bytes: {RAISE}"
-    ))
-    .with_context("limit", limit.to_string())
+    Error::invalid_input(format!("{name} is more than the limit of {limit} bytes"))
+        .with_context("limit", limit.to_string())
+        .with_hint(Hint::RaiseLimit {
+            option: "max_document_bytes",
+        })
 }
 
 /// The limit from the flag's value, else from [`ENV`], else [`DEFAULT_MAX_BYTES`].
@@ -145,7 +147,7 @@ fn parse_size(text: &str) -> std::result::Result<usize, String> {
 
 #[cfg(test)]
 mod tests {
-    use super::{parse_size, read_limited};
+    use super::{Hint, RAISE, parse_size, read_limited};
 
     #[test]
     fn sizes_take_binary_suffixes() {
@@ -164,7 +166,10 @@ mod tests {
         let endless = std::io::repeat(b'0');
         let err = read_limited(endless, "stdin", 10).unwrap_err();
         assert_eq!(err.code(), "invalid_input");
-        assert!(err.message().contains("`--max-bytes`"), "{err}");
+        // `exit::report` words the hint as RAISE, which names the flag.
+        assert!(matches!(err.hint(), Some(Hint::RaiseLimit { .. })), "{err}");
+        assert!(RAISE.contains("`--max-bytes`"));
+        assert_eq!(err.context_value("limit"), Some("10"));
         assert_eq!(read_limited(&b"0123456789"[..], "x", 10).unwrap().len(), 10);
     }
 }

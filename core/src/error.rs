@@ -280,11 +280,6 @@ impl Error {
         self.salvaged.as_deref()
     }
 
-    /// The underlying cause, if any (for host stores: the host's own exception).
-    pub fn source_ref(&self) -> Option<&(dyn std::error::Error + Send + Sync + 'static)> {
-        self.source.as_deref()
-    }
-
     /// Takes the underlying cause out of the error (bindings re-raise host exceptions with it).
     pub fn take_source(&mut self) -> Option<BoxError> {
         self.source.take()

@@ -73,9 +73,11 @@ impl<'a> StrictJson<'a> {
 /// The JSON value of the argument `what` from the outcome of [`STRICT_JSON_JS`].
 ///
 /// # Errors
-/// `invalid_input` naming `what` (and the member) for a refusal
-/// ([`json::refuse_js_value`]) or a value without JSON text; the text's own errors as
-/// [`json::parse_input`].
+/// `invalid_input` naming `what` (and the member) for a refusal (a member JSON cannot hold,
+/// such as NaN or a `Map`; an integer beyond 2^53 - 1; nesting deeper than
+/// [`MAX_VALUE_NESTING`](crate::MAX_VALUE_NESTING)) or a value without JSON text; for the
+/// text, `` `{what}` holds the lone surrogate `\ud800` at `["goal"]` `` (context `field`) or
+/// `` `{what}` is not JSON: {serde_json's reason} ``.
 pub fn read_strict_json(what: &str, outcome: StrictJson<'_>) -> Result<Value> {
     match outcome {
         StrictJson::Text(text) => json::parse_input(what, text.as_bytes()),

@@ -3,12 +3,12 @@
 //!
 //! Documents are UTF-8 JSON, so the common case is stored as the text itself, readable in the
 //! browser's devtools. Bytes that are not valid UTF-8, or text that starts with a NUL character
-//! (which no JSON document does), are stored as [`BASE64_MARKER`] followed by standard padded
-//! base64. A string starting with NUL that is not that form (someone else wrote the value) reads
-//! as its own UTF-8 bytes, like any other foreign text: a document reader then finds it corrupt
-//! and keeps it aside, as it would a torn file. A write is one `set`, so it replaces the value
-//! whole or not at all; `update` is read, apply, write (exclusive only as far as the storage's
-//! caller runs one call at a time).
+//! (which no JSON document does), are stored as the marker `"\0base64:"` followed by standard
+//! padded base64. A string starting with NUL that is not that form (someone else wrote the value)
+//! reads as its own UTF-8 bytes, like any other foreign text: a document reader then finds it
+//! corrupt and keeps it aside, as it would a torn file. A write is one `set`, so it replaces the
+//! value whole or not at all; `update` is read, apply, write (exclusive only as far as the
+//! storage's caller runs one call at a time).
 
 use base64::Engine as _;
 use base64::engine::general_purpose::STANDARD;
@@ -17,7 +17,7 @@ use crate::key_listing::keys_under;
 use crate::{Key, Result, Store, UpdateFn, read_apply_write};
 
 /// Prefix of the base64 form: a NUL character, then `base64:`.
-pub const BASE64_MARKER: &str = "\0base64:";
+pub(crate) const BASE64_MARKER: &str = "\0base64:";
 
 /// The storage under a [`TextItemStore`]: items named by strings, each holding a string. `key`
 /// and `action` (`"read"`, `"write"`, `"delete"`, `"list"`) are for the errors to name.
@@ -100,7 +100,7 @@ impl<T: TextItems> Store for TextItemStore<T> {
 
 /// The string that stores `bytes`: their text when they are UTF-8 not starting with NUL, else
 /// [`BASE64_MARKER`] and their base64.
-pub fn encode(bytes: &[u8]) -> String {
+pub(crate) fn encode(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(text) if !text.starts_with('\0') => text.to_owned(),
         _ => {
@@ -113,7 +113,7 @@ pub fn encode(bytes: &[u8]) -> String {
 
 /// The bytes a stored string holds: the base64 form decoded, any other string's UTF-8 bytes
 /// (also a string that starts with the marker but whose base64 is broken).
-pub fn decode(stored: String) -> Vec<u8> {
+pub(crate) fn decode(stored: String) -> Vec<u8> {
     stored
         .strip_prefix(BASE64_MARKER)
         .and_then(|b64| STANDARD.decode(b64).ok())

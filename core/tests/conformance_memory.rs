@@ -9,33 +9,25 @@ fn k(s: &str) -> Key {
     Key::new(s).unwrap()
 }
 
-fn explain(report: &ConformanceReport) -> String {
-    report
-        .failures()
-        .map(|f| format!("{}: {}", f.name, f.message.as_deref().unwrap_or("")))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
 #[test]
 fn memory_store_passes_every_case() {
     let store = MemoryStore::new();
     let report = conformance::run_all(&store, &k("conformance"));
-    assert!(report.all_passed(), "{}", explain(&report));
+    assert!(report.all_passed(), "{report}");
     assert_eq!(report.passed, CASES.len());
     assert_eq!(report.cases.len(), CASES.len());
     // Cases clean up after themselves.
     assert!(store.list(&k("conformance")).unwrap().is_empty());
     // A second run on the same store (as a persistent host store would be) passes too.
     let again = conformance::run_all(&store, &k("conformance"));
-    assert!(again.all_passed(), "{}", explain(&again));
+    assert!(again.all_passed(), "{again}");
 }
 
 #[test]
 fn runs_through_dyn_and_at_depth() {
     let store: Box<dyn Store> = Box::new(MemoryStore::new());
     let report = conformance::run_all(&*store, &k("deep/scratch/folder"));
-    assert!(report.all_passed(), "{}", explain(&report));
+    assert!(report.all_passed(), "{report}");
 }
 
 #[test]
@@ -79,6 +71,15 @@ fn report_serialises_as_plain_data() {
     let back: ConformanceReport = serde_json::from_value(json).unwrap();
     assert_eq!(back, report);
     assert!(!back.all_passed());
+    // As text: the count, then each failed case with its message.
+    let text = report.to_string();
+    let (count, failures) = text.split_once('\n').unwrap();
+    assert_eq!(count, "1 of 2 cases passed");
+    assert!(failures.starts_with("no_such_case: "), "{text}");
+    assert!(
+        failures.contains("`no_such_case`") && !failures.contains('\n'),
+        "{text}"
+    );
 }
 
 #[test]
@@ -268,5 +269,5 @@ fn the_faulty_wrapper_without_a_fault_passes() {
         fault: Fault::Nothing,
     };
     let report = conformance::run_all(&store, &k("c"));
-    assert!(report.all_passed(), "{}", explain(&report));
+    assert!(report.all_passed(), "{report}");
 }

@@ -6,7 +6,7 @@ mod orchestrator_common;
 use orchestrator_common::{GOLDEN_NOW, clock, copy_dir, golden, vector, vectors};
 use serde_json::Value;
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorStore, ParseOptions, json_schema, parse_document, render_markdown,
+    HistoryQuery, OrchestratorStore, ParseOptions, json_schema, parse_document, render_resume,
     resume_summary, salvage,
 };
 use session_state::{Key, Store};
@@ -74,12 +74,12 @@ fn resume_summary_golden_of_the_seed_example() {
         "mean of 100 (complete) and 60"
     );
     assert_eq!(summary.resume_from.as_deref(), Some("code-1"));
-    golden("seed-example.resume.md", &render_markdown(&summary));
+    golden("seed-example.resume.md", &render_resume(&summary));
     golden(
         "seed-example.resume.json",
         &(serde_json::to_string_pretty(&summary).unwrap() + "\n"),
     );
-    let md = render_markdown(&summary);
+    let md = render_resume(&summary);
     for line in [
         "## 🔄 RESUMING SESSION",
         "**Session ID**: 2025-12-27-abc123",

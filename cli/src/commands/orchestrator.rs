@@ -3,10 +3,9 @@
 
 use std::process::ExitCode;
 
-use session_state::Timestamp;
 use session_state::orchestrator::{
     DoctorReport, HistoryQuery, OrchestratorSession, OrchestratorStore, RepairAction,
-    SessionStatus, UNKNOWN, json_schema, known_text, known_time, render_markdown, resume_summary,
+    SessionStatus, json_schema, render_resume, render_show, resume_summary,
 };
 use session_state::registry::RegistryDoctorReport;
 use session_state::{Clock, Error, ErrorKind, Result};
@@ -166,7 +165,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             if json {
                 print_json(&summary);
             } else {
-                print!("{}", safe(&render_markdown(&summary)));
+                print!("{}", safe(&render_resume(&summary)));
             }
         }
         Command::Show { json } => {
@@ -178,7 +177,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             if json {
                 print!("{}", String::from_utf8_lossy(&doc.to_pretty_json()));
             } else {
-                show(&doc);
+                print!("{}", safe(&render_show(&doc)));
             }
         }
         Command::History {
@@ -284,56 +283,6 @@ pub fn moved_line(doc: &OrchestratorSession) -> String {
         "session `{}` is now {}{archived}",
         doc.session_id, doc.status
     )
-}
-
-/// A time of `doc`, or `unknown` for the stand-in of a missing one ([`known_time`]).
-fn time(t: Timestamp) -> String {
-    known_time(t).map_or_else(|| UNKNOWN.to_owned(), |t| t.to_string())
-}
-
-/// `name (path)`, or whichever of the two is known, or `unknown`.
-fn project(doc: &OrchestratorSession) -> String {
-    let project = doc.project.as_ref();
-    let name = project
-        .and_then(|p| p.name.as_deref())
-        .and_then(known_text)
-        .map(cell);
-    let path = project
-        .and_then(|p| p.path.as_deref())
-        .and_then(known_text)
-        .map(cell);
-    match (name, path) {
-        (Some(name), Some(path)) => format!("{name} ({path})"),
-        (Some(one), None) | (None, Some(one)) => one.into_owned(),
-        (None, None) => UNKNOWN.to_owned(),
-    }
-}
-
-fn show(doc: &OrchestratorSession) {
-    out!("session:  {}", cell(&doc.session_id));
-    out!(
-        "goal:     {}",
-        known_text(&doc.goal).map_or(UNKNOWN.into(), cell)
-    );
-    out!("status:   {}", doc.status);
-    let mode = doc.mode.as_deref().and_then(known_text);
-    out!("mode:     {}", mode.map_or(UNKNOWN.into(), cell));
-    out!("created:  {}", time(doc.created));
-    let updated = doc.updated.map_or_else(|| UNKNOWN.to_owned(), time);
-    out!("updated:  {updated}");
-    out!("project:  {}", project(doc));
-    out!("agents:");
-    for a in &doc.agents {
-        let progress = a.progress.map(|p| format!(" {p}%")).unwrap_or_default();
-        out!(
-            "  {:<12} {:<12} {}{progress}",
-            cell(&a.id),
-            a.status.as_str(),
-            cell(&a.task)
-        );
-    }
-    out!("pending:  {}", doc.pending_tasks.len());
-    out!("errors:   {}", doc.errors.len());
 }
 
 /// What `doctor` found (and with `fix` repaired) under the project folder.

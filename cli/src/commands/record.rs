@@ -10,7 +10,7 @@ use serde_json::Number;
 use session_state::Result;
 use session_state::orchestrator::{
     AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput, NewSession,
-    OrchestratorSession, TaskAdd, TaskDone, TaskRef, group_thousands,
+    OrchestratorSession, TaskAdd, TaskDone, TaskRef,
 };
 
 use super::orchestrator::{recovery_hint, sessions};
@@ -243,17 +243,12 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
                 compressed,
             };
             sessions.record_context(&input).map(|doc| {
-                let usage = &doc.context_usage;
                 let compression = if compressed {
                     ", compression recorded"
                 } else {
                     ""
                 };
-                let what = format!(
-                    "context ~{} tokens ({}%){compression}",
-                    group_thousands(usage.estimated_tokens),
-                    usage.percentage
-                );
+                let what = format!("context {}{compression}", doc.context_usage);
                 report(&doc, &output, &what);
             })
         }

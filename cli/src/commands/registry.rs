@@ -8,8 +8,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::Value;
-use session_state::registry::{AgentRegistry, AnyPolicy, CHAINS_KEY, PolicyName, SESSIONS_KEY};
-use session_state::{Error, ErrorKind, Result};
+use session_state::registry::{AgentRegistry, AnyPolicy, PolicyName, SESSIONS_KEY};
+use session_state::{Error, ErrorKind, Hint, Result};
 use session_state_fs::SystemClock;
 
 use crate::context::Context;
@@ -105,29 +105,36 @@ fn open(ctx: &Context) -> Result<Registry> {
     )
 }
 
-/// The registry of the project folder, its files repaired first as Python's `SessionManager`
-/// does on construction (and with the same core calls): a `workflow-chains.json` that does not
-/// parse is kept aside and starts empty; an `agent-sessions.json` that does not parse is kept
-/// aside and its entries still whole written back. A warning on stderr names each copy. So
-/// a torn file does not make every `register` of a hook fail until someone runs `doctor`.
+/// The registry of the project folder, its files repaired first ([`AgentRegistry::repair`])
+/// when one does not parse, as Python's `SessionManager` does on construction: a
+/// `workflow-chains.json` that does not parse is kept aside and starts empty; an
+/// `agent-sessions.json` that does not parse is kept aside and its entries still whole written
+/// back. A warning on stderr names each copy. So a torn file does not make every `register` of
+/// a hook fail until someone runs `doctor`. A file over the read limit is left as it is, for
+/// the command to refuse naming the limit.
 pub fn registry(ctx: &Context) -> Result<Registry> {
     let reg = open(ctx)?;
-    let corrupt = |r: Result<()>| r.is_err_and(|e| e.kind() == ErrorKind::CorruptState);
-    if corrupt(reg.load_chains().map(drop))
-        && let Some(aside) = reg.recover_chains()?
-    {
-        eprintln!(
-            "warning: `{CHAINS_KEY}` is not a valid chains file: kept aside as `{aside}`, \
-             starting empty"
-        );
-    }
-    if corrupt(reg.load().map(drop))
-        && let Some((aside, salvaged)) = reg.recover_salvaging()?
-    {
-        eprintln!(
-            "warning: `{SESSIONS_KEY}` is not a valid sessions file: kept aside as `{aside}`, \
-             {salvaged}"
-        );
+    let loads = [reg.load().map(drop), reg.load_chains().map(drop)];
+    let corrupt = |r: &Result<()>| {
+        r.as_ref()
+            .is_err_and(|e| e.kind() == ErrorKind::CorruptState)
+    };
+    let over_limit = |r: &Result<()>| {
+        r.as_ref()
+            .is_err_and(|e| matches!(e.hint(), Some(Hint::RaiseLimit { .. })))
+    };
+    if loads.iter().any(corrupt) && !loads.iter().any(over_limit) {
+        for repair in reg.repair()? {
+            let what = if repair.key == SESSIONS_KEY {
+                "sessions"
+            } else {
+                "chains"
+            };
+            eprintln!(
+                "warning: `{}` is not a valid {what} file: kept aside as `{}`, {}",
+                repair.key, repair.kept_copy, repair.action
+            );
+        }
     }
     Ok(reg)
 }

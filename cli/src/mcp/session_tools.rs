@@ -4,7 +4,7 @@
 use serde_json::json;
 use session_state::Clock;
 use session_state::orchestrator::{
-    HistoryPage, HistoryQuery, OrchestratorSession, SessionStatus, render_markdown, resume_summary,
+    HistoryPage, HistoryQuery, OrchestratorSession, SessionStatus, render_resume, resume_summary,
 };
 use session_state::requests::{ArchiveOptions, NoArguments};
 
@@ -22,7 +22,7 @@ pub fn add(tools: &mut Tools) {
         |roots: &Roots, NoArguments {}| {
             let doc = current(roots)?;
             let summary = resume_summary(&doc, roots.project.clock.now());
-            Ok(Reply::new(&summary, render_markdown(&summary)))
+            Ok(Reply::new(&summary, render_resume(&summary)))
         },
     );
     tools.add(

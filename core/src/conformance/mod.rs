@@ -107,6 +107,18 @@ impl ConformanceReport {
     }
 }
 
+/// `N of M cases passed`, then one line per failed case: `name: message`.
+impl std::fmt::Display for ConformanceReport {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} of {} cases passed", self.passed, self.cases.len())?;
+        for failure in self.failures() {
+            let message = failure.message.as_deref().unwrap_or("");
+            write!(f, "\n{}: {message}", failure.name)?;
+        }
+        Ok(())
+    }
+}
+
 /// Runs `case` on `store` in the folder `<scratch>/<case name>/`: clears that folder, runs the
 /// case, then removes what the case left (a failing cleanup fails the case).
 pub fn run_case<S: Store + ?Sized>(store: &S, scratch: &Key, case: &Case) -> CaseOutcome {

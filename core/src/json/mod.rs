@@ -1,9 +1,9 @@
 //! Reading JSON, for all three kinds of state (orchestrator, registry, team):
 //!
-//! - the strict read of what a caller gives: [`parse_input`] (text) and [`from_value`] (a value
-//!   read as a type), after the text checks of [`check_input`]: an integer serde_json would
-//!   turn into a float, a lone surrogate escape, nesting deeper than [`MAX_VALUE_NESTING`], each
-//!   refused naming where it is;
+//! - the strict read of what a caller gives: [`from_value`] (a value read as a type), and the
+//!   text checks of [`check_input`]: an integer serde_json would turn into a float, a lone
+//!   surrogate escape, nesting deeper than [`MAX_VALUE_NESTING`], each refused naming where it
+//!   is (the JS packages' text: [`read_strict_json`](crate::js_json::read_strict_json));
 //! - the strict read of a stored file (serde_json, a leading UTF-8 BOM skipped), and the check
 //!   before a change writes a file again that no integer in it would become a float;
 //! - the lenient read of a damaged file, for salvage: the longest usable prefix.
@@ -15,7 +15,8 @@ mod lenient;
 mod text_checks;
 
 pub(crate) use lenient::read as read_lenient;
-pub use text_checks::{check_input, refuse_js_value, too_deep};
+pub(crate) use text_checks::refuse_js_value;
+pub use text_checks::{check_input, too_deep};
 pub(crate) use text_checks::{check_nesting, check_rewrite};
 
 use serde_json::Value;
@@ -55,7 +56,7 @@ pub fn kind_of(value: &Value) -> &'static str {
 /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput): `` `{what}` holds the lone
 /// surrogate `\ud800` at `["goal"]`, ... `` (context `field`), or
 /// `` `{what}` is not JSON: {serde_json's reason} ``.
-pub fn parse_input(what: &str, text: &[u8]) -> crate::Result<serde_json::Value> {
+pub(crate) fn parse_input(what: &str, text: &[u8]) -> crate::Result<serde_json::Value> {
     serde_json::from_slice(text).map_err(|e| match check_input(&format!("`{what}`"), text) {
         Err(err) => err,
         Ok(()) => crate::Error::invalid_input(format!("`{what}` is not JSON: {e}")),

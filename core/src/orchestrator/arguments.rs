@@ -7,22 +7,23 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::document::{Agent, OrchestratorSession};
-use super::keys::current_key;
-use super::parse::{ParseOptions, parse_document};
+use super::parse::{ParseOptions, Source, parse_from};
 use super::status::AgentStatus;
-use super::summary::{ResumeSummary, render_markdown, resume_summary};
-use crate::error::{Error, ErrorKind, Result};
+use super::summary::{ResumeSummary, render_resume, resume_summary};
+use crate::error::{Error, Result};
 use crate::time::Timestamp;
 
 /// Parses `bytes`, the JSON of the argument `name` (e.g. `doc`), as a schema "1.0" document.
 ///
-/// As [`parse_document`], except that what would be [`ErrorKind::CorruptState`] for a file is
-/// [`ErrorKind::InvalidInput`] `` `{name}` is not an orchestrator session: {reason} `` (a bad
-/// argument is the caller's input, there is no file to keep aside), with the context pair
-/// `field` naming the member at fault when the parser found it (no `key`: the bytes are not
-/// stored). Other kinds (`incompatible_schema`, `invalid_key`, `invalid_input` for a size over
-/// `max_document_bytes`) keep their kind and context, with the argument named where the parser
-/// named the current file (`` `doc` has schema_version `2.0` ... ``) and no `key`.
+/// As [`parse_document`](super::parse_document), except that what would be
+/// [`CorruptState`](crate::ErrorKind::CorruptState) for a file is
+/// [`InvalidInput`](crate::ErrorKind::InvalidInput)
+/// `` `{name}` is not an orchestrator session: {reason} `` (a bad argument is the caller's
+/// input, there is no file to keep aside), with the context pair `field` naming the member at
+/// fault when the parser found it. Other kinds (`incompatible_schema`, `invalid_key`,
+/// `invalid_input` for a size over `max_document_bytes`) keep their kind and context, with the
+/// argument named where a file's key would be (`` `doc` has schema_version `2.0` ... ``). No
+/// error has a `key`: the bytes are not stored.
 ///
 /// # Errors
 /// As above.
@@ -31,46 +32,7 @@ pub fn parse_argument(
     bytes: &[u8],
     options: &ParseOptions,
 ) -> Result<OrchestratorSession> {
-    parse_document(&current_key(), bytes, options).map_err(|e| argument_error(name, &e))
-}
-
-/// A parser error about the bytes of the argument `name`: see [`parse_argument`].
-fn argument_error(name: &str, err: &Error) -> Error {
-    // The parser names the current file's key; here the bytes are an argument.
-    let file = format!("`{}`", current_key());
-    if err.kind() != ErrorKind::CorruptState {
-        let message = err.message().replacen(&file, &format!("`{name}`"), 1);
-        let mut out = Error::new(err.kind(), message);
-        for (key, value) in err.context() {
-            if *key != "key" {
-                out = out.with_context(key, value.clone());
-            }
-        }
-        return out;
-    }
-    let prefix = format!("{file} is corrupt: ");
-    let mut reason = err.message().strip_prefix(&prefix).unwrap_or(err.message());
-    let mut field = err.context_value("field").map(str::to_owned);
-    // serde reports a missing member at the object that should hold it (`.`).
-    let missing = reason
-        .strip_prefix("field `.`: missing field `")
-        .and_then(|rest| rest.split_once('`'))
-        .map(|(member, _)| format!("field `{member}` is missing"));
-    if let Some(text) = &missing {
-        field = text.split('`').nth(1).map(str::to_owned);
-        reason = text;
-    }
-    let mut out =
-        Error::invalid_input(format!("`{name}` is not an orchestrator session: {reason}"));
-    if let Some(field) = field {
-        out = out.with_context("field", field);
-    }
-    for (key, value) in err.context() {
-        if !matches!(*key, "key" | "field") {
-            out = out.with_context(key, value.clone());
-        }
-    }
-    out
+    parse_from(Source::Argument(name), bytes, options)
 }
 
 /// The agent of the auto-save point "agent started" from its members as given (`id`, `type`,
@@ -78,8 +40,9 @@ fn argument_error(name: &str, err: &Error) -> Error {
 /// Node, Python and wasm packages document.
 ///
 /// # Errors
-/// [`ErrorKind::InvalidInput`] `` `agent` is invalid: {serde's reason} `` when the members do
-/// not make an [`Agent`] (a missing `id`, a `progress` that is not an integer, ...).
+/// [`InvalidInput`](crate::ErrorKind::InvalidInput) `` `agent` is invalid: {serde's reason} ``
+/// when the members do not make an [`Agent`] (a missing `id`, a `progress` that is not an
+/// integer, ...).
 pub fn agent_from_start(mut fields: Map<String, Value>, now: Timestamp) -> Result<Agent> {
     fields
         .entry("status")
@@ -118,7 +81,7 @@ pub fn render_resume_argument(
     object: Map<String, Value>,
     now: DateTime<Utc>,
 ) -> Result<String> {
-    Ok(render_markdown(&summary_argument(name, object, now)?))
+    Ok(render_resume(&summary_argument(name, object, now)?))
 }
 
 /// The resume summary in the object argument `name`: a summary as `resume_summary` gives it,
@@ -139,6 +102,7 @@ fn summary_argument(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ErrorKind;
     use serde_json::json;
 
     fn map(value: Value) -> Map<String, Value> {

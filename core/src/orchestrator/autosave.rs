@@ -73,7 +73,7 @@ fn agent_mut<'a>(doc: &'a mut OrchestratorSession, id: &str) -> Result<&'a mut A
 /// # Errors
 /// [`ErrorKind::InvalidKey`] when the result is not a safe key segment or too long to be
 /// archived (see [`history_key`](super::history_key)).
-pub fn session_id_for(now: Timestamp, suffix: &str) -> Result<String> {
+pub(crate) fn session_id_for(now: Timestamp, suffix: &str) -> Result<String> {
     let id = format!("{}-{suffix}", crate::time::format_date(now.utc()));
     super::keys::history_key(&id)?;
     Ok(id)
@@ -82,7 +82,7 @@ pub fn session_id_for(now: Timestamp, suffix: &str) -> Result<String> {
 /// Six lowercase hex digits derived from the clock's seconds and nanoseconds (a hash, not
 /// randomness: the core has no random source). Pass your own suffix when two sessions may be
 /// created within the same clock tick.
-pub fn clock_suffix(now: Timestamp) -> String {
+pub(crate) fn clock_suffix(now: Timestamp) -> String {
     let utc = now.utc();
     let mut x = utc.timestamp().cast_unsigned() ^ (u64::from(utc.timestamp_subsec_nanos()) << 21);
     // splitmix64 finaliser

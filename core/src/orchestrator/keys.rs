@@ -6,7 +6,7 @@ use crate::key::{Key, MAX_SEGMENT_BYTES};
 /// Key of the current session.
 pub const CURRENT_KEY: &str = ".claude/orchestrator-session.json";
 /// Folder key of the archived sessions.
-pub const HISTORY_DIR: &str = ".claude/orchestrator-history";
+pub(crate) const HISTORY_DIR: &str = ".claude/orchestrator-history";
 /// Key of the history listing index (outside the history folder; rebuilt from the files).
 pub const INDEX_KEY: &str = ".claude/orchestrator-history.index.json";
 
@@ -20,7 +20,7 @@ pub fn current_key() -> Key {
     constant(CURRENT_KEY)
 }
 
-/// [`HISTORY_DIR`] as a [`Key`].
+/// The history folder, `.claude/orchestrator-history`, as a [`Key`].
 pub fn history_dir() -> Key {
     constant(HISTORY_DIR)
 }

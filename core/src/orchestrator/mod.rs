@@ -8,7 +8,8 @@
 //!   `before_compression`, `session_end`), `create_session`, the recording verbs
 //!   (`record_new`, `record_agent_start`, ... over the argument types of the `record` module:
 //!   [`NewSession`], [`AgentStart`], ...), and recovery (`recover`, `doctor`).
-//! - [`resume_summary`] and [`render_markdown`]: the "RESUMING SESSION" block.
+//! - [`resume_summary`] and [`render_resume`]: the "RESUMING SESSION" block; [`render_show`]:
+//!   the session as `name: value` lines.
 //! - [`salvage`]: every complete field of a torn document.
 //! - [`json_schema`]: the JSON Schema of the document.
 //! - [`parse_argument`] and [`agent_from_start`]: a document or agent given to a binding as an
@@ -16,7 +17,7 @@
 //!
 //! ```
 //! use session_state::{FixedClock, MemoryStore};
-//! use session_state::orchestrator::{OrchestratorStore, Project, render_markdown, resume_summary};
+//! use session_state::orchestrator::{OrchestratorStore, Project, render_resume, resume_summary};
 //!
 //! let clock = FixedClock::at("2025-12-27T10:30:00Z")?;
 //! let sessions = OrchestratorStore::new(MemoryStore::new(), clock);
@@ -25,7 +26,7 @@
 //! assert_eq!(doc.session_id, "2025-12-27-abc123");
 //! sessions.start()?;
 //! let doc = sessions.load()?.expect("saved");
-//! let md = render_markdown(&resume_summary(&doc, clock.0));
+//! let md = render_resume(&resume_summary(&doc, clock.0));
 //! assert!(md.starts_with("## 🔄 RESUMING SESSION"));
 //! # Ok::<(), session_state::Error>(())
 //! ```
@@ -42,6 +43,7 @@ mod record;
 mod recovery;
 mod salvage;
 mod schema;
+mod show;
 mod status;
 mod store;
 mod summary;
@@ -49,16 +51,13 @@ mod summary;
 pub use arguments::{
     agent_from_start, parse_argument, parse_object_argument, render_resume_argument,
 };
-pub use autosave::{clock_suffix, session_id_for};
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
 };
 pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
-pub use keys::{
-    CURRENT_KEY, HISTORY_DIR, INDEX_KEY, current_key, history_dir, history_key, index_key,
-};
+pub use keys::{CURRENT_KEY, INDEX_KEY, current_key, history_dir, history_key, index_key};
 pub use options::{ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions, StoreOptions};
-pub use parse::{DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, is_unsafe_session_id, parse_document};
+pub use parse::{ParseOptions, parse_document};
 pub use record::{
     AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput, NewSession,
     TaskAdd, TaskDone, TaskRef,
@@ -66,9 +65,9 @@ pub use record::{
 pub use recovery::{DoctorReport, Problem, Repair, RepairAction};
 pub use salvage::{Salvaged, salvage};
 pub use schema::json_schema;
+pub use show::render_show;
 pub use status::{AgentStatus, SessionStatus};
 pub use store::OrchestratorStore;
 pub use summary::{
-    AgentLine, ContextBudget, ResumeSummary, UNKNOWN, WorkLine, group_thousands, known_text,
-    known_time, render_markdown, resume_summary,
+    AgentLine, ContextBudget, ResumeSummary, WorkLine, render_resume, resume_summary,
 };

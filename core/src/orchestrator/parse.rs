@@ -5,10 +5,11 @@ use serde_json::Value;
 
 use super::document::{OrchestratorSession, SCHEMA_VERSION};
 use super::keys::history_key;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Hint, Result};
 use crate::key::Key;
+use crate::limit::check_named_size;
 
-pub use crate::limit::{DEFAULT_MAX_DOCUMENT_BYTES, is_over_limit};
+pub(crate) use crate::limit::{DEFAULT_MAX_DOCUMENT_BYTES, is_over_limit};
 
 /// How documents are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -28,6 +29,52 @@ impl Default for ParseOptions {
     }
 }
 
+/// Where the bytes being parsed come from, which the errors name.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Source<'a> {
+    /// A file stored under this key: bad bytes are [`ErrorKind::CorruptState`], and every
+    /// error has the context `key`.
+    File(&'a Key),
+    /// The argument of this name given to a binding: bad bytes are the caller's input,
+    /// [`ErrorKind::InvalidInput`] `` `{name}` is not an orchestrator session: {reason} ``,
+    /// and no error has a `key` (nothing is stored).
+    Argument(&'a str),
+}
+
+impl Source<'_> {
+    /// The key or argument name, as error messages quote it.
+    fn name(&self) -> &str {
+        match self {
+            Source::File(key) => key.as_str(),
+            Source::Argument(name) => name,
+        }
+    }
+
+    /// `err` with the context `key` when the bytes are a file.
+    fn keyed(&self, err: Error) -> Error {
+        match self {
+            Source::File(key) => err.with_context("key", key.as_str()),
+            Source::Argument(_) => err,
+        }
+    }
+
+    /// The error of bytes that do not make a document, for `reason`.
+    fn corrupt(&self, reason: impl std::fmt::Display) -> Error {
+        match self {
+            Source::File(key) => Error::corrupt(key, reason),
+            Source::Argument(name) => {
+                Error::invalid_input(format!("`{name}` is not an orchestrator session: {reason}"))
+            }
+        }
+    }
+
+    /// [`corrupt`](Self::corrupt) naming the member at `field` (context `field`).
+    fn corrupt_field(&self, field: &str, reason: impl std::fmt::Display) -> Error {
+        self.corrupt(format!("field `{field}` {reason}"))
+            .with_context("field", field)
+    }
+}
+
 /// Parses the bytes stored under `key` (named in error messages) as a schema "1.0" document.
 ///
 /// Checks, in order: size (over `max_document_bytes`: [`ErrorKind::InvalidInput`]); a leading
@@ -38,14 +85,25 @@ impl Default for ParseOptions {
 /// shapes never look corrupt); a missing field or a wrong type: [`ErrorKind::CorruptState`]
 /// naming the field path (e.g. `agents[1].progress`); an unsafe `session_id`, or one too long
 /// to make the archive file name `{session_id}.json` (over 250 bytes):
-/// [`ErrorKind::InvalidKey`]. Naive timestamps are resolved with `naive_offset`.
+/// [`ErrorKind::InvalidKey`] with the context `field` = `session_id` and the hint
+/// [`Hint::Repair`] (a repair gives the document a safe id). Naive timestamps are resolved
+/// with `naive_offset`.
 pub fn parse_document(
     key: &Key,
     bytes: &[u8],
     options: &ParseOptions,
 ) -> Result<OrchestratorSession> {
-    let doc = parse_any_id(key, bytes, options)?;
-    check_session_id(key, &doc)?;
+    parse_from(Source::File(key), bytes, options)
+}
+
+/// [`parse_document`] of the bytes from `source`, with errors naming it.
+pub(crate) fn parse_from(
+    source: Source<'_>,
+    bytes: &[u8],
+    options: &ParseOptions,
+) -> Result<OrchestratorSession> {
+    let doc = parse_any_id_from(source, bytes, options)?;
+    check_session_id(source, &doc)?;
     Ok(doc)
 }
 
@@ -56,15 +114,25 @@ pub(crate) fn parse_any_id(
     bytes: &[u8],
     options: &ParseOptions,
 ) -> Result<OrchestratorSession> {
-    crate::limit::check_size(key, bytes, options.max_document_bytes)?;
+    parse_any_id_from(Source::File(key), bytes, options)
+}
+
+fn parse_any_id_from(
+    source: Source<'_>,
+    bytes: &[u8],
+    options: &ParseOptions,
+) -> Result<OrchestratorSession> {
+    let key = match source {
+        Source::File(key) => Some(key),
+        Source::Argument(_) => None,
+    };
+    check_named_size(source.name(), key, bytes, options.max_document_bytes)?;
     let mut doc = match parse_typed_fast(bytes) {
         Some(doc) if doc.schema_version == SCHEMA_VERSION => doc,
-        _ => parse_typed_explained(key, bytes)?,
+        _ => parse_typed_explained(source, bytes)?,
     };
     if let Some((field, detail)) = unreadable_field(&doc) {
-        return Err(
-            Error::corrupt(key, format!("field `{field}` {detail}")).with_context("field", field)
-        );
+        return Err(source.corrupt_field(&field, detail));
     }
     if let Some(offset) = options.naive_offset {
         resolve_naive(&mut doc, offset);
@@ -73,17 +141,21 @@ pub(crate) fn parse_any_id(
 }
 
 /// The id must also make an archive file name, or the session could never be archived:
-/// [`ErrorKind::InvalidKey`] with the contexts `key` and `field` = `session_id` otherwise.
-fn check_session_id(key: &Key, doc: &OrchestratorSession) -> Result<()> {
+/// [`ErrorKind::InvalidKey`] with the context `field` = `session_id` otherwise (for a file,
+/// `key` too, and the hint [`Hint::Repair`]).
+fn check_session_id(source: Source<'_>, doc: &OrchestratorSession) -> Result<()> {
     history_key(&doc.session_id).map(drop).map_err(|e| {
-        e.with_context("key", key.as_str())
-            .with_context("field", "session_id")
+        let e = source.keyed(e).with_context("field", "session_id");
+        match source {
+            Source::File(_) => e.with_hint(Hint::Repair),
+            Source::Argument(_) => e,
+        }
     })
 }
 
 /// Whether `err` is the error of a document whose `session_id` cannot name an archive file
 /// (see [`parse_document`]): `doctor --fix` assigns such a document a safe id.
-pub fn is_unsafe_session_id(err: &Error) -> bool {
+pub(crate) fn is_unsafe_session_id(err: &Error) -> bool {
     err.kind() == ErrorKind::InvalidKey && err.context_value("field") == Some("session_id")
 }
 
@@ -98,64 +170,75 @@ fn parse_typed_fast(bytes: &[u8]) -> Option<OrchestratorSession> {
 
 /// The careful path: a JSON object first (what it is when it is not one), then the schema
 /// version, then the typed document with the path of the first field that does not fit.
-fn parse_typed_explained(key: &Key, bytes: &[u8]) -> Result<OrchestratorSession> {
-    let value = parse_object(key, bytes)?;
-    check_schema_version(key, &value)?;
-    typed(key, &value)
+fn parse_typed_explained(source: Source<'_>, bytes: &[u8]) -> Result<OrchestratorSession> {
+    let value = parse_object(source, bytes)?;
+    check_schema_version(source, &value)?;
+    typed(source, &value)
 }
 
 /// The typed document of a "1.0" object; a missing field or a wrong type is
-/// [`ErrorKind::CorruptState`] naming the field path.
-fn typed(key: &Key, value: &serde_json::Map<String, Value>) -> Result<OrchestratorSession> {
+/// [`ErrorKind::CorruptState`] naming the field path. serde names a missing member at the
+/// object that should hold it: for an argument, a member missing at the top level is named
+/// itself (`` field `goal` is missing ``, context `field` = `goal`).
+fn typed(
+    source: Source<'_>,
+    value: &serde_json::Map<String, Value>,
+) -> Result<OrchestratorSession> {
     serde_path_to_error::deserialize(value).map_err(|e| {
         let path = e.path().to_string();
-        Error::corrupt(key, format!("field `{path}`: {}", e.inner())).with_context("field", path)
+        let reason = e.inner().to_string();
+        let missing = reason
+            .strip_prefix("missing field `")
+            .and_then(|rest| rest.split_once('`'))
+            .map(|(member, _)| member);
+        match (source, missing) {
+            (Source::Argument(_), Some(member)) if path == "." => {
+                source.corrupt_field(member, "is missing")
+            }
+            _ => source
+                .corrupt(format!("field `{path}`: {reason}"))
+                .with_context("field", path),
+        }
     })
 }
 
-/// The bytes as a JSON object (BOM skipped), or a [`ErrorKind::CorruptState`] error.
-pub(crate) fn parse_object(key: &Key, bytes: &[u8]) -> Result<serde_json::Map<String, Value>> {
+/// The bytes as a JSON object (BOM skipped), or the error of bytes that are not one.
+fn parse_object(source: Source<'_>, bytes: &[u8]) -> Result<serde_json::Map<String, Value>> {
     let bytes = crate::json::strip_bom(bytes);
     if bytes.iter().all(u8::is_ascii_whitespace) {
-        return Err(Error::corrupt(key, "the file is empty"));
+        return Err(source.corrupt("the file is empty"));
     }
     match serde_json::from_slice::<Value>(bytes) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(other) => Err(Error::corrupt(
-            key,
-            format!(
-                "the top level is {}, not an object",
-                crate::json::kind_of(&other)
-            ),
-        )),
-        Err(e) => Err(Error::corrupt(key, format!("invalid JSON: {e}"))
+        Ok(other) => Err(source.corrupt(format!(
+            "the top level is {}, not an object",
+            crate::json::kind_of(&other)
+        ))),
+        Err(e) => Err(source
+            .corrupt(format!("invalid JSON: {e}"))
             .with_context("line", e.line().to_string())
             .with_context("column", e.column().to_string())),
     }
 }
 
-fn check_schema_version(key: &Key, value: &serde_json::Map<String, Value>) -> Result<()> {
+fn check_schema_version(source: Source<'_>, value: &serde_json::Map<String, Value>) -> Result<()> {
     match value.get("schema_version") {
         Some(Value::String(v)) if v == SCHEMA_VERSION => Ok(()),
-        Some(Value::String(v)) => Err(Error::new(
-            ErrorKind::IncompatibleSchema,
-            format!(
-                "`{key}` has schema_version `{}`, this library reads `{SCHEMA_VERSION}`",
-                v.escape_debug()
-            ),
-        )
-        .with_context("key", key.as_str())
-        .with_context("schema_version", v.as_str())),
-        Some(other) => Err(Error::corrupt(
-            key,
-            format!(
-                "field `schema_version` is {}, not a string",
-                crate::json::kind_of(other)
-            ),
-        )
-        .with_context("field", "schema_version")),
-        None => Err(Error::corrupt(key, "field `schema_version` is missing")
-            .with_context("field", "schema_version")),
+        Some(Value::String(v)) => Err(source
+            .keyed(Error::new(
+                ErrorKind::IncompatibleSchema,
+                format!(
+                    "`{}` has schema_version `{}`, this library reads `{SCHEMA_VERSION}`",
+                    source.name(),
+                    v.escape_debug()
+                ),
+            ))
+            .with_context("schema_version", v.as_str())),
+        Some(other) => Err(source.corrupt_field(
+            "schema_version",
+            format!("is {}, not a string", crate::json::kind_of(other)),
+        )),
+        None => Err(source.corrupt_field("schema_version", "is missing")),
     }
 }
 
@@ -267,17 +350,17 @@ mod tests {
             }),
             ("errors", |d| d["errors"] = json!(1)),
         ];
-        assert!(typed(&key, valid().as_object().unwrap()).is_ok());
+        assert!(typed(Source::File(&key), valid().as_object().unwrap()).is_ok());
         // The keys the seed never reads may be absent.
         let mut unread = valid();
         for name in ["updated", "project", "mode"] {
             del(&mut unread, name);
         }
-        assert!(typed(&key, unread.as_object().unwrap()).is_ok());
+        assert!(typed(Source::File(&key), unread.as_object().unwrap()).is_ok());
         for (expected, spoil) in spoilers {
             let mut doc = valid();
             spoil(&mut doc);
-            let err = typed(&key, doc.as_object().unwrap()).unwrap_err();
+            let err = typed(Source::File(&key), doc.as_object().unwrap()).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::CorruptState, "{err}");
             assert_eq!(err.context_value("field"), Some(expected), "{err}");
             assert!(err.message().contains(&format!("`{expected}`")), "{err}");

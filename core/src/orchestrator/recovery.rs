@@ -95,19 +95,19 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         }
     }
 
-    /// Repairs the corrupt document under `key`: keeps a copy, then writes the salvaged
-    /// document (pretty, schema "1.0"), all inside one [`Store::update`]. A history file whose
-    /// `session_id` was lost gets the id of its file name. A `session_id` that cannot name an
-    /// archive file (empty, holding `/`; see [`is_unsafe_session_id`]) is replaced by a safe
-    /// one (the history file's name, else the old id with its unsafe characters replaced by
+    /// Repairs the corrupt document under `key`: keeps a copy, then writes the salvaged document
+    /// (pretty, schema "1.0"), all inside one [`Store::update`]. A history file whose `session_id`
+    /// was lost gets the id of its file name. A `session_id` that cannot name an archive file
+    /// (empty, holding `/`: the error of [`parse_document`] with the hint `repair`) is replaced by
+    /// a safe one (the history file's name, else the old id with its unsafe characters replaced by
     /// `-`, else `recovered-<UTC stamp>`), the old one kept as `original_session_id` and
-    /// `session_id` named in [`Repair::replaced`]. A value nested too deep to read back is
-    /// dropped (named in `replaced` too). When the salvage recovered nothing of the original
+    /// `session_id` named in [`Repair::replaced`]. A value nested too deep to read back is dropped
+    /// (named in `replaced` too). When the salvage recovered nothing of the original
     /// ([`Salvaged::recovered_anything`](super::Salvaged::recovered_anything) is false: empty,
     /// binary, not an object, no content field), or the file is larger than the read limit
     /// ([`Repair::limit`]), the copy is kept and the file removed instead
-    /// ([`RepairAction::MovedAside`]). `None` when the file is absent or already readable
-    /// (nothing written).
+    /// ([`RepairAction::MovedAside`]). `None` when the file is absent or already readable (nothing
+    /// written).
     ///
     /// # Errors
     /// When the file is unreadable for another reason ([`ErrorKind::IncompatibleSchema`]), or

@@ -40,7 +40,7 @@ pub struct OrchestratorStore<S: Store, C: Clock> {
 
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// Operations over `store`, stamping times from `clock`; naive timestamps read as UTC,
-    /// documents up to [`DEFAULT_MAX_DOCUMENT_BYTES`](super::DEFAULT_MAX_DOCUMENT_BYTES).
+    /// documents up to [`DEFAULT_MAX_DOCUMENT_BYTES`](crate::DEFAULT_MAX_DOCUMENT_BYTES).
     pub fn new(store: S, clock: C) -> Self {
         OrchestratorStore {
             store,

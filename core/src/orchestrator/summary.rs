@@ -7,7 +7,7 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
-use super::document::OrchestratorSession;
+use super::document::{ContextUsage, OrchestratorSession};
 use super::status::{AgentStatus, SessionStatus};
 use crate::time::Timestamp;
 
@@ -48,7 +48,7 @@ pub struct ContextBudget {
 ///
 /// A value the document does not really hold is `None` (JSON `null`, "unknown" in the
 /// markdown), never a stand-in: a salvaged document's empty goal, or its `created` filled with
-/// the Unix epoch (see [`known_time`]).
+/// the Unix epoch (see `known_time`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ResumeSummary {
     /// Session id.
@@ -58,7 +58,7 @@ pub struct ResumeSummary {
     pub goal: Option<String>,
     /// Session status.
     pub status: SessionStatus,
-    /// When the session was created; `None` when unknown ([`known_time`]).
+    /// When the session was created; `None` when unknown (`known_time`).
     #[serde(default)]
     pub started: Option<Timestamp>,
     /// `started` relative to now, see `relative_time`; `None` when `started` is.
@@ -117,13 +117,13 @@ pub fn relative_time(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
 /// which stands for a time that was missing (salvage fills `created` with it when neither
 /// `created` nor `updated` survived), so that it is shown as unknown, never as "20788 days
 /// ago".
-pub fn known_time(t: Timestamp) -> Option<Timestamp> {
+pub(crate) fn known_time(t: Timestamp) -> Option<Timestamp> {
     (t.utc().timestamp() != 0).then_some(t)
 }
 
 /// What a document's text field says: `None` when it is empty (salvage fills a missing goal or
 /// project name with `""`).
-pub fn known_text(text: &str) -> Option<&str> {
+pub(crate) fn known_text(text: &str) -> Option<&str> {
     (!text.is_empty()).then_some(text)
 }
 
@@ -168,10 +168,18 @@ pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSu
 }
 
 /// How a value that is not known reads in the markdown.
-pub const UNKNOWN: &str = "unknown";
+pub(crate) const UNKNOWN: &str = "unknown";
+
+/// The context usage as a report names it: `~25,000 tokens (20%)`.
+impl std::fmt::Display for ContextUsage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tokens = group_thousands(self.estimated_tokens);
+        write!(f, "~{tokens} tokens ({}%)", self.percentage)
+    }
+}
 
 /// `25000` as `25,000`.
-pub fn group_thousands(n: u64) -> String {
+pub(crate) fn group_thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -186,7 +194,7 @@ pub fn group_thousands(n: u64) -> String {
 /// The seed's "## 🔄 RESUMING SESSION" block for `summary`, line for line. An empty section
 /// shows `- (none)`, a goal or start time that is not known `unknown`; the last line is left
 /// out when no agent is in progress. Ends with a newline.
-pub fn render_markdown(summary: &ResumeSummary) -> String {
+pub fn render_resume(summary: &ResumeSummary) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "## 🔄 RESUMING SESSION\n");
     let _ = writeln!(md, "**Session ID**: {}", summary.session_id);
@@ -277,5 +285,15 @@ mod tests {
         assert_eq!(group_thousands(999), "999");
         assert_eq!(group_thousands(25_000), "25,000");
         assert_eq!(group_thousands(1_234_567), "1,234,567");
+    }
+
+    #[test]
+    fn context_usage_reads_with_grouped_tokens() {
+        let usage = ContextUsage {
+            estimated_tokens: 25_000,
+            percentage: Number::from(20u8),
+            ..ContextUsage::default()
+        };
+        assert_eq!(usage.to_string(), "~25,000 tokens (20%)");
     }
 }

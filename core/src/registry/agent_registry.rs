@@ -8,7 +8,7 @@ use serde_json::{Map, Value};
 use crate::error::{Error, ErrorKind, Result};
 use crate::json::check_rewrite;
 use crate::key::Key;
-use crate::limit::{DEFAULT_MAX_DOCUMENT_BYTES, check_size};
+use crate::limit::ReadLimit;
 use crate::store::{Store, update_with};
 use crate::time::Clock;
 
@@ -78,7 +78,7 @@ pub struct AgentRegistry<S, C> {
     pub(super) sessions_key: Key,
     pub(super) chains_key: Key,
     pub(super) journal_key: Key,
-    max_bytes: usize,
+    limit: ReadLimit,
     pending: AtomicU64,
     base_len: AtomicU64,
     journal_ready: AtomicBool,
@@ -104,7 +104,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             sessions_key: fixed_key(SESSIONS_KEY),
             chains_key: fixed_key(CHAINS_KEY),
             journal_key: fixed_key(JOURNAL_KEY),
-            max_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+            limit: ReadLimit::default(),
             pending: AtomicU64::new(0),
             base_len: AtomicU64::new(UNKNOWN_LEN),
             journal_ready: AtomicBool::new(false),
@@ -121,32 +121,30 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     }
 
     /// The same registry reading files of at most `bytes` bytes (default
-    /// [`DEFAULT_MAX_DOCUMENT_BYTES`], 16 MiB): `agent-sessions.json`, `workflow-chains.json`
-    /// and the journal. A larger one is refused with
+    /// [`DEFAULT_MAX_DOCUMENT_BYTES`](crate::DEFAULT_MAX_DOCUMENT_BYTES), 16 MiB):
+    /// `agent-sessions.json`, `workflow-chains.json` and the journal. A larger one is refused with
     /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the limit
-    /// ([`check_size`]), never read as corrupt; [`doctor`](Self::doctor) with `fix` moves it
+    /// (context `limit`), never read as corrupt; [`doctor`](Self::doctor) with `fix` moves it
     /// aside.
     #[must_use]
     pub fn with_max_document_bytes(mut self, bytes: usize) -> Self {
-        self.max_bytes = bytes;
+        self.limit = ReadLimit(bytes);
         self
     }
 
     /// The read limit, in bytes (see [`with_max_document_bytes`](Self::with_max_document_bytes)).
     pub fn max_document_bytes(&self) -> usize {
-        self.max_bytes
+        self.limit.0
     }
 
-    /// [`check_size`] of the bytes of `key` (when there are some) against the read limit.
+    /// [`ReadLimit::check_some`] of the bytes of `key` against the read limit.
     pub(super) fn limit(&self, key: &Key, bytes: Option<&[u8]>) -> Result<()> {
-        bytes.map_or(Ok(()), |b| check_size(key, b, self.max_bytes))
+        self.limit.check_some(key, bytes)
     }
 
     /// The bytes of `key`, refused when over the read limit.
     pub(super) fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
-        let bytes = self.store.read(key)?;
-        self.limit(key, bytes.as_deref())?;
-        Ok(bytes)
+        self.limit.read(&self.store, key)
     }
 
     /// The same registry over other keys: `sessions` for `agent-sessions.json`, `chains` for
@@ -558,7 +556,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             };
             let aside = Key::new(aside)?;
             let (mut doc, action) = if over_limit {
-                let action = format!("over the limit of {} bytes: started empty", self.max_bytes);
+                let action = format!("over the limit of {} bytes: started empty", self.limit.0);
                 (SessionsDocument::default(), action)
             } else if salvage {
                 let salvaged = super::salvage::salvage_sessions(&bytes);

@@ -18,9 +18,6 @@ use crate::time::Clock;
 use super::agent_registry::AgentRegistry;
 use super::document::{AgentMetadata, AgentResult, SessionsDocument};
 
-/// The maps of the state that may be edited, in the file's order.
-pub const EDITABLE_MAPS: [&str; 4] = ["sessions", "chains", "metadata", "results"];
-
 /// The entries to set (`Some`) or remove (`None`) in one map.
 type Changes<T> = Vec<(String, Option<T>)>;
 
@@ -34,9 +31,9 @@ pub struct StateEdits {
 }
 
 impl StateEdits {
-    /// The changes from `before` to `after`, two objects holding (some of) the maps named in
-    /// [`EDITABLE_MAPS`]: a map absent from `before` is empty; one absent from `after` is left
-    /// as it is.
+    /// The changes from `before` to `after`, two objects holding (some of) the maps that may be
+    /// edited, `sessions`, `chains`, `metadata` and `results`: a map absent from `before` is
+    /// empty; one absent from `after` is left as it is.
     ///
     /// # Errors
     /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) when a map of `after` is not

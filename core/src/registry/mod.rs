@@ -75,7 +75,7 @@ pub use document::{
     AgentMetadata, AgentResult, ChainDefinition, ChainsDocument, JournalMark, SessionsDocument,
     parse_chains, parse_sessions, to_python_json,
 };
-pub use edits::{EDITABLE_MAPS, StateEdits};
+pub use edits::StateEdits;
 pub use journal::JournalMode;
 pub use options::{ChosenPolicy, PolicyOptions, RegistryOptions};
 pub use policy::{
@@ -83,6 +83,4 @@ pub use policy::{
     ResumeQuery, ResumeReason,
 };
 pub use seed_order::TaskArg;
-pub use transcript::{
-    TranscriptLine, TranscriptLines, existing_transcript_key, find_transcript, transcript_key,
-};
+pub use transcript::{TranscriptLine, TranscriptLines, find_transcript, transcript_key};

@@ -22,8 +22,8 @@ use crate::time::Clock;
 #[derive(Clone, Debug, Default, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RegistryOptions {
-    /// The `journal` member as given; read by [`journal_mode`](Self::journal_mode), so that a
-    /// bad value is named.
+    /// The `journal` member as given; read by [`apply`](Self::apply), so that a bad value is
+    /// named.
     #[serde(default)]
     pub journal: Option<Value>,
     /// Largest file read, in bytes (default 16 MiB); a value beyond the address space means no
@@ -43,7 +43,9 @@ impl RegistryOptions {
     /// `registry` with these options set; `name` is the options argument, named in errors.
     ///
     /// # Errors
-    /// As [`journal_mode`](Self::journal_mode).
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming `{name}.journal` (or
+    /// the member inside it, `options.journal.minCompactBytes`) for anything but a boolean,
+    /// `null` or `{ minCompactBytes }`.
     pub fn apply<S: Store, C: Clock>(
         &self,
         registry: AgentRegistry<S, C>,
@@ -63,7 +65,7 @@ impl RegistryOptions {
     /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming `{name}.journal` (or
     /// the member inside it, `options.journal.minCompactBytes`) for anything but a boolean,
     /// `null` or `{ minCompactBytes }`.
-    pub fn journal_mode(&self, name: &str) -> Result<JournalMode> {
+    pub(crate) fn journal_mode(&self, name: &str) -> Result<JournalMode> {
         let field = format!("{name}.journal");
         match &self.journal {
             None | Some(Value::Null | Value::Bool(false)) => Ok(JournalMode::Off),

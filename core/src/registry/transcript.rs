@@ -18,7 +18,7 @@ pub const TRANSCRIPT_DIR: &str = ".moai/logs/agent-transcripts";
 ///
 /// # Errors
 /// As [`transcript_key`], for ids that are not valid key segments.
-pub fn existing_transcript_key(agent_id: &str) -> Result<Option<Key>> {
+pub(crate) fn existing_transcript_key(agent_id: &str) -> Result<Option<Key>> {
     let id = Key::segment("agent id", agent_id)?;
     if "agent-.jsonl".len() + id.len() > crate::key::MAX_SEGMENT_BYTES {
         return Ok(None);
@@ -29,7 +29,7 @@ pub fn existing_transcript_key(agent_id: &str) -> Result<Option<Key>> {
 /// The key and bytes of `agent_id`'s transcript in `store`: below `TRANSCRIPT_DIR`, or at
 /// the store's root when `at_store_root` (a store rooted at the transcript folder itself, as
 /// the Python drop-in's configurable `transcript_dir`); `None` when there is none (also for an
-/// id too long for the file name, see [`existing_transcript_key`]).
+/// id too long for the file name).
 ///
 /// # Errors
 /// [`ErrorKind::InvalidKey`](crate::ErrorKind::InvalidKey) for an unsafe id; the store's errors.

@@ -32,11 +32,8 @@ mod store;
 pub use backend::BackendType;
 pub use document::{DOCUMENT_KEYS, SessionState};
 pub use memory_config::{MEMORY_CONFIG_KEYS, MemoryConfig, StringMap};
-pub use names::{
-    MAX_NAME_BYTES, SESSION_EXTENSION, SESSIONS_FOLDER, TEAMS_FOLDER, session_key, sessions_folder,
-    teams_folder, validate_name,
-};
+pub use names::{session_key, validate_name};
 pub use options::TeamStoreOptions;
 pub use plan::{PlannedMember, ResumeAction, ResumePlan, SkipReason};
-pub use spawn::{CliDelegation, CliTool, SPAWN_CONFIG_KEYS, SpawnConfig, SpawnConfigBuilder};
+pub use spawn::{CliDelegation, CliTool, SpawnConfig, SpawnConfigBuilder};
 pub use store::{Member, SkippedFile, TeamListing, TeamStore, TeamSummary};

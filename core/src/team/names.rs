@@ -10,16 +10,16 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
 
 /// Longest team or agent name, in bytes (as the crate).
-pub const MAX_NAME_BYTES: usize = 255;
+pub(crate) const MAX_NAME_BYTES: usize = 255;
 
 /// The folder key that holds every team: `teams`.
-pub const TEAMS_FOLDER: &str = "teams";
+pub(crate) const TEAMS_FOLDER: &str = "teams";
 
 /// The folder below a team that holds its session files: `sessions`.
-pub const SESSIONS_FOLDER: &str = "sessions";
+pub(crate) const SESSIONS_FOLDER: &str = "sessions";
 
 /// The extension of a session file: `.json`.
-pub const SESSION_EXTENSION: &str = ".json";
+pub(crate) const SESSION_EXTENSION: &str = ".json";
 
 /// Checks a team or agent name by the crate's rules; `what` names it in the error
 /// (`"team name"`, `"agent name"`).
@@ -51,7 +51,7 @@ pub fn validate_name(what: &str, name: &str) -> Result<()> {
 }
 
 /// The folder key `teams`.
-pub fn teams_folder() -> Key {
+pub(crate) fn teams_folder() -> Key {
     Key::new(TEAMS_FOLDER).expect("`teams` is a valid key")
 }
 
@@ -59,7 +59,7 @@ pub fn teams_folder() -> Key {
 ///
 /// # Errors
 /// [`ErrorKind::InvalidKey`] when `team` is not a valid name.
-pub fn sessions_folder(team: &str) -> Result<Key> {
+pub(crate) fn sessions_folder(team: &str) -> Result<Key> {
     validate_name("team name", team)?;
     teams_folder().join(team)?.join(SESSIONS_FOLDER)
 }

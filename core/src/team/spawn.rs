@@ -51,7 +51,7 @@ pub struct SpawnConfig {
 }
 
 /// The members of a [`SpawnConfig`] document (camelCase), in field order.
-pub const SPAWN_CONFIG_KEYS: &[&str] = &[
+pub(crate) const SPAWN_CONFIG_KEYS: &[&str] = &[
     "name",
     "prompt",
     "model",

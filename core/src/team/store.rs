@@ -18,7 +18,7 @@ use super::names::{
 use super::spawn::SpawnConfig;
 use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
-use crate::limit::{DEFAULT_MAX_DOCUMENT_BYTES, check_size};
+use crate::limit::ReadLimit;
 use crate::store::Store;
 use crate::time::Clock;
 
@@ -27,7 +27,7 @@ use crate::time::Clock;
 pub struct TeamStore<S, C> {
     store: S,
     clock: C,
-    max_bytes: usize,
+    limit: ReadLimit,
 }
 
 /// One member read from a team's `sessions` folder.
@@ -82,28 +82,29 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
         TeamStore {
             store,
             clock,
-            max_bytes: DEFAULT_MAX_DOCUMENT_BYTES,
+            limit: ReadLimit::default(),
         }
     }
 
     /// The same store reading session files of at most `bytes` bytes (default
-    /// [`DEFAULT_MAX_DOCUMENT_BYTES`], 16 MiB). A larger file is refused with
-    /// [`ErrorKind::InvalidInput`] naming the limit ([`check_size`]) and skipped by
-    /// [`list`](Self::list); [`save`](Self::save) copies it aside before replacing it.
+    /// [`DEFAULT_MAX_DOCUMENT_BYTES`](crate::DEFAULT_MAX_DOCUMENT_BYTES), 16 MiB). A larger
+    /// file is refused with [`ErrorKind::InvalidInput`] naming the limit (context `limit`) and
+    /// skipped by [`list`](Self::list); [`save`](Self::save) copies it aside before replacing
+    /// it.
     #[must_use]
     pub fn with_max_document_bytes(mut self, bytes: usize) -> Self {
-        self.max_bytes = bytes;
+        self.limit = ReadLimit(bytes);
         self
     }
 
     /// The read limit, in bytes.
     pub fn max_document_bytes(&self) -> usize {
-        self.max_bytes
+        self.limit.0
     }
 
     /// The document of `key`, refused when over the read limit (see [`parse_stored`]).
     fn parse(&self, key: &Key, bytes: &[u8]) -> Result<SessionState> {
-        check_size(key, bytes, self.max_bytes)?;
+        self.limit.check(key, bytes)?;
         parse_stored(key, bytes)
     }
 
@@ -124,8 +125,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
         let bytes = state.to_json()?;
         self.store.update(&key, &mut |old| {
             if let Some(old) = old
-                && (check_size(&key, old, self.max_bytes).is_err()
-                    || SessionState::from_json(old).is_err())
+                && (self.limit.check(&key, old).is_err() || SessionState::from_json(old).is_err())
             {
                 self.copy_aside(&key, old)?;
             }
@@ -154,7 +154,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             // A store that retries may call this again: start from the spawn each time.
             let mut fresh = spawned.clone();
             if let Some(old) = old {
-                check_size(&key, old, self.max_bytes)?;
+                self.limit.check(&key, old)?;
                 match SessionState::from_json(old) {
                     Ok(previous) => {
                         // Its metadata and unknown keys are written again.

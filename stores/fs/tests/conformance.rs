@@ -1,16 +1,8 @@
 //! The core conformance suite on `FsStore`, with both durabilities and at depth.
 
 use session_state::Key;
-use session_state::conformance::{self, ConformanceReport};
+use session_state::conformance;
 use session_state_fs::{Durability, FsStore};
-
-fn explain(report: &ConformanceReport) -> String {
-    report
-        .failures()
-        .map(|f| format!("{}: {}", f.name, f.message.as_deref().unwrap_or("")))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
 
 fn run(durability: Durability, scratch: &str) {
     let dir = tempfile::tempdir().unwrap();
@@ -18,11 +10,11 @@ fn run(durability: Durability, scratch: &str) {
         .unwrap()
         .with_durability(durability);
     let report = conformance::run_all(&store, &Key::new(scratch).unwrap());
-    assert!(report.all_passed(), "{}", explain(&report));
+    assert!(report.all_passed(), "{report}");
     assert_eq!(report.passed, conformance::CASES.len());
     // A rerun over what the first run left (empty folders, lock files) passes too.
     let again = conformance::run_all(&store, &Key::new(scratch).unwrap());
-    assert!(again.all_passed(), "{}", explain(&again));
+    assert!(again.all_passed(), "{again}");
 }
 
 #[test]

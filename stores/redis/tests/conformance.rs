@@ -3,15 +3,7 @@
 mod common;
 
 use session_state::Key;
-use session_state::conformance::{self, ConformanceReport};
-
-fn explain(report: &ConformanceReport) -> String {
-    report
-        .failures()
-        .map(|f| format!("{}: {}", f.name, f.message.as_deref().unwrap_or("")))
-        .collect::<Vec<_>>()
-        .join("\n")
-}
+use session_state::conformance;
 
 fn run(scratch: &str) {
     let Some(url) = common::url("conformance") else {
@@ -20,7 +12,7 @@ fn run(scratch: &str) {
     let store = common::store(&url, "conformance");
     for _ in 0..2 {
         let report = conformance::run_all(&store, &Key::new(scratch).unwrap());
-        assert!(report.all_passed(), "{}", explain(&report));
+        assert!(report.all_passed(), "{report}");
         assert_eq!(report.passed, conformance::CASES.len());
     }
 }

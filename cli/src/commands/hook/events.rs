@@ -5,7 +5,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use session_state::orchestrator::{
-    AgentDone, AgentStart, OrchestratorStore, SessionStatus, current_key, render_markdown,
+    AgentDone, AgentStart, OrchestratorStore, SessionStatus, current_key, render_resume,
     resume_summary,
 };
 use session_state::ownership::Writer;
@@ -115,7 +115,7 @@ fn session_start(sessions: &Sessions, clock: SystemClock) -> Result<Option<Strin
     };
     let mut text = match doc.status {
         SessionStatus::InProgress | SessionStatus::Paused => {
-            render_markdown(&resume_summary(&doc, clock.now()))
+            render_resume(&resume_summary(&doc, clock.now()))
         }
         _ => return Ok(None),
     };

@@ -25,7 +25,7 @@ impl Default for CompatPolicy {
 
 impl CompatPolicy {
     /// Whether the seed's keyword rule relates the two tasks (step 2 above only).
-    pub fn keywords_match(current_task: &str, previous_task: &str) -> bool {
+    pub(crate) fn keywords_match(current_task: &str, previous_task: &str) -> bool {
         !Self::matching_keywords(current_task, previous_task, true).is_empty()
     }
 
