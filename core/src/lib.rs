@@ -39,6 +39,7 @@ pub mod js_message;
 pub mod orchestrator;
 pub mod registry;
 pub mod requests;
+pub mod retention;
 mod store;
 pub mod team;
 pub mod text_item_store;

@@ -33,15 +33,18 @@
 mod arguments;
 mod autosave;
 mod document;
+mod fork;
 mod history;
 mod history_index;
 mod keys;
 mod options;
 mod parse;
+mod prune;
 mod record;
 mod recovery;
 mod salvage;
 mod schema;
+mod staleness;
 mod status;
 mod store;
 mod summary;
@@ -53,12 +56,14 @@ pub use autosave::{clock_suffix, session_id_for};
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
 };
+pub use fork::{FORKED_FROM, ForkOptions, ForkedFrom, Lineage, LineageEntry, forked_copy};
 pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
 pub use keys::{
     CURRENT_KEY, HISTORY_DIR, INDEX_KEY, current_key, history_dir, history_key, index_key,
 };
 pub use options::{ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions, StoreOptions};
 pub use parse::{DEFAULT_MAX_DOCUMENT_BYTES, ParseOptions, is_unsafe_session_id, parse_document};
+pub use prune::PruneHistoryOptions;
 pub use record::{
     AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput, NewSession,
     TaskAdd, TaskDone, TaskRef,
@@ -66,6 +71,10 @@ pub use record::{
 pub use recovery::{DoctorReport, Problem, Repair, RepairAction};
 pub use salvage::{Salvaged, salvage};
 pub use schema::json_schema;
+pub use staleness::{
+    DEFAULT_STALE_AFTER_HOURS, GIT_HEAD, GitHead, HeadMove, Idle, ResumeOptions, Staleness,
+    resume_summary_with, short_commit, stale_lines, staleness,
+};
 pub use status::{AgentStatus, SessionStatus};
 pub use store::OrchestratorStore;
 pub use summary::{

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
 use super::document::OrchestratorSession;
+use super::staleness::{Staleness, stale_lines};
 use super::status::{AgentStatus, SessionStatus};
 use crate::time::Timestamp;
 
@@ -76,6 +77,10 @@ pub struct ResumeSummary {
     pub context: ContextBudget,
     /// The agent to resume from: the first in-progress agent.
     pub resume_from: Option<String>,
+    /// What moved since the last save (empty from [`resume_summary`]; see
+    /// [`resume_summary_with`](super::resume_summary_with)).
+    #[serde(default)]
+    pub stale: Staleness,
 }
 
 /// Progress of a session in percent: the mean over its agents of their progress, where a
@@ -157,6 +162,7 @@ pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSu
             .collect(),
         resume_from: in_progress.first().map(|a| a.id.clone()),
         in_progress,
+        stale: Staleness::default(),
         pending: doc.pending_tasks.clone(),
         context: ContextBudget {
             estimated_tokens: usage.estimated_tokens,
@@ -185,7 +191,8 @@ pub fn group_thousands(n: u64) -> String {
 
 /// The seed's "## 🔄 RESUMING SESSION" block for `summary`, line for line. An empty section
 /// shows `- (none)`, a goal or start time that is not known `unknown`; the last line is left
-/// out when no agent is in progress. Ends with a newline.
+/// out when no agent is in progress. What moved since the last save ([`ResumeSummary::stale`])
+/// adds one `⚠️` line each after the progress line. Ends with a newline.
 pub fn render_markdown(summary: &ResumeSummary) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "## 🔄 RESUMING SESSION\n");
@@ -194,6 +201,13 @@ pub fn render_markdown(summary: &ResumeSummary) -> String {
     let _ = writeln!(md, "**Goal**: {}", unknown(&summary.goal));
     let _ = writeln!(md, "**Started**: {}", unknown(&summary.started_relative));
     let _ = writeln!(md, "**Progress**: {}% complete\n", summary.progress_percent);
+    let stale = stale_lines(&summary.stale);
+    for line in &stale {
+        let _ = writeln!(md, "⚠️ {line}");
+    }
+    if !stale.is_empty() {
+        md.push('\n');
+    }
     md.push_str("### Completed Work\n");
     for work in &summary.completed_work {
         if work.outcome.is_empty() {

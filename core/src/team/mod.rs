@@ -26,6 +26,7 @@ mod memory_config;
 mod names;
 mod options;
 mod plan;
+mod prune;
 mod spawn;
 mod store;
 
@@ -38,5 +39,6 @@ pub use names::{
 };
 pub use options::TeamStoreOptions;
 pub use plan::{PlannedMember, ResumeAction, ResumePlan, SkipReason};
+pub use prune::PruneTeamOptions;
 pub use spawn::{CliDelegation, CliTool, SPAWN_CONFIG_KEYS, SpawnConfig, SpawnConfigBuilder};
 pub use store::{Member, SkippedFile, TeamListing, TeamStore, TeamSummary};
