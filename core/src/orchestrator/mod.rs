@@ -8,7 +8,11 @@
 //!   `before_compression`, `session_end`), `create_session`, the recording verbs
 //!   (`record_new`, `record_agent_start`, ... over the argument types of the `record` module:
 //!   [`NewSession`], [`AgentStart`], ...), and recovery (`recover`, `doctor`).
-//! - [`resume_summary`] and [`render_markdown`]: the "RESUMING SESSION" block.
+//! - [`resume_summary`] and [`render_markdown`]: the "RESUMING SESSION" block;
+//!   [`resume_summary_with`] adds what moved since the last save (age, git HEAD recorded by
+//!   [`OrchestratorStore::with_git_head`] as `project.git_head`).
+//! - `fork` ([`ForkOptions`], `forked_from`), `lineage` (`history --tree`) and
+//!   `prune_history` ([`PruneHistoryOptions`], see [`crate::retention`]).
 //! - [`salvage`]: every complete field of a torn document.
 //! - [`json_schema`]: the JSON Schema of the document.
 //! - [`parse_argument`] and [`agent_from_start`]: a document or agent given to a binding as an

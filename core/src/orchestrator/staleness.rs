@@ -88,10 +88,10 @@ pub struct ResumeOptions {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Staleness {
     /// The session was last saved longer ago than the limit.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idle: Option<Idle>,
     /// The HEAD recorded at the last save differs from the HEAD now.
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub head_moved: Option<HeadMove>,
 }
 

@@ -78,8 +78,8 @@ pub struct ResumeSummary {
     /// The agent to resume from: the first in-progress agent.
     pub resume_from: Option<String>,
     /// What moved since the last save (empty from [`resume_summary`]; see
-    /// [`resume_summary_with`](super::resume_summary_with)).
-    #[serde(default)]
+    /// [`resume_summary_with`](super::resume_summary_with)); left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "Staleness::is_empty")]
     pub stale: Staleness,
 }
 
