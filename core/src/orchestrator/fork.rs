@@ -91,8 +91,7 @@ fn current_in_the_way(current: &OrchestratorSession, source: &str) -> Error {
     Error::new(
         ErrorKind::AlreadyExists,
         format!(
-            "session `{}` is current: forking `{}` would replace it; archive it first, or ask \
-             to archive it as it is",
+            "session `{}` is current: forking `{}` would replace it",
             current.session_id.escape_debug(),
             source.escape_debug()
         ),
