@@ -32,12 +32,15 @@ pub fn add(tools: &mut Tools) {
         Effect::Reads,
         |roots: &Roots, NoArguments {}| {
             let lineage = sessions(&roots.project)?.lineage()?;
-            let text = lineage
+            let mut text = lineage
                 .entries
                 .iter()
                 .map(|e| format!("{}{} {} {}", "  ".repeat(e.depth), e.id, e.status, e.goal))
                 .collect::<Vec<_>>()
                 .join("\n");
+            if text.is_empty() {
+                "No sessions".clone_into(&mut text);
+            }
             Ok(Reply::new(&lineage, text))
         },
     );
