@@ -3,9 +3,9 @@
 
 use serde_json::{Value, json};
 use session_state::orchestrator::{
-    CURRENT_KEY, ForkOptions, ForkedFrom, GitHead, OrchestratorSession, OrchestratorStore, Project,
-    PruneHistoryOptions, ResumeOptions, SessionStatus, current_key, history_key, index_key,
-    render_markdown, resume_summary, resume_summary_with,
+    CURRENT_KEY, ForkOptions, ForkedFrom, GitHead, HistoryQuery, OrchestratorSession,
+    OrchestratorStore, Project, PruneHistoryOptions, ResumeOptions, SessionStatus, current_key,
+    history_key, index_key, render_markdown, resume_summary, resume_summary_with,
 };
 use session_state::retention::PruneKind;
 use session_state::{ErrorKind, FixedClock, Hint, Key, MemoryStore, Store};
@@ -80,7 +80,7 @@ fn forking_the_current_session_archives_it_unchanged_and_copies_it() {
     );
     assert_eq!(s2.load().unwrap().unwrap(), doc);
     // The archive is listed, with its status kept.
-    let page = s2.list_history(&Default::default()).unwrap();
+    let page = s2.list_history(&HistoryQuery::default()).unwrap();
     assert_eq!(page.entries[0].id, "2026-01-01-aaa111");
     assert_eq!(page.entries[0].status, SessionStatus::InProgress);
 }
@@ -262,7 +262,7 @@ fn history_prune_is_a_dry_run_until_applied() {
         ],
     );
     let s = at(&store, "2026-01-09T10:00:00Z");
-    s.list_history(&Default::default()).unwrap();
+    s.list_history(&HistoryQuery::default()).unwrap();
     let before = snapshot(&store);
     let keep2 = PruneHistoryOptions {
         keep: Some(2),
@@ -297,12 +297,15 @@ fn history_prune_is_a_dry_run_until_applied() {
         .unwrap();
     assert!(plan.applied);
     assert_eq!(plan.removed.len(), 3);
-    let page = s.list_history(&Default::default()).unwrap();
+    let page = s.list_history(&HistoryQuery::default()).unwrap();
     let left: Vec<&str> = page.entries.iter().map(|e| e.id.as_str()).collect();
     assert_eq!(left, ["2026-01-05-s5", "2026-01-04-s4"]);
     let index = String::from_utf8(store.read(&index_key()).unwrap().unwrap()).unwrap();
     assert!(!index.contains("s3"), "{index}");
-    assert_eq!(s.list_history_full_scan(&Default::default()).unwrap(), page);
+    assert_eq!(
+        s.list_history_full_scan(&HistoryQuery::default()).unwrap(),
+        page
+    );
     let err = s
         .prune_history(&PruneHistoryOptions::default())
         .unwrap_err();

@@ -75,7 +75,7 @@ pub fn forked_copy(
     now: Timestamp,
 ) -> OrchestratorSession {
     let mut doc = source.clone();
-    doc.session_id = new_id.to_owned();
+    new_id.clone_into(&mut doc.session_id);
     doc.status = SessionStatus::Created;
     doc.created = now;
     doc.updated = Some(now);
