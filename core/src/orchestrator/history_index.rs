@@ -136,7 +136,7 @@ impl Record<'_> {
                 let utc = t.utc();
                 (utc.timestamp(), utc.timestamp_subsec_nanos(), t.is_naive())
             }),
-            forked_from: super::fork::ForkedFrom::of(doc).map(|f| f.session_id),
+            forked_from: super::forked_from::ForkedFrom::of(doc).map(|f| f.session_id),
         }
     }
 

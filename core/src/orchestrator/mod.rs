@@ -38,6 +38,8 @@ mod arguments;
 mod autosave;
 mod document;
 mod fork;
+mod forked_from;
+mod git_head;
 mod history;
 mod history_index;
 mod keys;
@@ -46,6 +48,7 @@ mod parse;
 mod prune;
 mod record;
 mod recovery;
+mod relative_time;
 mod salvage;
 mod schema;
 mod staleness;
@@ -60,7 +63,9 @@ pub use autosave::{clock_suffix, session_id_for};
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
 };
-pub use fork::{FORKED_FROM, ForkOptions, ForkedFrom, Lineage, LineageEntry, forked_copy};
+pub use fork::{ForkOptions, Lineage, LineageEntry, forked_copy};
+pub use forked_from::{FORKED_FROM, ForkedFrom};
+pub use git_head::{GIT_HEAD, GitHead};
 pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
 pub use keys::{
     CURRENT_KEY, HISTORY_DIR, INDEX_KEY, current_key, history_dir, history_key, index_key,
@@ -76,12 +81,12 @@ pub use recovery::{DoctorReport, Problem, Repair, RepairAction};
 pub use salvage::{Salvaged, salvage};
 pub use schema::json_schema;
 pub use staleness::{
-    DEFAULT_STALE_AFTER_HOURS, GIT_HEAD, GitHead, HeadMove, Idle, ResumeOptions, Staleness,
-    resume_summary_with, short_commit, stale_lines, staleness,
+    DEFAULT_STALE_AFTER_HOURS, HeadMove, Idle, ResumeOptions, Staleness, short_commit, stale_lines,
+    staleness,
 };
 pub use status::{AgentStatus, SessionStatus};
 pub use store::OrchestratorStore;
 pub use summary::{
     AgentLine, ContextBudget, ResumeSummary, UNKNOWN, WorkLine, group_thousands, known_text,
-    known_time, render_markdown, resume_summary,
+    known_time, render_markdown, resume_summary, resume_summary_with,
 };

@@ -5,7 +5,7 @@
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::fork::ForkedFrom;
+use super::forked_from::ForkedFrom;
 use super::history_index::{Index, Record};
 use super::keys::{history_dir, index_key};
 use super::status::SessionStatus;

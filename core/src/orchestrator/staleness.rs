@@ -1,77 +1,20 @@
-//! How stale a resumed session is: the project's git HEAD recorded at each save
-//! (`project.git_head: {commit, branch}`, an added field that schema "1.0" readers keep as an
-//! unknown one), and the notes the resume summary adds when the session was last saved long
-//! ago or the branch or HEAD moved since.
-//!
-//! The core reads no repository: the caller gives the HEAD as data
-//! ([`OrchestratorStore::with_git_head`]; the CLI reads it from `.git`).
+//! How stale a resumed session is: the notes the resume summary adds when the session was last
+//! saved long ago or the branch or HEAD moved since the HEAD recorded at the last save
+//! ([`GitHead`], given to [`OrchestratorStore::with_git_head`]; the CLI reads it from
+//! `.git`).
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
 
-use super::document::{OrchestratorSession, Project};
+use super::document::OrchestratorSession;
+use super::git_head::GitHead;
+use super::relative_time::relative_time;
 use super::store::OrchestratorStore;
-use super::summary::{ResumeSummary, relative_time, resume_summary};
 use crate::store::Store;
 use crate::time::{Clock, Timestamp};
 
-/// The member of `project` that holds the HEAD at the last save.
-pub const GIT_HEAD: &str = "git_head";
-
 /// Hours after the last save past which a resume says the session is stale (24).
 pub const DEFAULT_STALE_AFTER_HOURS: u64 = 24;
-
-/// A repository's HEAD: the commit it points at and the branch checked out (`None`: detached,
-/// no commit yet, or not known).
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct GitHead {
-    /// The commit id.
-    #[serde(default)]
-    pub commit: Option<String>,
-    /// The branch name.
-    #[serde(default)]
-    pub branch: Option<String>,
-}
-
-impl GitHead {
-    /// Whether neither fact is known.
-    pub fn is_empty(&self) -> bool {
-        self.commit.is_none() && self.branch.is_none()
-    }
-
-    /// The HEAD recorded in `doc` (`project.git_head`), when it is there and an object; a
-    /// member of another type reads as absent (it is kept as it is until the next save).
-    pub fn of(doc: &OrchestratorSession) -> Option<GitHead> {
-        let value = doc.project.as_ref()?.extra.get(GIT_HEAD)?;
-        let object = value.as_object()?;
-        let text = |name: &str| object.get(name).and_then(Value::as_str).map(str::to_owned);
-        Some(GitHead {
-            commit: text("commit"),
-            branch: text("branch"),
-        })
-    }
-
-    /// Records `self` as `doc`'s `project.git_head` (creating `project` when absent), keeping
-    /// unknown members of an existing `git_head` object.
-    pub fn record_in(&self, doc: &mut OrchestratorSession) {
-        let project = doc.project.get_or_insert_with(|| Project {
-            name: None,
-            path: None,
-            git_branch: None,
-            extra: Map::new(),
-        });
-        let mut object = match project.extra.remove(GIT_HEAD) {
-            Some(Value::Object(object)) => object,
-            _ => Map::new(),
-        };
-        object.insert("commit".to_owned(), self.commit.clone().into());
-        object.insert("branch".to_owned(), self.branch.clone().into());
-        project
-            .extra
-            .insert(GIT_HEAD.to_owned(), Value::Object(object));
-    }
-}
 
 /// The options of a resume summary: `{stale_after_hours, git_head}`, each optional.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -164,17 +107,6 @@ pub fn staleness(
     Staleness { idle, head_moved }
 }
 
-/// [`resume_summary`] with the notes of [`staleness`] under `options`.
-pub fn resume_summary_with(
-    doc: &OrchestratorSession,
-    now: DateTime<Utc>,
-    options: &ResumeOptions,
-) -> ResumeSummary {
-    let mut summary = resume_summary(doc, now);
-    summary.stale = staleness(doc, now, options);
-    summary
-}
-
 /// The first 7 characters of a commit id, as `git` abbreviates it.
 pub fn short_commit(commit: &str) -> &str {
     commit.get(..7).unwrap_or(commit)
@@ -246,7 +178,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::orchestrator::SessionStatus;
+    use crate::orchestrator::{GIT_HEAD, Project, SessionStatus};
 
     fn doc(updated: &str) -> OrchestratorSession {
         let mut doc = OrchestratorSession::new(

@@ -32,7 +32,7 @@ pub struct OrchestratorStore<S: Store, C: Clock> {
     pub(crate) clock: C,
     pub(crate) options: ParseOptions,
     /// The project's HEAD, recorded at each save (see `with_git_head`).
-    pub(crate) git_head: Option<super::staleness::GitHead>,
+    pub(crate) git_head: Option<super::git_head::GitHead>,
     /// The bytes this handle last saved as the current session: a file still holding exactly
     /// these needs no parse to know it is readable (see [`save`](Self::save)).
     last_saved: std::sync::Mutex<Vec<u8>>,

@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
 use super::document::OrchestratorSession;
-use super::staleness::{Staleness, stale_lines};
+use super::relative_time::relative_time;
+use super::staleness::{ResumeOptions, Staleness, stale_lines, staleness};
 use super::status::{AgentStatus, SessionStatus};
 use crate::time::Timestamp;
 
@@ -103,21 +104,6 @@ pub fn progress_percent(doc: &OrchestratorSession) -> u8 {
     u8::try_from((sum * 2 + n) / (2 * n)).unwrap_or(100)
 }
 
-/// How long ago `then` was at `now`, in English: `just now` (under a minute, or in the
-/// future), `1 minute ago` / `N minutes ago` (under an hour), `1 hour ago` / `N hours ago`
-/// (under a day), `1 day ago` / `N days ago`. Units are whole, rounded down.
-pub fn relative_time(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
-    let seconds = (now - then).num_seconds();
-    let (n, unit) = match seconds {
-        s if s < 60 => return "just now".to_owned(),
-        s if s < 3600 => (s / 60, "minute"),
-        s if s < 86_400 => (s / 3600, "hour"),
-        s => (s / 86_400, "day"),
-    };
-    let plural = if n == 1 { "" } else { "s" };
-    format!("{n} {unit}{plural} ago")
-}
-
 /// What a document's timestamp says: `None` for the Unix epoch (`1970-01-01T00:00:00Z`),
 /// which stands for a time that was missing (salvage fills `created` with it when neither
 /// `created` nor `updated` survived), so that it is shown as unknown, never as "20788 days
@@ -171,6 +157,17 @@ pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSu
             last_compression_relative: usage.last_compression.map(|t| relative_time(t.utc(), now)),
         },
     }
+}
+
+/// [`resume_summary`] with the notes of [`staleness`](super::staleness) under `options`.
+pub fn resume_summary_with(
+    doc: &OrchestratorSession,
+    now: DateTime<Utc>,
+    options: &ResumeOptions,
+) -> ResumeSummary {
+    let mut summary = resume_summary(doc, now);
+    summary.stale = staleness(doc, now, options);
+    summary
 }
 
 /// How a value that is not known reads in the markdown.
@@ -262,28 +259,6 @@ pub fn render_markdown(summary: &ResumeSummary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn at(s: &str) -> DateTime<Utc> {
-        Timestamp::parse(s).unwrap().utc()
-    }
-
-    #[test]
-    fn relative_time_units_and_singulars() {
-        let now = at("2025-12-27T12:30:00Z");
-        let cases = [
-            ("2025-12-27T12:30:30Z", "just now"),
-            ("2025-12-27T12:29:30Z", "just now"),
-            ("2025-12-27T12:29:00Z", "1 minute ago"),
-            ("2025-12-27T11:31:00Z", "59 minutes ago"),
-            ("2025-12-27T11:30:00Z", "1 hour ago"),
-            ("2025-12-27T10:30:00Z", "2 hours ago"),
-            ("2025-12-26T12:30:00Z", "1 day ago"),
-            ("2025-12-17T12:30:00Z", "10 days ago"),
-        ];
-        for (then, want) in cases {
-            assert_eq!(relative_time(at(then), now), want, "{then}");
-        }
-    }
 
     #[test]
     fn thousands() {

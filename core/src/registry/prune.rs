@@ -125,7 +125,7 @@ pub(crate) fn apply(doc: &mut SessionsDocument, plan: &PrunePlan) -> bool {
 }
 
 impl<S: Store, C: Clock> AgentRegistry<S, C> {
-    /// Prunes the registry by `options` (see [`PruneRegistryOptions`] and [`plan`]): a dry
+    /// Prunes the registry by `options` (see [`PruneRegistryOptions`]): a dry
     /// run over [`load`](Self::load) unless `options.apply`, then one exclusive change of
     /// `agent-sessions.json` (in either journal mode). An agent whose times do not read as
     /// timestamps stays.
