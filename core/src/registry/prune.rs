@@ -3,7 +3,7 @@
 //! result, places in chains, names pointing at them), and chains this leaves empty go too (see
 //! [`crate::retention`]). `workflow-chains.json` (the chain definitions) is left as it is.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -51,6 +51,20 @@ pub(crate) fn plan(
     let keep: HashSet<&str> = options.keep_agent_ids.iter().map(String::as_str).collect();
     let mut plan = PrunePlan::default();
     let mut gone: HashSet<&str> = HashSet::new();
+    // Where each id appears, in one pass over chains and names (in their order).
+    let mut chains_of: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (chain, ids) in &doc.chains {
+        for id in ids {
+            let chains = chains_of.entry(id.as_str()).or_default();
+            if chains.last() != Some(&chain.as_str()) {
+                chains.push(chain.as_str());
+            }
+        }
+    }
+    let mut names_of: HashMap<&str, Vec<&str>> = HashMap::new();
+    for (name, id) in &doc.sessions {
+        names_of.entry(id.as_str()).or_default().push(name.as_str());
+    }
     for id in doc.metadata.keys() {
         let Some(last) = last_activity(doc, id) else {
             continue;
@@ -70,16 +84,10 @@ pub(crate) fn plan(
         if doc.results.contains_key(id) {
             removes.push("results".to_owned());
         }
-        for (chain, ids) in &doc.chains {
-            if ids.iter().any(|i| i == id) {
-                removes.push(format!("chains/{chain}"));
-            }
-        }
-        for (name, named) in &doc.sessions {
-            if named == id {
-                removes.push(format!("sessions/{name}"));
-            }
-        }
+        let chains = chains_of.get(id.as_str()).into_iter().flatten();
+        removes.extend(chains.map(|chain| format!("chains/{chain}")));
+        let names = names_of.get(id.as_str()).into_iter().flatten();
+        removes.extend(names.map(|name| format!("sessions/{name}")));
         gone.insert(id);
         plan.removed.push(Removal {
             kind: PruneKind::Agent,
