@@ -182,3 +182,46 @@ fn team_prune_removes_old_member_files_only() {
         ["teams/t/sessions/new.json", "teams/t/sessions/torn.json"]
     );
 }
+
+#[test]
+fn options_read_snake_case_and_javascript_spellings() {
+    use session_state::json::from_value;
+    use session_state::orchestrator::{ForkOptions, PruneHistoryOptions, ResumeOptions};
+    let fork: ForkOptions = from_value(
+        json!({"sessionId": "a", "newId": "b", "archiveCurrent": true}),
+        "options",
+    )
+    .unwrap();
+    assert_eq!(
+        fork,
+        from_value(
+            json!({"session_id": "a", "new_id": "b", "archive_current": true}),
+            "options"
+        )
+        .unwrap()
+    );
+    let history: PruneHistoryOptions =
+        from_value(json!({"olderThanDays": 3, "keep": 1}), "options").unwrap();
+    assert_eq!(
+        (history.older_than_days, history.keep, history.apply),
+        (Some(3), Some(1), false)
+    );
+    let registry: PruneRegistryOptions = from_value(
+        json!({"olderThanDays": 3, "keepAgentIds": ["x"]}),
+        "options",
+    )
+    .unwrap();
+    assert_eq!(registry.keep_agent_ids, ["x"]);
+    let team: PruneTeamOptions =
+        from_value(json!({"older_than_days": 3, "apply": true}), "options").unwrap();
+    assert!(team.apply);
+    let resume: ResumeOptions = from_value(
+        json!({"staleAfterHours": 2, "gitHead": {"commit": "c"}}),
+        "options",
+    )
+    .unwrap();
+    assert_eq!(resume.stale_after_hours, Some(2));
+    let err = from_value::<PruneTeamOptions>(json!({"olderThan": 3}), "options").unwrap_err();
+    assert_eq!(err.code(), "invalid_input");
+    assert!(from_value::<PruneRegistryOptions>(json!({}), "options").is_err());
+}

@@ -25,19 +25,23 @@ use crate::key::Key;
 use crate::store::{Store, update_with};
 use crate::time::{Clock, Timestamp};
 
-/// The arguments of `fork`: `{session_id, new_id, suffix, archive_current}`, each optional.
+/// The arguments of `fork`: `{session_id, new_id, suffix, archive_current}`, each optional
+/// (JavaScript's `sessionId`, `newId`, `archiveCurrent` are read too).
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ForkOptions {
     /// The session to fork: an archived session's id, or the current session's (default: the
     /// current session).
+    #[serde(alias = "sessionId")]
     pub session_id: Option<String>,
     /// The new session's id (default `YYYY-MM-DD-{suffix}`).
+    #[serde(alias = "newId")]
     pub new_id: Option<String>,
     /// The suffix of the default id (default: derived from the clock).
     pub suffix: Option<String>,
     /// When forking an archived session while another one is current: archive the current
     /// one as it is first (default false: `already_exists`).
+    #[serde(alias = "archiveCurrent")]
     pub archive_current: bool,
 }
 

@@ -29,6 +29,7 @@ pub struct PruneHistoryOptions {
     /// Keep the newest N (of the sessions with `status`, when given).
     pub keep: Option<u64>,
     /// Only sessions last updated more than this many days ago.
+    #[serde(alias = "olderThanDays")]
     pub older_than_days: Option<u64>,
     /// Only sessions with this status.
     pub status: Option<SessionStatus>,

@@ -21,9 +21,11 @@ pub const DEFAULT_STALE_AFTER_HOURS: u64 = 24;
 #[serde(default, deny_unknown_fields)]
 pub struct ResumeOptions {
     /// Hours after the last save past which the summary says so (default 24).
+    #[serde(alias = "staleAfterHours")]
     pub stale_after_hours: Option<u64>,
     /// The project's HEAD now, compared with the one recorded at the last save (default: not
     /// compared).
+    #[serde(alias = "gitHead")]
     pub git_head: Option<GitHead>,
 }
 

@@ -20,9 +20,10 @@ use crate::time::{Clock, Timestamp};
 #[serde(deny_unknown_fields)]
 pub struct PruneRegistryOptions {
     /// Agents whose last activity is more than this many days ago go.
+    #[serde(alias = "olderThanDays")]
     pub older_than_days: u64,
     /// Agent ids that stay whatever their age (the current session's agents).
-    #[serde(default)]
+    #[serde(default, alias = "keepAgentIds")]
     pub keep_agent_ids: Vec<String>,
     /// Remove them (default false: a dry run that changes nothing).
     #[serde(default)]

@@ -16,6 +16,7 @@ use crate::time::Clock;
 #[serde(deny_unknown_fields)]
 pub struct PruneTeamOptions {
     /// Members created more than this many days ago go.
+    #[serde(alias = "olderThanDays")]
     pub older_than_days: u64,
     /// Remove them (default false: a dry run that changes nothing).
     #[serde(default)]
