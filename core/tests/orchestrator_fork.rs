@@ -174,7 +174,7 @@ fn lineage_puts_each_session_under_its_origin() {
     other
         .fork(&fork(Some("2026-01-02-kid001"), "2026-01-05-kid003", true))
         .unwrap();
-    let lineage = other.lineage().unwrap();
+    let lineage = other.history_tree().unwrap();
     let rows: Vec<(usize, &str, bool)> = lineage
         .entries
         .iter()
@@ -193,7 +193,7 @@ fn lineage_puts_each_session_under_its_origin() {
     // The index holds the origins; without it the files give the same tree.
     store.delete(&index_key()).unwrap();
     store.write(&index_key(), b"not json").unwrap();
-    assert_eq!(other.lineage().unwrap().entries, lineage.entries);
+    assert_eq!(other.history_tree().unwrap().entries, lineage.entries);
 }
 
 #[test]
@@ -214,7 +214,7 @@ fn lineage_survives_a_cycle_and_a_missing_origin() {
         );
         s.archive(&doc, false).unwrap();
     }
-    let lineage = s.lineage().unwrap();
+    let lineage = s.history_tree().unwrap();
     assert_eq!(lineage.entries.len(), 3);
     let c = lineage
         .entries

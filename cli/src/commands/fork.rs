@@ -4,7 +4,7 @@
 use std::process::ExitCode;
 
 use session_state::Result;
-use session_state::orchestrator::{ForkOptions, ForkedFrom, Lineage, OrchestratorSession};
+use session_state::orchestrator::{ForkOptions, ForkedFrom, HistoryTree, OrchestratorSession};
 
 use super::orchestrator::{recovery_hint, sessions};
 use super::record::random_suffix;
@@ -57,29 +57,25 @@ pub fn forked_line(doc: &OrchestratorSession) -> String {
     )
 }
 
-/// Prints `lineage`: one line per session, indented two spaces per fork, the current session
+/// Prints `tree`: one line per session, indented two spaces per fork, the current session
 /// marked; or the JSON of it.
-pub fn print_tree(lineage: &Lineage, json: bool) {
-    if !lineage.skipped.is_empty() {
+pub fn print_tree(tree: &HistoryTree, json: bool) {
+    if !tree.skipped.is_empty() {
         eprintln!(
             "warning: {} archive(s) could not be read: run `session-state doctor`",
-            lineage.skipped.len()
+            tree.skipped.len()
         );
     }
     if json {
-        out!(
-            "{}",
-            serde_json::to_string_pretty(lineage).unwrap_or_default()
-        );
+        out!("{}", serde_json::to_string_pretty(tree).unwrap_or_default());
         return;
     }
-    if lineage.entries.is_empty() {
+    if tree.entries.is_empty() {
         out!("No sessions");
         return;
     }
-    let ids: std::collections::HashSet<&str> =
-        lineage.entries.iter().map(|e| e.id.as_str()).collect();
-    for e in &lineage.entries {
+    let ids: std::collections::HashSet<&str> = tree.entries.iter().map(|e| e.id.as_str()).collect();
+    for e in &tree.entries {
         let indent = "  ".repeat(e.depth);
         let current = if e.current { " (current)" } else { "" };
         let gone = match e.forked_from.as_deref() {

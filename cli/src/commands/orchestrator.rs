@@ -210,7 +210,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
         } => {
             let sessions = sessions(ctx)?;
             if tree {
-                super::fork::print_tree(&sessions.lineage()?, json);
+                super::fork::print_tree(&sessions.history_tree()?, json);
                 return Ok(ExitCode::SUCCESS);
             }
             let page = sessions.list_history(&HistoryQuery {

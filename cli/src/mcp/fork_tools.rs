@@ -31,8 +31,8 @@ pub fn add(tools: &mut Tools) {
          the history files skipped as unreadable.",
         Effect::Reads,
         |roots: &Roots, NoArguments {}| {
-            let lineage = sessions(&roots.project)?.lineage()?;
-            let mut text = lineage
+            let tree = sessions(&roots.project)?.history_tree()?;
+            let mut text = tree
                 .entries
                 .iter()
                 .map(|e| format!("{}{} {} {}", "  ".repeat(e.depth), e.id, e.status, e.goal))
@@ -41,7 +41,7 @@ pub fn add(tools: &mut Tools) {
             if text.is_empty() {
                 "No sessions".clone_into(&mut text);
             }
-            Ok(Reply::new(&lineage, text))
+            Ok(Reply::new(&tree, text))
         },
     );
     tools.add(

@@ -1,6 +1,7 @@
 //! Fork: a copy of a session (the current one, or an archived one) as a new current session
 //! that records where it came from (`forked_from: {session_id, at}`, an added top-level field
-//! that schema "1.0" readers keep as an unknown one), and the lineage of every session.
+//! that schema "1.0" readers keep as an unknown one), and the tree of every session under the
+//! one it was forked from (`history --tree`).
 //!
 //! The original is never modified: forking the current session archives it first, as it is
 //! (status kept); forking an archived one while another session is current is refused unless
@@ -103,9 +104,9 @@ fn no_archive(id: &str, key: &Key) -> Error {
     .with_context("session_id", id)
 }
 
-/// One session in the lineage listing, in tree order.
+/// One session of `history --tree`, in tree order.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct LineageEntry {
+pub struct HistoryTreeEntry {
     /// How many forks below a root it is (0: not forked, or forked from a session that is
     /// gone).
     pub depth: usize,
@@ -126,9 +127,9 @@ pub struct LineageEntry {
 /// Every session, each under the one it was forked from: roots newest first, and under each
 /// session the sessions forked from it, newest first (a pre-order walk).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
-pub struct Lineage {
+pub struct HistoryTree {
     /// The sessions in tree order.
-    pub entries: Vec<LineageEntry>,
+    pub entries: Vec<HistoryTreeEntry>,
     /// The history files that could not be read.
     pub skipped: Vec<SkippedFile>,
 }
@@ -239,22 +240,22 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     }
 
     /// Every session (archived, and the current one when it is readable) with the one it was
-    /// forked from, in tree order (see [`Lineage`]). The origins come from the history index
+    /// forked from, in tree order (see [`HistoryTree`]). The origins come from the history index
     /// (rebuilt when it disagrees with the files, as [`list_history`](Self::list_history)
     /// does); sessions in a cycle of origins (edited by hand) are listed as roots.
     ///
     /// # Errors
     /// [`ErrorKind::Storage`]; unreadable history files are skipped and reported.
-    pub fn lineage(&self) -> Result<Lineage> {
+    pub fn history_tree(&self) -> Result<HistoryTree> {
         let page = self.list_history(&HistoryQuery {
             limit: usize::MAX,
             offset: 0,
             status: None,
         })?;
         let origins = self.origins()?;
-        let mut nodes: Vec<LineageEntry> = Vec::with_capacity(page.entries.len() + 1);
+        let mut nodes: Vec<HistoryTreeEntry> = Vec::with_capacity(page.entries.len() + 1);
         if let Ok(Some(doc)) = self.load() {
-            nodes.push(LineageEntry {
+            nodes.push(HistoryTreeEntry {
                 depth: 0,
                 forked_from: ForkedFrom::of(&doc).map(|f| f.session_id),
                 id: doc.session_id,
@@ -268,7 +269,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             if nodes.iter().any(|n| n.current && n.id == e.id) {
                 continue;
             }
-            nodes.push(LineageEntry {
+            nodes.push(HistoryTreeEntry {
                 depth: 0,
                 forked_from: origins.get(&e.id).cloned(),
                 id: e.id,
@@ -280,7 +281,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         }
         // Newest first, ties by id descending, as the listing orders them.
         nodes.sort_by(|a, b| (b.created, &b.id).cmp(&(a.created, &a.id)));
-        Ok(Lineage {
+        Ok(HistoryTree {
             entries: tree_order(nodes),
             skipped: page.skipped,
         })
@@ -317,7 +318,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 
 /// `nodes` (sorted) in pre-order: each root, then the sessions forked from it. A session whose
 /// origin is absent is a root; sessions left over (a cycle of origins) are roots too.
-fn tree_order(nodes: Vec<LineageEntry>) -> Vec<LineageEntry> {
+fn tree_order(nodes: Vec<HistoryTreeEntry>) -> Vec<HistoryTreeEntry> {
     let index: HashMap<&str, usize> = nodes
         .iter()
         .enumerate()
@@ -351,7 +352,7 @@ fn tree_order(nodes: Vec<LineageEntry>) -> Vec<LineageEntry> {
             walk(i, &mut order, &mut seen);
         }
     }
-    let mut slots: Vec<Option<LineageEntry>> = nodes.into_iter().map(Some).collect();
+    let mut slots: Vec<Option<HistoryTreeEntry>> = nodes.into_iter().map(Some).collect();
     order
         .into_iter()
         .filter_map(|(i, depth)| {

@@ -11,7 +11,7 @@
 //! - [`resume_summary`] and [`render_markdown`]: the "RESUMING SESSION" block;
 //!   [`resume_summary_with`] adds what moved since the last save (age, git HEAD recorded by
 //!   [`OrchestratorStore::with_git_head`] as `project.git_head`).
-//! - `fork` ([`ForkOptions`], `forked_from`), `lineage` (`history --tree`) and
+//! - `fork` ([`ForkOptions`], `forked_from`), `history_tree` (`history --tree`) and
 //!   `prune_history` ([`PruneHistoryOptions`], see [`crate::retention`]).
 //! - [`salvage`]: every complete field of a torn document.
 //! - [`json_schema`]: the JSON Schema of the document.
@@ -63,7 +63,7 @@ pub use autosave::{clock_suffix, session_id_for};
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
 };
-pub use fork::{ForkOptions, Lineage, LineageEntry, forked_copy};
+pub use fork::{ForkOptions, HistoryTree, HistoryTreeEntry, forked_copy};
 pub use forked_from::{FORKED_FROM, ForkedFrom};
 pub use git_head::{GIT_HEAD, GitHead};
 pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
