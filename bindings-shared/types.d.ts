@@ -589,6 +589,35 @@ export interface Leftover {
   bytes: number;
 }
 /**
+ * A repository's HEAD: the commit it points at and the branch checked out (`None`: detached,
+ * no commit yet, or not known).
+ */
+export interface GitHead {
+  /**
+   * The commit id.
+   */
+  commit: string | null;
+  /**
+   * The branch name.
+   */
+  branch: string | null;
+}
+/**
+ * The HEAD at the last save and now; `branch_changed` and `commit_changed` say which moved.
+ */
+export interface HeadMove {
+  saved: GitHead;
+  now: GitHead;
+  /**
+   * The branch differs.
+   */
+  branch_changed: boolean;
+  /**
+   * The commit differs.
+   */
+  commit_changed: boolean;
+}
+/**
  * One archived session in a listing: the seed's `{id, goal, status, created}`.
  */
 export interface HistoryEntry {
@@ -633,6 +662,20 @@ export interface SkippedHistoryFile {
    * The error message.
    */
   message: string;
+}
+/**
+ * A session last saved more than `limit_hours` ago.
+ */
+export interface Idle {
+  updated: Timestamp;
+  /**
+   * `updated` relative to now ("3 days ago").
+   */
+  updated_relative: string;
+  /**
+   * The limit in hours.
+   */
+  limit_hours: number;
 }
 /**
  * What the base file has already folded: the first `bytes` bytes of the journal of
@@ -915,6 +958,7 @@ export interface ResumeSummary {
    * The agent to resume from: the first in-progress agent.
    */
   resume_from: string | null;
+  stale?: Staleness;
 }
 /**
  * One completed-work line: `- ✅ {task} ({outcome})`.
@@ -928,6 +972,13 @@ export interface WorkLine {
    * Its outcome (the parentheses are left out when empty).
    */
   outcome: string;
+}
+/**
+ * What moved since the last save, and how long ago it was.
+ */
+export interface Staleness {
+  idle?: Idle;
+  head_moved?: HeadMove;
 }
 /**
  * What `salvage` recovered.

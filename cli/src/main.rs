@@ -45,6 +45,12 @@ enum Command {
     Record(commands::record::Command),
     #[command(flatten)]
     Ownership(commands::ownership::Command),
+    /// Copy a session (the current one, or an archived one) into a new current session that
+    /// records where it came from; the original is archived as it is.
+    Fork(commands::fork::Args),
+    /// Remove archived sessions, old registry agents or old team members: a dry run that
+    /// prints what would go, unless `--apply`.
+    Prune(commands::prune::Args),
     /// Record a Claude Code hook event read as JSON on stdin (for the hooks settings; always
     /// exits 0).
     Hook(commands::hook::Args),
@@ -118,6 +124,8 @@ fn main() -> ExitCode {
         Command::Registry(cmd) => commands::registry::run(cmd, &ctx),
         Command::Record(cmd) => commands::record::run(cmd, &ctx),
         Command::Ownership(cmd) => commands::ownership::run(cmd, &ctx),
+        Command::Fork(args) => commands::fork::run(&args, &ctx),
+        Command::Prune(args) => commands::prune::run(&args, &ctx),
         Command::Team(cmd) => commands::team::run(cmd, &ctx),
         Command::Mcp(_) | Command::Hook(_) => unreachable!("served above"),
     }));

@@ -40,6 +40,7 @@ pub mod orchestrator;
 pub mod ownership;
 pub mod registry;
 pub mod requests;
+pub mod retention;
 mod store;
 pub mod team;
 pub mod text_item_store;

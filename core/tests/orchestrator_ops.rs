@@ -478,7 +478,8 @@ fn index_is_built_updated_incrementally_and_rebuilt_when_damaged() {
     for damaged in [
         &b"{\"version\": 2, \"fi"[..],
         br#"{"version": 1, "files": []}"#,
-        br#"{"version": 3, "files": [["three.json", "", "x", "complete", 0, 0, false, null], ["one.json", "", "y", "complete", 0, 0, false, null]]}"#,
+        br#"{"version": 3, "files": [["one.json", "", "y", "complete", 0, 0, false, null], ["three.json", "", "x", "complete", 0, 0, false, null]]}"#,
+        br#"{"version": 4, "files": [["three.json", "", "x", "complete", 0, 0, false, null, null, null], ["one.json", "", "y", "complete", 0, 0, false, null, null, null]]}"#,
     ] {
         s.store().write(&index_key(), damaged).unwrap();
         let page = s.list_history(&HistoryQuery::default()).unwrap();

@@ -29,8 +29,11 @@ __all__ = [
     "Decision",
     "DoctorReport",
     "ErrorCode",
+    "GitHead",
+    "HeadMove",
     "HistoryEntry",
     "HistoryPage",
+    "Idle",
     "JournalMark",
     "JsonValue",
     "Leftover",
@@ -58,6 +61,7 @@ __all__ = [
     "SkippedHistoryFile",
     "SkippedTeamFile",
     "SpawnConfig",
+    "Staleness",
     "TeamListing",
     "TeamMember",
     "TeamSummary",
@@ -274,6 +278,24 @@ ErrorCode = Literal[
 ]
 
 
+class GitHead(TypedDict):
+    """A repository's HEAD: the commit it points at and the branch checked out (`None`:
+    detached, no commit yet, or not known).
+    """
+    commit: Optional[str]
+    branch: Optional[str]
+
+
+class HeadMove(TypedDict):
+    """The HEAD at the last save and now; `branch_changed` and `commit_changed` say which
+    moved.
+    """
+    saved: "GitHead"
+    now: "GitHead"
+    branch_changed: bool
+    commit_changed: bool
+
+
 class HistoryEntry(TypedDict):
     """One archived session in a listing: the seed's `{id, goal, status, created}`."""
     id: str
@@ -287,6 +309,13 @@ class HistoryPage(TypedDict):
     entries: List["HistoryEntry"]
     skipped: List["SkippedHistoryFile"]
     total: int
+
+
+class Idle(TypedDict):
+    """A session last saved more than `limit_hours` ago."""
+    updated: "Timestamp"
+    updated_relative: str
+    limit_hours: int
 
 
 class JournalMark(TypedDict):
@@ -444,12 +473,7 @@ ResumeReason = Literal[
 ]
 
 
-class ResumeSummary(TypedDict):
-    """Everything the "RESUMING SESSION" block shows, as plain data (for `--json` and
-    bindings). A value the document does not really hold is `None` (JSON `null`, "unknown"
-    in the markdown), never a stand-in: a salvaged document's empty goal, or its `created`
-    filled with the Unix epoch (see `known_time`).
-    """
+class _ResumeSummaryRequired(TypedDict):
     session_id: str
     goal: Optional[str]
     status: "SessionStatus"
@@ -461,6 +485,15 @@ class ResumeSummary(TypedDict):
     pending: List[str]
     context: "ContextBudget"
     resume_from: Optional[str]
+
+
+class ResumeSummary(_ResumeSummaryRequired, total=False):
+    """Everything the "RESUMING SESSION" block shows, as plain data (for `--json` and
+    bindings). A value the document does not really hold is `None` (JSON `null`, "unknown"
+    in the markdown), never a stand-in: a salvaged document's empty goal, or its `created`
+    filled with the Unix epoch (see `known_time`).
+    """
+    stale: "Staleness"
 
 
 class Salvaged(TypedDict):
@@ -548,6 +581,12 @@ class SpawnConfig(_SpawnConfigRequired, total=False):
     env: Dict[str, str]
     memoryConfig: "MemoryConfig"
     delegations: List["CliDelegation"]
+
+
+class Staleness(TypedDict, total=False):
+    """What moved since the last save, and how long ago it was."""
+    idle: "Idle"
+    head_moved: "HeadMove"
 
 
 class TeamListing(TypedDict):

@@ -4,8 +4,9 @@
 use std::process::ExitCode;
 
 use session_state::orchestrator::{
-    DoctorReport, HistoryQuery, OrchestratorSession, OrchestratorStore, RepairAction,
-    SessionStatus, json_schema, render_resume, render_show, resume_summary,
+    DEFAULT_STALE_AFTER_HOURS, DoctorReport, GitHead, HistoryQuery, OrchestratorSession,
+    OrchestratorStore, RepairAction, ResumeOptions, SessionStatus, json_schema, render_resume,
+    render_show, resume_summary_with,
 };
 use session_state::registry::RegistryDoctorReport;
 use session_state::{Clock, Error, ErrorKind, Result};
@@ -23,6 +24,9 @@ pub enum Command {
         /// Print the summary as JSON.
         #[arg(long)]
         json: bool,
+        /// Say the session is stale when it was last saved more than this many hours ago.
+        #[arg(long, value_name = "HOURS", default_value_t = DEFAULT_STALE_AFTER_HOURS)]
+        stale_after: u64,
     },
     /// Show the current session.
     Show {
@@ -45,6 +49,11 @@ pub enum Command {
         /// code, message}], total}`, as the Python and Node packages return it.
         #[arg(long)]
         json: bool,
+        /// Print every session (the current one too) under the one it was forked from,
+        /// indented; with `--json`, `{entries: [{depth, id, goal, status, created, forked_from,
+        /// current}], skipped}`.
+        #[arg(long, conflicts_with_all = ["limit", "offset", "status"])]
+        tree: bool,
     },
     /// Move the current session to the history folder.
     Archive {
@@ -104,10 +113,19 @@ pub type Sessions = OrchestratorStore<crate::store_choice::CliStore, SystemClock
 
 /// The sessions of the project folder, which must exist (see `Context::project_root`).
 pub fn sessions(ctx: &Context) -> Result<Sessions> {
-    let sessions = OrchestratorStore::new(Context::store(ctx.project_root()?)?, ctx.clock)
-        .with_max_document_bytes(crate::input::max_bytes(ctx));
+    let root = ctx.project_root()?;
+    let sessions = OrchestratorStore::new(Context::store(root)?, ctx.clock)
+        .with_max_document_bytes(crate::input::max_bytes(ctx))
+        .with_git_head(head_of(root));
     sessions.set_writer(super::ownership::writer_from_env());
     Ok(sessions)
+}
+
+/// The git HEAD of the project folder `root` (empty when it is in no repository).
+pub fn head_of(root: &std::path::Path) -> GitHead {
+    std::fs::canonicalize(root)
+        .map(|root| session_state_fs::git_head(&root))
+        .unwrap_or_default()
 }
 
 fn print_json(value: &impl serde::Serialize) {
@@ -155,13 +173,17 @@ pub(crate) fn recovery_hint(e: &Error) {
 #[allow(clippy::needless_pass_by_value)] // the signature every command module shares
 pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
     match cmd {
-        Command::Resume { json } => {
+        Command::Resume { json, stale_after } => {
             let sessions = sessions(ctx)?;
             let Some(doc) = current(&sessions)? else {
                 out!("{}", if json { "null" } else { "No session to resume" });
                 return Ok(ExitCode::from(1));
             };
-            let summary = resume_summary(&doc, ctx.clock.now());
+            let options = ResumeOptions {
+                stale_after_hours: Some(stale_after),
+                git_head: sessions.git_head().cloned(),
+            };
+            let summary = resume_summary_with(&doc, ctx.clock.now(), &options);
             if json {
                 print_json(&summary);
             } else {
@@ -185,8 +207,13 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             offset,
             status,
             json,
+            tree,
         } => {
             let sessions = sessions(ctx)?;
+            if tree {
+                super::fork::print_tree(&sessions.history_tree()?, json);
+                return Ok(ExitCode::SUCCESS);
+            }
             let page = sessions.list_history(&HistoryQuery {
                 limit,
                 offset,

@@ -170,7 +170,7 @@ fn parse_number(text: &str) -> std::result::Result<Number, String> {
 
 /// Six lowercase hex digits from std's randomly keyed hasher (a new key per process), mixed
 /// with the time and the process id.
-fn random_suffix() -> String {
+pub(crate) fn random_suffix() -> String {
     let mut hasher = std::collections::hash_map::RandomState::new().build_hasher();
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

@@ -13,6 +13,7 @@
 //! for the CLI: a client that disconnects mid-call leaves the file as before or after the
 //! call, never torn.
 
+mod fork_tools;
 mod limits;
 mod record_tools;
 mod registry_tools;

@@ -4,7 +4,8 @@
 use serde_json::json;
 use session_state::Clock;
 use session_state::orchestrator::{
-    HistoryPage, HistoryQuery, OrchestratorSession, SessionStatus, render_resume, resume_summary,
+    HistoryPage, HistoryQuery, OrchestratorSession, ResumeOptions, SessionStatus, render_resume,
+    resume_summary_with,
 };
 use session_state::requests::{ArchiveOptions, NoArguments};
 
@@ -17,11 +18,17 @@ pub fn add(tools: &mut Tools) {
         "resume",
         "The RESUMING SESSION summary of the current session: markdown as text, and as \
          structured content the same fields (session_id, goal, progress_percent, completed_work, \
-         in_progress, pending_tasks, context, resume_from). not_found when there is none.",
+         in_progress, pending_tasks, context, resume_from, and stale when it was last saved \
+         more than 24 hours ago or the git HEAD moved since). not_found when there is none.",
         Effect::Reads,
         |roots: &Roots, NoArguments {}| {
-            let doc = current(roots)?;
-            let summary = resume_summary(&doc, roots.project.clock.now());
+            let sessions = sessions(&roots.project)?;
+            let doc = sessions.load()?.ok_or_else(no_current)?;
+            let options = ResumeOptions {
+                stale_after_hours: None,
+                git_head: sessions.git_head().cloned(),
+            };
+            let summary = resume_summary_with(&doc, roots.project.clock.now(), &options);
             Ok(Reply::new(&summary, render_resume(&summary)))
         },
     );

@@ -87,6 +87,8 @@ pub enum Effect {
     Reads,
     /// Writes the session or registry files.
     Writes,
+    /// May remove files or entries (`prune` when applied).
+    Removes,
 }
 
 impl Tools {
@@ -107,7 +109,7 @@ impl Tools {
         let schema = schema_for_input::<T>().expect("tool arguments are an object schema");
         let annotations = ToolAnnotations::new()
             .read_only(effect == Effect::Reads)
-            .destructive(false)
+            .destructive(effect == Effect::Removes)
             .open_world(false);
         let tool = Tool::new(name, description, schema).with_annotations(annotations);
         self.entries.push(Entry {
@@ -160,6 +162,7 @@ pub fn all() -> Arc<Tools> {
     super::record_tools::add(&mut tools);
     super::registry_tools::add(&mut tools);
     super::team_tools::add(&mut tools);
+    super::fork_tools::add(&mut tools);
     Arc::new(tools)
 }
 

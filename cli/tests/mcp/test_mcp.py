@@ -27,8 +27,13 @@ TOOLS = {
     "register", "should_resume", "chain",
     # teams
     "teams", "team",
+    # fork, lineage, retention
+    "fork", "history_tree", "prune",
 }
-READ_ONLY = {"resume", "show", "history", "doctor", "should_resume", "chain", "teams", "team"}
+READ_ONLY = {
+    "resume", "show", "history", "doctor", "should_resume", "chain", "teams", "team", "history_tree",
+}
+DESTRUCTIVE = {"prune"}
 CURRENT = Path(".claude/orchestrator-session.json")
 
 
@@ -60,11 +65,14 @@ def test_every_tool_is_listed_with_an_input_schema(tmp_path: Path) -> None:
                 assert schema.get("additionalProperties") is False, t.name
                 assert t.description, t.name
                 assert t.annotations is not None and t.annotations.read_only_hint == (t.name in READ_ONLY), t.name
+                assert t.annotations.destructive_hint == (t.name in DESTRUCTIVE), t.name
             by_name = {t.name: t.input_schema for t in tools}
             assert set(by_name["new"]["required"]) == {"goal"}
             assert set(by_name["agent_start"]["required"]) == {"id", "type", "task"}
             assert set(by_name["should_resume"]["required"]) == {"agent_name", "task"}
             assert set(by_name["history"].get("properties", {})) == {"limit", "offset", "status"}
+            assert "apply" in by_name["prune"]["properties"]
+            assert "required" not in by_name["prune"]
 
     anyio.run(main)
 
@@ -328,5 +336,51 @@ def test_a_client_that_disconnects_mid_call(tmp_path: Path) -> None:
         async with connect(root) as s:
             await ok(s, "decision", decision="after the reconnect")
             assert (await ok(s, "show"))["decisions_made"][-1]["decision"] == "after the reconnect"
+
+    anyio.run(main)
+
+
+def test_fork_history_tree_and_prune_through_tool_calls(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    history = root / ".claude/orchestrator-history"
+    history.mkdir(parents=True)
+    old = {
+        "schema_version": "1.0", "session_id": "2020-01-01-old", "created": "2020-01-01T00:00:00Z",
+        "updated": "2020-01-01T00:00:00Z", "goal": "old goal", "status": "complete",
+    }
+    (history / "2020-01-01-old.json").write_text(json.dumps(old))
+
+    async def main() -> None:
+        async with connect(root) as s:
+            await fails(s, "fork", {}, "not_found")
+            await ok(s, "new", goal="ship", id="2026-12-01-aaa")
+            await ok(s, "agent_start", id="code-1", type="code", task="x")
+            original = (root / CURRENT).read_bytes()
+            doc = await ok(s, "fork", new_id="2026-12-01-bbb")
+            assert (doc["session_id"], doc["status"]) == ("2026-12-01-bbb", "created")
+            assert doc["forked_from"]["session_id"] == "2026-12-01-aaa"
+            assert doc["agents"][0]["id"] == "code-1"
+            assert (history / "2026-12-01-aaa.json").read_bytes() == original
+            err = await fails(s, "fork", {"session_id": "2020-01-01-old"}, "already_exists")
+            assert err["context"]["session_id"] == "2026-12-01-bbb"
+
+            lineage = await ok(s, "history_tree")
+            rows = [(e["depth"], e["id"], e["current"]) for e in lineage["entries"]]
+            assert rows == [
+                (0, "2026-12-01-aaa", False), (1, "2026-12-01-bbb", True), (0, "2020-01-01-old", False),
+            ]
+
+            before = snapshot(root)
+            plan = await ok(s, "prune", older_than_days=30)
+            assert plan["applied"] is False
+            assert [r["id"] for r in plan["removed"]] == ["2020-01-01-old"]
+            assert snapshot(root) == before, "a dry run changes nothing"
+            await fails(s, "prune", {}, "invalid_input")
+            await fails(s, "prune", {"older_than_days": 1, "apply": "yes"}, "invalid_input")
+            assert snapshot(root) == before
+            plan = await ok(s, "prune", older_than_days=30, apply=True)
+            assert plan["applied"] is True
+            assert not (history / "2020-01-01-old.json").exists()
+            assert (await ok(s, "history"))["total"] == 1
 
     anyio.run(main)

@@ -111,7 +111,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         let now = self.now();
         let suffix = suffix.map_or_else(|| clock_suffix(now), str::to_owned);
         let id = session_id_for(now, &suffix)?;
-        let doc = OrchestratorSession::new(id, goal, mode, project, now);
+        let mut doc = OrchestratorSession::new(id, goal, mode, project, now);
+        self.record_head(&mut doc);
         let key = current_key();
         let bytes = self.encode(&key, &doc)?;
         self.store.update(&key, &mut |old| {
@@ -239,7 +240,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             }
             None => session_id_for(now, suffix)?,
         };
-        let doc = OrchestratorSession::new(&id, &input.goal, input.mode(), project, now);
+        let mut doc = OrchestratorSession::new(&id, &input.goal, input.mode(), project, now);
+        self.record_head(&mut doc);
         let key = current_key();
         let bytes = self.encode(&key, &doc)?;
         let new_slot = history_key(&id)?;

@@ -86,7 +86,7 @@ pub struct HistoryPage {
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// The history files: `(file name, key)` of each `*.json` directly in the history folder,
     /// sorted by file name.
-    fn history_files(&self) -> Result<Vec<(String, Key)>> {
+    pub(super) fn history_files(&self) -> Result<Vec<(String, Key)>> {
         Ok(self
             .store
             .list(&history_dir())?
@@ -117,7 +117,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     }
 
     /// One page from records aligned with `files` (`records[i]` is the file `files[i]`).
-    fn page_of(
+    pub(super) fn page_of(
         &self,
         files: &[(String, Key)],
         records: &[Record<'_>],
@@ -223,7 +223,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// The index `old` brought in line with `files` (sorted): records of vanished files
     /// dropped, new files parsed and added; an unusable index starts empty. Also says whether
     /// anything changed.
-    fn reconcile(
+    pub(super) fn reconcile(
         &self,
         old: Option<&[u8]>,
         files: &[(String, Key)],

@@ -11,11 +11,13 @@ use super::document::OrchestratorSession;
 use crate::key::Key;
 
 /// Version of the index format; an index of another version is rebuilt.
-pub(crate) const INDEX_VERSION: u32 = 3;
+pub(crate) const INDEX_VERSION: u32 = 4;
 
 /// What the index knows about one history file. Written as a compact JSON array
-/// `[file, id, goal, status, secs, nanos, naive, error]` where `id` is `""` when it is the
-/// file name without `.json`, and `error` is `null` or `[code, message]`.
+/// `[file, id, goal, status, secs, nanos, naive, error, updated, forked_from]` where `id` is
+/// `""` when it is the file name without `.json`, `error` is `null` or `[code, message]`,
+/// `updated` is `null` or `[secs, nanos, naive]`, and `forked_from` the id of the session it
+/// was forked from, or `null`.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Record<'a> {
     /// File name in the history folder.
@@ -30,6 +32,10 @@ pub(crate) struct Record<'a> {
     pub naive: bool,
     /// Why the file could not be read: `(code, message)`.
     pub error: Option<(String, String)>,
+    /// `updated` as `(secs, nanos, naive)`, like `created`.
+    pub updated: Option<(i64, u32, bool)>,
+    /// The id of the session it was forked from (`forked_from.session_id`).
+    pub forked_from: Option<String>,
 }
 
 /// The wire form of a [`Record`].
@@ -43,6 +49,8 @@ struct Wire<'a>(
     u32,
     bool,
     Option<(String, String)>,
+    Option<(i64, u32, bool)>,
+    Option<String>,
 );
 
 impl Serialize for Record<'_> {
@@ -62,6 +70,8 @@ impl Serialize for Record<'_> {
             self.nanos,
             self.naive,
             self.error.clone(),
+            self.updated,
+            self.forked_from.clone(),
         )
         .serialize(serializer)
     }
@@ -69,7 +79,7 @@ impl Serialize for Record<'_> {
 
 impl<'de: 'a, 'a> Deserialize<'de> for Record<'a> {
     fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let Wire(file, id, goal, status, secs, nanos, naive, error) =
+        let Wire(file, id, goal, status, secs, nanos, naive, error, updated, forked_from) =
             Wire::deserialize(deserializer)?;
         let id = if id.is_empty() && error.is_none() {
             match &file {
@@ -88,6 +98,8 @@ impl<'de: 'a, 'a> Deserialize<'de> for Record<'a> {
             nanos,
             naive,
             error,
+            updated,
+            forked_from,
         })
     }
 }
@@ -103,6 +115,8 @@ impl Record<'_> {
             nanos: self.nanos,
             naive: self.naive,
             error: self.error,
+            updated: self.updated,
+            forked_from: self.forked_from,
         }
     }
 
@@ -118,6 +132,11 @@ impl Record<'_> {
             nanos: utc.timestamp_subsec_nanos(),
             naive: doc.created.is_naive(),
             error: None,
+            updated: doc.updated.map(|t| {
+                let utc = t.utc();
+                (utc.timestamp(), utc.timestamp_subsec_nanos(), t.is_naive())
+            }),
+            forked_from: super::forked_from::ForkedFrom::of(doc).map(|f| f.session_id),
         }
     }
 
@@ -132,6 +151,8 @@ impl Record<'_> {
             nanos: 0,
             naive: false,
             error: Some((code.to_owned(), message.to_owned())),
+            updated: None,
+            forked_from: None,
         }
     }
 }

@@ -8,8 +8,12 @@
 //!   `before_compression`, `session_end`), `create_session`, the recording verbs
 //!   (`record_new`, `record_agent_start`, ... over the argument types of the `record` module:
 //!   [`NewSession`], [`AgentStart`], ...), and recovery (`recover`, `doctor`).
-//! - [`resume_summary`] and [`render_resume`]: the "RESUMING SESSION" block; [`render_show`]:
-//!   the session as `name: value` lines.
+//! - [`resume_summary`] and [`render_resume`]: the "RESUMING SESSION" block;
+//!   [`resume_summary_with`] adds what moved since the last save (age, git HEAD recorded by
+//!   [`OrchestratorStore::with_git_head`] as `project.git_head`); [`render_show`]: the session
+//!   as `name: value` lines.
+//! - `fork` ([`ForkOptions`], `forked_from`), `history_tree` (`history --tree`) and
+//!   `prune_history` ([`PruneHistoryOptions`], see [`crate::retention`]).
 //! - [`salvage`]: every complete field of a torn document.
 //! - [`json_schema`]: the JSON Schema of the document.
 //! - [`parse_argument`] and [`agent_from_start`]: a document or agent given to a binding as an
@@ -34,16 +38,22 @@
 mod arguments;
 mod autosave;
 mod document;
+mod fork;
+mod forked_from;
+mod git_head;
 mod history;
 mod history_index;
 mod keys;
 mod options;
 mod parse;
+mod prune;
 mod record;
 mod recovery;
+mod relative_time;
 mod salvage;
 mod schema;
 mod show;
+mod staleness;
 mod status;
 mod store;
 mod summary;
@@ -54,10 +64,14 @@ pub use arguments::{
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
 };
+pub use fork::{ForkOptions, HistoryTree, HistoryTreeEntry, forked_copy};
+pub use forked_from::{FORKED_FROM, ForkedFrom};
+pub use git_head::{GIT_HEAD, GitHead};
 pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
 pub use keys::{CURRENT_KEY, INDEX_KEY, current_key, history_dir, history_key, index_key};
 pub use options::{ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions, StoreOptions};
 pub use parse::{ParseOptions, parse_document};
+pub use prune::PruneHistoryOptions;
 pub use record::{
     AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput, NewSession,
     TaskAdd, TaskDone, TaskRef,
@@ -66,8 +80,13 @@ pub use recovery::{DoctorReport, Problem, Repair, RepairAction};
 pub use salvage::{Salvaged, salvage};
 pub use schema::json_schema;
 pub use show::render_show;
+pub use staleness::{
+    DEFAULT_STALE_AFTER_HOURS, HeadMove, Idle, ResumeOptions, Staleness, short_commit, stale_lines,
+    staleness,
+};
 pub use status::{AgentStatus, SessionStatus};
 pub use store::OrchestratorStore;
 pub use summary::{
     AgentLine, ContextBudget, ResumeSummary, WorkLine, render_resume, resume_summary,
+    resume_summary_with,
 };

@@ -31,6 +31,8 @@ pub struct OrchestratorStore<S: Store, C: Clock> {
     pub(crate) store: S,
     pub(crate) clock: C,
     pub(crate) options: ParseOptions,
+    /// The project's HEAD, recorded at each save (see `with_git_head`).
+    pub(crate) git_head: Option<super::git_head::GitHead>,
     /// The bytes this handle last saved as the current session: a file still holding exactly
     /// these needs no parse to know it is readable (see [`save`](Self::save)).
     last_saved: std::sync::Mutex<Vec<u8>>,
@@ -46,6 +48,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             store,
             clock,
             options: ParseOptions::default(),
+            git_head: None,
             last_saved: std::sync::Mutex::default(),
             writer: std::sync::Mutex::default(),
         }
@@ -172,7 +175,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     pub fn save(&self, doc: &mut OrchestratorSession) -> Result<Key> {
         history_key(&doc.session_id)?;
         let read_at = doc.updated;
-        doc.updated = Some(self.now());
+        self.stamp(doc);
         let key = current_key();
         let bytes = self.encode(&key, doc)?;
         let mut last_saved = self
@@ -358,7 +361,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             let mut doc = self.parse(&key, old)?;
             check_rewrite(&key, old)?;
             change(&mut doc)?;
-            doc.updated = Some(self.now());
+            self.stamp(&mut doc);
             Ok((Some(self.encode(&key, &doc)?), doc))
         })
     }
@@ -379,7 +382,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             self.fence()?;
             check_rewrite(&key, old)?;
             doc.transition(to)?;
-            doc.updated = Some(self.now());
+            self.stamp(&mut doc);
             Ok((Some(self.encode(&key, &doc)?), doc))
         })
     }
@@ -421,7 +424,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             let mut doc = self.parse(&current, old)?;
             check_rewrite(&current, old)?;
             doc.transition(to)?;
-            doc.updated = Some(self.now());
+            self.stamp(&mut doc);
             let bytes = self.encode(&current, &doc)?;
             let archive = history_key(&doc.session_id)?;
             let previous = self.store.read(&archive)?;

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Number;
 
 use super::document::{ContextUsage, OrchestratorSession};
+use super::relative_time::relative_time;
+use super::staleness::{ResumeOptions, Staleness, stale_lines, staleness};
 use super::status::{AgentStatus, SessionStatus};
 use crate::time::Timestamp;
 
@@ -76,6 +78,10 @@ pub struct ResumeSummary {
     pub context: ContextBudget,
     /// The agent to resume from: the first in-progress agent.
     pub resume_from: Option<String>,
+    /// What moved since the last save (empty from [`resume_summary`]; see
+    /// [`resume_summary_with`](super::resume_summary_with)); left out of the JSON when empty.
+    #[serde(default, skip_serializing_if = "Staleness::is_empty")]
+    pub stale: Staleness,
 }
 
 /// Progress of a session in percent: the mean over its agents of their progress, where a
@@ -96,21 +102,6 @@ pub fn progress_percent(doc: &OrchestratorSession) -> u8 {
         })
         .sum();
     u8::try_from((sum * 2 + n) / (2 * n)).unwrap_or(100)
-}
-
-/// How long ago `then` was at `now`, in English: `just now` (under a minute, or in the
-/// future), `1 minute ago` / `N minutes ago` (under an hour), `1 hour ago` / `N hours ago`
-/// (under a day), `1 day ago` / `N days ago`. Units are whole, rounded down.
-pub fn relative_time(then: DateTime<Utc>, now: DateTime<Utc>) -> String {
-    let seconds = (now - then).num_seconds();
-    let (n, unit) = match seconds {
-        s if s < 60 => return "just now".to_owned(),
-        s if s < 3600 => (s / 60, "minute"),
-        s if s < 86_400 => (s / 3600, "hour"),
-        s => (s / 86_400, "day"),
-    };
-    let plural = if n == 1 { "" } else { "s" };
-    format!("{n} {unit}{plural} ago")
 }
 
 /// What a document's timestamp says: `None` for the Unix epoch (`1970-01-01T00:00:00Z`),
@@ -157,6 +148,7 @@ pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSu
             .collect(),
         resume_from: in_progress.first().map(|a| a.id.clone()),
         in_progress,
+        stale: Staleness::default(),
         pending: doc.pending_tasks.clone(),
         context: ContextBudget {
             estimated_tokens: usage.estimated_tokens,
@@ -165,6 +157,17 @@ pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSu
             last_compression_relative: usage.last_compression.map(|t| relative_time(t.utc(), now)),
         },
     }
+}
+
+/// [`resume_summary`] with the notes of [`staleness`](super::staleness) under `options`.
+pub fn resume_summary_with(
+    doc: &OrchestratorSession,
+    now: DateTime<Utc>,
+    options: &ResumeOptions,
+) -> ResumeSummary {
+    let mut summary = resume_summary(doc, now);
+    summary.stale = staleness(doc, now, options);
+    summary
 }
 
 /// How a value that is not known reads in the markdown.
@@ -193,7 +196,8 @@ pub(crate) fn group_thousands(n: u64) -> String {
 
 /// The seed's "## 🔄 RESUMING SESSION" block for `summary`, line for line. An empty section
 /// shows `- (none)`, a goal or start time that is not known `unknown`; the last line is left
-/// out when no agent is in progress. Ends with a newline.
+/// out when no agent is in progress. What moved since the last save ([`ResumeSummary::stale`])
+/// adds one `⚠️` line each after the progress line. Ends with a newline.
 pub fn render_resume(summary: &ResumeSummary) -> String {
     let mut md = String::new();
     let _ = writeln!(md, "## 🔄 RESUMING SESSION\n");
@@ -202,6 +206,13 @@ pub fn render_resume(summary: &ResumeSummary) -> String {
     let _ = writeln!(md, "**Goal**: {}", unknown(&summary.goal));
     let _ = writeln!(md, "**Started**: {}", unknown(&summary.started_relative));
     let _ = writeln!(md, "**Progress**: {}% complete\n", summary.progress_percent);
+    let stale = stale_lines(&summary.stale);
+    for line in &stale {
+        let _ = writeln!(md, "⚠️ {line}");
+    }
+    if !stale.is_empty() {
+        md.push('\n');
+    }
     md.push_str("### Completed Work\n");
     for work in &summary.completed_work {
         if work.outcome.is_empty() {
@@ -256,28 +267,6 @@ pub fn render_resume(summary: &ResumeSummary) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn at(s: &str) -> DateTime<Utc> {
-        Timestamp::parse(s).unwrap().utc()
-    }
-
-    #[test]
-    fn relative_time_units_and_singulars() {
-        let now = at("2025-12-27T12:30:00Z");
-        let cases = [
-            ("2025-12-27T12:30:30Z", "just now"),
-            ("2025-12-27T12:29:30Z", "just now"),
-            ("2025-12-27T12:29:00Z", "1 minute ago"),
-            ("2025-12-27T11:31:00Z", "59 minutes ago"),
-            ("2025-12-27T11:30:00Z", "1 hour ago"),
-            ("2025-12-27T10:30:00Z", "2 hours ago"),
-            ("2025-12-26T12:30:00Z", "1 day ago"),
-            ("2025-12-17T12:30:00Z", "10 days ago"),
-        ];
-        for (then, want) in cases {
-            assert_eq!(relative_time(at(then), now), want, "{then}");
-        }
-    }
 
     #[test]
     fn thousands() {

@@ -60,6 +60,7 @@ mod edits;
 mod journal;
 mod options;
 mod policy;
+mod prune;
 mod queries;
 mod salvage;
 mod seed_order;
@@ -82,5 +83,6 @@ pub use policy::{
     AnyPolicy, CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy,
     ResumeQuery, ResumeReason,
 };
+pub use prune::PruneRegistryOptions;
 pub use seed_order::TaskArg;
 pub use transcript::{TranscriptLine, TranscriptLines, find_transcript, transcript_key};

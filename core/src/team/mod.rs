@@ -26,6 +26,7 @@ mod memory_config;
 mod names;
 mod options;
 mod plan;
+mod prune;
 mod spawn;
 mod store;
 
@@ -35,5 +36,6 @@ pub use memory_config::{MEMORY_CONFIG_KEYS, MemoryConfig, StringMap};
 pub use names::{session_key, validate_name};
 pub use options::TeamStoreOptions;
 pub use plan::{PlannedMember, ResumeAction, ResumePlan, SkipReason};
+pub use prune::PruneTeamOptions;
 pub use spawn::{CliDelegation, CliTool, SpawnConfig, SpawnConfigBuilder};
 pub use store::{Member, SkippedFile, TeamListing, TeamStore, TeamSummary};

@@ -26,7 +26,7 @@ use crate::time::Clock;
 #[derive(Debug, Clone)]
 pub struct TeamStore<S, C> {
     store: S,
-    clock: C,
+    pub(super) clock: C,
     limit: ReadLimit,
 }
 

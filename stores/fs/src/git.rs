@@ -21,14 +21,10 @@ const SMALL_FILE: u64 = 4096;
 /// How many symbolic refs are followed before giving up (git stops at 5 too).
 const MAX_REF_DEPTH: usize = 5;
 
-/// The git facts of a folder.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct GitHead {
-    /// The branch checked out (`None`: detached HEAD, or no repository).
-    pub branch: Option<String>,
-    /// The commit id HEAD points at (`None`: no commit yet, or no repository).
-    pub commit: Option<String>,
-}
+/// The git facts of a folder: the core's [`GitHead`](session_state::orchestrator::GitHead),
+/// the branch checked out (`None`: detached HEAD, or no repository) and the commit HEAD points
+/// at (`None`: no commit yet, or no repository).
+pub use session_state::orchestrator::GitHead;
 
 /// A project folder's facts for a new session.
 #[derive(Clone, Debug, PartialEq)]
