@@ -117,10 +117,11 @@ import type {
   PlannedMember, ResumeAction, SkipReason, ResumeReason, TranscriptLine, Agent, AgentEntry,
   AgentLine, AgentMetadata, AgentResult, AllSessions, CaseOutcome, ChainDefinition, ChainStatus,
   ChainSummary, CliDelegation, CompletedWork, ConformanceReport, ContextBudget, ContextUsage,
-  Decision, DoctorReport, Problem, Repair, Leftover, HistoryEntry, HistoryPage, SkippedHistoryFile,
-  JournalMark, MemoryConfig, OrchestratorSession, Project, SpawnConfig, RegistryDoctorReport,
-  RegistryProblem, RegistryRepair, ResumeDecision, ResumePlan, ResumeSummary, WorkLine, Salvaged,
-  SessionState, SessionsDocument, SkippedTeamFile, TeamListing, TeamMember, TeamSummary,
+  Decision, DoctorReport, Problem, Repair, Leftover, GitHead, HeadMove, HistoryEntry, HistoryPage,
+  SkippedHistoryFile, Idle, JournalMark, MemoryConfig, OrchestratorSession, Project, SpawnConfig,
+  RegistryDoctorReport, RegistryProblem, RegistryRepair, ResumeDecision, ResumePlan, ResumeSummary,
+  WorkLine, Staleness, Salvaged, SessionState, SessionsDocument, SkippedTeamFile, TeamListing,
+  TeamMember, TeamSummary,
 } from './types'
 export * from './types'
 /**
