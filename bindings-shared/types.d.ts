@@ -66,6 +66,10 @@ export type RepairAction = "rewritten" | "moved_aside";
  */
 export type SessionStatus = "created" | "in_progress" | "paused" | "complete" | "aborted";
 /**
+ * What kind of unit a prune removes or keeps.
+ */
+export type PruneKind = "session" | "agent" | "chain" | "team_member";
+/**
  * The plan for one session file.
  */
 export type PlannedMember = {
@@ -395,6 +399,142 @@ export interface ChainSummary {
   status: "not_found" | "completed";
 }
 /**
+ * The arguments of `claim`: with no scopes, a claim of the current session's lease; with
+ * scopes, a claim of those scopes in the caller's live entry (the session is left alone).
+ */
+export interface Claim {
+  /**
+   * The owner id, chosen by the caller (for Claude Code, the hook payload's `session_id`).
+   */
+  owner: string;
+  /**
+   * How long the lease lasts without a renewal (default
+   * `DEFAULT_LEASE_SECONDS`).
+   */
+  lease_seconds?: number;
+  /**
+   * Named scopes of work to claim (a chain id, a spec, free text).
+   */
+  scopes?: string[];
+  /**
+   * Take over another owner's lease once it has expired.
+   */
+  takeover?: boolean;
+  /**
+   * Take over another owner's lease even before it expires (recorded in the lease).
+   */
+  force?: boolean;
+  /**
+   * The skew tolerance in seconds (default
+   * `DEFAULT_SKEW_SECONDS`).
+   */
+  skew_seconds?: number;
+  /**
+   * The live entry's id (default: the owner id).
+   */
+  session_id?: string;
+  /**
+   * The live entry's TTL in seconds (default
+   * `DEFAULT_TTL_SECONDS`).
+   */
+  ttl_seconds?: number;
+  process?: ProcessInfo;
+}
+/**
+ * The process that claims or heartbeats, as its host reports it (the core never reads it).
+ */
+export interface ProcessInfo {
+  /**
+   * Its process id.
+   */
+  pid?: number;
+  /**
+   * Its start time as the host counts it (Linux: clock ticks after boot, field 22 of
+   * `/proc/PID/stat`), so that a reused pid is not taken for it.
+   */
+  pid_start?: number;
+  /**
+   * The host it runs on, for display.
+   */
+  host?: string;
+}
+/**
+ * What `claim` did: the lease (a session claim) or the live entry (a scope claim).
+ */
+export interface ClaimOutcome {
+  /**
+   * The lease now held, for a claim of the session.
+   */
+  lease: Lease | null;
+  /**
+   * The caller's live entry, for a claim of scopes.
+   */
+  live: LiveSession | null;
+}
+/**
+ * The lease of a session, stored beside it (`*.owner.json`).
+ */
+export interface Lease {
+  /**
+   * The owner id; `None` once released (the epoch is kept, so the next claim goes on
+   * counting).
+   */
+  owner: string | null;
+  /**
+   * Grows by one at every change of owner (the fencing token); 0 before any claim.
+   */
+  epoch: number;
+  claimed?: Timestamp;
+  renewed?: Timestamp;
+  expires?: Timestamp;
+  /**
+   * Its length in seconds.
+   */
+  lease_seconds: number;
+  process: ProcessInfo;
+  /**
+   * Whether the current owner took it by force before it expired.
+   */
+  forced?: boolean;
+  /**
+   * The owner it was taken from, when it was taken over.
+   */
+  took_over_from?: string;
+  released?: Timestamp;
+  /**
+   * The owner that released it.
+   */
+  released_by?: string;
+}
+/**
+ * One running orchestrator, stored as `.claude/live/{session_id}.json`.
+ */
+export interface LiveSession {
+  /**
+   * The orchestrator's session id (the name of its entry).
+   */
+  session_id: string;
+  /**
+   * The goal of the session it works on, when there is one.
+   */
+  goal?: string;
+  /**
+   * Its owner id.
+   */
+  owner: string;
+  process: ProcessInfo;
+  started: Timestamp;
+  heartbeat: Timestamp;
+  /**
+   * How long it stays live without a heartbeat, in seconds.
+   */
+  ttl_seconds: number;
+  /**
+   * The scopes of work it claims, in the order claimed.
+   */
+  scopes?: string[];
+}
+/**
  * One external CLI tool an agent may call through Bash. Only carried by a `SpawnConfig`;
  * the orchestrator folds its instructions into the prompt before the state is saved.
  */
@@ -589,6 +729,30 @@ export interface Leftover {
   bytes: number;
 }
 /**
+ * The arguments of `fork`: `{session_id, new_id, suffix, archive_current}`, each optional
+ * (JavaScript's `sessionId`, `newId`, `archiveCurrent` are read too).
+ */
+export interface ForkOptions {
+  /**
+   * The session to fork: an archived session's id, or the current session's (default: the
+   * current session).
+   */
+  session_id?: string;
+  /**
+   * The new session's id (default `YYYY-MM-DD-{suffix}`).
+   */
+  new_id?: string;
+  /**
+   * The suffix of the default id (default: derived from the clock).
+   */
+  suffix?: string;
+  /**
+   * When forking an archived session while another one is current: archive the current
+   * one as it is first (default false: `already_exists`).
+   */
+  archive_current?: boolean;
+}
+/**
  * A repository's HEAD: the commit it points at and the branch checked out (`None`: detached,
  * no commit yet, or not known).
  */
@@ -616,6 +780,44 @@ export interface HeadMove {
    * The commit differs.
    */
   commit_changed: boolean;
+}
+/**
+ * The arguments of `heartbeat`: refreshes the caller's live entry (creating it) and renews
+ * the lease when the caller owns the session.
+ */
+export interface Heartbeat {
+  /**
+   * The owner id.
+   */
+  owner: string;
+  /**
+   * The live entry's id (default: the owner id).
+   */
+  session_id?: string;
+  /**
+   * The renewed lease's length (default: the length it was claimed with).
+   */
+  lease_seconds?: number;
+  /**
+   * The live entry's TTL in seconds (default: what it holds, or
+   * `DEFAULT_TTL_SECONDS` for a new entry).
+   */
+  ttl_seconds?: number;
+  process?: ProcessInfo;
+}
+/**
+ * What `heartbeat` did.
+ */
+export interface HeartbeatOutcome {
+  /**
+   * The session's lease as it stands (`None` when nobody ever claimed it).
+   */
+  lease: Lease | null;
+  /**
+   * Whether the caller owns the session and its lease was renewed.
+   */
+  renewed: boolean;
+  live: LiveSession;
 }
 /**
  * One archived session in a listing: the seed's `{id, goal, status, created}`.
@@ -664,6 +866,48 @@ export interface SkippedHistoryFile {
   message: string;
 }
 /**
+ * Every session, each under the one it was forked from: roots newest first, and under each
+ * session the sessions forked from it, newest first (a pre-order walk).
+ */
+export interface HistoryTree {
+  /**
+   * The sessions in tree order.
+   */
+  entries: HistoryTreeEntry[];
+  /**
+   * The history files that could not be read.
+   */
+  skipped: SkippedHistoryFile[];
+}
+/**
+ * One session of `history --tree`, in tree order.
+ */
+export interface HistoryTreeEntry {
+  /**
+   * How many forks below a root it is (0: not forked, or forked from a session that is
+   * gone).
+   */
+  depth: number;
+  /**
+   * Session id.
+   */
+  id: string;
+  /**
+   * Goal.
+   */
+  goal: string;
+  status: SessionStatus;
+  created: Timestamp;
+  /**
+   * The id it was forked from, also when that session is gone.
+   */
+  forked_from: string | null;
+  /**
+   * Whether it is the current session (the others are archived).
+   */
+  current: boolean;
+}
+/**
  * A session last saved more than `limit_hours` ago.
  */
 export interface Idle {
@@ -690,6 +934,50 @@ export interface JournalMark {
    * How many of its bytes (header included) were folded.
    */
   bytes: number;
+}
+/**
+ * One unit a prune would have removed by its criteria, left because something points at it.
+ */
+export interface Kept {
+  kind: PruneKind;
+  /**
+   * Its id.
+   */
+  id: string;
+  /**
+   * Why it stays, e.g. `the current session was forked from it`.
+   */
+  reason: string;
+}
+/**
+ * A live entry as listed: its key, the entry (`None` when it does not parse), its age and
+ * whether it is stale, with the reason.
+ */
+export interface LiveStatus {
+  /**
+   * The key of the entry.
+   */
+  key: string;
+  /**
+   * The entry, or `None` when it cannot be read (then `stale` with the reason).
+   */
+  entry: LiveSession | null;
+  /**
+   * Seconds since it started.
+   */
+  age_seconds: number;
+  /**
+   * Seconds since its last heartbeat.
+   */
+  heartbeat_age_seconds: number;
+  /**
+   * Whether it is stale.
+   */
+  stale: boolean;
+  /**
+   * Why it is stale.
+   */
+  reason?: string;
 }
 /**
  * Memory limits for cross-turn context injection; snake_case keys inside `memoryConfig`.
@@ -822,6 +1110,94 @@ export interface SpawnConfig {
   delegations?: CliDelegation[];
 }
 /**
+ * The criteria of a history prune: `{keep, older_than_days, status, apply}`. An archived
+ * session goes when it matches every criterion given: it has `status`, it is not among the
+ * newest `keep` of those with that status (by `created`), and it was last updated more than
+ * `older_than_days` days ago (by `updated`, or `created` when the document has none). At
+ * least one of `keep`, `older_than_days`, `status` must be given.
+ */
+export interface PruneHistoryOptions {
+  /**
+   * Keep the newest N (of the sessions with `status`, when given).
+   */
+  keep?: number;
+  /**
+   * Only sessions last updated more than this many days ago.
+   */
+  older_than_days?: number;
+  status?: SessionStatus;
+  /**
+   * Remove them (default false: a dry run that changes nothing).
+   */
+  apply?: boolean;
+}
+/**
+ * What a prune removes, or would remove in a dry run.
+ */
+export interface PrunePlan {
+  /**
+   * Whether the removals were made (`false`: a dry run, nothing changed).
+   */
+  applied: boolean;
+  /**
+   * The units removed, in the order listed (newest first for sessions).
+   */
+  removed: Removal[];
+  /**
+   * The units the criteria matched that stay, and why.
+   */
+  kept: Kept[];
+}
+/**
+ * One unit a prune removes (or, in a dry run, would remove).
+ */
+export interface Removal {
+  kind: PruneKind;
+  /**
+   * Its id (session id, agent id, chain id, member name).
+   */
+  id: string;
+  /**
+   * What goes with it: the keys removed, or the registry entries (`metadata`, `results`,
+   * `chains/<chain>`, `sessions/<name>`).
+   */
+  removes: string[];
+  /**
+   * Why it goes, e.g. `updated 40 days ago`.
+   */
+  reason: string;
+}
+/**
+ * The criteria of a registry prune: `{older_than_days, keep_agent_ids, apply}`.
+ */
+export interface PruneRegistryOptions {
+  /**
+   * Agents whose last activity is more than this many days ago go.
+   */
+  older_than_days: number;
+  /**
+   * Agent ids that stay whatever their age (the current session's agents).
+   */
+  keep_agent_ids?: string[];
+  /**
+   * Remove them (default false: a dry run that changes nothing).
+   */
+  apply?: boolean;
+}
+/**
+ * The criteria of a team prune: `{older_than_days, apply}`.
+ */
+export interface PruneTeamOptions {
+  /**
+   * Members created more than this many days ago go.
+   */
+  older_than_days: number;
+  /**
+   * Remove them (default false: a dry run that changes nothing).
+   */
+  apply?: boolean;
+}
+/**
  * What `AgentRegistry::doctor` found and did.
  */
 export interface RegistryDoctorReport {
@@ -881,6 +1257,37 @@ export interface RegistryRepair {
   action: string;
 }
 /**
+ * The arguments of `release`: with no scopes, releases the session's lease; with scopes,
+ * those scopes of the caller's live entry.
+ */
+export interface Release {
+  /**
+   * The owner id.
+   */
+  owner: string;
+  /**
+   * Scopes to release.
+   */
+  scopes?: string[];
+  /**
+   * The live entry's id (default: the owner id).
+   */
+  session_id?: string;
+}
+/**
+ * What `release` did.
+ */
+export interface ReleaseOutcome {
+  /**
+   * The lease after a release of the session (no owner, epoch kept).
+   */
+  lease: Lease | null;
+  /**
+   * The caller's live entry after a release of scopes.
+   */
+  live: LiveSession | null;
+}
+/**
  * A policy's answer: `{"resume": bool, "score": 0..=1, "matched": [terms], "reason": ...}`.
  */
 export interface ResumeDecision {
@@ -898,6 +1305,16 @@ export interface ResumeDecision {
    */
   matched: string[];
   reason: ResumeReason;
+}
+/**
+ * The options of a resume summary: `{stale_after_hours, git_head}`, each optional.
+ */
+export interface ResumeOptions {
+  /**
+   * Hours after the last save past which the summary says so (default 24).
+   */
+  stale_after_hours?: number;
+  git_head?: GitHead;
 }
 /**
  * The plan for one team: every session file, sorted by agent name, then by key.
@@ -1176,4 +1593,19 @@ export interface TeamSummary {
    * How many `*.json` files its `sessions` folder holds (parsed or not).
    */
   sessions: number;
+}
+/**
+ * Who writes a session: an owner id and, when the writer holds one, the epoch of its claim.
+ * A writer with an epoch is refused once the lease has a later epoch, even under the same
+ * owner id (an older incarnation of that owner).
+ */
+export interface Writer {
+  /**
+   * The owner id.
+   */
+  owner: string;
+  /**
+   * The epoch of the writer's claim, when it knows it.
+   */
+  epoch?: number;
 }

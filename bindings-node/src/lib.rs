@@ -29,10 +29,13 @@ pub mod any_store;
 pub mod args;
 pub mod conformance;
 pub mod errors;
+pub mod git_head;
 pub mod host_store;
 pub mod orchestrator;
+pub mod ownership;
 pub mod redis_store;
 pub mod registry;
+pub mod retention;
 pub mod stores;
 pub mod team;
 

@@ -13,8 +13,8 @@ use napi_derive::napi;
 use serde_json::Value;
 use session_state::orchestrator::{
     self as core, ArchiveOptions, CreateSession, DoctorOptions, DoctorReport, HistoryOptions,
-    HistoryPage, OrchestratorSession, ParseOptions, Repair, ResumeSummary, Salvaged, SessionStatus,
-    StoreOptions, agent_from_start, current_key, parse_object_argument,
+    HistoryPage, OrchestratorSession, ParseOptions, Repair, ResumeOptions, ResumeSummary, Salvaged,
+    SessionStatus, StoreOptions, agent_from_start, current_key, parse_object_argument,
 };
 use session_state::{Clock, Key};
 use session_state_fs::SystemClock;
@@ -31,7 +31,7 @@ type Replace = Options<ArchiveOptions>;
 #[napi]
 #[derive(Debug)]
 pub struct OrchestratorStore {
-    inner: Core,
+    pub(crate) inner: Core,
 }
 
 #[napi]
@@ -44,8 +44,10 @@ impl OrchestratorStore {
         ts_args_type = "store: Store, options?: OrchestratorStoreOptions"
     )]
     pub fn new(env: Env, store: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
+        let head = crate::git_head::of_store(store);
         construct!(env; store: AnyStore, options: Options<StoreOptions> => {
             let inner = options.0.apply(Core::new(store, SystemClock), "options")?;
+            let inner = inner.with_git_head(head);
             Ok(OrchestratorStore { inner })
         })
     }
@@ -238,15 +240,18 @@ impl OrchestratorStore {
 
 /// The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
 /// goal, status, started, started_relative, progress_percent, completed_work, in_progress,
-/// pending, context, resume_from}`. `now` is an RFC 3339 string or a `Date`.
+/// pending, context, resume_from, stale}`. `now` is an RFC 3339 string or a `Date`; `options`
+/// (`ResumeOptions`: `stale_after_hours`, `git_head`) say when `stale` notes an old save or a
+/// moved HEAD.
 #[napi(
-    ts_args_type = "doc: OrchestratorSession, now?: string | Date",
+    ts_args_type = "doc: OrchestratorSession, now?: string | Date | null, options?: ResumeOptions",
     ts_return_type = "ResumeSummary"
 )]
-pub fn resume_summary(doc: Any<'_>, now: Any<'_>) -> Out<ResumeSummary> {
-    run!(doc: Doc, now: Option<Instant> => {
+pub fn resume_summary(doc: Any<'_>, now: Any<'_>, options: Any<'_>) -> Out<ResumeSummary> {
+    run!(doc: Doc, now: Option<Instant>, options: Options<ResumeOptions> => {
         let doc = parse_object_argument("doc", &doc, &ParseOptions::default())?;
-        Ok(core::resume_summary(&doc, now.unwrap_or_else(|| SystemClock.now())))
+        let now = now.unwrap_or_else(|| SystemClock.now());
+        Ok(core::resume_summary_with(&doc, now, &options.0))
     })
 }
 

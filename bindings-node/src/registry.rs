@@ -25,7 +25,7 @@ type Core = core::AgentRegistry<AnyStore, SystemClock>;
 #[napi]
 #[derive(Debug)]
 pub struct AgentRegistry {
-    inner: Core,
+    pub(crate) inner: Core,
 }
 
 #[napi]

@@ -29,7 +29,7 @@ type State = Document<SessionState>;
 #[napi]
 #[derive(Debug)]
 pub struct TeamStore {
-    inner: Core,
+    pub(crate) inner: Core,
 }
 
 #[napi]

@@ -18,11 +18,16 @@ import {
   toSpawnConfig,
   type AgentEntry,
   type BackendType,
+  type ClaimOutcome,
   type ConformanceReport,
   type ErrorCode,
   type HistoryPage,
+  type HistoryTree,
+  type Lease,
+  type LiveStatus,
   type HostStore,
   type OrchestratorSession,
+  type PrunePlan,
   type RegistryRepair,
   type ResumeDecision,
   type ResumePlan,
@@ -129,6 +134,20 @@ const problems: number = sessions.doctor({ fix: true }).problems.length
 const repaired: string | undefined = sessions.recover()?.kept_copy
 sessions.rebuildIndex()
 const summary: ResumeSummary = resumeSummary(saved, new Date())
+const staleSummary: ResumeSummary = resumeSummary(saved, null, { stale_after_hours: 1, git_head: { commit: 'c', branch: null } })
+const claimed: ClaimOutcome = sessions.claim({ owner: 'a', lease_seconds: 60, takeover: true })
+const claimEpoch: number | undefined = claimed.lease?.epoch
+const renewedLease: Lease = sessions.renew('a', 120)
+const releasedLease: Lease | null | undefined = sessions.release({ owner: 'a' }).lease
+const beatRenewed: boolean = sessions.heartbeat({ owner: 'a', ttl_seconds: 60 }).renewed
+const leaseNow: Lease | null = sessions.lease()
+const live: LiveStatus[] = sessions.liveSessions()
+sessions.setWriter({ owner: 'a', epoch: 1 })
+sessions.setWriter(null)
+const writerOwner: string | undefined = sessions.writer?.owner
+const forkedDoc: OrchestratorSession = sessions.fork({ new_id: 'x', archive_current: true })
+const tree: HistoryTree = sessions.historyTree()
+const historyPlan: PrunePlan = sessions.pruneHistory({ keep: 3, status: 'complete', apply: true })
 const markdown: string = renderResume(summary) + renderResume(saved)
 const salvagedDoc: Record<string, unknown> = salvage(Buffer.from('{')).document
 const schema: Record<string, unknown> = jsonSchema()
@@ -146,6 +165,7 @@ registry.createChain('SPEC-2', ['a', 'b'], { any: 'metadata' })
 const incremented: boolean = registry.incrementResumeCount('spec-1')
 registry.close()
 const keptCopies: string[] = registry.repair().map((r: RegistryRepair) => r.kept_copy)
+const registryPlan: PrunePlan = registry.prune({ older_than_days: 30, keep_agent_ids: ['a'] })
 
 const teams = new TeamStore(host)
 const spawned: SessionState = teams.recordSpawn('team', { name: 'coder', prompt: 'p', memoryConfig: { max_turns: 5, budget_chars: 4000 } }, 'codex')
@@ -158,6 +178,7 @@ const backend: BackendType = parseBackendType('codex')
 const fresh: SessionState = sessionFromConfig({ name: 'a', prompt: 'p' }, 'gemini-cli', '2026-01-01T00:00:00Z')
 const model: string | undefined = toSpawnConfig(fresh).model
 const report: ConformanceReport = runStoreConformance(host, 'scratch')
+const teamPlan: PrunePlan = teams.prune('team', { older_than_days: 30, apply: false })
 
 // @ts-expect-error a store is required
 new OrchestratorStore()
@@ -193,6 +214,14 @@ new AgentRegistry(memory, { journal: { minCompact: 1 } })
 sessions.listHistory({ limt: 1 })
 // @ts-expect-error misspelt option
 sessions.doctor({ fixx: true })
+// @ts-expect-error a claim names its owner
+sessions.claim({ lease_seconds: 60 })
+// @ts-expect-error a lease length is a number
+sessions.renew('a', '60')
+// @ts-expect-error a registry prune needs older_than_days
+registry.prune({ apply: true })
+// @ts-expect-error not a session status
+sessions.pruneHistory({ status: 'sleeping' })
 // @ts-expect-error misspelt option
 sessions.complete({ replce: true })
 // @ts-expect-error durable is a boolean
@@ -218,4 +247,6 @@ export { sameCodes, exported, root, durable, size, bytes, existed, keys, server,
   stores, doc, codeOf, text, badCode, partial,
   current, archivedKey, page, moved, problems, repaired, markdown, salvagedDoc, schema,
   resumeId, resume, reason, rows, transcriptKey, chainDone, incremented, teamKey, updated,
-  firstAction, replacedState, backend, model, report, savedKey, notADecision, snake, keptCopies, oneCopy }
+  firstAction, replacedState, backend, model, report, savedKey, notADecision, snake, keptCopies, oneCopy,
+  staleSummary, claimEpoch, renewedLease, releasedLease, beatRenewed, leaseNow, live, writerOwner, forkedDoc, tree,
+  historyPlan, registryPlan, teamPlan }

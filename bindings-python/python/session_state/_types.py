@@ -18,6 +18,8 @@ __all__ = [
     "ChainDefinition",
     "ChainStatus",
     "ChainSummary",
+    "Claim",
+    "ClaimOutcome",
     "CliDelegation",
     "CliTool",
     "CliToolCustom",
@@ -29,27 +31,46 @@ __all__ = [
     "Decision",
     "DoctorReport",
     "ErrorCode",
+    "ForkOptions",
     "GitHead",
     "HeadMove",
+    "Heartbeat",
+    "HeartbeatOutcome",
     "HistoryEntry",
     "HistoryPage",
+    "HistoryTree",
+    "HistoryTreeEntry",
     "Idle",
     "JournalMark",
     "JsonValue",
+    "Kept",
+    "Lease",
     "Leftover",
+    "LiveSession",
+    "LiveStatus",
     "MemoryConfig",
     "OrchestratorSession",
     "PlannedMember",
     "PlannedMemberRespawn",
     "PlannedMemberSkip",
     "Problem",
+    "ProcessInfo",
     "Project",
+    "PruneHistoryOptions",
+    "PruneKind",
+    "PrunePlan",
+    "PruneRegistryOptions",
+    "PruneTeamOptions",
     "RegistryDoctorReport",
     "RegistryProblem",
     "RegistryRepair",
+    "Release",
+    "ReleaseOutcome",
+    "Removal",
     "Repair",
     "RepairAction",
     "ResumeDecision",
+    "ResumeOptions",
     "ResumePlan",
     "ResumeReason",
     "ResumeSummary",
@@ -71,6 +92,7 @@ __all__ = [
     "TranscriptLineRecord",
     "TranscriptLineTorn",
     "WorkLine",
+    "Writer",
 ]
 
 
@@ -191,6 +213,30 @@ class ChainSummary(_ChainSummaryRequired, total=False):
     completed_at: Optional[str]
 
 
+class _ClaimRequired(TypedDict):
+    owner: str
+
+
+class Claim(_ClaimRequired, total=False):
+    """The arguments of `claim`: with no scopes, a claim of the current session's lease; with
+    scopes, a claim of those scopes in the caller's live entry (the session is left alone).
+    """
+    lease_seconds: int
+    scopes: List[str]
+    takeover: bool
+    force: bool
+    skew_seconds: int
+    session_id: str
+    ttl_seconds: int
+    process: "ProcessInfo"
+
+
+class ClaimOutcome(TypedDict):
+    """What `claim` did: the lease (a session claim) or the live entry (a scope claim)."""
+    lease: Optional["Lease"]
+    live: Optional["LiveSession"]
+
+
 class _CliDelegationRequired(TypedDict):
     tool: "CliTool"
     description: str
@@ -278,6 +324,16 @@ ErrorCode = Literal[
 ]
 
 
+class ForkOptions(TypedDict, total=False):
+    """The arguments of `fork`: `{session_id, new_id, suffix, archive_current}`, each optional
+    (JavaScript's `sessionId`, `newId`, `archiveCurrent` are read too).
+    """
+    session_id: str
+    new_id: str
+    suffix: str
+    archive_current: bool
+
+
 class GitHead(TypedDict):
     """A repository's HEAD: the commit it points at and the branch checked out (`None`:
     detached, no commit yet, or not known).
@@ -296,6 +352,27 @@ class HeadMove(TypedDict):
     commit_changed: bool
 
 
+class _HeartbeatRequired(TypedDict):
+    owner: str
+
+
+class Heartbeat(_HeartbeatRequired, total=False):
+    """The arguments of `heartbeat`: refreshes the caller's live entry (creating it) and renews
+    the lease when the caller owns the session.
+    """
+    session_id: str
+    lease_seconds: int
+    ttl_seconds: int
+    process: "ProcessInfo"
+
+
+class HeartbeatOutcome(TypedDict):
+    """What `heartbeat` did."""
+    lease: Optional["Lease"]
+    renewed: bool
+    live: "LiveSession"
+
+
 class HistoryEntry(TypedDict):
     """One archived session in a listing: the seed's `{id, goal, status, created}`."""
     id: str
@@ -309,6 +386,25 @@ class HistoryPage(TypedDict):
     entries: List["HistoryEntry"]
     skipped: List["SkippedHistoryFile"]
     total: int
+
+
+class HistoryTree(TypedDict):
+    """Every session, each under the one it was forked from: roots newest first, and under each
+    session the sessions forked from it, newest first (a pre-order walk).
+    """
+    entries: List["HistoryTreeEntry"]
+    skipped: List["SkippedHistoryFile"]
+
+
+class HistoryTreeEntry(TypedDict):
+    """One session of `history --tree`, in tree order."""
+    depth: int
+    id: str
+    goal: str
+    status: "SessionStatus"
+    created: "Timestamp"
+    forked_from: Optional[str]
+    current: bool
 
 
 class Idle(TypedDict):
@@ -330,10 +426,67 @@ class JournalMark(TypedDict):
 JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
 
 
+class Kept(TypedDict):
+    """One unit a prune would have removed by its criteria, left because something points at
+    it.
+    """
+    kind: "PruneKind"
+    id: str
+    reason: str
+
+
+class _LeaseRequired(TypedDict):
+    owner: Optional[str]
+    epoch: int
+    lease_seconds: int
+    process: "ProcessInfo"
+
+
+class Lease(_LeaseRequired, total=False):
+    """The lease of a session, stored beside it (`*.owner.json`)."""
+    claimed: "Timestamp"
+    renewed: "Timestamp"
+    expires: "Timestamp"
+    forced: bool
+    took_over_from: str
+    released: "Timestamp"
+    released_by: str
+
+
 class Leftover(TypedDict):
     """A file a writer left behind when it died mid-write (see `Store::leftovers`)."""
     path: str
     bytes: int
+
+
+class _LiveSessionRequired(TypedDict):
+    session_id: str
+    owner: str
+    process: "ProcessInfo"
+    started: "Timestamp"
+    heartbeat: "Timestamp"
+    ttl_seconds: int
+
+
+class LiveSession(_LiveSessionRequired, total=False):
+    """One running orchestrator, stored as `.claude/live/{session_id}.json`."""
+    goal: str
+    scopes: List[str]
+
+
+class _LiveStatusRequired(TypedDict):
+    key: str
+    entry: Optional["LiveSession"]
+    age_seconds: int
+    heartbeat_age_seconds: int
+    stale: bool
+
+
+class LiveStatus(_LiveStatusRequired, total=False):
+    """A live entry as listed: its key, the entry (`None` when it does not parse), its age and
+    whether it is stale, with the reason.
+    """
+    reason: str
 
 
 class MemoryConfig(TypedDict):
@@ -399,11 +552,61 @@ class Problem(TypedDict):
     fixable: bool
 
 
+class ProcessInfo(TypedDict, total=False):
+    """The process that claims or heartbeats, as its host reports it (the core never reads it)."""
+    pid: int
+    pid_start: int
+    host: str
+
+
 class Project(TypedDict, total=False):
     """The `project` object: `{name, path, git_branch}`."""
     name: str
     path: str
     git_branch: Optional[str]
+
+
+class PruneHistoryOptions(TypedDict, total=False):
+    """The criteria of a history prune: `{keep, older_than_days, status, apply}`. An archived
+    session goes when it matches every criterion given: it has `status`, it is not among the
+    newest `keep` of those with that status (by `created`), and it was last updated more
+    than `older_than_days` days ago (by `updated`, or `created` when the document has none).
+    At least one of `keep`, `older_than_days`, `status` must be given.
+    """
+    keep: int
+    older_than_days: int
+    status: "SessionStatus"
+    apply: bool
+
+
+# What kind of unit a prune removes or keeps.
+PruneKind = Literal["session", "agent", "chain", "team_member"]
+
+
+class PrunePlan(TypedDict):
+    """What a prune removes, or would remove in a dry run."""
+    applied: bool
+    removed: List["Removal"]
+    kept: List["Kept"]
+
+
+class _PruneRegistryOptionsRequired(TypedDict):
+    older_than_days: int
+
+
+class PruneRegistryOptions(_PruneRegistryOptionsRequired, total=False):
+    """The criteria of a registry prune: `{older_than_days, keep_agent_ids, apply}`."""
+    keep_agent_ids: List[str]
+    apply: bool
+
+
+class _PruneTeamOptionsRequired(TypedDict):
+    older_than_days: int
+
+
+class PruneTeamOptions(_PruneTeamOptionsRequired, total=False):
+    """The criteria of a team prune: `{older_than_days, apply}`."""
+    apply: bool
 
 
 class RegistryDoctorReport(TypedDict):
@@ -427,6 +630,32 @@ class RegistryRepair(TypedDict):
     key: str
     kept_copy: str
     action: str
+
+
+class _ReleaseRequired(TypedDict):
+    owner: str
+
+
+class Release(_ReleaseRequired, total=False):
+    """The arguments of `release`: with no scopes, releases the session's lease; with scopes,
+    those scopes of the caller's live entry.
+    """
+    scopes: List[str]
+    session_id: str
+
+
+class ReleaseOutcome(TypedDict):
+    """What `release` did."""
+    lease: Optional["Lease"]
+    live: Optional["LiveSession"]
+
+
+class Removal(TypedDict):
+    """One unit a prune removes (or, in a dry run, would remove)."""
+    kind: "PruneKind"
+    id: str
+    removes: List[str]
+    reason: str
 
 
 class _RepairRequired(TypedDict):
@@ -455,6 +684,12 @@ class ResumeDecision(TypedDict):
     score: float
     matched: List[str]
     reason: "ResumeReason"
+
+
+class ResumeOptions(TypedDict, total=False):
+    """The options of a resume summary: `{stale_after_hours, git_head}`, each optional."""
+    stale_after_hours: int
+    git_head: "GitHead"
 
 
 class ResumePlan(TypedDict):
@@ -644,3 +879,15 @@ class WorkLine(TypedDict):
     """One completed-work line: `- ✅ {task} ({outcome})`."""
     task: str
     outcome: str
+
+
+class _WriterRequired(TypedDict):
+    owner: str
+
+
+class Writer(_WriterRequired, total=False):
+    """Who writes a session: an owner id and, when the writer holds one, the epoch of its
+    claim. A writer with an epoch is refused once the lease has a later epoch, even under
+    the same owner id (an older incarnation of that owner).
+    """
+    epoch: int

@@ -1,6 +1,7 @@
-//! Prints one JSON Schema (draft 2020-12) whose `$defs` are the document and result types the
-//! bindings expose, as the core serialises them (`scripts/gen-types` turns it into the
-//! TypeScript declarations of both JS packages and the Python TypedDicts).
+//! Prints one JSON Schema (draft 2020-12) whose `$defs` are the document, result and argument
+//! types the bindings expose: documents and results as the core serialises them, arguments
+//! as it reads them (`scripts/gen-types` turns it into the TypeScript declarations of both JS
+//! packages and the Python TypedDicts).
 //!
 //! Every `serde_json::Value` member (a result, chain metadata, a transcript record, an item of
 //! `errors`) is given the schema `JsonValue`, any JSON value. Unknown fields kept by a document
@@ -12,14 +13,20 @@ use serde_json::{Map, Value, json};
 use session_state::ErrorKind;
 use session_state::conformance::ConformanceReport;
 use session_state::orchestrator::{
-    DoctorReport, HistoryPage, OrchestratorSession, ResumeSummary, Salvaged,
+    DoctorReport, ForkOptions, HistoryPage, HistoryTree, OrchestratorSession, PruneHistoryOptions,
+    ResumeOptions, ResumeSummary, Salvaged,
+};
+use session_state::ownership::{
+    Claim, ClaimOutcome, Heartbeat, HeartbeatOutcome, Lease, LiveSession, LiveStatus, ProcessInfo,
+    Release, ReleaseOutcome, Writer,
 };
 use session_state::registry::{
-    AgentEntry, AllSessions, ChainDefinition, ChainStatus, ChainSummary, RegistryDoctorReport,
-    ResumeDecision, SessionsDocument, TranscriptLine,
+    AgentEntry, AllSessions, ChainDefinition, ChainStatus, ChainSummary, PruneRegistryOptions,
+    RegistryDoctorReport, ResumeDecision, SessionsDocument, TranscriptLine,
 };
+use session_state::retention::PrunePlan;
 use session_state::team::{
-    BackendType, ResumePlan, SessionState, SpawnConfig, TeamListing, TeamSummary,
+    BackendType, PruneTeamOptions, ResumePlan, SessionState, SpawnConfig, TeamListing, TeamSummary,
 };
 
 /// Where the definitions live in the printed schema.
@@ -51,8 +58,35 @@ fn main() {
     add::<ResumePlan>(&mut generator);
     add::<ConformanceReport>(&mut generator);
     add::<ErrorKind>(&mut generator);
+    add::<ClaimOutcome>(&mut generator);
+    add::<HeartbeatOutcome>(&mut generator);
+    add::<ReleaseOutcome>(&mut generator);
+    add::<Lease>(&mut generator);
+    add::<LiveSession>(&mut generator);
+    add::<LiveStatus>(&mut generator);
+    add::<ProcessInfo>(&mut generator);
+    add::<HistoryTree>(&mut generator);
+    add::<PrunePlan>(&mut generator);
 
     let mut defs = generator.take_definitions(true);
+    // Arguments, as a caller writes them: a member serde fills with its default is optional.
+    // A type that is also part of a result (`SessionStatus`, `ProcessInfo`) keeps the result's
+    // schema, the values written, which the argument accepts.
+    let mut arguments = SchemaSettings::draft2020_12()
+        .for_deserialize()
+        .into_generator();
+    add::<Claim>(&mut arguments);
+    add::<Heartbeat>(&mut arguments);
+    add::<Release>(&mut arguments);
+    add::<Writer>(&mut arguments);
+    add::<ForkOptions>(&mut arguments);
+    add::<PruneHistoryOptions>(&mut arguments);
+    add::<PruneRegistryOptions>(&mut arguments);
+    add::<PruneTeamOptions>(&mut arguments);
+    add::<ResumeOptions>(&mut arguments);
+    for (name, schema) in arguments.take_definitions(true) {
+        defs.entry(name).or_insert(schema);
+    }
     for schema in defs.values_mut() {
         absent_not_null(schema);
         any_value_to_json_value(schema);
