@@ -66,6 +66,10 @@ export type RepairAction = "rewritten" | "moved_aside";
  */
 export type SessionStatus = "created" | "in_progress" | "paused" | "complete" | "aborted";
 /**
+ * What kind of unit a prune removes or keeps.
+ */
+export type PruneKind = "session" | "agent" | "chain" | "team_member";
+/**
  * The plan for one session file.
  */
 export type PlannedMember = {
@@ -395,6 +399,100 @@ export interface ChainSummary {
   status: "not_found" | "completed";
 }
 /**
+ * What `claim` did: the lease (a session claim) or the live entry (a scope claim).
+ */
+export interface ClaimOutcome {
+  /**
+   * The lease now held, for a claim of the session.
+   */
+  lease: Lease | null;
+  /**
+   * The caller's live entry, for a claim of scopes.
+   */
+  live: LiveSession | null;
+}
+/**
+ * The lease of a session, stored beside it (`*.owner.json`).
+ */
+export interface Lease {
+  /**
+   * The owner id; `None` once released (the epoch is kept, so the next claim goes on
+   * counting).
+   */
+  owner: string | null;
+  /**
+   * Grows by one at every change of owner (the fencing token); 0 before any claim.
+   */
+  epoch: number;
+  claimed?: Timestamp;
+  renewed?: Timestamp;
+  expires?: Timestamp;
+  /**
+   * Its length in seconds.
+   */
+  lease_seconds: number;
+  process: ProcessInfo;
+  /**
+   * Whether the current owner took it by force before it expired.
+   */
+  forced?: boolean;
+  /**
+   * The owner it was taken from, when it was taken over.
+   */
+  took_over_from?: string;
+  released?: Timestamp;
+  /**
+   * The owner that released it.
+   */
+  released_by?: string;
+}
+/**
+ * The process that claims or heartbeats, as its host reports it (the core never reads it).
+ */
+export interface ProcessInfo {
+  /**
+   * Its process id.
+   */
+  pid?: number;
+  /**
+   * Its start time as the host counts it (Linux: clock ticks after boot, field 22 of
+   * `/proc/PID/stat`), so that a reused pid is not taken for it.
+   */
+  pid_start?: number;
+  /**
+   * The host it runs on, for display.
+   */
+  host?: string;
+}
+/**
+ * One running orchestrator, stored as `.claude/live/{session_id}.json`.
+ */
+export interface LiveSession {
+  /**
+   * The orchestrator's session id (the name of its entry).
+   */
+  session_id: string;
+  /**
+   * The goal of the session it works on, when there is one.
+   */
+  goal?: string;
+  /**
+   * Its owner id.
+   */
+  owner: string;
+  process: ProcessInfo;
+  started: Timestamp;
+  heartbeat: Timestamp;
+  /**
+   * How long it stays live without a heartbeat, in seconds.
+   */
+  ttl_seconds: number;
+  /**
+   * The scopes of work it claims, in the order claimed.
+   */
+  scopes?: string[];
+}
+/**
  * One external CLI tool an agent may call through Bash. Only carried by a `SpawnConfig`;
  * the orchestrator folds its instructions into the prompt before the state is saved.
  */
@@ -618,6 +716,20 @@ export interface HeadMove {
   commit_changed: boolean;
 }
 /**
+ * What `heartbeat` did.
+ */
+export interface HeartbeatOutcome {
+  /**
+   * The session's lease as it stands (`None` when nobody ever claimed it).
+   */
+  lease: Lease | null;
+  /**
+   * Whether the caller owns the session and its lease was renewed.
+   */
+  renewed: boolean;
+  live: LiveSession;
+}
+/**
  * One archived session in a listing: the seed's `{id, goal, status, created}`.
  */
 export interface HistoryEntry {
@@ -664,6 +776,48 @@ export interface SkippedHistoryFile {
   message: string;
 }
 /**
+ * Every session, each under the one it was forked from: roots newest first, and under each
+ * session the sessions forked from it, newest first (a pre-order walk).
+ */
+export interface HistoryTree {
+  /**
+   * The sessions in tree order.
+   */
+  entries: HistoryTreeEntry[];
+  /**
+   * The history files that could not be read.
+   */
+  skipped: SkippedHistoryFile[];
+}
+/**
+ * One session of `history --tree`, in tree order.
+ */
+export interface HistoryTreeEntry {
+  /**
+   * How many forks below a root it is (0: not forked, or forked from a session that is
+   * gone).
+   */
+  depth: number;
+  /**
+   * Session id.
+   */
+  id: string;
+  /**
+   * Goal.
+   */
+  goal: string;
+  status: SessionStatus;
+  created: Timestamp;
+  /**
+   * The id it was forked from, also when that session is gone.
+   */
+  forked_from: string | null;
+  /**
+   * Whether it is the current session (the others are archived).
+   */
+  current: boolean;
+}
+/**
  * A session last saved more than `limit_hours` ago.
  */
 export interface Idle {
@@ -690,6 +844,50 @@ export interface JournalMark {
    * How many of its bytes (header included) were folded.
    */
   bytes: number;
+}
+/**
+ * One unit a prune would have removed by its criteria, left because something points at it.
+ */
+export interface Kept {
+  kind: PruneKind;
+  /**
+   * Its id.
+   */
+  id: string;
+  /**
+   * Why it stays, e.g. `the current session was forked from it`.
+   */
+  reason: string;
+}
+/**
+ * A live entry as listed: its key, the entry (`None` when it does not parse), its age and
+ * whether it is stale, with the reason.
+ */
+export interface LiveStatus {
+  /**
+   * The key of the entry.
+   */
+  key: string;
+  /**
+   * The entry, or `None` when it cannot be read (then `stale` with the reason).
+   */
+  entry: LiveSession | null;
+  /**
+   * Seconds since it started.
+   */
+  age_seconds: number;
+  /**
+   * Seconds since its last heartbeat.
+   */
+  heartbeat_age_seconds: number;
+  /**
+   * Whether it is stale.
+   */
+  stale: boolean;
+  /**
+   * Why it is stale.
+   */
+  reason?: string;
 }
 /**
  * Memory limits for cross-turn context injection; snake_case keys inside `memoryConfig`.
@@ -822,6 +1020,42 @@ export interface SpawnConfig {
   delegations?: CliDelegation[];
 }
 /**
+ * What a prune removes, or would remove in a dry run.
+ */
+export interface PrunePlan {
+  /**
+   * Whether the removals were made (`false`: a dry run, nothing changed).
+   */
+  applied: boolean;
+  /**
+   * The units removed, in the order listed (newest first for sessions).
+   */
+  removed: Removal[];
+  /**
+   * The units the criteria matched that stay, and why.
+   */
+  kept: Kept[];
+}
+/**
+ * One unit a prune removes (or, in a dry run, would remove).
+ */
+export interface Removal {
+  kind: PruneKind;
+  /**
+   * Its id (session id, agent id, chain id, member name).
+   */
+  id: string;
+  /**
+   * What goes with it: the keys removed, or the registry entries (`metadata`, `results`,
+   * `chains/<chain>`, `sessions/<name>`).
+   */
+  removes: string[];
+  /**
+   * Why it goes, e.g. `updated 40 days ago`.
+   */
+  reason: string;
+}
+/**
  * What `AgentRegistry::doctor` found and did.
  */
 export interface RegistryDoctorReport {
@@ -879,6 +1113,19 @@ export interface RegistryRepair {
    * parse"`.
    */
   action: string;
+}
+/**
+ * What `release` did.
+ */
+export interface ReleaseOutcome {
+  /**
+   * The lease after a release of the session (no owner, epoch kept).
+   */
+  lease: Lease | null;
+  /**
+   * The caller's live entry after a release of scopes.
+   */
+  live: LiveSession | null;
 }
 /**
  * A policy's answer: `{"resume": bool, "score": 0..=1, "matched": [terms], "reason": ...}`.
@@ -1176,4 +1423,19 @@ export interface TeamSummary {
    * How many `*.json` files its `sessions` folder holds (parsed or not).
    */
   sessions: number;
+}
+/**
+ * Who writes a session: an owner id and, when the writer holds one, the epoch of its claim.
+ * A writer with an epoch is refused once the lease has a later epoch, even under the same
+ * owner id (an older incarnation of that owner).
+ */
+export interface Writer {
+  /**
+   * The owner id.
+   */
+  owner: string;
+  /**
+   * The epoch of the writer's claim, when it knows it.
+   */
+  epoch?: number;
 }

@@ -18,6 +18,7 @@ __all__ = [
     "ChainDefinition",
     "ChainStatus",
     "ChainSummary",
+    "ClaimOutcome",
     "CliDelegation",
     "CliTool",
     "CliToolCustom",
@@ -31,22 +32,34 @@ __all__ = [
     "ErrorCode",
     "GitHead",
     "HeadMove",
+    "HeartbeatOutcome",
     "HistoryEntry",
     "HistoryPage",
+    "HistoryTree",
+    "HistoryTreeEntry",
     "Idle",
     "JournalMark",
     "JsonValue",
+    "Kept",
+    "Lease",
     "Leftover",
+    "LiveSession",
+    "LiveStatus",
     "MemoryConfig",
     "OrchestratorSession",
     "PlannedMember",
     "PlannedMemberRespawn",
     "PlannedMemberSkip",
     "Problem",
+    "ProcessInfo",
     "Project",
+    "PruneKind",
+    "PrunePlan",
     "RegistryDoctorReport",
     "RegistryProblem",
     "RegistryRepair",
+    "ReleaseOutcome",
+    "Removal",
     "Repair",
     "RepairAction",
     "ResumeDecision",
@@ -71,6 +84,7 @@ __all__ = [
     "TranscriptLineRecord",
     "TranscriptLineTorn",
     "WorkLine",
+    "Writer",
 ]
 
 
@@ -191,6 +205,12 @@ class ChainSummary(_ChainSummaryRequired, total=False):
     completed_at: Optional[str]
 
 
+class ClaimOutcome(TypedDict):
+    """What `claim` did: the lease (a session claim) or the live entry (a scope claim)."""
+    lease: Optional["Lease"]
+    live: Optional["LiveSession"]
+
+
 class _CliDelegationRequired(TypedDict):
     tool: "CliTool"
     description: str
@@ -296,6 +316,13 @@ class HeadMove(TypedDict):
     commit_changed: bool
 
 
+class HeartbeatOutcome(TypedDict):
+    """What `heartbeat` did."""
+    lease: Optional["Lease"]
+    renewed: bool
+    live: "LiveSession"
+
+
 class HistoryEntry(TypedDict):
     """One archived session in a listing: the seed's `{id, goal, status, created}`."""
     id: str
@@ -309,6 +336,25 @@ class HistoryPage(TypedDict):
     entries: List["HistoryEntry"]
     skipped: List["SkippedHistoryFile"]
     total: int
+
+
+class HistoryTree(TypedDict):
+    """Every session, each under the one it was forked from: roots newest first, and under each
+    session the sessions forked from it, newest first (a pre-order walk).
+    """
+    entries: List["HistoryTreeEntry"]
+    skipped: List["SkippedHistoryFile"]
+
+
+class HistoryTreeEntry(TypedDict):
+    """One session of `history --tree`, in tree order."""
+    depth: int
+    id: str
+    goal: str
+    status: "SessionStatus"
+    created: "Timestamp"
+    forked_from: Optional[str]
+    current: bool
 
 
 class Idle(TypedDict):
@@ -330,10 +376,67 @@ class JournalMark(TypedDict):
 JsonValue = Union[None, bool, int, float, str, List["JsonValue"], Dict[str, "JsonValue"]]
 
 
+class Kept(TypedDict):
+    """One unit a prune would have removed by its criteria, left because something points at
+    it.
+    """
+    kind: "PruneKind"
+    id: str
+    reason: str
+
+
+class _LeaseRequired(TypedDict):
+    owner: Optional[str]
+    epoch: int
+    lease_seconds: int
+    process: "ProcessInfo"
+
+
+class Lease(_LeaseRequired, total=False):
+    """The lease of a session, stored beside it (`*.owner.json`)."""
+    claimed: "Timestamp"
+    renewed: "Timestamp"
+    expires: "Timestamp"
+    forced: bool
+    took_over_from: str
+    released: "Timestamp"
+    released_by: str
+
+
 class Leftover(TypedDict):
     """A file a writer left behind when it died mid-write (see `Store::leftovers`)."""
     path: str
     bytes: int
+
+
+class _LiveSessionRequired(TypedDict):
+    session_id: str
+    owner: str
+    process: "ProcessInfo"
+    started: "Timestamp"
+    heartbeat: "Timestamp"
+    ttl_seconds: int
+
+
+class LiveSession(_LiveSessionRequired, total=False):
+    """One running orchestrator, stored as `.claude/live/{session_id}.json`."""
+    goal: str
+    scopes: List[str]
+
+
+class _LiveStatusRequired(TypedDict):
+    key: str
+    entry: Optional["LiveSession"]
+    age_seconds: int
+    heartbeat_age_seconds: int
+    stale: bool
+
+
+class LiveStatus(_LiveStatusRequired, total=False):
+    """A live entry as listed: its key, the entry (`None` when it does not parse), its age and
+    whether it is stale, with the reason.
+    """
+    reason: str
 
 
 class MemoryConfig(TypedDict):
@@ -399,11 +502,29 @@ class Problem(TypedDict):
     fixable: bool
 
 
+class ProcessInfo(TypedDict, total=False):
+    """The process that claims or heartbeats, as its host reports it (the core never reads it)."""
+    pid: int
+    pid_start: int
+    host: str
+
+
 class Project(TypedDict, total=False):
     """The `project` object: `{name, path, git_branch}`."""
     name: str
     path: str
     git_branch: Optional[str]
+
+
+# What kind of unit a prune removes or keeps.
+PruneKind = Literal["session", "agent", "chain", "team_member"]
+
+
+class PrunePlan(TypedDict):
+    """What a prune removes, or would remove in a dry run."""
+    applied: bool
+    removed: List["Removal"]
+    kept: List["Kept"]
 
 
 class RegistryDoctorReport(TypedDict):
@@ -427,6 +548,20 @@ class RegistryRepair(TypedDict):
     key: str
     kept_copy: str
     action: str
+
+
+class ReleaseOutcome(TypedDict):
+    """What `release` did."""
+    lease: Optional["Lease"]
+    live: Optional["LiveSession"]
+
+
+class Removal(TypedDict):
+    """One unit a prune removes (or, in a dry run, would remove)."""
+    kind: "PruneKind"
+    id: str
+    removes: List[str]
+    reason: str
 
 
 class _RepairRequired(TypedDict):
@@ -644,3 +779,15 @@ class WorkLine(TypedDict):
     """One completed-work line: `- ✅ {task} ({outcome})`."""
     task: str
     outcome: str
+
+
+class _WriterRequired(TypedDict):
+    owner: str
+
+
+class Writer(_WriterRequired, total=False):
+    """Who writes a session: an owner id and, when the writer holds one, the epoch of its
+    claim. A writer with an epoch is refused once the lease has a later epoch, even under
+    the same owner id (an older incarnation of that owner).
+    """
+    epoch: int

@@ -12,12 +12,16 @@ use serde_json::{Map, Value, json};
 use session_state::ErrorKind;
 use session_state::conformance::ConformanceReport;
 use session_state::orchestrator::{
-    DoctorReport, HistoryPage, OrchestratorSession, ResumeSummary, Salvaged,
+    DoctorReport, HistoryPage, HistoryTree, OrchestratorSession, ResumeSummary, Salvaged,
+};
+use session_state::ownership::{
+    ClaimOutcome, HeartbeatOutcome, Lease, LiveStatus, ReleaseOutcome, Writer,
 };
 use session_state::registry::{
     AgentEntry, AllSessions, ChainDefinition, ChainStatus, ChainSummary, RegistryDoctorReport,
     ResumeDecision, SessionsDocument, TranscriptLine,
 };
+use session_state::retention::PrunePlan;
 use session_state::team::{
     BackendType, ResumePlan, SessionState, SpawnConfig, TeamListing, TeamSummary,
 };
@@ -51,6 +55,14 @@ fn main() {
     add::<ResumePlan>(&mut generator);
     add::<ConformanceReport>(&mut generator);
     add::<ErrorKind>(&mut generator);
+    add::<ClaimOutcome>(&mut generator);
+    add::<ReleaseOutcome>(&mut generator);
+    add::<HeartbeatOutcome>(&mut generator);
+    add::<Lease>(&mut generator);
+    add::<LiveStatus>(&mut generator);
+    add::<Writer>(&mut generator);
+    add::<HistoryTree>(&mut generator);
+    add::<PrunePlan>(&mut generator);
 
     let mut defs = generator.take_definitions(true);
     for schema in defs.values_mut() {
