@@ -27,7 +27,7 @@ mod native {
         conformance::{counter_increment, run_store_conformance},
         orchestrator::{
             PyOrchestrator, json_schema, orchestrator_document, render_resume, resume_summary,
-            salvage,
+            resume_summary_with, salvage,
         },
         redis_store::PyRedisStore,
         registry::{PyAgentRegistry, export_transcript, parse_transcript, read_transcript},
