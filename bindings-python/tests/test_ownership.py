@@ -148,4 +148,4 @@ def test_bad_arguments_are_typed_errors(two):
     with pytest.raises(InvalidInputError):
         a._native.claim({"owner": "orchestrator-a", "unknown": 1})
     with pytest.raises(InvalidInputError):
-        a.set_writer({"epoch": 1})  # type: ignore[typeddict-item]
+        a.set_writer({"epoch": 1})  # type: ignore[arg-type]

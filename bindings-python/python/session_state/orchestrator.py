@@ -50,6 +50,7 @@ from ._types import (
     HistoryEntry,
     HistoryPage,
     HistoryTree,
+    Leftover,
     Lease,
     LiveStatus,
     Problem,
