@@ -5,7 +5,7 @@ mod history;
 mod ownership;
 mod staleness;
 
-pub use staleness::resume_summary_with;
+pub use staleness::{render_resume_with, resume_summary_with};
 
 use std::path::PathBuf;
 

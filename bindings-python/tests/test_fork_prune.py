@@ -8,7 +8,7 @@ import pytest
 
 from session_state import AgentRegistry, FileStore
 from session_state.errors import AlreadyExistsError, InvalidInputError
-from session_state.orchestrator import OrchestratorStore, resume_summary
+from session_state.orchestrator import OrchestratorStore, render_resume, resume_summary
 from session_state.teams import BackendType, SessionState, SpawnConfig, TeamStore
 
 HISTORY = ".claude/orchestrator-history"
@@ -106,6 +106,9 @@ def test_resume_summary_says_stale(tmp_path):
     assert summary["stale"]["idle"]["limit_hours"] == 24
     assert summary["stale"]["head_moved"]["commit_changed"] is True
     assert summary["stale"]["head_moved"]["branch_changed"] is False
+    markdown = render_resume(doc, now="2020-01-03T00:00:00Z", stale_after_hours=24)
+    assert "⚠️" in markdown
+    assert "⚠️" not in render_resume(doc, now="2020-01-01T01:00:00Z")
     stored = sessions.resume_summary(stale_after_hours=1)
     assert stored is not None
     assert stored["stale"]["idle"]["limit_hours"] == 1

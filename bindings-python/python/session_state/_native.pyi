@@ -47,6 +47,7 @@ __all__ = [
     "resume_summary",
     "resume_summary_with",
     "render_resume",
+    "render_resume_with",
     "salvage",
     "json_schema",
 ]
@@ -241,5 +242,8 @@ def resume_summary_with(
     doc: _Doc, options: Optional[_Doc] = None, now: Optional[str] = None
 ) -> ResumeSummary: ...
 def render_resume(doc: _Doc, now: Optional[str] = None) -> str: ...
+def render_resume_with(
+    doc: _Doc, options: Optional[_Doc] = None, now: Optional[str] = None
+) -> str: ...
 def salvage(data: bytes) -> Salvaged: ...
 def json_schema() -> _Doc: ...

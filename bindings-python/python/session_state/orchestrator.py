@@ -224,9 +224,17 @@ def resume_summary(
     return _native.resume_summary_with(_document(state), options, now)
 
 
-def render_resume(state: Dict[str, Any], now: Optional[str] = None) -> str:
-    """The "RESUMING SESSION" markdown block of the seed."""
-    return _native.render_resume(_document(state), now)
+def render_resume(
+    state: Dict[str, Any],
+    now: Optional[str] = None,
+    *,
+    stale_after_hours: Optional[int] = None,
+    git_head: Optional[GitHead] = None,
+) -> str:
+    """The "RESUMING SESSION" markdown block of the seed, with a line for each note of
+    ``stale`` (options as in :func:`resume_summary`)."""
+    options = _given(stale_after_hours=stale_after_hours, git_head=git_head)
+    return _native.render_resume_with(_document(state), options, now)
 
 
 class OrchestratorStore:

@@ -68,3 +68,18 @@ pub fn resume_summary_with<'py>(
         &orchestrator::resume_summary_with(&doc, args::now(now)?, &options),
     )
 }
+
+/// `render_resume_with(doc, options=None, now=None) -> str`: the "RESUMING SESSION" block of
+/// `doc` with a line for each note of `stale` under `options`.
+#[pyfunction]
+#[pyo3(signature = (doc, options = None, now = None))]
+pub fn render_resume_with(
+    doc: &Obj<'_>,
+    options: Option<&Obj<'_>>,
+    now: Option<&Obj<'_>>,
+) -> PyResult<String> {
+    let doc = doc_from_py(doc, &ParseOptions::default())?;
+    let options = resume_options(options)?;
+    let summary = orchestrator::resume_summary_with(&doc, args::now(now)?, &options);
+    Ok(orchestrator::render_resume(&summary))
+}
