@@ -16,6 +16,7 @@ fn advice(hint: Hint) -> &'static str {
              status), `complete(replace=True)` or `abort(replace=True)`"
         }
         Hint::Repair => ": `doctor(fix=True)` repairs it, keeping a copy",
+        Hint::Takeover => ": pass `takeover=True` to take it over: `claim(owner, takeover=True)`",
         _ => "",
     }
 }

@@ -26,8 +26,8 @@ mod native {
     use crate::{
         conformance::{counter_increment, run_store_conformance},
         orchestrator::{
-            PyOrchestrator, json_schema, orchestrator_document, render_resume, resume_summary,
-            salvage,
+            PyOrchestrator, json_schema, orchestrator_document, render_resume, render_resume_with,
+            resume_summary, resume_summary_with, salvage,
         },
         redis_store::PyRedisStore,
         registry::{PyAgentRegistry, export_transcript, parse_transcript, read_transcript},

@@ -1,6 +1,12 @@
 //! `session_state.orchestrator`, native half: the orchestrator session operations
 //! (`OrchestratorStore`) and the resume summary, documents as plain dicts.
 
+mod history;
+mod ownership;
+mod staleness;
+
+pub use staleness::{render_resume_with, resume_summary_with};
+
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
@@ -59,7 +65,8 @@ handle_methods!(PyOrchestrator {
             naive_offset_minutes: minutes.transpose()?.map(|m| i32::try_from(m).unwrap_or(0)),
             max_document_bytes: args::byte_limit(max_document_bytes, "max_document_bytes")?,
         };
-        let inner = OrchestratorStore::new(store_arg(store)?, SystemClock);
+        let inner = OrchestratorStore::new(store_arg(store)?, SystemClock)
+            .with_git_head(staleness::head_of(store)?);
         let inner = options.apply(inner, "options").py()?;
         Ok(PyOrchestrator { inner })
     }

@@ -1,6 +1,8 @@
 //! `session_state.registry`, native half: the sub-agent registry (`AgentRegistry`) with
 //! plain-data results, and the transcripts.
 
+mod prune;
+
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 use serde_json::Value;

@@ -1,5 +1,7 @@
 //! `session_state.teams`, native half: the team spawn state as plain dicts.
 
+mod prune;
+
 use pyo3::prelude::*;
 use serde_json::{Map, Value};
 use session_state::argument_fields::MemberNames;

@@ -20,10 +20,15 @@ from session_state.moai import (
     should_resume,
 )
 from session_state.orchestrator import (
+    ClaimOutcome,
     DoctorReport,
     HistoryEntry,
     HistoryPage,
+    HistoryTree,
+    Lease,
+    LiveStatus,
     OrchestratorStore,
+    PrunePlan,
     Repair,
     ResumeSummary,
     archive_session,
@@ -166,6 +171,35 @@ def orchestrator_usage(tmp: Path) -> None:
     text: str = load_session()  # type: ignore[assignment]
     load_session(store="redis://h")  # type: ignore[arg-type]
     print(text)
+
+
+def ownership_and_retention(tmp: Path) -> None:
+    mine = OrchestratorStore(tmp, owner="a")
+    claimed: ClaimOutcome = mine.claim("a", lease_seconds=60, takeover=True)
+    lease: Optional[Lease] = mine.lease()
+    renewed: Lease = mine.renew("a", 120)
+    live: List[LiveStatus] = mine.live_sessions()
+    stale: bool = live[0]["stale"]
+    beat = mine.heartbeat("a", ttl_seconds=60, process={"pid": 1})
+    renewed_now: bool = beat["renewed"]
+    mine.release("a")
+    mine.set_writer({"owner": "a", "epoch": 1})
+    mine.set_writer(None)
+    forked: Dict[str, Any] = mine.fork(new_id="2026-01-01-x", archive_current=True)
+    tree: HistoryTree = mine.history_tree()
+    plan: PrunePlan = mine.prune_history(keep=3, apply=False)
+    gone: List[str] = [r["id"] for r in plan["removed"]]
+    team_plan: PrunePlan = TeamStore(tmp).prune("t", older_than_days=30)
+    agent_plan: PrunePlan = AgentRegistry(MemoryStore()).prune(older_than_days=30)
+    print(claimed, lease, renewed, stale, renewed_now, forked, tree, gone, team_plan, agent_plan)
+
+    mine.claim(owner=5)  # type: ignore[arg-type]
+    mine.renew("a", "60")  # type: ignore[arg-type]
+    mine.set_writer({"epoch": 1})  # type: ignore[arg-type]
+    mine.prune_history(3)  # type: ignore[call-arg]
+    TeamStore(tmp).prune("t")  # type: ignore[call-arg]
+    epoch: str = lease["epoch"] if lease else ""  # type: ignore[assignment]
+    print(epoch)
 
 
 def stores_and_errors(tmp: Path) -> None:

@@ -42,33 +42,54 @@ from . import _native
 from ._native import json_schema, salvage
 from ._types import (
     AgentLine,
+    ClaimOutcome,
     ContextBudget,
     DoctorReport,
+    GitHead,
+    HeartbeatOutcome,
     HistoryEntry,
     HistoryPage,
+    HistoryTree,
+    Leftover,
+    Lease,
+    LiveStatus,
     Problem,
+    ProcessInfo,
+    PrunePlan,
+    ReleaseOutcome,
     Repair,
     ResumeSummary,
     SkippedHistoryFile,
     WorkLine,
+    Writer,
 )
 from .errors import IncompatibleSchemaError, _path, _wrong_type
 from .stores import FileStore, Store
 
 __all__ = [
     "AgentLine",
+    "ClaimOutcome",
     "ContextBudget",
     "DoctorReport",
+    "GitHead",
+    "HeartbeatOutcome",
     "HistoryEntry",
     "HistoryPage",
+    "HistoryTree",
+    "Lease",
     "Leftover",
+    "LiveStatus",
     "OrchestratorStore",
     "Problem",
+    "ProcessInfo",
+    "PrunePlan",
+    "ReleaseOutcome",
     "Repair",
     "ResumeSummary",
     "SkippedFile",
     "SkippedHistoryFile",
     "WorkLine",
+    "Writer",
     "archive_session",
     "json_schema",
     "list_history",
@@ -118,6 +139,11 @@ def _has_history(store: Optional[Store]) -> bool:
     if isinstance(store, FileStore):
         return (Path(os.fspath(store.root)) / folder).is_dir()
     return True
+
+
+def _given(**values: Any) -> Dict[str, Any]:
+    """The keyword arguments given (not None), as the core's options."""
+    return {name: value for name, value in values.items() if value is not None}
 
 
 def _document(state: Any, name: str = "state") -> Dict[str, Any]:
@@ -182,22 +208,44 @@ def list_history(limit: int = 10, *, store: Optional[Store] = None) -> List[Hist
     return _here(store).list_history(int(min(limit, sys.maxsize)))["entries"]
 
 
-def resume_summary(state: Dict[str, Any], now: Optional[str] = None) -> ResumeSummary:
+def resume_summary(
+    state: Dict[str, Any],
+    now: Optional[str] = None,
+    *,
+    stale_after_hours: Optional[int] = None,
+    git_head: Optional[GitHead] = None,
+) -> ResumeSummary:
     """The "RESUMING SESSION" content as data: ``session_id, goal, status, started,
     started_relative, progress_percent, completed_work, in_progress, pending, context,
-    resume_from``. ``now`` (RFC 3339) defaults to the system clock."""
-    return _native.resume_summary(_document(state), now)
+    resume_from``, and ``stale`` (saved more than ``stale_after_hours`` ago, or the HEAD
+    recorded at the last save differs from ``git_head``). ``now`` (RFC 3339) defaults to the
+    system clock."""
+    options = _given(stale_after_hours=stale_after_hours, git_head=git_head)
+    return _native.resume_summary_with(_document(state), options, now)
 
 
-def render_resume(state: Dict[str, Any], now: Optional[str] = None) -> str:
-    """The "RESUMING SESSION" markdown block of the seed."""
-    return _native.render_resume(_document(state), now)
+def render_resume(
+    state: Dict[str, Any],
+    now: Optional[str] = None,
+    *,
+    stale_after_hours: Optional[int] = None,
+    git_head: Optional[GitHead] = None,
+) -> str:
+    """The "RESUMING SESSION" markdown block of the seed, with a line for each note of
+    ``stale`` (options as in :func:`resume_summary`)."""
+    options = _given(stale_after_hours=stale_after_hours, git_head=git_head)
+    return _native.render_resume_with(_document(state), options, now)
 
 
 class OrchestratorStore:
     """The orchestrator session of a project folder ``root`` (keys
     ``.claude/orchestrator-session.json`` and ``.claude/orchestrator-history/``), or of any
     ``store``. Methods that change the session return the saved document (a dict).
+
+    ``owner`` (and ``epoch``) name the writer of every write (see :meth:`set_writer`): once
+    the session is claimed, a write by anyone but its owner is a ``ConflictError`` naming the
+    owner, and nothing is written. Over a ``FileStore``, each save records the project's git
+    HEAD (``project.git_head``) found from the store's folder.
 
     ``naive_offset_minutes`` reads timestamps without an offset as local time at that offset
     (default: UTC). ``max_document_bytes`` is the largest document read or written (default
@@ -211,6 +259,8 @@ class OrchestratorStore:
         *,
         naive_offset_minutes: Optional[int] = None,
         max_document_bytes: Optional[int] = None,
+        owner: Optional[str] = None,
+        epoch: Optional[int] = None,
     ) -> None:
         folder = os.path.abspath(os.path.expanduser(_path(root, "root")))
         if store is None:
@@ -224,6 +274,8 @@ class OrchestratorStore:
             naive_offset_minutes=naive_offset_minutes,
             max_document_bytes=max_document_bytes,
         )
+        if owner is not None:
+            self.set_writer(_given(owner=owner, epoch=epoch))
 
     # --------------------------------------------------------------------- save, load, archive
 
@@ -350,7 +402,141 @@ class OrchestratorStore:
         the store's root."""
         return self._native.keep_corrupt_copy(key)
 
-    def resume_summary(self, now: Optional[str] = None) -> Optional[ResumeSummary]:
-        """The resume summary of the current session, or None when there is none."""
-        doc = self.load()
-        return None if doc is None else resume_summary(doc, now)
+    def resume_summary(
+        self,
+        now: Optional[str] = None,
+        *,
+        stale_after_hours: Optional[int] = None,
+        git_head: Optional[GitHead] = None,
+    ) -> Optional[ResumeSummary]:
+        """The resume summary of the current session, or None when there is none; ``stale``
+        says it was saved more than ``stale_after_hours`` (default 24) ago or that the git
+        HEAD moved (``git_head`` defaults to the HEAD found over a ``FileStore``)."""
+        options = _given(stale_after_hours=stale_after_hours, git_head=git_head)
+        return self._native.resume_summary(options, now)
+
+    # ------------------------------------------------------------------------------ ownership
+
+    def claim(
+        self,
+        owner: str,
+        *,
+        lease_seconds: Optional[int] = None,
+        scopes: Optional[List[str]] = None,
+        takeover: bool = False,
+        force: bool = False,
+        skew_seconds: Optional[int] = None,
+        session_id: Optional[str] = None,
+        ttl_seconds: Optional[int] = None,
+        process: Optional[ProcessInfo] = None,
+    ) -> ClaimOutcome:
+        """Makes ``owner`` the owner of the current session (no ``scopes``) under a lease of
+        ``lease_seconds`` (default 300), or claims the ``scopes`` named; records its live entry.
+        ``ConflictError`` naming the owner when someone else holds it (``takeover=True`` takes
+        a lease expired by more than ``skew_seconds``, default 5; ``force=True`` any lease).
+        This handle then writes as ``owner`` with the epoch claimed. ``process`` defaults to
+        the orchestrator running this Python process."""
+        return self._native.claim(
+            _given(
+                owner=owner,
+                lease_seconds=lease_seconds,
+                scopes=scopes,
+                takeover=takeover,
+                force=force,
+                skew_seconds=skew_seconds,
+                session_id=session_id,
+                ttl_seconds=ttl_seconds,
+                process=process,
+            )
+        )
+
+    def renew(self, owner: str, lease_seconds: Optional[int] = None) -> Lease:
+        """Renews ``owner``'s lease (``ConflictError`` when another owner holds it,
+        ``NotFoundError`` when nobody does)."""
+        return self._native.renew(owner, lease_seconds)
+
+    def release(
+        self, owner: str, *, scopes: Optional[List[str]] = None, session_id: Optional[str] = None
+    ) -> ReleaseOutcome:
+        """Releases ``owner``'s lease on the current session (the epoch is kept), or the
+        ``scopes`` named."""
+        return self._native.release(_given(owner=owner, scopes=scopes, session_id=session_id))
+
+    def heartbeat(
+        self,
+        owner: str,
+        *,
+        session_id: Optional[str] = None,
+        lease_seconds: Optional[int] = None,
+        ttl_seconds: Optional[int] = None,
+        process: Optional[ProcessInfo] = None,
+    ) -> HeartbeatOutcome:
+        """Refreshes ``owner``'s live entry and renews its lease when it owns the session:
+        ``{lease, renewed, live}``."""
+        return self._native.heartbeat(
+            _given(
+                owner=owner,
+                session_id=session_id,
+                lease_seconds=lease_seconds,
+                ttl_seconds=ttl_seconds,
+                process=process,
+            )
+        )
+
+    def lease(self) -> Optional[Lease]:
+        """The current session's lease, or None when nobody ever claimed it."""
+        return self._native.lease()
+
+    def live_sessions(self) -> List[LiveStatus]:
+        """Every live orchestrator with its age; stale ones listed with the reason."""
+        return self._native.live_sessions()
+
+    def set_writer(self, writer: Optional[Writer]) -> None:
+        """Writes from now on as ``writer`` (``{"owner", "epoch"?}``), or as nobody."""
+        self._native.set_writer(writer)
+
+    @property
+    def writer(self) -> Optional[Writer]:
+        """Who this handle writes as."""
+        return self._native.writer()
+
+    # --------------------------------------------------------------------- fork and retention
+
+    def fork(
+        self,
+        session_id: Optional[str] = None,
+        *,
+        new_id: Optional[str] = None,
+        suffix: Optional[str] = None,
+        archive_current: bool = False,
+    ) -> Dict[str, Any]:
+        """Forks a session (default the current one; else an archived one's id) into a new
+        current session with ``forked_from``; the original is kept (archived as it is).
+        ``AlreadyExistsError`` when another session is current, unless ``archive_current``."""
+        return self._native.fork(
+            _given(
+                session_id=session_id,
+                new_id=new_id,
+                suffix=suffix,
+                archive_current=archive_current,
+            )
+        )
+
+    def history_tree(self) -> HistoryTree:
+        """Every session under the one it was forked from: ``{entries: [{depth, id, goal,
+        status, created, forked_from, current}], skipped}``."""
+        return self._native.history_tree()
+
+    def prune_history(
+        self,
+        *,
+        keep: Optional[int] = None,
+        older_than_days: Optional[int] = None,
+        status: Optional[str] = None,
+        apply: bool = False,
+    ) -> PrunePlan:
+        """The archived sessions matching every criterion given (at least one), kept newest
+        ``keep``: a dry run (nothing changed) unless ``apply``. ``{applied, removed, kept}``."""
+        return self._native.prune_history(
+            _given(keep=keep, older_than_days=older_than_days, status=status, apply=apply)
+        )

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, Dict, List, Mapping, Optional, Type, TypeVar, Union
 
 from . import _native
+from ._types import PrunePlan
 from .errors import InvalidInputError, _path, _wrong_type
 from .stores import FileStore, Store
 
@@ -307,3 +308,9 @@ class TeamStore:
         """For each saved member: ``{"agent", "key", "action": "respawn", "backend", "config"}``
         or ``{"agent", "key", "action": "skip", "reason", "message"}``."""
         return self._native.resume_plan(team)
+
+    def prune(self, team: str, *, older_than_days: int, apply: bool = False) -> PrunePlan:
+        """The members of ``team`` created more than ``older_than_days`` days ago: a dry run
+        (nothing changed) unless ``apply``, then their files are removed. ``{applied, removed,
+        kept}``."""
+        return self._native.prune(team, {"older_than_days": older_than_days, "apply": apply})
