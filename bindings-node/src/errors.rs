@@ -11,7 +11,7 @@ use napi::bindgen_prelude::{
 use napi::sys;
 use napi_derive::napi;
 use serde::Serialize;
-use session_state::js_message::js_message;
+use session_state::js_message::{js_error_members, js_message};
 use session_state::{Error, ErrorKind, Result};
 
 /// The code of an error thrown by this package; in `index.d.ts`, the `ErrorCode` union of the
@@ -94,23 +94,12 @@ fn rethrow(env: &Env, outcome: napi::Error) -> napi::Result<()> {
 }
 
 /// A JS `Error` for a core error: `message` (the core message with its hint in the JS API's
-/// terms, [`js_message`]), `code` (the stable kind code, [`ErrorKind::code`]), `hint` (the
-/// hint's code), `context` (`{ key, path, ... }`) and `salvaged` (a plain object) when present.
+/// terms, [`js_message`]) and the core's [`js_error_members`] (`code`, `hint`, `context`,
+/// `salvaged`).
 fn build_error<'env>(env: &'env Env, err: &Error) -> napi::Result<Object<'env>> {
     let mut object = env.create_error(napi::Error::new(Status::GenericFailure, js_message(err)))?;
-    object.set_named_property("code", err.code())?;
-    if let Some(hint) = err.hint() {
-        object.set_named_property("hint", hint.code())?;
-    }
-    if !err.context().is_empty() {
-        let mut context = Object::new(env)?;
-        for (name, value) in err.context() {
-            context.set_named_property(name, value.as_str())?;
-        }
-        object.set_named_property("context", context)?;
-    }
-    if let Some(salvaged) = err.salvaged() {
-        object.set_named_property("salvaged", env.to_js_value(salvaged)?)?;
+    for (name, value) in js_error_members(err) {
+        object.set_named_property(&name, env.to_js_value(&value)?)?;
     }
     Ok(object)
 }

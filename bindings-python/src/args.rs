@@ -22,10 +22,7 @@ pub fn refused(name: &str, message: String) -> PyErr {
 
 /// `InvalidInputError`: `` `name` must be {expected}, not {type} ``.
 pub fn wrong_type(value: &Obj<'_>, name: &str, expected: &str) -> PyErr {
-    refused(
-        name,
-        format!("`{name}` must be {expected}, not {}", type_name(value)),
-    )
+    to_py_err(Error::wrong_type(name, expected, type_name(value)))
 }
 
 /// The name of `value`'s type (`int`, `NoneType`).
@@ -83,8 +80,9 @@ pub fn text<'a>(value: &'a Obj<'_>, name: &str) -> PyResult<Cow<'a, str>> {
     let Ok(string) = value.cast::<PyString>() else {
         return Err(wrong_type(value, name, "a str"));
     };
-    let surrogate = format!("`{name}` holds a lone surrogate, which UTF-8 cannot hold");
-    string.to_cow().map_err(|_| refused(name, surrogate))
+    string
+        .to_cow()
+        .map_err(|_| to_py_err(Error::lone_surrogate(name)))
 }
 
 /// A `str` or `None` (an omitted argument is `None`).

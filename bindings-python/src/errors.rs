@@ -4,27 +4,8 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use session_state::{Error, Hint};
-
-/// What a Python user may do, for a core [`Hint`]: the keyword argument to pass, appended
-/// to the core message.
-fn advice(hint: Hint) -> &'static str {
-    match hint {
-        Hint::Replace => {
-            ": pass `replace=True` to overwrite it: `archive(state, replace=True)` or \
-             `archive_session(state, replace=True)` (also for a session already in a final \
-             status), `complete(replace=True)` or `abort(replace=True)`"
-        }
-        Hint::Repair => ": `doctor(fix=True)` repairs it, keeping a copy",
-        _ => "",
-    }
-}
-
-/// The message a Python user sees: the core message and its hint in the Python API's terms.
-pub fn py_message(err: &Error) -> String {
-    let advice = err.hint().map(advice).unwrap_or_default();
-    format!("{}{advice}", err.message())
-}
+use session_state::Error;
+use session_state::py_message::py_message;
 
 /// Converts a core error into the matching `session_state.errors` exception.
 pub fn to_py_err(mut err: Error) -> PyErr {

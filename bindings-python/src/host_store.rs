@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyList, PyMemoryView, PyString, PyTuple};
-use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn, read_apply_write};
+use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn, keys_under, read_apply_write};
 
 use crate::args::type_name;
 use crate::convert::Obj;
@@ -78,13 +78,7 @@ impl HostStore {
             returned.and_then(|value| check(&value))
         })
         .map_err(|e| Error::storage(key, method, e))?
-        .map_err(|(got, expected)| {
-            let message =
-                format!("host store `{method}` of `{key}` returned {got}, expected {expected}");
-            Error::new(ErrorKind::Storage, message)
-                .with_context("key", key.as_str())
-                .with_context("method", method)
-        })
+        .map_err(|(got, expected)| Error::host_returned(key, method, got, expected))
     }
 }
 
@@ -150,11 +144,7 @@ impl Store for HostStore {
             }
             Ok(Ok(names))
         })?;
-        Ok(names
-            .into_iter()
-            .filter_map(|n| Key::new(n).ok())
-            .filter(|k| k.is_under(prefix))
-            .collect())
+        Ok(keys_under(prefix, names))
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {

@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use session_state::js_json::{StrictJson, read_strict_json};
-use session_state::{Key, MAX_VALUE_NESTING, json};
+use session_state::{Error, Key, MAX_VALUE_NESTING, json};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -131,13 +131,13 @@ pub fn opt_value(value: &JsValue, what: &str) -> JsResult<Option<Value>> {
 /// A document (a plain JS object) from the argument `what`, members kept in order.
 pub fn document_from_js(value: &JsValue, what: &str) -> JsResult<Map<String, Value>> {
     let got = type_name(value);
-    let not_object = || invalid_input(format!("`{what}` must be an object, got {got}"));
+    let not_object = || Error::wrong_type(what, "an object", &got);
     if !value.is_object() || Array::is_array(value) {
-        return Err(not_object());
+        return Err(not_object().into());
     }
     match value_from_js(value, what)? {
         Value::Object(map) => Ok(map),
-        _ => Err(not_object()),
+        _ => Err(not_object().into()),
     }
 }
 
@@ -164,16 +164,10 @@ pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).
 pub fn string_arg(value: &JsValue, what: &str) -> JsResult<String> {
     let Some(text) = value.dyn_ref::<JsString>() else {
-        let got = type_name(value);
-        return Err(invalid_input(format!(
-            "`{what}` must be a string, not {got}"
-        )));
+        return Err(Error::wrong_type(what, "a string", type_name(value)).into());
     };
     if !text.is_valid_utf16() {
-        return Err(invalid_input(format!(
-            "`{what}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a file \
-             name or JSON file) cannot hold"
-        )));
+        return Err(Error::lone_surrogate(what).into());
     }
     Ok(String::from(text))
 }
@@ -195,9 +189,7 @@ pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
     }
     if !value.is_string() {
         let got = type_name(value);
-        return Err(invalid_input(format!(
-            "`{what}` must be a string or a Uint8Array, not {got}"
-        )));
+        return Err(Error::wrong_type(what, "a string or a Uint8Array", got).into());
     }
     Ok(string_arg(value, what)?.into_bytes())
 }

@@ -291,6 +291,33 @@ impl Error {
         Error::new(ErrorKind::InvalidInput, message)
     }
 
+    /// The [`ErrorKind::InvalidInput`] error of the argument `name` given a value of the type
+    /// `got`: `` `{name}` must be {expected}, not {got} ``, context `argument`.
+    pub fn wrong_type(name: &str, expected: &str, got: impl fmt::Display) -> Self {
+        Error::invalid_input(format!("`{name}` must be {expected}, not {got}"))
+            .with_context("argument", name)
+    }
+
+    /// The [`ErrorKind::InvalidInput`] error of the string argument `name` holding a lone
+    /// surrogate, which UTF-8 cannot hold; context `argument`.
+    pub fn lone_surrogate(name: &str) -> Self {
+        Error::invalid_input(format!(
+            "`{name}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a file \
+             name or JSON file) cannot hold"
+        ))
+        .with_context("argument", name)
+    }
+
+    /// The [`ErrorKind::InvalidInput`] error of the argument `name`, an object taken as a host
+    /// store, lacking its `method` method; context `argument`.
+    pub fn host_store_lacks(name: &str, method: &str) -> Self {
+        Error::invalid_input(format!(
+            "`{name}` has no `{method}` method, which a host store needs (read, write, delete \
+             and list)"
+        ))
+        .with_context("argument", name)
+    }
+
     /// The [`ErrorKind::Conflict`] error of a host store object (a Python or JS object used as
     /// a store) whose update of `key` was started from inside another update of the same
     /// object, from one of its own methods: the bindings refuse it instead of deadlocking.
@@ -303,6 +330,47 @@ impl Error {
             ),
         )
         .with_context("key", key.to_string())
+    }
+
+    /// The [`ErrorKind::Storage`] error of a host store whose `method` threw on `key` (the
+    /// binding attaches the host's exception as the source).
+    pub fn host_threw(key: impl fmt::Display, method: &str) -> Self {
+        let message = format!("host store `{method}` of `{key}` threw");
+        Error::new(ErrorKind::Storage, message).with_context("key", key.to_string())
+    }
+
+    /// The [`ErrorKind::Storage`] error of a host store whose `method` returned a value of the
+    /// type `got` for `key` where it must return `expected`; context `key` and `method`.
+    pub fn host_returned(
+        key: impl fmt::Display,
+        method: &str,
+        got: impl fmt::Display,
+        expected: &str,
+    ) -> Self {
+        let message =
+            format!("host store `{method}` of `{key}` returned {got}, expected {expected}");
+        Error::new(ErrorKind::Storage, message)
+            .with_context("key", key.to_string())
+            .with_context("method", method)
+    }
+
+    /// The [`ErrorKind::Storage`] error of a host store whose `method` returned a promise (or
+    /// another thenable) for `key`: host store methods must be synchronous.
+    pub fn host_async(key: impl fmt::Display, method: &str) -> Self {
+        let message = format!(
+            "host store `{method}` of `{key}` returned a promise (or another thenable): host \
+             store methods must be synchronous"
+        );
+        Error::new(ErrorKind::Storage, message)
+            .with_context("key", key.to_string())
+            .with_context("method", method)
+    }
+
+    /// The [`ErrorKind::Storage`] error of a host store whose `method` could not be called for
+    /// `key` (the runtime failed, `reason`).
+    pub fn host_unreachable(key: impl fmt::Display, method: &str, reason: &str) -> Self {
+        let message = format!("cannot call host store `{method}` of `{key}`: {reason}");
+        Error::new(ErrorKind::Storage, message).with_context("key", key.to_string())
     }
 
     /// Shorthand for an [`ErrorKind::CorruptState`] error about `key`.

@@ -37,6 +37,7 @@ pub use key_listing::keys_under;
 pub mod js_json;
 pub mod js_message;
 pub mod orchestrator;
+pub mod py_message;
 pub mod registry;
 pub mod requests;
 mod store;
