@@ -36,6 +36,30 @@ pub fn read<'a, T: Arg<'a>>(value: Unknown<'a>, name: &str) -> Result<T> {
     T::arg(value, name)
 }
 
+/// An argument as the core methods take it ([`core_methods!`](crate::core_methods)).
+pub trait Pass {
+    /// `&str` for a `String`, `Option<&str>` for an optional one.
+    type As<'a>
+    where
+        Self: 'a;
+    /// This argument as the core takes it.
+    fn pass(&self) -> Self::As<'_>;
+}
+
+impl Pass for String {
+    type As<'a> = &'a str;
+    fn pass(&self) -> &str {
+        self
+    }
+}
+
+impl Pass for Option<String> {
+    type As<'a> = Option<&'a str>;
+    fn pass(&self) -> Option<&str> {
+        self.as_deref()
+    }
+}
+
 /// A Rust value read from one JS argument.
 pub trait Arg<'a>: Sized {
     /// `value` read as `Self`; `invalid_input` (or the core's error for the value) naming `name`.

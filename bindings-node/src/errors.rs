@@ -18,17 +18,6 @@ use session_state::{Error, ErrorKind, Result};
 /// shared declarations (generated from the core's `ErrorKind`).
 type ErrorCode = &'static str;
 
-/// The core's kind codes, in declaration order, at compile time.
-const fn kind_codes() -> [ErrorCode; ErrorKind::ALL.len()] {
-    let mut codes = [""; ErrorKind::ALL.len()];
-    let mut i = 0;
-    while i < codes.len() {
-        codes[i] = ErrorKind::ALL[i].code();
-        i += 1;
-    }
-    codes
-}
-
 /// Every error `code` the package can throw, in the core's order (`test/errors.test.mjs`
 /// checks it against the `ErrorCode` union).
 //
@@ -36,7 +25,7 @@ const fn kind_codes() -> [ErrorCode; ErrorKind::ALL.len()] {
 // `module.exports.NAME =` lines of `index.js`, and only those are named exports for ES
 // modules (`import { ERROR_CODES } from 'session-state'`, `test/esm.test.mjs`).
 #[napi]
-pub const ERROR_CODES: [ErrorCode; ErrorKind::ALL.len()] = kind_codes();
+pub const ERROR_CODES: [ErrorCode; ErrorKind::ALL.len()] = ErrorKind::CODES;
 
 /// A host store's thrown value, carried as the source of a core [`Error`] until the error
 /// reaches JavaScript again. Holds a reference to the `{ ok: false, error }` object the host
@@ -57,20 +46,11 @@ impl std::fmt::Display for HostException {
 
 impl std::error::Error for HostException {}
 
-/// Takes the first [`HostException`] out of the source chain of `err` (a host exception may
-/// be wrapped in further core errors), leaving `err` otherwise intact.
-pub fn take_host_exception(err: &mut Error) -> Option<HostException> {
-    match err.take_source()?.downcast::<HostException>() {
-        Ok(host) => Some(*host),
-        Err(source) => take_host_exception(&mut *source.downcast::<Error>().ok()?),
-    }
-}
-
 /// The `napi::Error` a `#[napi]` function returns for a core error: the value a host store
 /// threw when `err` carries one (already thrown on `env` when this returns, so return it at
 /// once), else a JS `Error` (see [`build_error`]).
 pub fn to_js_error(env: &Env, mut err: Error) -> napi::Error {
-    let thrown = match take_host_exception(&mut err) {
+    let thrown = match err.take_source_of::<HostException>() {
         // `PendingException` tells napi-rs to leave the thrown value as it is.
         Some(HostException(outcome)) => rethrow(env, outcome)
             .map(|()| napi::Error::new(Status::PendingException, err.message().to_owned())),

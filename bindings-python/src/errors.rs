@@ -1,6 +1,7 @@
 //! Maps the core `Error` to the Python exceptions of `session_state.errors`, once.
 //!
-//! An error whose source is a Python exception (raised by a host store) is re-raised unchanged.
+//! An error carrying a Python exception (raised by a host store) in its source chain re-raises
+//! that exception unchanged.
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -9,11 +10,8 @@ use session_state::py_message::py_message;
 
 /// Converts a core error into the matching `session_state.errors` exception.
 pub fn to_py_err(mut err: Error) -> PyErr {
-    if let Some(source) = err.take_source() {
-        match source.downcast::<PyErr>() {
-            Ok(host) => return *host,
-            Err(source) => err = err.with_source(source),
-        }
+    if let Some(host) = err.take_source_of::<PyErr>() {
+        return host;
     }
     Python::attach(|py| build(py, &err).unwrap_or_else(|failure| failure))
 }

@@ -2,9 +2,8 @@
 
 use pyo3::prelude::*;
 use serde_json::{Map, Value};
-use session_state::argument_fields::MemberNames;
+use session_state::argument_fields::{MemberNames, member_below};
 use session_state::team::{self, BackendType, SessionState, SpawnConfig};
-use session_state::{Error, ErrorKind};
 use session_state_fs::SystemClock;
 
 use crate::args;
@@ -117,7 +116,7 @@ handle_methods!(PyTeamStore {
         let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
         let new: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
         let written = self.inner.replace(&team, &agent, &new);
-        written.map_err(below_state).out(py)
+        written.map_err(|e| member_below(e, "state", MemberNames::SnakeCase)).out(py)
     }
 
     /// `update(team, agent, changes) -> dict`: the keys of `changes` (document keys,
@@ -137,14 +136,3 @@ handle_methods!(PyTeamStore {
         self.inner.update(&team, &agent, merge).out(py)
     }
 });
-
-/// A refused argument naming a document member (`backendType`) named as the attribute of
-/// the argument `state` (`state.backend_type`); the message follows the field.
-fn below_state(err: Error) -> Error {
-    match err.field().map(|field| MemberNames::SnakeCase.spell(field)) {
-        Some(member) if err.kind() == ErrorKind::InvalidInput => {
-            err.with_field(format!("state.{member}"))
-        }
-        _ => err,
-    }
-}

@@ -45,6 +45,18 @@ impl ErrorKind {
         ErrorKind::Storage,
     ];
 
+    /// The [`code`](Self::code) of every kind, in the order of [`ALL`](Self::ALL): the error
+    /// codes a binding exports (`ERROR_CODES`).
+    pub const CODES: [&'static str; ErrorKind::ALL.len()] = {
+        let mut codes = [""; ErrorKind::ALL.len()];
+        let mut i = 0;
+        while i < codes.len() {
+            codes[i] = ErrorKind::ALL[i].code();
+            i += 1;
+        }
+        codes
+    };
+
     /// The stable snake_case code of this kind, e.g. `"corrupt_state"`. Part of the public API.
     pub const fn code(self) -> &'static str {
         match self {
@@ -286,6 +298,29 @@ impl Error {
         self.source.take()
     }
 
+    /// The first cause of type `T` in this error's source chain (a binding's own exception,
+    /// carried through core errors), if any.
+    pub fn find_source<T: std::error::Error + 'static>(&self) -> Option<&T> {
+        let mut source = std::error::Error::source(self);
+        while let Some(current) = source {
+            if let Some(found) = current.downcast_ref::<T>() {
+                return Some(found);
+            }
+            source = current.source();
+        }
+        None
+    }
+
+    /// Takes the first cause of type `T` out of this error's source chain (a host store's
+    /// exception, possibly wrapped in further core errors, for the binding to re-raise); the
+    /// chain is dropped whether or not it held one.
+    pub fn take_source_of<T: std::error::Error + Send + Sync + 'static>(&mut self) -> Option<T> {
+        match self.take_source()?.downcast::<T>() {
+            Ok(found) => Some(*found),
+            Err(source) => source.downcast::<Error>().ok()?.take_source_of(),
+        }
+    }
+
     /// Shorthand for an [`ErrorKind::InvalidInput`] error.
     pub fn invalid_input(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::InvalidInput, message)
@@ -483,6 +518,8 @@ mod tests {
         }
         assert_eq!(ErrorKind::from_code("nope"), None);
         assert_eq!(seen.len(), 9);
+        let codes: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
+        assert_eq!(ErrorKind::CODES.to_vec(), codes);
     }
 
     #[test]
@@ -495,5 +532,27 @@ mod tests {
         assert_eq!(err.context_value("path"), Some("/x/a/b.json"));
         assert!(err.to_string().contains("`a/b.json`"));
         assert!(std::error::Error::source(&err).is_some());
+    }
+
+    #[test]
+    fn a_cause_is_found_below_wrapping_errors() {
+        let io = std::io::Error::other("disk");
+        let inner = Error::storage("a", "read", io);
+        let mut outer = Error::corrupt("a", "x").with_source(inner);
+        assert_eq!(
+            outer.find_source::<std::io::Error>().unwrap().to_string(),
+            "disk"
+        );
+        assert!(outer.find_source::<std::fmt::Error>().is_none());
+        assert_eq!(
+            outer
+                .take_source_of::<std::io::Error>()
+                .unwrap()
+                .to_string(),
+            "disk"
+        );
+        assert!(outer.source_ref().is_none());
+        let mut plain = Error::storage("a", "read", std::io::Error::other("disk"));
+        assert!(plain.take_source_of::<std::fmt::Error>().is_none());
     }
 }
