@@ -31,11 +31,6 @@ pub type Doc = Map<String, Value>;
 /// An instant argument: an RFC 3339 string or a `Date`.
 pub type Instant = DateTime<Utc>;
 
-/// The argument `value` read as `T` (see [`Arg`]).
-pub fn read<'a, T: Arg<'a>>(value: Unknown<'a>, name: &str) -> Result<T> {
-    T::arg(value, name)
-}
-
 /// An argument as the core methods take it ([`core_methods!`](crate::core_methods)).
 pub trait Pass {
     /// `&str` for a `String`, `Option<&str>` for an optional one.

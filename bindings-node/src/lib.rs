@@ -13,7 +13,7 @@
 #[macro_export]
 macro_rules! run {
     ($($arg:ident: $ty:ty),* => $body:expr) => {
-        $crate::out(|| { $(let $arg: $ty = $crate::args::read($arg, stringify!($arg))?;)* $body })
+        $crate::out(|| { $(let $arg = <$ty as $crate::args::Arg>::arg($arg, stringify!($arg))?;)* $body })
     };
 }
 

@@ -7,7 +7,7 @@ use session_state::team::{self, BackendType, SessionState, SpawnConfig};
 use session_state_fs::SystemClock;
 
 use crate::args;
-use crate::convert::{Obj, Out, ToPyData, check_text, from_py, from_py_as, handle_methods, to_py};
+use crate::convert::{Obj, Out, ToPyData, from_py, from_py_as, handle_methods, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, store_arg};
 
@@ -58,7 +58,7 @@ pub fn team_to_json(doc: &Obj<'_>) -> PyResult<Vec<u8>> {
 #[pyfunction]
 pub fn team_from_json<'py>(py: Python<'py>, data: &Obj<'py>) -> Out<'py> {
     let data = args::bytes(data, "data")?;
-    check_text("session state", data)?;
+    session_state::json::check_input("session state", data).py()?;
     SessionState::from_json(data).out(py)
 }
 
