@@ -153,6 +153,25 @@ export declare class AgentRegistry {
    */
   register(agentName: string, agentId: string, result: unknown, chainId?: string | null): void
   /**
+   * Whether to resume, with the reason: `{resume, score, matched, reason}`. Options:
+   * `policy` (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a
+   * Dice score), `cap` (resumes before starting new, default 5), `threshold` (minimum score
+   * for `explained`, default 0.3).
+   */
+  decideResume(agentName: string, currentTask: string, previousTask?: string | null, options?: ResumePolicyOptions): ResumeDecision
+  /**
+   * The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
+   * when there is none. Throws `invalid_key` for an unsafe id.
+   */
+  exportTranscript(agentId: string): string | null
+  /**
+   * The seed's `create_chain`: records the expected agent sequence (and free `metadata`)
+   * in `workflow-chains.json` and adds the chain to `agent-sessions.json`.
+   */
+  createChain(chainId: string, agentSequence: string[], metadata?: unknown): void
+  /** Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it). */
+  close(): void
+  /**
    * The name's latest id, or `null` (unknown name, or the id belongs to another chain than a
    * given `chainId`).
    */
@@ -163,13 +182,8 @@ export declare class AgentRegistry {
    * longer than 4 characters is in the current one.
    */
   shouldResume(agentName: string, currentTask: string, previousTask?: string | null): boolean
-  /**
-   * Whether to resume, with the reason: `{resume, score, matched, reason}`. Options:
-   * `policy` (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a
-   * Dice score), `cap` (resumes before starting new, default 5), `threshold` (minimum score
-   * for `explained`, default 0.3).
-   */
-  decideResume(agentName: string, currentTask: string, previousTask?: string | null, options?: ResumePolicyOptions): ResumeDecision
+  /** One row per agent name, in registration order (only those of `chainId` when given). */
+  agents(chainId?: string | null): AgentEntry[]
   /**
    * The seed's `increment_resume_count`: +1 and `last_resumed_at`; `false` for an unknown
    * id.
@@ -197,31 +211,17 @@ export declare class AgentRegistry {
   clearChain(chainId: string): boolean
   /** Every session, chain and result count: `{sessions, chains, total_results}`. */
   allSessions(): AllSessions
-  /** One row per agent name, in registration order (only those of `chainId` when given). */
-  agents(chainId?: string | null): AgentEntry[]
-  /**
-   * The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
-   * when there is none. Throws `invalid_key` for an unsafe id.
-   */
-  exportTranscript(agentId: string): string | null
   /**
    * The lines of `agentId`'s transcript (`{kind: 'record', line, value}`, or `invalid` /
    * `torn` with `error`), or `null` when there is none.
    */
   readTranscript(agentId: string): TranscriptLine[] | null
-  /**
-   * The seed's `create_chain`: records the expected agent sequence (and free `metadata`)
-   * in `workflow-chains.json` and adds the chain to `agent-sessions.json`.
-   */
-  createChain(chainId: string, agentSequence: string[], metadata?: unknown): void
   /** The registry state: `agent-sessions.json` with any journal replayed, as a plain object. */
   load(): SessionsDocument
   /** `workflow-chains.json` as a plain object (chain id to definition). */
   loadChains(): Record<string, ChainDefinition>
   /** Folds the journal, if any, into `agent-sessions.json`. */
   compact(): void
-  /** Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it). */
-  close(): void
   /**
    * Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json` (the
    * core's `AgentRegistry::repair`): for each, keeps a copy aside
@@ -295,13 +295,6 @@ export declare class OrchestratorStore {
   /** The key of the current session file: `.claude/orchestrator-session.json`. */
   get currentKey(): string
   /**
-   * The current session, or `null` when there is none.
-   *
-   * Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
-   * `invalid_input` (too large), `storage`.
-   */
-  load(): OrchestratorSession | null
-  /**
    * Saves `doc` as the current session with `updated` set to now, and returns the saved
    * document (`doc` itself is not changed). A current file that does not parse is copied
    * aside first.
@@ -318,17 +311,6 @@ export declare class OrchestratorStore {
    * `limit` (default 10), `offset` (default 0), `status` (only that status).
    */
   listHistory(query?: HistoryQuery): HistoryPage
-  /** Rebuilds the history listing index from the history files. */
-  rebuildIndex(): void
-  /**
-   * `created → in_progress`; returns the saved document. Throws `invalid_transition`,
-   * `not_found` (no current session).
-   */
-  start(): OrchestratorSession
-  /** `in_progress → paused`. */
-  pause(): OrchestratorSession
-  /** `paused → in_progress` (the seed's `continue`). */
-  resume(): OrchestratorSession
   /**
    * `in_progress → complete`, then archive; all or nothing. Throws `already_exists` (and
    * changes nothing) when the archive exists, unless `{ replace: true }`.
@@ -349,16 +331,6 @@ export declare class OrchestratorStore {
   agentStarted(agent: AgentStart): OrchestratorSession
   /** Auto-save "agent progress": sets the agent's `progress`, an integer from 0 to 100. */
   agentProgress(agentId: string, percent: number): OrchestratorSession
-  /** Auto-save "agent completed": status `complete`, `completed` = now, `result_summary`. */
-  agentCompleted(agentId: string, resultSummary: string): OrchestratorSession
-  /** Auto-save "agent failed": status `failed`, and the error logged in `errors`. */
-  agentFailed(agentId: string, error: string): OrchestratorSession
-  /** Auto-save "decision made": appends `{decision, rationale, timestamp}`. */
-  decisionMade(decision: string, rationale: string): OrchestratorSession
-  /** Auto-save "before compression": sets `context_usage.last_compression` to now. */
-  beforeCompression(): OrchestratorSession
-  /** Auto-save "session end": archives the current session as it is and returns it. */
-  sessionEnd(): OrchestratorSession
   /**
    * Checks the current and history files; with `{ fix: true }` repairs the corrupt ones
    * (keeping copies) and rebuilds the index.
@@ -369,6 +341,34 @@ export declare class OrchestratorStore {
    * copy, writes the salvage. `null` when the file is absent or readable.
    */
   recover(key?: string): Repair | null
+  /**
+   * The current session, or `null` when there is none.
+   *
+   * Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
+   * `invalid_input` (too large), `storage`.
+   */
+  load(): OrchestratorSession | null
+  /** Rebuilds the history listing index from the history files. */
+  rebuildIndex(): void
+  /**
+   * `created → in_progress`; returns the saved document. Throws `invalid_transition`,
+   * `not_found` (no current session).
+   */
+  start(): OrchestratorSession
+  /** `in_progress → paused`. */
+  pause(): OrchestratorSession
+  /** `paused → in_progress` (the seed's `continue`). */
+  resume(): OrchestratorSession
+  /** Auto-save "agent completed": status `complete`, `completed` = now, `result_summary`. */
+  agentCompleted(agentId: string, resultSummary: string): OrchestratorSession
+  /** Auto-save "agent failed": status `failed`, and the error logged in `errors`. */
+  agentFailed(agentId: string, error: string): OrchestratorSession
+  /** Auto-save "decision made": appends `{decision, rationale, timestamp}`. */
+  decisionMade(decision: string, rationale: string): OrchestratorSession
+  /** Auto-save "before compression": sets `context_usage.last_compression` to now. */
+  beforeCompression(): OrchestratorSession
+  /** Auto-save "session end": archives the current session as it is and returns it. */
+  sessionEnd(): OrchestratorSession
 }
 
 /**
@@ -421,20 +421,6 @@ export declare class TeamStore {
    */
   save(team: string, state: SessionState): string
   /**
-   * Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
-   * `salvaged` when the file is JSON) when it does not parse.
-   */
-  load(team: string, agent: string): SessionState
-  /** Deletes one member's file; `true` if it existed. */
-  delete(team: string, agent: string): boolean
-  /**
-   * Every member of `team` sorted by agent name, and the files skipped:
-   * `{team, members: [{agent, key, state}], skipped: [{key, code, message}]}`.
-   */
-  list(team: string): TeamListing
-  /** Every team folder under `teams/`: `[{name, sessions}]`, sorted by name. */
-  listTeams(): TeamSummary[]
-  /**
    * Records that `config` was spawned on `backend` now; an existing readable file keeps
    * its `createdAt`, `metadata` and unknown keys. Returns the state written.
    */
@@ -460,6 +446,20 @@ export declare class TeamStore {
    * changed to an unknown backend, as `update`).
    */
   replace(team: string, agent: string, state: SessionState): SessionState
+  /**
+   * Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
+   * `salvaged` when the file is JSON) when it does not parse.
+   */
+  load(team: string, agent: string): SessionState
+  /** Deletes one member's file; `true` if it existed. */
+  delete(team: string, agent: string): boolean
+  /**
+   * Every member of `team` sorted by agent name, and the files skipped:
+   * `{team, members: [{agent, key, state}], skipped: [{key, code, message}]}`.
+   */
+  list(team: string): TeamListing
+  /** Every team folder under `teams/`: `[{name, sessions}]`, sorted by name. */
+  listTeams(): TeamSummary[]
   /**
    * What re-spawning `team` would do, member by member, without spawning anything:
    * `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,
