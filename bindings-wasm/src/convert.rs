@@ -12,7 +12,7 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use session_state::js_json::{StrictJson, read_strict_json};
-use session_state::{Error, Key, MAX_VALUE_NESTING, json};
+use session_state::{Key, MAX_VALUE_NESTING, json};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -131,13 +131,13 @@ pub fn opt_value(value: &JsValue, what: &str) -> JsResult<Option<Value>> {
 /// A document (a plain JS object) from the argument `what`, members kept in order.
 pub fn document_from_js(value: &JsValue, what: &str) -> JsResult<Map<String, Value>> {
     let got = type_name(value);
-    let not_object = || Error::wrong_type(what, "an object", &got);
+    let not_object = || invalid_input(format!("`{what}` must be an object, got {got}"));
     if !value.is_object() || Array::is_array(value) {
-        return Err(not_object().into());
+        return Err(not_object());
     }
     match value_from_js(value, what)? {
         Value::Object(map) => Ok(map),
-        _ => Err(not_object().into()),
+        _ => Err(not_object()),
     }
 }
 
@@ -164,10 +164,16 @@ pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).
 pub fn string_arg(value: &JsValue, what: &str) -> JsResult<String> {
     let Some(text) = value.dyn_ref::<JsString>() else {
-        return Err(Error::wrong_type(what, "a string", type_name(value)).into());
+        let got = type_name(value);
+        return Err(invalid_input(format!(
+            "`{what}` must be a string, not {got}"
+        )));
     };
     if !text.is_valid_utf16() {
-        return Err(Error::lone_surrogate(what).into());
+        return Err(invalid_input(format!(
+            "`{what}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a file \
+             name or JSON file) cannot hold"
+        )));
     }
     Ok(String::from(text))
 }
@@ -189,7 +195,9 @@ pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
     }
     if !value.is_string() {
         let got = type_name(value);
-        return Err(Error::wrong_type(what, "a string or a Uint8Array", got).into());
+        return Err(invalid_input(format!(
+            "`{what}` must be a string or a Uint8Array, not {got}"
+        )));
     }
     Ok(string_arg(value, what)?.into_bytes())
 }

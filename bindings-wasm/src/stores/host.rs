@@ -43,7 +43,7 @@ impl HostStore {
                 type_name(value)
             )));
         }
-        let missing = |name: &str| Error::host_store_lacks("store", name);
+        let missing = |name: &str| format!("`store` has no `{name}` method");
         let methods = [
             method(value, "read", missing)?,
             method(value, "write", missing)?,

@@ -12,7 +12,7 @@ use wasm_bindgen::{JsCast, JsValue};
 
 use super::{AnyStore, method, store_class_methods};
 use crate::convert::{is_absent, key_arg, string_arg};
-use crate::errors::{JsResult, browser_exception, describe, type_name};
+use crate::errors::{JsResult, browser_exception, describe, invalid_input, type_name};
 
 #[wasm_bindgen]
 extern "C" {
@@ -105,12 +105,11 @@ impl LocalStorageStore {
         };
         if !storage.is_object() {
             let got = type_name(&storage);
-            return Err(Error::wrong_type("storage", "a Web Storage object", got).into());
+            let message = format!("`storage` must be a Web Storage object, not {got}");
+            return Err(invalid_input(message));
         }
         let missing = |name: &str| {
-            let message =
-                format!("`storage` must be a Web Storage object; it has no `{name}` method");
-            Error::invalid_input(message).with_context("argument", "storage")
+            format!("`storage` must be a Web Storage object; it has no `{name}` method")
         };
         for name in ["getItem", "setItem", "removeItem", "key"] {
             method(&storage, name, missing)?;
