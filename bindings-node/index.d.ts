@@ -114,17 +114,13 @@ export interface ResumePolicyOptions {
 // The documents and results, generated from the core (bindings-shared/types.d.ts).
 import type {
   AgentStatus, Timestamp, JsonValue, BackendType, CliTool, ErrorCode, RepairAction, SessionStatus,
-  PruneKind, PlannedMember, ResumeAction, SkipReason, ResumeReason, TranscriptLine, Agent,
-  AgentEntry, AgentLine, AgentMetadata, AgentResult, AllSessions, CaseOutcome, ChainDefinition,
-  ChainStatus, ChainSummary, Claim, ProcessInfo, ClaimOutcome, Lease, LiveSession, CliDelegation,
-  CompletedWork, ConformanceReport, ContextBudget, ContextUsage, Decision, DoctorReport, Problem,
-  Repair, Leftover, ForkOptions, GitHead, HeadMove, Heartbeat, HeartbeatOutcome, HistoryEntry,
-  HistoryPage, SkippedHistoryFile, HistoryTree, HistoryTreeEntry, Idle, JournalMark, Kept,
-  LiveStatus, MemoryConfig, OrchestratorSession, Project, SpawnConfig, PruneHistoryOptions,
-  PrunePlan, Removal, PruneRegistryOptions, PruneTeamOptions, RegistryDoctorReport,
-  RegistryProblem, RegistryRepair, Release, ReleaseOutcome, ResumeDecision, ResumeOptions,
-  ResumePlan, ResumeSummary, WorkLine, Staleness, Salvaged, SessionState, SessionsDocument,
-  SkippedTeamFile, TeamListing, TeamMember, TeamSummary, Writer,
+  PlannedMember, ResumeAction, SkipReason, ResumeReason, TranscriptLine, Agent, AgentEntry,
+  AgentLine, AgentMetadata, AgentResult, AllSessions, CaseOutcome, ChainDefinition, ChainStatus,
+  ChainSummary, CliDelegation, CompletedWork, ConformanceReport, ContextBudget, ContextUsage,
+  Decision, DoctorReport, Problem, Repair, Leftover, HistoryEntry, HistoryPage, SkippedHistoryFile,
+  JournalMark, MemoryConfig, OrchestratorSession, Project, SpawnConfig, RegistryDoctorReport,
+  RegistryProblem, RegistryRepair, ResumeDecision, ResumePlan, ResumeSummary, WorkLine, Salvaged,
+  SessionState, SessionsDocument, SkippedTeamFile, TeamListing, TeamMember, TeamSummary,
 } from './types'
 export * from './types'
 /**
@@ -157,6 +153,25 @@ export declare class AgentRegistry {
    */
   register(agentName: string, agentId: string, result: unknown, chainId?: string | null): void
   /**
+   * Whether to resume, with the reason: `{resume, score, matched, reason}`. Options:
+   * `policy` (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a
+   * Dice score), `cap` (resumes before starting new, default 5), `threshold` (minimum score
+   * for `explained`, default 0.3).
+   */
+  decideResume(agentName: string, currentTask: string, previousTask?: string | null, options?: ResumePolicyOptions): ResumeDecision
+  /**
+   * The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
+   * when there is none. Throws `invalid_key` for an unsafe id.
+   */
+  exportTranscript(agentId: string): string | null
+  /**
+   * The seed's `create_chain`: records the expected agent sequence (and free `metadata`)
+   * in `workflow-chains.json` and adds the chain to `agent-sessions.json`.
+   */
+  createChain(chainId: string, agentSequence: string[], metadata?: unknown): void
+  /** Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it). */
+  close(): void
+  /**
    * The name's latest id, or `null` (unknown name, or the id belongs to another chain than a
    * given `chainId`).
    */
@@ -167,13 +182,8 @@ export declare class AgentRegistry {
    * longer than 4 characters is in the current one.
    */
   shouldResume(agentName: string, currentTask: string, previousTask?: string | null): boolean
-  /**
-   * Whether to resume, with the reason: `{resume, score, matched, reason}`. Options:
-   * `policy` (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a
-   * Dice score), `cap` (resumes before starting new, default 5), `threshold` (minimum score
-   * for `explained`, default 0.3).
-   */
-  decideResume(agentName: string, currentTask: string, previousTask?: string | null, options?: ResumePolicyOptions): ResumeDecision
+  /** One row per agent name, in registration order (only those of `chainId` when given). */
+  agents(chainId?: string | null): AgentEntry[]
   /**
    * The seed's `increment_resume_count`: +1 and `last_resumed_at`; `false` for an unknown
    * id.
@@ -201,31 +211,17 @@ export declare class AgentRegistry {
   clearChain(chainId: string): boolean
   /** Every session, chain and result count: `{sessions, chains, total_results}`. */
   allSessions(): AllSessions
-  /** One row per agent name, in registration order (only those of `chainId` when given). */
-  agents(chainId?: string | null): AgentEntry[]
-  /**
-   * The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
-   * when there is none. Throws `invalid_key` for an unsafe id.
-   */
-  exportTranscript(agentId: string): string | null
   /**
    * The lines of `agentId`'s transcript (`{kind: 'record', line, value}`, or `invalid` /
    * `torn` with `error`), or `null` when there is none.
    */
   readTranscript(agentId: string): TranscriptLine[] | null
-  /**
-   * The seed's `create_chain`: records the expected agent sequence (and free `metadata`)
-   * in `workflow-chains.json` and adds the chain to `agent-sessions.json`.
-   */
-  createChain(chainId: string, agentSequence: string[], metadata?: unknown): void
   /** The registry state: `agent-sessions.json` with any journal replayed, as a plain object. */
   load(): SessionsDocument
   /** `workflow-chains.json` as a plain object (chain id to definition). */
   loadChains(): Record<string, ChainDefinition>
   /** Folds the journal, if any, into `agent-sessions.json`. */
   compact(): void
-  /** Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it). */
-  close(): void
   /**
    * Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json` (the
    * core's `AgentRegistry::repair`): for each, keeps a copy aside
@@ -235,11 +231,6 @@ export declare class AgentRegistry {
    * both files were fine or absent. After it, `register` and `createChain` work again.
    */
   repair(): RegistryRepair[]
-  /**
-   * Agents last active more than `older_than_days` days ago (but `keep_agent_ids`), with
-   * every registry entry naming them, and the chains this leaves empty.
-   */
-  prune(options: PruneRegistryOptions): PrunePlan
 }
 
 /**
@@ -304,13 +295,6 @@ export declare class OrchestratorStore {
   /** The key of the current session file: `.claude/orchestrator-session.json`. */
   get currentKey(): string
   /**
-   * The current session, or `null` when there is none.
-   *
-   * Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
-   * `invalid_input` (too large), `storage`.
-   */
-  load(): OrchestratorSession | null
-  /**
    * Saves `doc` as the current session with `updated` set to now, and returns the saved
    * document (`doc` itself is not changed). A current file that does not parse is copied
    * aside first.
@@ -327,17 +311,6 @@ export declare class OrchestratorStore {
    * `limit` (default 10), `offset` (default 0), `status` (only that status).
    */
   listHistory(query?: HistoryQuery): HistoryPage
-  /** Rebuilds the history listing index from the history files. */
-  rebuildIndex(): void
-  /**
-   * `created → in_progress`; returns the saved document. Throws `invalid_transition`,
-   * `not_found` (no current session).
-   */
-  start(): OrchestratorSession
-  /** `in_progress → paused`. */
-  pause(): OrchestratorSession
-  /** `paused → in_progress` (the seed's `continue`). */
-  resume(): OrchestratorSession
   /**
    * `in_progress → complete`, then archive; all or nothing. Throws `already_exists` (and
    * changes nothing) when the archive exists, unless `{ replace: true }`.
@@ -358,16 +331,6 @@ export declare class OrchestratorStore {
   agentStarted(agent: AgentStart): OrchestratorSession
   /** Auto-save "agent progress": sets the agent's `progress`, an integer from 0 to 100. */
   agentProgress(agentId: string, percent: number): OrchestratorSession
-  /** Auto-save "agent completed": status `complete`, `completed` = now, `result_summary`. */
-  agentCompleted(agentId: string, resultSummary: string): OrchestratorSession
-  /** Auto-save "agent failed": status `failed`, and the error logged in `errors`. */
-  agentFailed(agentId: string, error: string): OrchestratorSession
-  /** Auto-save "decision made": appends `{decision, rationale, timestamp}`. */
-  decisionMade(decision: string, rationale: string): OrchestratorSession
-  /** Auto-save "before compression": sets `context_usage.last_compression` to now. */
-  beforeCompression(): OrchestratorSession
-  /** Auto-save "session end": archives the current session as it is and returns it. */
-  sessionEnd(): OrchestratorSession
   /**
    * Checks the current and history files; with `{ fix: true }` repairs the corrupt ones
    * (keeping copies) and rebuilds the index.
@@ -379,52 +342,33 @@ export declare class OrchestratorStore {
    */
   recover(key?: string): Repair | null
   /**
-   * Claims the current session (no `scopes`) or the scopes named, and records the caller's
-   * live entry; a claim of the session makes this handle write as the owner with the epoch
-   * claimed. Throws `conflict` naming the owner (`context.owner`, `epoch`, `expires`;
-   * `hint: 'takeover'` once the lease expired) and writes nothing.
+   * The current session, or `null` when there is none.
+   *
+   * Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
+   * `invalid_input` (too large), `storage`.
    */
-  claim(claim: Claim): ClaimOutcome
+  load(): OrchestratorSession | null
+  /** Rebuilds the history listing index from the history files. */
+  rebuildIndex(): void
   /**
-   * Renews the lease `owner` holds for `leaseSeconds` (default: the length it was claimed
-   * with). Throws `conflict` when `owner` does not hold it, `not_found` when nobody does.
+   * `created → in_progress`; returns the saved document. Throws `invalid_transition`,
+   * `not_found` (no current session).
    */
-  renew(owner: string, leaseSeconds?: number | null): Lease
-  /** Releases the current session (no `scopes`; the epoch is kept) or the scopes named. */
-  release(release: Release): ReleaseOutcome
-  /**
-   * Refreshes the caller's live entry (creating it) and renews the lease when the caller
-   * owns the session (`renewed`).
-   */
-  heartbeat(heartbeat: Heartbeat): HeartbeatOutcome
-  /** The lease of the current session, or `null` when nobody ever claimed it. */
-  lease(): Lease | null
-  /**
-   * Every live orchestrator entry, sorted by key; stale and unreadable ones are listed with
-   * `stale: true` and the `reason`.
-   */
-  liveSessions(): LiveStatus[]
-  /**
-   * Writes from now on as `writer` (`{ owner, epoch? }`; `null`: as nobody). A claimed
-   * session takes writes from its owner only; others throw `conflict` naming the owner.
-   */
-  setWriter(writer: Writer | null): void
-  /** Who this handle writes as, or `null`. */
-  get writer(): Writer | null
-  /**
-   * Forks a session (default: the current one; `session_id`: an archived one) into a new
-   * current session recording `forked_from`; the original is archived as it is, never
-   * changed. Throws `already_exists` (hint `archive_current`) when another session is
-   * current, `not_found` when there is no such session.
-   */
-  fork(options?: ForkOptions): OrchestratorSession
-  /** Every session, each under the one it was forked from: `{ entries, skipped }`. */
-  historyTree(): HistoryTree
-  /**
-   * Archived sessions matching every criterion given (`keep`, `older_than_days`,
-   * `status`; one at least), removed with their index records when `apply: true`.
-   */
-  pruneHistory(options: PruneHistoryOptions): PrunePlan
+  start(): OrchestratorSession
+  /** `in_progress → paused`. */
+  pause(): OrchestratorSession
+  /** `paused → in_progress` (the seed's `continue`). */
+  resume(): OrchestratorSession
+  /** Auto-save "agent completed": status `complete`, `completed` = now, `result_summary`. */
+  agentCompleted(agentId: string, resultSummary: string): OrchestratorSession
+  /** Auto-save "agent failed": status `failed`, and the error logged in `errors`. */
+  agentFailed(agentId: string, error: string): OrchestratorSession
+  /** Auto-save "decision made": appends `{decision, rationale, timestamp}`. */
+  decisionMade(decision: string, rationale: string): OrchestratorSession
+  /** Auto-save "before compression": sets `context_usage.last_compression` to now. */
+  beforeCompression(): OrchestratorSession
+  /** Auto-save "session end": archives the current session as it is and returns it. */
+  sessionEnd(): OrchestratorSession
 }
 
 /**
@@ -465,8 +409,6 @@ export declare class RedisStore {
  * system clock. Listings never fail on one bad file: it is reported in `skipped`.
  */
 export declare class TeamStore {
-  /** The member files of `team` created more than `older_than_days` days ago. */
-  prune(team: string, options: PruneTeamOptions): PrunePlan
   /**
    * Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`).
    * Option `maxDocumentBytes`: the largest session file read (default 16 MiB).
@@ -478,20 +420,6 @@ export declare class TeamStore {
    * invalid team or agent name, `invalid_input` for a state of the wrong shape.
    */
   save(team: string, state: SessionState): string
-  /**
-   * Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
-   * `salvaged` when the file is JSON) when it does not parse.
-   */
-  load(team: string, agent: string): SessionState
-  /** Deletes one member's file; `true` if it existed. */
-  delete(team: string, agent: string): boolean
-  /**
-   * Every member of `team` sorted by agent name, and the files skipped:
-   * `{team, members: [{agent, key, state}], skipped: [{key, code, message}]}`.
-   */
-  list(team: string): TeamListing
-  /** Every team folder under `teams/`: `[{name, sessions}]`, sorted by name. */
-  listTeams(): TeamSummary[]
   /**
    * Records that `config` was spawned on `backend` now; an existing readable file keeps
    * its `createdAt`, `metadata` and unknown keys. Returns the state written.
@@ -518,6 +446,20 @@ export declare class TeamStore {
    * changed to an unknown backend, as `update`).
    */
   replace(team: string, agent: string, state: SessionState): SessionState
+  /**
+   * Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
+   * `salvaged` when the file is JSON) when it does not parse.
+   */
+  load(team: string, agent: string): SessionState
+  /** Deletes one member's file; `true` if it existed. */
+  delete(team: string, agent: string): boolean
+  /**
+   * Every member of `team` sorted by agent name, and the files skipped:
+   * `{team, members: [{agent, key, state}], skipped: [{key, code, message}]}`.
+   */
+  list(team: string): TeamListing
+  /** Every team folder under `teams/`: `[{name, sessions}]`, sorted by name. */
+  listTeams(): TeamSummary[]
   /**
    * What re-spawning `team` would do, member by member, without spawning anything:
    * `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,
@@ -547,11 +489,9 @@ export declare function renderResume(summaryOrDoc: ResumeSummary | OrchestratorS
 /**
  * The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
  * goal, status, started, started_relative, progress_percent, completed_work, in_progress,
- * pending, context, resume_from, stale}`. `now` is an RFC 3339 string or a `Date`; `options`
- * (`ResumeOptions`: `stale_after_hours`, `git_head`) say when `stale` notes an old save or a
- * moved HEAD.
+ * pending, context, resume_from}`. `now` is an RFC 3339 string or a `Date`.
  */
-export declare function resumeSummary(doc: OrchestratorSession, now?: string | Date | null, options?: ResumeOptions): ResumeSummary
+export declare function resumeSummary(doc: OrchestratorSession, now?: string | Date): ResumeSummary
 
 /**
  * Runs the store conformance suite on `store` below the folder key `scratch` (default

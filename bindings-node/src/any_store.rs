@@ -5,9 +5,9 @@
 use std::fmt::Debug;
 
 use napi::bindgen_prelude::{ClassInstance, Either4, FromNapiValue, JsValue, Unknown, ValueType};
-use session_state::{Error, Result, Store};
+use session_state::{Result, Store};
 
-use crate::args::{Arg, napi_failed, type_name};
+use crate::args::{Arg, expected, napi_failed};
 use crate::host_store::HostStore;
 use crate::redis_store::RedisStore;
 use crate::stores::{FileStore, MemoryStore};
@@ -41,11 +41,12 @@ impl<'a> Arg<'a> for AnyStore {
                 let object = value.coerce_to_object().map_err(failed)?;
                 Ok(Box::new(HostStore::new(&object)?))
             }
-            Either4::D(value) => Err(Error::invalid_input(format!(
-                "`{name}` must be a FileStore, a MemoryStore, a RedisStore or an object with \
-                 read, write, delete and list methods, got {}",
-                type_name(&value)
-            ))),
+            Either4::D(value) => Err(expected(
+                name,
+                "a FileStore, a MemoryStore, a RedisStore or an object with read, write, delete \
+                 and list methods",
+                &value,
+            )),
         }
     }
 }

@@ -31,9 +31,28 @@ pub type Doc = Map<String, Value>;
 /// An instant argument: an RFC 3339 string or a `Date`.
 pub type Instant = DateTime<Utc>;
 
-/// The argument `value` read as `T` (see [`Arg`]).
-pub fn read<'a, T: Arg<'a>>(value: Unknown<'a>, name: &str) -> Result<T> {
-    T::arg(value, name)
+/// An argument as the core methods take it ([`core_methods!`](crate::core_methods)).
+pub trait Pass {
+    /// `&str` for a `String`, `Option<&str>` for an optional one.
+    type As<'a>
+    where
+        Self: 'a;
+    /// This argument as the core takes it.
+    fn pass(&self) -> Self::As<'_>;
+}
+
+impl Pass for String {
+    type As<'a> = &'a str;
+    fn pass(&self) -> &str {
+        self
+    }
+}
+
+impl Pass for Option<String> {
+    type As<'a> = Option<&'a str>;
+    fn pass(&self) -> Option<&str> {
+        self.as_deref()
+    }
 }
 
 /// A Rust value read from one JS argument.
@@ -57,12 +76,7 @@ impl<'a> Arg<'a> for String {
     fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
         let text = napi_type::<JsString<'a>>(value, name, "a string")?;
         let text = text.into_utf16().map_err(|e| napi_failed(name, &e))?;
-        text.as_str().map_err(|_| {
-            Error::invalid_input(format!(
-                "`{name}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a file \
-                 name or JSON file) cannot hold"
-            ))
-        })
+        text.as_str().map_err(|_| Error::lone_surrogate(name))
     }
 }
 
@@ -116,9 +130,7 @@ impl<'a> Arg<'a> for Value {
 impl<'a> Arg<'a> for Map<String, Value> {
     fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
         if value.is_array().unwrap_or(false) {
-            return Err(Error::invalid_input(format!(
-                "`{name}` must be an object, got array"
-            )));
+            return Err(Error::wrong_type(name, "an object", "array"));
         }
         if value.get_type().ok() != Some(ValueType::Object) {
             return Err(expected(name, "an object", &value));
@@ -145,11 +157,8 @@ impl<'a> Arg<'a> for DateTime<Utc> {
             },
             _ => None,
         };
-        let text = text.ok_or_else(|| {
-            Error::invalid_input(format!(
-                "`{name}` must be an RFC 3339 string or a Date, got {kind}"
-            ))
-        })?;
+        let text =
+            text.ok_or_else(|| Error::wrong_type(name, "an RFC 3339 string or a Date", kind))?;
         session_state::Timestamp::parse(&text).map(|t| t.utc())
     }
 }
@@ -193,7 +202,7 @@ impl<'a, T: DeserializeOwned + Default> Arg<'a> for Options<T> {
     }
 }
 
-/// `value` as the napi type `T`, or `invalid_input`: "`{name}` must be {what}, got {type}".
+/// `value` as the napi type `T`, or `invalid_input` ([`expected`]).
 fn napi_type<'a, T>(value: Unknown<'a>, name: &str, what: &str) -> Result<T>
 where
     T: FromNapiValue + ValidateNapiValue + TypeName,
@@ -204,9 +213,9 @@ where
     }
 }
 
-/// The `invalid_input` error "`{name}` must be {what}, got {the JS type of value}".
+/// The core's [`Error::wrong_type`] for `value`, of the JS type [`type_name`].
 pub fn expected(name: &str, what: &str, value: &Unknown<'_>) -> Error {
-    Error::invalid_input(format!("`{name}` must be {what}, got {}", type_name(value)))
+    Error::wrong_type(name, what, type_name(value))
 }
 
 /// The JS type of `value` as `typeof` would name it (`null` for null), for error messages.

@@ -29,9 +29,6 @@ pub fn run_store_conformance(store: Any<'_>, scratch: Any<'_>) -> Out<Conformanc
 
 /// Every case name of the suite, in the order `runStoreConformance` runs them.
 #[napi]
-pub fn store_conformance_cases() -> Vec<String> {
-    conformance::CASES
-        .iter()
-        .map(|c| c.name.to_owned())
-        .collect()
+pub fn store_conformance_cases() -> Vec<&'static str> {
+    conformance::CASES.iter().map(|c| c.name).collect()
 }

@@ -11,23 +11,12 @@ use napi::bindgen_prelude::{
 use napi::sys;
 use napi_derive::napi;
 use serde::Serialize;
-use session_state::js_message::js_message;
+use session_state::js_message::{js_error_members, js_message};
 use session_state::{Error, ErrorKind, Result};
 
 /// The code of an error thrown by this package; in `index.d.ts`, the `ErrorCode` union of the
 /// shared declarations (generated from the core's `ErrorKind`).
 type ErrorCode = &'static str;
-
-/// The core's kind codes, in declaration order, at compile time.
-const fn kind_codes() -> [ErrorCode; ErrorKind::ALL.len()] {
-    let mut codes = [""; ErrorKind::ALL.len()];
-    let mut i = 0;
-    while i < codes.len() {
-        codes[i] = ErrorKind::ALL[i].code();
-        i += 1;
-    }
-    codes
-}
 
 /// Every error `code` the package can throw, in the core's order (`test/errors.test.mjs`
 /// checks it against the `ErrorCode` union).
@@ -36,7 +25,7 @@ const fn kind_codes() -> [ErrorCode; ErrorKind::ALL.len()] {
 // `module.exports.NAME =` lines of `index.js`, and only those are named exports for ES
 // modules (`import { ERROR_CODES } from 'session-state'`, `test/esm.test.mjs`).
 #[napi]
-pub const ERROR_CODES: [ErrorCode; ErrorKind::ALL.len()] = kind_codes();
+pub const ERROR_CODES: [ErrorCode; ErrorKind::ALL.len()] = ErrorKind::CODES;
 
 /// A host store's thrown value, carried as the source of a core [`Error`] until the error
 /// reaches JavaScript again. Holds a reference to the `{ ok: false, error }` object the host
@@ -57,20 +46,11 @@ impl std::fmt::Display for HostException {
 
 impl std::error::Error for HostException {}
 
-/// Takes the first [`HostException`] out of the source chain of `err` (a host exception may
-/// be wrapped in further core errors), leaving `err` otherwise intact.
-pub fn take_host_exception(err: &mut Error) -> Option<HostException> {
-    match err.take_source()?.downcast::<HostException>() {
-        Ok(host) => Some(*host),
-        Err(source) => take_host_exception(&mut *source.downcast::<Error>().ok()?),
-    }
-}
-
 /// The `napi::Error` a `#[napi]` function returns for a core error: the value a host store
 /// threw when `err` carries one (already thrown on `env` when this returns, so return it at
 /// once), else a JS `Error` (see [`build_error`]).
 pub fn to_js_error(env: &Env, mut err: Error) -> napi::Error {
-    let thrown = match take_host_exception(&mut err) {
+    let thrown = match err.take_source_of::<HostException>() {
         // `PendingException` tells napi-rs to leave the thrown value as it is.
         Some(HostException(outcome)) => rethrow(env, outcome)
             .map(|()| napi::Error::new(Status::PendingException, err.message().to_owned())),
@@ -94,23 +74,12 @@ fn rethrow(env: &Env, outcome: napi::Error) -> napi::Result<()> {
 }
 
 /// A JS `Error` for a core error: `message` (the core message with its hint in the JS API's
-/// terms, [`js_message`]), `code` (the stable kind code, [`ErrorKind::code`]), `hint` (the
-/// hint's code), `context` (`{ key, path, ... }`) and `salvaged` (a plain object) when present.
+/// terms, [`js_message`]) and the core's [`js_error_members`] (`code`, `hint`, `context`,
+/// `salvaged`).
 fn build_error<'env>(env: &'env Env, err: &Error) -> napi::Result<Object<'env>> {
     let mut object = env.create_error(napi::Error::new(Status::GenericFailure, js_message(err)))?;
-    object.set_named_property("code", err.code())?;
-    if let Some(hint) = err.hint() {
-        object.set_named_property("hint", hint.code())?;
-    }
-    if !err.context().is_empty() {
-        let mut context = Object::new(env)?;
-        for (name, value) in err.context() {
-            context.set_named_property(name, value.as_str())?;
-        }
-        object.set_named_property("context", context)?;
-    }
-    if let Some(salvaged) = err.salvaged() {
-        object.set_named_property("salvaged", env.to_js_value(salvaged)?)?;
+    for (name, value) in js_error_members(err) {
+        object.set_named_property(&name, env.to_js_value(&value)?)?;
     }
     Ok(object)
 }

@@ -23,7 +23,7 @@ use napi::bindgen_prelude::{
     Buffer, Either, Env, FnArgs, FromNapiValue, Function, FunctionRef, JsObjectValue, JsValue,
     Null, Object, ObjectRef, TypeName, Uint8Array, Unknown, ValidateNapiValue, ValueType,
 };
-use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn, keys_under, read_apply_write};
+use session_state::{Error, Key, Result, Store, UpdateFn, keys_under, read_apply_write};
 
 use crate::args::{napi_failed, type_name};
 use crate::errors::HostException;
@@ -106,10 +106,7 @@ impl HostStore {
         for method in ["read", "write", "delete", "list"] {
             let value: Unknown<'_> = object.get_named_property(method).map_err(failed)?;
             if value.get_type().ok() != Some(ValueType::Function) {
-                return Err(Error::invalid_input(format!(
-                    "a host store needs a `{method}` method, got {}",
-                    type_name(&value)
-                )));
+                return Err(Error::host_store_lacks("store", method));
             }
         }
         let env = Env::from_raw(object.value().env);
@@ -143,18 +140,11 @@ impl HostStore {
     where
         Ret: FromNapiValue + ValidateNapiValue + TypeName,
     {
-        let failed =
-            |text: String| Error::new(ErrorKind::Storage, text).with_context("key", key.as_str());
-        let broken = |e: napi::Error| {
-            failed(format!(
-                "cannot call host store `{method}` of `{key}`: {}",
-                e.reason
-            ))
-        };
+        let broken = |e: napi::Error| Error::host_unreachable(key, method, &e.reason);
         let object = self
             .object
             .as_ref()
-            .ok_or_else(|| failed("host store already released".into()))?;
+            .ok_or_else(|| Error::host_unreachable(key, method, "host store already released"))?;
         let outcome: Object<'_> = self
             .trampoline
             .borrow_back(&self.env)
@@ -171,25 +161,20 @@ impl HostStore {
         if !outcome.get_named_property::<bool>("ok").map_err(broken)? {
             // A reference to the outcome object keeps the thrown value (even a primitive) alive.
             let thrown = HostException(napi::Error::from(outcome.to_unknown()));
-            return Err(
-                failed(format!("host store `{method}` of `{key}` threw")).with_source(thrown)
-            );
+            return Err(Error::host_threw(key, method).with_source(thrown));
         }
         if outcome.has_named_property("thenable").map_err(broken)? {
-            return Err(failed(format!(
-                "host store `{method}` of `{key}` returned a promise (or another thenable): host \
-                 store methods must be synchronous"
-            ))
-            .with_context("method", method));
+            return Err(Error::host_async(key, method));
         }
-        let value: Either<Ret, Unknown<'_>> =
-            outcome.get_named_property("value").map_err(broken)?;
-        match value {
+        let value = outcome.get_named_property::<Either<Ret, Unknown<'_>>>("value");
+        match value.map_err(broken)? {
             Either::A(value) => Ok(value),
-            Either::B(other) => Err(failed(format!(
-                "host store `{method}` of `{key}` returned {}, expected {expected}",
-                type_name(&other)
-            ))),
+            Either::B(other) => Err(Error::host_returned(
+                key,
+                method,
+                type_name(&other),
+                expected,
+            )),
         }
     }
 }

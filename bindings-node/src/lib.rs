@@ -13,7 +13,7 @@
 #[macro_export]
 macro_rules! run {
     ($($arg:ident: $ty:ty),* => $body:expr) => {
-        $crate::out(|| { $(let $arg: $ty = $crate::args::read($arg, stringify!($arg))?;)* $body })
+        $crate::out(|| { $(let $arg = <$ty as $crate::args::Arg>::arg($arg, stringify!($arg))?;)* $body })
     };
 }
 
@@ -22,6 +22,26 @@ macro_rules! run {
 macro_rules! construct {
     ($env:ident; $($arg:ident: $ty:ty),* => $body:expr) => {
         $crate::js(&$env, $crate::run!($($arg: $ty),* => $body).0)
+    };
+}
+
+/// Methods of the `#[napi]` class `$class` that read their arguments by type ([`run!`]) and
+/// return the core method of the same name on `self.inner` (arguments as [`args::Pass`] gives
+/// them) through [`Out`]. Written as `#[doc = " ..."]` lines, then
+/// `name(argName: Type, ...) -> Rust type = "TS args", "TS type";` (napi-derive would copy the
+/// `r"` of a `///` comment passed through a macro into the JSDoc).
+#[macro_export]
+macro_rules! core_methods {
+    ($class:ident: $($(#[doc = $doc:tt])+ $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty = $args:tt, $ts:tt;)+) => {
+        #[napi]
+        #[allow(non_snake_case)]
+        impl $class {$(
+            $(#[doc = $doc])+
+            #[napi(ts_args_type = $args, ts_return_type = $ts)]
+            pub fn $name(&self, $($arg: $crate::args::Any<'_>),*) -> $crate::Out<$ret> {
+                $crate::run!($($arg: $ty),* => self.inner.$name($($crate::args::Pass::pass(&$arg)),*))
+            }
+        )+}
     };
 }
 

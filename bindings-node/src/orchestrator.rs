@@ -58,15 +58,6 @@ impl OrchestratorStore {
         current_key().to_string()
     }
 
-    /// The current session, or `null` when there is none.
-    ///
-    /// Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
-    /// `invalid_input` (too large), `storage`.
-    #[napi(ts_return_type = "OrchestratorSession | null")]
-    pub fn load(&self) -> Out<Option<OrchestratorSession>> {
-        Out(self.inner.load())
-    }
-
     /// Saves `doc` as the current session with `updated` set to now, and returns the saved
     /// document (`doc` itself is not changed). A current file that does not parse is copied
     /// aside first.
@@ -101,31 +92,6 @@ impl OrchestratorStore {
     #[napi(ts_args_type = "query?: HistoryQuery", ts_return_type = "HistoryPage")]
     pub fn list_history(&self, query: Any<'_>) -> Out<HistoryPage> {
         run!(query: Options<HistoryOptions> => self.inner.list_history(&query.0.query()))
-    }
-
-    /// Rebuilds the history listing index from the history files.
-    #[napi(ts_return_type = "void")]
-    pub fn rebuild_index(&self) -> Out<()> {
-        Out(self.inner.rebuild_index())
-    }
-
-    /// `created → in_progress`; returns the saved document. Throws `invalid_transition`,
-    /// `not_found` (no current session).
-    #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn start(&self) -> Out<OrchestratorSession> {
-        Out(self.inner.start())
-    }
-
-    /// `in_progress → paused`.
-    #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn pause(&self) -> Out<OrchestratorSession> {
-        Out(self.inner.pause())
-    }
-
-    /// `paused → in_progress` (the seed's `continue`).
-    #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn resume(&self) -> Out<OrchestratorSession> {
-        Out(self.inner.resume())
     }
 
     /// `in_progress → complete`, then archive; all or nothing. Throws `already_exists` (and
@@ -177,49 +143,6 @@ impl OrchestratorStore {
         run!(agentId: String, percent: Json<u8> => self.inner.agent_progress(&agentId, percent.0))
     }
 
-    /// Auto-save "agent completed": status `complete`, `completed` = now, `result_summary`.
-    #[napi(
-        ts_args_type = "agentId: string, resultSummary: string",
-        ts_return_type = "OrchestratorSession"
-    )]
-    pub fn agent_completed(
-        &self,
-        agentId: Any<'_>,
-        resultSummary: Any<'_>,
-    ) -> Out<OrchestratorSession> {
-        run!(agentId: String, resultSummary: String => self.inner.agent_completed(&agentId, &resultSummary))
-    }
-
-    /// Auto-save "agent failed": status `failed`, and the error logged in `errors`.
-    #[napi(
-        ts_args_type = "agentId: string, error: string",
-        ts_return_type = "OrchestratorSession"
-    )]
-    pub fn agent_failed(&self, agentId: Any<'_>, error: Any<'_>) -> Out<OrchestratorSession> {
-        run!(agentId: String, error: String => self.inner.agent_failed(&agentId, &error))
-    }
-
-    /// Auto-save "decision made": appends `{decision, rationale, timestamp}`.
-    #[napi(
-        ts_args_type = "decision: string, rationale: string",
-        ts_return_type = "OrchestratorSession"
-    )]
-    pub fn decision_made(&self, decision: Any<'_>, rationale: Any<'_>) -> Out<OrchestratorSession> {
-        run!(decision: String, rationale: String => self.inner.decision_made(&decision, &rationale))
-    }
-
-    /// Auto-save "before compression": sets `context_usage.last_compression` to now.
-    #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn before_compression(&self) -> Out<OrchestratorSession> {
-        Out(self.inner.before_compression())
-    }
-
-    /// Auto-save "session end": archives the current session as it is and returns it.
-    #[napi(ts_return_type = "OrchestratorSession")]
-    pub fn session_end(&self) -> Out<OrchestratorSession> {
-        Out(self.inner.session_end())
-    }
-
     /// Checks the current and history files; with `{ fix: true }` repairs the corrupt ones
     /// (keeping copies) and rebuilds the index.
     #[napi(
@@ -237,6 +160,36 @@ impl OrchestratorStore {
         run!(key: Option<Key> => self.inner.recover(&key.unwrap_or_else(current_key)))
     }
 }
+
+core_methods!(OrchestratorStore:
+    #[doc = " The current session, or `null` when there is none."]
+    #[doc = ""]
+    #[doc = " Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,"]
+    #[doc = " `invalid_input` (too large), `storage`."]
+    load() -> Option<OrchestratorSession> = "", "OrchestratorSession | null";
+    #[doc = " Rebuilds the history listing index from the history files."]
+    rebuild_index() -> () = "", "void";
+    #[doc = " `created → in_progress`; returns the saved document. Throws `invalid_transition`,"]
+    #[doc = " `not_found` (no current session)."]
+    start() -> OrchestratorSession = "", "OrchestratorSession";
+    #[doc = " `in_progress → paused`."]
+    pause() -> OrchestratorSession = "", "OrchestratorSession";
+    #[doc = " `paused → in_progress` (the seed's `continue`)."]
+    resume() -> OrchestratorSession = "", "OrchestratorSession";
+    #[doc = " Auto-save \"agent completed\": status `complete`, `completed` = now, `result_summary`."]
+    agent_completed(agentId: String, resultSummary: String) -> OrchestratorSession
+        = "agentId: string, resultSummary: string", "OrchestratorSession";
+    #[doc = " Auto-save \"agent failed\": status `failed`, and the error logged in `errors`."]
+    agent_failed(agentId: String, error: String) -> OrchestratorSession
+        = "agentId: string, error: string", "OrchestratorSession";
+    #[doc = " Auto-save \"decision made\": appends `{decision, rationale, timestamp}`."]
+    decision_made(decision: String, rationale: String) -> OrchestratorSession
+        = "decision: string, rationale: string", "OrchestratorSession";
+    #[doc = " Auto-save \"before compression\": sets `context_usage.last_compression` to now."]
+    before_compression() -> OrchestratorSession = "", "OrchestratorSession";
+    #[doc = " Auto-save \"session end\": archives the current session as it is and returns it."]
+    session_end() -> OrchestratorSession = "", "OrchestratorSession";
+);
 
 /// The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
 /// goal, status, started, started_relative, progress_percent, completed_work, in_progress,

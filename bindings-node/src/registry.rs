@@ -68,32 +68,6 @@ impl AgentRegistry {
         })
     }
 
-    /// The name's latest id, or `null` (unknown name, or the id belongs to another chain than a
-    /// given `chainId`).
-    #[napi(
-        ts_args_type = "agentName: string, chainId?: string | null",
-        ts_return_type = "string | null"
-    )]
-    pub fn resume_id(&self, agentName: Any<'_>, chainId: Any<'_>) -> Out<Option<String>> {
-        run!(agentName: String, chainId: Option<String> => self.inner.resume_id(&agentName, chainId.as_deref()))
-    }
-
-    /// The seed's `should_resume`, bit for bit (the compat policy): unknown agent, no
-    /// previous task or 5 resumes give `false`, else whether a word of the previous task
-    /// longer than 4 characters is in the current one.
-    #[napi(
-        ts_args_type = "agentName: string, currentTask: string, previousTask?: string | null",
-        ts_return_type = "boolean"
-    )]
-    pub fn should_resume(
-        &self,
-        agentName: Any<'_>,
-        currentTask: Any<'_>,
-        previousTask: Any<'_>,
-    ) -> Out<bool> {
-        run!(agentName: String, currentTask: String, previousTask: Option<String> => self.inner.should_resume(&agentName, &currentTask, previousTask.as_deref()))
-    }
-
     /// Whether to resume, with the reason: `{resume, score, matched, reason}`. Options:
     /// `policy` (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a
     /// Dice score), `cap` (resumes before starting new, default 5), `threshold` (minimum score
@@ -115,87 +89,11 @@ impl AgentRegistry {
         })
     }
 
-    /// The seed's `increment_resume_count`: +1 and `last_resumed_at`; `false` for an unknown
-    /// id.
-    #[napi(ts_args_type = "agentId: string", ts_return_type = "boolean")]
-    pub fn increment_resume_count(&self, agentId: Any<'_>) -> Out<bool> {
-        run!(agentId: String => self.inner.increment_resume_count(&agentId))
-    }
-
-    /// The stored result of `agentId`, or `null`.
-    #[napi(ts_args_type = "agentId: string", ts_return_type = "unknown")]
-    pub fn agent_result(&self, agentId: Any<'_>) -> Out<Option<Value>> {
-        run!(agentId: String => self.inner.agent_result(&agentId))
-    }
-
-    /// `{agent_name, result, timestamp, chain_id}` of each id of the chain that has a result,
-    /// in chain order.
-    #[napi(ts_args_type = "chainId: string", ts_return_type = "AgentResult[]")]
-    pub fn chain_results(&self, chainId: Any<'_>) -> Out<Vec<AgentResult>> {
-        run!(chainId: String => self.inner.chain_results(&chainId))
-    }
-
-    /// The agents, results and order of a chain (the seed's `get_chain_summary`).
-    #[napi(ts_args_type = "chainId: string", ts_return_type = "ChainSummary")]
-    pub fn chain_summary(&self, chainId: Any<'_>) -> Out<ChainSummary> {
-        run!(chainId: String => self.inner.chain_summary(&chainId))
-    }
-
-    /// Expected-vs-done status of a chain (`done`, `missing`, `out_of_order`, ...).
-    #[napi(ts_args_type = "chainId: string", ts_return_type = "ChainStatus")]
-    pub fn chain_status(&self, chainId: Any<'_>) -> Out<ChainStatus> {
-        run!(chainId: String => self.inner.chain_status(&chainId))
-    }
-
-    /// Every chain id (those with registrations, then those only defined by `createChain`).
-    #[napi(ts_return_type = "Array<string>")]
-    pub fn chain_ids(&self) -> Out<Vec<String>> {
-        Out(self.inner.chain_ids())
-    }
-
-    /// Forgets an agent name (the seed's `clear_agent_session`); `false` for an unknown name.
-    #[napi(ts_args_type = "agentName: string", ts_return_type = "boolean")]
-    pub fn clear_agent(&self, agentName: Any<'_>) -> Out<bool> {
-        run!(agentName: String => self.inner.clear_agent(&agentName))
-    }
-
-    /// The seed's `clear_chain` (also dropping the names of cleared ids); `false` for an
-    /// unknown chain.
-    #[napi(ts_args_type = "chainId: string", ts_return_type = "boolean")]
-    pub fn clear_chain(&self, chainId: Any<'_>) -> Out<bool> {
-        run!(chainId: String => self.inner.clear_chain(&chainId))
-    }
-
-    /// Every session, chain and result count: `{sessions, chains, total_results}`.
-    #[napi(ts_return_type = "AllSessions")]
-    pub fn all_sessions(&self) -> Out<AllSessions> {
-        Out(self.inner.all_sessions())
-    }
-
-    /// One row per agent name, in registration order (only those of `chainId` when given).
-    #[napi(
-        ts_args_type = "chainId?: string | null",
-        ts_return_type = "AgentEntry[]"
-    )]
-    pub fn agents(&self, chainId: Any<'_>) -> Out<Vec<AgentEntry>> {
-        run!(chainId: Option<String> => self.inner.agents(chainId.as_deref()))
-    }
-
     /// The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
     /// when there is none. Throws `invalid_key` for an unsafe id.
     #[napi(ts_args_type = "agentId: string", ts_return_type = "string | null")]
     pub fn export_transcript(&self, agentId: Any<'_>) -> Out<Option<String>> {
         run!(agentId: String => Ok(self.inner.export_transcript(&agentId)?.map(|key| key.to_string())))
-    }
-
-    /// The lines of `agentId`'s transcript (`{kind: 'record', line, value}`, or `invalid` /
-    /// `torn` with `error`), or `null` when there is none.
-    #[napi(
-        ts_args_type = "agentId: string",
-        ts_return_type = "TranscriptLine[] | null"
-    )]
-    pub fn read_transcript(&self, agentId: Any<'_>) -> Out<Option<Vec<TranscriptLine>>> {
-        run!(agentId: String => self.inner.read_transcript(&agentId))
     }
 
     /// The seed's `create_chain`: records the expected agent sequence (and free `metadata`)
@@ -213,38 +111,61 @@ impl AgentRegistry {
         run!(chainId: String, agentSequence: Vec<String>, metadata: Option<Value> => self.inner.create_chain(&chainId, &agentSequence, metadata))
     }
 
-    /// The registry state: `agent-sessions.json` with any journal replayed, as a plain object.
-    #[napi(ts_return_type = "SessionsDocument")]
-    pub fn load(&self) -> Out<SessionsDocument> {
-        Out(self.inner.load())
-    }
-
-    /// `workflow-chains.json` as a plain object (chain id to definition).
-    #[napi(ts_return_type = "Record<string, ChainDefinition>")]
-    pub fn load_chains(&self) -> Out<ChainsDocument> {
-        Out(self.inner.load_chains())
-    }
-
-    /// Folds the journal, if any, into `agent-sessions.json`.
-    #[napi(ts_return_type = "void")]
-    pub fn compact(&self) -> Out<()> {
-        Out(self.inner.compact())
-    }
-
     /// Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it).
     #[napi(ts_return_type = "void")]
     pub fn close(&self) -> Out<()> {
         Out(self.inner.compact())
     }
-
-    /// Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json` (the
-    /// core's `AgentRegistry::repair`): for each, keeps a copy aside
-    /// (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries of the sessions
-    /// file (as `session-state doctor --fix`) and an empty chains file. Returns one
-    /// `{key, kept_copy, action}` per file repaired (the sessions file's first); empty when
-    /// both files were fine or absent. After it, `register` and `createChain` work again.
-    #[napi(ts_return_type = "RegistryRepair[]")]
-    pub fn repair(&self) -> Out<Vec<RegistryRepair>> {
-        Out(self.inner.repair())
-    }
 }
+
+core_methods!(AgentRegistry:
+    #[doc = " The name's latest id, or `null` (unknown name, or the id belongs to another chain than a"]
+    #[doc = " given `chainId`)."]
+    resume_id(agentName: String, chainId: Option<String>) -> Option<String>
+        = "agentName: string, chainId?: string | null", "string | null";
+    #[doc = " The seed's `should_resume`, bit for bit (the compat policy): unknown agent, no"]
+    #[doc = " previous task or 5 resumes give `false`, else whether a word of the previous task"]
+    #[doc = " longer than 4 characters is in the current one."]
+    should_resume(agentName: String, currentTask: String, previousTask: Option<String>) -> bool
+        = "agentName: string, currentTask: string, previousTask?: string | null", "boolean";
+    #[doc = " One row per agent name, in registration order (only those of `chainId` when given)."]
+    agents(chainId: Option<String>) -> Vec<AgentEntry> = "chainId?: string | null", "AgentEntry[]";
+    #[doc = " The seed's `increment_resume_count`: +1 and `last_resumed_at`; `false` for an unknown"]
+    #[doc = " id."]
+    increment_resume_count(agentId: String) -> bool = "agentId: string", "boolean";
+    #[doc = " The stored result of `agentId`, or `null`."]
+    agent_result(agentId: String) -> Option<Value> = "agentId: string", "unknown";
+    #[doc = " `{agent_name, result, timestamp, chain_id}` of each id of the chain that has a result,"]
+    #[doc = " in chain order."]
+    chain_results(chainId: String) -> Vec<AgentResult> = "chainId: string", "AgentResult[]";
+    #[doc = " The agents, results and order of a chain (the seed's `get_chain_summary`)."]
+    chain_summary(chainId: String) -> ChainSummary = "chainId: string", "ChainSummary";
+    #[doc = " Expected-vs-done status of a chain (`done`, `missing`, `out_of_order`, ...)."]
+    chain_status(chainId: String) -> ChainStatus = "chainId: string", "ChainStatus";
+    #[doc = " Every chain id (those with registrations, then those only defined by `createChain`)."]
+    chain_ids() -> Vec<String> = "", "Array<string>";
+    #[doc = " Forgets an agent name (the seed's `clear_agent_session`); `false` for an unknown name."]
+    clear_agent(agentName: String) -> bool = "agentName: string", "boolean";
+    #[doc = " The seed's `clear_chain` (also dropping the names of cleared ids); `false` for an"]
+    #[doc = " unknown chain."]
+    clear_chain(chainId: String) -> bool = "chainId: string", "boolean";
+    #[doc = " Every session, chain and result count: `{sessions, chains, total_results}`."]
+    all_sessions() -> AllSessions = "", "AllSessions";
+    #[doc = " The lines of `agentId`'s transcript (`{kind: 'record', line, value}`, or `invalid` /"]
+    #[doc = " `torn` with `error`), or `null` when there is none."]
+    read_transcript(agentId: String) -> Option<Vec<TranscriptLine>>
+        = "agentId: string", "TranscriptLine[] | null";
+    #[doc = " The registry state: `agent-sessions.json` with any journal replayed, as a plain object."]
+    load() -> SessionsDocument = "", "SessionsDocument";
+    #[doc = " `workflow-chains.json` as a plain object (chain id to definition)."]
+    load_chains() -> ChainsDocument = "", "Record<string, ChainDefinition>";
+    #[doc = " Folds the journal, if any, into `agent-sessions.json`."]
+    compact() -> () = "", "void";
+    #[doc = " Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json` (the"]
+    #[doc = " core's `AgentRegistry::repair`): for each, keeps a copy aside"]
+    #[doc = " (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries of the sessions"]
+    #[doc = " file (as `session-state doctor --fix`) and an empty chains file. Returns one"]
+    #[doc = " `{key, kept_copy, action}` per file repaired (the sessions file's first); empty when"]
+    #[doc = " both files were fine or absent. After it, `register` and `createChain` work again."]
+    repair() -> Vec<RegistryRepair> = "", "RegistryRepair[]";
+);

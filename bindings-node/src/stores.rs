@@ -6,7 +6,7 @@
 use napi::bindgen_prelude::{Buffer, Env, Unknown};
 use napi_derive::napi;
 use serde::Deserialize;
-use session_state::{Error, Key, Store};
+use session_state::{Key, Store};
 use session_state_fs::{Durability, FsStore};
 
 use crate::args::{Any, Arg, Options};
@@ -43,11 +43,6 @@ impl FileStore {
     #[napi(constructor, ts_args_type = "root: string, options?: FileStoreOptions")]
     pub fn new(env: Env, root: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
         construct!(env; root: String, options: Options<FileStoreOptions> => {
-            if root.is_empty() || root.contains('\0') {
-                let shown = root.escape_debug();
-                let message = format!("`root` must be a folder path, got `{shown}`");
-                return Err(Error::invalid_input(message));
-            }
             let durability = match options.0.durable {
                 Some(false) => Durability::Atomic,
                 _ => Durability::Sync,

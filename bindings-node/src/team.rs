@@ -53,38 +53,6 @@ impl TeamStore {
         run!(team: String, state: State => Ok(self.inner.save(&team, &state.0)?.to_string()))
     }
 
-    /// Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with
-    /// `salvaged` when the file is JSON) when it does not parse.
-    #[napi(
-        ts_args_type = "team: string, agent: string",
-        ts_return_type = "SessionState"
-    )]
-    pub fn load(&self, team: Any<'_>, agent: Any<'_>) -> Out<SessionState> {
-        run!(team: String, agent: String => self.inner.load(&team, &agent))
-    }
-
-    /// Deletes one member's file; `true` if it existed.
-    #[napi(
-        ts_args_type = "team: string, agent: string",
-        ts_return_type = "boolean"
-    )]
-    pub fn delete(&self, team: Any<'_>, agent: Any<'_>) -> Out<bool> {
-        run!(team: String, agent: String => self.inner.delete(&team, &agent))
-    }
-
-    /// Every member of `team` sorted by agent name, and the files skipped:
-    /// `{team, members: [{agent, key, state}], skipped: [{key, code, message}]}`.
-    #[napi(ts_args_type = "team: string", ts_return_type = "TeamListing")]
-    pub fn list(&self, team: Any<'_>) -> Out<TeamListing> {
-        run!(team: String => self.inner.list(&team))
-    }
-
-    /// Every team folder under `teams/`: `[{name, sessions}]`, sorted by name.
-    #[napi(ts_return_type = "TeamSummary[]")]
-    pub fn list_teams(&self) -> Out<Vec<TeamSummary>> {
-        Out(self.inner.list_teams())
-    }
-
     /// Records that `config` was spawned on `backend` now; an existing readable file keeps
     /// its `createdAt`, `metadata` and unknown keys. Returns the state written.
     #[napi(
@@ -139,15 +107,25 @@ impl TeamStore {
             })
         })
     }
-
-    /// What re-spawning `team` would do, member by member, without spawning anything:
-    /// `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,
-    /// action: 'skip', reason, message}]}`.
-    #[napi(ts_args_type = "team: string", ts_return_type = "ResumePlan")]
-    pub fn resume_plan(&self, team: Any<'_>) -> Out<ResumePlan> {
-        run!(team: String => self.inner.resume_plan(&team))
-    }
 }
+
+core_methods!(TeamStore:
+    #[doc = " Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with"]
+    #[doc = " `salvaged` when the file is JSON) when it does not parse."]
+    load(team: String, agent: String) -> SessionState
+        = "team: string, agent: string", "SessionState";
+    #[doc = " Deletes one member's file; `true` if it existed."]
+    delete(team: String, agent: String) -> bool = "team: string, agent: string", "boolean";
+    #[doc = " Every member of `team` sorted by agent name, and the files skipped:"]
+    #[doc = " `{team, members: [{agent, key, state}], skipped: [{key, code, message}]}`."]
+    list(team: String) -> TeamListing = "team: string", "TeamListing";
+    #[doc = " Every team folder under `teams/`: `[{name, sessions}]`, sorted by name."]
+    list_teams() -> Vec<TeamSummary> = "", "TeamSummary[]";
+    #[doc = " What re-spawning `team` would do, member by member, without spawning anything:"]
+    #[doc = " `{team, members: [{agent, key, action: 'respawn', backend, config} | {agent, key,"]
+    #[doc = " action: 'skip', reason, message}]}`."]
+    resume_plan(team: String) -> ResumePlan = "team: string", "ResumePlan";
+);
 
 /// The state of a freshly spawned agent, as the crate's `SessionState::from_config`:
 /// `createdAt` = `now` (an RFC 3339 string or `Date`; default the system clock), empty

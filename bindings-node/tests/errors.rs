@@ -4,7 +4,7 @@
 use napi::Status;
 use session_state::js_message::js_message;
 use session_state::{Error, ErrorKind, Hint};
-use session_state_node::errors::{ERROR_CODES, HostException, take_host_exception};
+use session_state_node::errors::{ERROR_CODES, HostException};
 
 #[test]
 fn error_codes_are_the_core_kind_codes() {
@@ -50,8 +50,10 @@ fn host_exception_is_found_below_wrapping_errors() {
     let host = HostException(napi::Error::new(Status::GenericFailure, "boom"));
     let inner = Error::new(ErrorKind::Storage, "cannot read `a`").with_source(host);
     let mut outer = Error::new(ErrorKind::CorruptState, "`a` is corrupt").with_source(inner);
-    let found = take_host_exception(&mut outer).expect("host exception in the chain");
+    let found = outer
+        .take_source_of::<HostException>()
+        .expect("host exception in the chain");
     assert_eq!(found.to_string(), "boom");
     let mut plain = Error::storage("a", "read", std::io::Error::other("disk"));
-    assert!(take_host_exception(&mut plain).is_none());
+    assert!(plain.take_source_of::<HostException>().is_none());
 }

@@ -15,17 +15,9 @@ use session_state_fs::SystemClock;
 use crate::convert::Obj;
 use crate::errors::{IntoPyResult, to_py_err};
 
-/// `InvalidInputError` `message` about the argument `name` (`context["argument"]`).
-pub fn refused(name: &str, message: String) -> PyErr {
-    to_py_err(Error::invalid_input(message).with_context("argument", name))
-}
-
 /// `InvalidInputError`: `` `name` must be {expected}, not {type} ``.
 pub fn wrong_type(value: &Obj<'_>, name: &str, expected: &str) -> PyErr {
-    refused(
-        name,
-        format!("`{name}` must be {expected}, not {}", type_name(value)),
-    )
+    to_py_err(Error::wrong_type(name, expected, type_name(value)))
 }
 
 /// The name of `value`'s type (`int`, `NoneType`).
@@ -36,7 +28,7 @@ pub fn type_name(value: &Obj<'_>) -> String {
 
 /// The int in `value` as an `i128`, or `None` when it is larger still. Wrong type when `value`
 /// is not an int, and for a `bool`: `agent_progress("a", True)` storing 1 is not what the
-/// caller meant, and the Node package refuses a boolean too (`must be a number, got boolean`).
+/// caller meant, and the Node package refuses a boolean too.
 fn int(value: &Obj<'_>, name: &str) -> PyResult<Option<i128>> {
     if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
         return Err(wrong_type(value, name, "an int"));
@@ -45,7 +37,8 @@ fn int(value: &Obj<'_>, name: &str) -> PyResult<Option<i128>> {
 }
 
 fn out_of_range(name: &str, value: &Obj<'_>, range: &str) -> PyErr {
-    refused(name, format!("`{name}` must be {range}, not `{value}`"))
+    let message = format!("`{name}` must be {range}, not `{value}`");
+    to_py_err(Error::invalid_input(message).with_context("argument", name))
 }
 
 /// A count (a limit, an offset): an int from 0 up; one too large for a `usize` counts as
@@ -83,8 +76,9 @@ pub fn text<'a>(value: &'a Obj<'_>, name: &str) -> PyResult<Cow<'a, str>> {
     let Ok(string) = value.cast::<PyString>() else {
         return Err(wrong_type(value, name, "a str"));
     };
-    let surrogate = format!("`{name}` holds a lone surrogate, which UTF-8 cannot hold");
-    string.to_cow().map_err(|_| refused(name, surrogate))
+    string
+        .to_cow()
+        .map_err(|_| to_py_err(Error::lone_surrogate(name)))
 }
 
 /// A `str` or `None` (an omitted argument is `None`).

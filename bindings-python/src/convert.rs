@@ -14,7 +14,7 @@ use serde_json::Value;
 use session_state::Error;
 use session_state::argument_fields::{MemberNames, from_argument};
 
-use crate::errors::to_py_err;
+use crate::errors::{IntoPyResult, to_py_err};
 use session_state::json as json_check;
 
 /// A Python object, as every native method takes its arguments.
@@ -80,21 +80,14 @@ pub fn json_bytes(what: &str, value: &Obj<'_>) -> PyResult<Vec<u8>> {
         // `\uXXXX` escapes, the check finds and names it.
         kwargs.set_item("ensure_ascii", true)?;
         let ascii = json.call_method("dumps", (value,), Some(&kwargs))?;
-        check_text(what, ascii.extract::<String>()?.as_bytes())?;
+        json_check::check_input(what, ascii.extract::<String>()?.as_bytes()).py()?;
         return Err(invalid(format!(
             "{what} holds a string that is not valid Unicode"
         )));
     };
     let bytes = text.into_bytes();
-    check_text(what, &bytes)?;
+    json_check::check_input(what, &bytes).py()?;
     Ok(bytes)
-}
-
-/// The core's [`json_check::check_input`] on JSON text (from `json.dumps`, or bytes a caller
-/// passed in), as an `InvalidInputError` naming `what`. Invalid JSON is left for the parser to
-/// report.
-pub fn check_text(what: &str, bytes: &[u8]) -> PyResult<()> {
-    json_check::check_input(what, bytes).map_err(to_py_err)
 }
 
 /// Plain Python data, the argument `name`, into a typed value; a shape that does not fit is

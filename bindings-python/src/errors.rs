@@ -1,39 +1,17 @@
 //! Maps the core `Error` to the Python exceptions of `session_state.errors`, once.
 //!
-//! An error whose source is a Python exception (raised by a host store) is re-raised unchanged.
+//! An error carrying a Python exception (raised by a host store) in its source chain re-raises
+//! that exception unchanged.
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use session_state::{Error, Hint};
-
-/// What a Python user may do, for a core [`Hint`]: the keyword argument to pass, appended
-/// to the core message.
-fn advice(hint: Hint) -> &'static str {
-    match hint {
-        Hint::Replace => {
-            ": pass `replace=True` to overwrite it: `archive(state, replace=True)` or \
-             `archive_session(state, replace=True)` (also for a session already in a final \
-             status), `complete(replace=True)` or `abort(replace=True)`"
-        }
-        Hint::Repair => ": `doctor(fix=True)` repairs it, keeping a copy",
-        Hint::Takeover => ": pass `takeover=True` to take it over: `claim(owner, takeover=True)`",
-        _ => "",
-    }
-}
-
-/// The message a Python user sees: the core message and its hint in the Python API's terms.
-pub fn py_message(err: &Error) -> String {
-    let advice = err.hint().map(advice).unwrap_or_default();
-    format!("{}{advice}", err.message())
-}
+use session_state::Error;
+use session_state::py_message::py_message;
 
 /// Converts a core error into the matching `session_state.errors` exception.
 pub fn to_py_err(mut err: Error) -> PyErr {
-    if let Some(source) = err.take_source() {
-        match source.downcast::<PyErr>() {
-            Ok(host) => return *host,
-            Err(source) => err = err.with_source(source),
-        }
+    if let Some(host) = err.take_source_of::<PyErr>() {
+        return host;
     }
     Python::attach(|py| build(py, &err).unwrap_or_else(|failure| failure))
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyByteArray, PyBytes, PyList, PyMemoryView, PyString, PyTuple};
-use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn, read_apply_write};
+use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn, keys_under, read_apply_write};
 
 use crate::args::type_name;
 use crate::convert::Obj;
@@ -29,14 +29,6 @@ struct HostLock {
     updates: Mutex<()>,
     /// The thread inside `update`, to refuse a re-entrant update instead of deadlocking.
     owner: Mutex<Option<ThreadId>>,
-}
-
-/// What a host method returned: the value, or what it was and what was expected.
-type Checked<T> = PyResult<std::result::Result<T, (String, &'static str)>>;
-
-/// The `Err` of [`Checked`] for `value` of the wrong type.
-fn wrong(value: &Obj<'_>, expected: &'static str) -> (String, &'static str) {
-    (type_name(value), expected)
 }
 
 /// The lock of each live host object, by the object's address. Every `HostStore` holds a
@@ -67,7 +59,7 @@ impl HostStore {
     /// returned int, expected bytes, str or None ``). An exception is the error's source.
     fn call<T, F>(&self, key: &Key, method: &str, data: Option<&[u8]>, check: F) -> Result<T>
     where
-        F: FnOnce(&Obj<'_>) -> Checked<T>,
+        F: FnOnce(&Obj<'_>) -> PyResult<std::result::Result<T, (String, &'static str)>>,
     {
         Python::attach(|py| {
             let object = self.object.bind(py);
@@ -78,13 +70,7 @@ impl HostStore {
             returned.and_then(|value| check(&value))
         })
         .map_err(|e| Error::storage(key, method, e))?
-        .map_err(|(got, expected)| {
-            let message =
-                format!("host store `{method}` of `{key}` returned {got}, expected {expected}");
-            Error::new(ErrorKind::Storage, message)
-                .with_context("key", key.as_str())
-                .with_context("method", method)
-        })
+        .map_err(|(got, expected)| Error::host_returned(key, method, got, expected))
     }
 }
 
@@ -100,7 +86,10 @@ impl Store for HostStore {
                 // A lone surrogate has no UTF-8 form.
                 return match text.to_cow() {
                     Ok(text) => Ok(Ok(Some(text.into_owned().into_bytes()))),
-                    Err(_) => Ok(Err(wrong(value, "bytes, str (valid Unicode) or None"))),
+                    Err(_) => Ok(Err((
+                        type_name(value),
+                        "bytes, str (valid Unicode) or None",
+                    ))),
                 };
             }
             let bytes = match value.cast::<PyMemoryView>() {
@@ -112,7 +101,7 @@ impl Store for HostStore {
             }
             match bytes.cast::<PyByteArray>() {
                 Ok(array) => Ok(Ok(Some(array.to_vec()))),
-                Err(_) => Ok(Err(wrong(value, "bytes, str or None"))),
+                Err(_) => Ok(Err((type_name(value), "bytes, str or None"))),
             }
         })
     }
@@ -126,7 +115,7 @@ impl Store for HostStore {
     fn delete(&self, key: &Key) -> Result<bool> {
         self.call(key, "delete", None, |value| match value.cast::<PyBool>() {
             Ok(existed) => Ok(Ok(existed.is_true())),
-            Err(_) => Ok(Err(wrong(value, "bool"))),
+            Err(_) => Ok(Err((type_name(value), "bool"))),
         })
     }
 
@@ -135,7 +124,7 @@ impl Store for HostStore {
         let expected = "a list of str";
         let names: Vec<String> = self.call(prefix, "list", None, |listed| {
             if !listed.is_instance_of::<PyList>() && !listed.is_instance_of::<PyTuple>() {
-                return Ok(Err(wrong(listed, expected)));
+                return Ok(Err((type_name(listed), expected)));
             }
             let mut names = Vec::new();
             for item in listed.try_iter()? {
@@ -150,11 +139,7 @@ impl Store for HostStore {
             }
             Ok(Ok(names))
         })?;
-        Ok(names
-            .into_iter()
-            .filter_map(|n| Key::new(n).ok())
-            .filter(|k| k.is_under(prefix))
-            .collect())
+        Ok(keys_under(prefix, names))
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {

@@ -41,7 +41,6 @@ mod native {
     #[pymodule_init]
     fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add("__version__", env!("CARGO_PKG_VERSION"))?;
-        let codes = session_state::ErrorKind::ALL.iter().map(|k| k.code());
-        m.add("ERROR_CODES", codes.collect::<Vec<_>>())
+        m.add("ERROR_CODES", session_state::ErrorKind::CODES.to_vec())
     }
 }

@@ -38,12 +38,7 @@ pub fn store_arg(object: &Obj<'_>) -> PyResult<AnyStore> {
     }
     for method in ["read", "write", "delete", "list"] {
         if !object.hasattr(method)? {
-            let message = format!(
-                "`store` must be a FileStore, a MemoryStore, a RedisStore or an object with \
-                 read/write/delete/list methods; {} has no `{method}`",
-                object.get_type().name()?
-            );
-            return Err(args::refused("store", message));
+            return Err(Error::host_store_lacks("store", method)).py();
         }
     }
     Ok(Box::new(HostStore::new(object)))

@@ -4,13 +4,12 @@ mod prune;
 
 use pyo3::prelude::*;
 use serde_json::{Map, Value};
-use session_state::argument_fields::MemberNames;
+use session_state::argument_fields::{MemberNames, member_below};
 use session_state::team::{self, BackendType, SessionState, SpawnConfig};
-use session_state::{Error, ErrorKind};
 use session_state_fs::SystemClock;
 
 use crate::args;
-use crate::convert::{Obj, Out, ToPyData, check_text, from_py, from_py_as, handle_methods, to_py};
+use crate::convert::{Obj, Out, ToPyData, from_py, from_py_as, handle_methods, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, store_arg};
 
@@ -61,7 +60,7 @@ pub fn team_to_json(doc: &Obj<'_>) -> PyResult<Vec<u8>> {
 #[pyfunction]
 pub fn team_from_json<'py>(py: Python<'py>, data: &Obj<'py>) -> Out<'py> {
     let data = args::bytes(data, "data")?;
-    check_text("session state", data)?;
+    session_state::json::check_input("session state", data).py()?;
     SessionState::from_json(data).out(py)
 }
 
@@ -119,7 +118,7 @@ handle_methods!(PyTeamStore {
         let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
         let new: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
         let written = self.inner.replace(&team, &agent, &new);
-        written.map_err(below_state).out(py)
+        written.map_err(|e| member_below(e, "state", MemberNames::SnakeCase)).out(py)
     }
 
     /// `update(team, agent, changes) -> dict`: the keys of `changes` (document keys,
@@ -139,14 +138,3 @@ handle_methods!(PyTeamStore {
         self.inner.update(&team, &agent, merge).out(py)
     }
 });
-
-/// A refused argument naming a document member (`backendType`) named as the attribute of
-/// the argument `state` (`state.backend_type`); the message follows the field.
-fn below_state(err: Error) -> Error {
-    match err.field().map(|field| MemberNames::SnakeCase.spell(field)) {
-        Some(member) if err.kind() == ErrorKind::InvalidInput => {
-            err.with_field(format!("state.{member}"))
-        }
-        _ => err,
-    }
-}

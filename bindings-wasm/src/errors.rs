@@ -47,9 +47,9 @@ impl std::ops::Deref for Thrown {
 /// package also exports the same list as the frozen constant `ERROR_CODES`.
 #[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
 pub fn error_codes() -> js_sys::Array {
-    ErrorKind::ALL
+    ErrorKind::CODES
         .iter()
-        .map(|k| JsValue::from_str(k.code()))
+        .map(|c| JsValue::from_str(c))
         .collect()
 }
 
@@ -150,13 +150,7 @@ pub fn type_name(value: &JsValue) -> String {
 /// JS `Error` with `message`, `code`, `hint`, `context`, and `salvaged` / `cause` when present.
 #[allow(clippy::needless_pass_by_value)] // `.map_err(to_js_error)`; the error ends here.
 pub fn to_js_error(err: Error) -> JsValue {
-    let mut source = std::error::Error::source(&err);
-    let carried = std::iter::from_fn(|| {
-        let current = source?;
-        source = current.source();
-        Some(current)
-    })
-    .find_map(|e| e.downcast_ref::<JsException>());
+    let carried = err.find_source::<JsException>();
     if let Some(exception) = carried.filter(|e| e.rethrow).and_then(JsException::take) {
         return exception;
     }

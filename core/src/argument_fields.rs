@@ -80,11 +80,24 @@ pub fn from_argument<T: DeserializeOwned>(
     })
 }
 
+/// An [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) error naming a document
+/// member (`backendType`) named again below the argument `parent` in `names`' spelling
+/// (`state.backend_type`), its message following; any other error unchanged.
+pub fn member_below(err: Error, parent: &str, names: MemberNames) -> Error {
+    match err.field().map(|field| names.spell(field)) {
+        Some(member) if err.kind() == crate::ErrorKind::InvalidInput => {
+            err.with_field(format!("{parent}.{member}"))
+        }
+        _ => err,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
 
-    use super::{MemberNames, from_argument};
+    use super::{MemberNames, from_argument, member_below};
+    use crate::Error;
 
     #[derive(Debug, serde::Deserialize)]
     #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -117,5 +130,14 @@ mod tests {
         .unwrap_err();
         assert_eq!(err.field(), Some("c.oops"));
         assert_eq!(MemberNames::SnakeCase.spell("backendType"), "backend_type");
+        let err = member_below(
+            Error::invalid_field("backendType", "unknown"),
+            "state",
+            MemberNames::SnakeCase,
+        );
+        assert_eq!(err.field(), Some("state.backend_type"));
+        assert_eq!(err.message(), "`state.backend_type` is invalid: unknown");
+        let other = member_below(Error::corrupt("k", "x"), "state", MemberNames::SnakeCase);
+        assert_eq!(other.field(), None);
     }
 }

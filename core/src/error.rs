@@ -45,6 +45,18 @@ impl ErrorKind {
         ErrorKind::Storage,
     ];
 
+    /// The [`code`](Self::code) of every kind, in the order of [`ALL`](Self::ALL): the error
+    /// codes a binding exports (`ERROR_CODES`).
+    pub const CODES: [&'static str; ErrorKind::ALL.len()] = {
+        let mut codes = [""; ErrorKind::ALL.len()];
+        let mut i = 0;
+        while i < codes.len() {
+            codes[i] = ErrorKind::ALL[i].code();
+            i += 1;
+        }
+        codes
+    };
+
     /// The stable snake_case code of this kind, e.g. `"corrupt_state"`. Part of the public API.
     pub const fn code(self) -> &'static str {
         match self {
@@ -285,9 +297,59 @@ impl Error {
         self.source.take()
     }
 
+    /// The first cause of type `T` in this error's source chain (a binding's own exception,
+    /// carried through core errors), if any.
+    pub fn find_source<T: std::error::Error + 'static>(&self) -> Option<&T> {
+        let mut source = std::error::Error::source(self);
+        while let Some(current) = source {
+            if let Some(found) = current.downcast_ref::<T>() {
+                return Some(found);
+            }
+            source = current.source();
+        }
+        None
+    }
+
+    /// Takes the first cause of type `T` out of this error's source chain (a host store's
+    /// exception, possibly wrapped in further core errors, for the binding to re-raise); the
+    /// chain is dropped whether or not it held one.
+    pub fn take_source_of<T: std::error::Error + Send + Sync + 'static>(&mut self) -> Option<T> {
+        match self.take_source()?.downcast::<T>() {
+            Ok(found) => Some(*found),
+            Err(source) => source.downcast::<Error>().ok()?.take_source_of(),
+        }
+    }
+
     /// Shorthand for an [`ErrorKind::InvalidInput`] error.
     pub fn invalid_input(message: impl Into<String>) -> Self {
         Error::new(ErrorKind::InvalidInput, message)
+    }
+
+    /// The [`ErrorKind::InvalidInput`] error of the argument `name` given a value of the type
+    /// `got`: `` `{name}` must be {expected}, not {got} ``, context `argument`.
+    pub fn wrong_type(name: &str, expected: &str, got: impl fmt::Display) -> Self {
+        Error::invalid_input(format!("`{name}` must be {expected}, not {got}"))
+            .with_context("argument", name)
+    }
+
+    /// The [`ErrorKind::InvalidInput`] error of the string argument `name` holding a lone
+    /// surrogate, which UTF-8 cannot hold; context `argument`.
+    pub fn lone_surrogate(name: &str) -> Self {
+        Error::invalid_input(format!(
+            "`{name}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a file \
+             name or JSON file) cannot hold"
+        ))
+        .with_context("argument", name)
+    }
+
+    /// The [`ErrorKind::InvalidInput`] error of the argument `name`, an object taken as a host
+    /// store, lacking its `method` method; context `argument`.
+    pub fn host_store_lacks(name: &str, method: &str) -> Self {
+        Error::invalid_input(format!(
+            "`{name}` has no `{method}` method, which a host store needs (read, write, delete \
+             and list)"
+        ))
+        .with_context("argument", name)
     }
 
     /// The [`ErrorKind::Conflict`] error of a host store object (a Python or JS object used as
@@ -302,6 +364,47 @@ impl Error {
             ),
         )
         .with_context("key", key.to_string())
+    }
+
+    /// The [`ErrorKind::Storage`] error of a host store whose `method` threw on `key` (the
+    /// binding attaches the host's exception as the source).
+    pub fn host_threw(key: impl fmt::Display, method: &str) -> Self {
+        let message = format!("host store `{method}` of `{key}` threw");
+        Error::new(ErrorKind::Storage, message).with_context("key", key.to_string())
+    }
+
+    /// The [`ErrorKind::Storage`] error of a host store whose `method` returned a value of the
+    /// type `got` for `key` where it must return `expected`; context `key` and `method`.
+    pub fn host_returned(
+        key: impl fmt::Display,
+        method: &str,
+        got: impl fmt::Display,
+        expected: &str,
+    ) -> Self {
+        let message =
+            format!("host store `{method}` of `{key}` returned {got}, expected {expected}");
+        Error::new(ErrorKind::Storage, message)
+            .with_context("key", key.to_string())
+            .with_context("method", method)
+    }
+
+    /// The [`ErrorKind::Storage`] error of a host store whose `method` returned a promise (or
+    /// another thenable) for `key`: host store methods must be synchronous.
+    pub fn host_async(key: impl fmt::Display, method: &str) -> Self {
+        let message = format!(
+            "host store `{method}` of `{key}` returned a promise (or another thenable): host \
+             store methods must be synchronous"
+        );
+        Error::new(ErrorKind::Storage, message)
+            .with_context("key", key.to_string())
+            .with_context("method", method)
+    }
+
+    /// The [`ErrorKind::Storage`] error of a host store whose `method` could not be called for
+    /// `key` (the runtime failed, `reason`).
+    pub fn host_unreachable(key: impl fmt::Display, method: &str, reason: &str) -> Self {
+        let message = format!("cannot call host store `{method}` of `{key}`: {reason}");
+        Error::new(ErrorKind::Storage, message).with_context("key", key.to_string())
     }
 
     /// Shorthand for an [`ErrorKind::CorruptState`] error about `key`.
@@ -414,6 +517,8 @@ mod tests {
         }
         assert_eq!(ErrorKind::from_code("nope"), None);
         assert_eq!(seen.len(), 9);
+        let codes: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.code()).collect();
+        assert_eq!(ErrorKind::CODES.to_vec(), codes);
     }
 
     #[test]
@@ -426,5 +531,27 @@ mod tests {
         assert_eq!(err.context_value("path"), Some("/x/a/b.json"));
         assert!(err.to_string().contains("`a/b.json`"));
         assert!(std::error::Error::source(&err).is_some());
+    }
+
+    #[test]
+    fn a_cause_is_found_below_wrapping_errors() {
+        let io = std::io::Error::other("disk");
+        let inner = Error::storage("a", "read", io);
+        let mut outer = Error::corrupt("a", "x").with_source(inner);
+        assert_eq!(
+            outer.find_source::<std::io::Error>().unwrap().to_string(),
+            "disk"
+        );
+        assert!(outer.find_source::<std::fmt::Error>().is_none());
+        assert_eq!(
+            outer
+                .take_source_of::<std::io::Error>()
+                .unwrap()
+                .to_string(),
+            "disk"
+        );
+        assert!(std::error::Error::source(&outer).is_none());
+        let mut plain = Error::storage("a", "read", std::io::Error::other("disk"));
+        assert!(plain.take_source_of::<std::fmt::Error>().is_none());
     }
 }

@@ -1,6 +1,8 @@
 //! The message a JavaScript caller sees for a core error, the same in both JS packages (Node
 //! and wasm): the core message and its hint in the JS API's terms.
 
+use serde_json::{Map, Value};
+
 use crate::{Error, Hint};
 
 /// The message of `err` for a JS caller: [`Error::message`], then what the hint asks of the
@@ -12,6 +14,24 @@ pub fn js_message(err: &Error) -> String {
         err.message(),
         err.hint().map(advice).unwrap_or_default()
     )
+}
+
+/// The members, besides `message` ([`js_message`]), of the JS `Error` both JS packages throw
+/// for `err`: `code` (the kind code), `hint` (the hint's code) when there is one, `context`
+/// (the context pairs as an object, empty when there are none) and `salvaged` when present.
+pub fn js_error_members(err: &Error) -> Map<String, Value> {
+    let mut members = Map::new();
+    members.insert("code".into(), err.code().into());
+    if let Some(hint) = err.hint() {
+        members.insert("hint".into(), hint.code().into());
+    }
+    let context = err.context().iter();
+    let context = context.map(|(name, value)| ((*name).to_owned(), value.as_str().into()));
+    members.insert("context".into(), Value::Object(context.collect()));
+    if let Some(salvaged) = err.salvaged() {
+        members.insert("salvaged".into(), salvaged.clone());
+    }
+    members
 }
 
 /// What a JS caller may do for `hint`, appended to the core message.
@@ -46,5 +66,15 @@ mod tests {
             "owned: `claim({ owner, takeover: true })` takes it over"
         );
         assert_eq!(js_message(&Error::invalid_input("no hint")), "no hint");
+        let members = js_error_members(&repair.with_context("key", "a.json"));
+        assert_eq!(
+            Value::Object(members),
+            serde_json::json!({"code": "corrupt_state", "hint": "repair", "context": {"key": "a.json"}})
+        );
+        let plain = js_error_members(&Error::invalid_input("x"));
+        assert_eq!(
+            Value::Object(plain),
+            serde_json::json!({"code": "invalid_input", "context": {}})
+        );
     }
 }

@@ -38,6 +38,7 @@ pub mod js_json;
 pub mod js_message;
 pub mod orchestrator;
 pub mod ownership;
+pub mod py_message;
 pub mod registry;
 pub mod requests;
 pub mod retention;
