@@ -114,13 +114,17 @@ export interface ResumePolicyOptions {
 // The documents and results, generated from the core (bindings-shared/types.d.ts).
 import type {
   AgentStatus, Timestamp, JsonValue, BackendType, CliTool, ErrorCode, RepairAction, SessionStatus,
-  PlannedMember, ResumeAction, SkipReason, ResumeReason, TranscriptLine, Agent, AgentEntry,
-  AgentLine, AgentMetadata, AgentResult, AllSessions, CaseOutcome, ChainDefinition, ChainStatus,
-  ChainSummary, CliDelegation, CompletedWork, ConformanceReport, ContextBudget, ContextUsage,
-  Decision, DoctorReport, Problem, Repair, Leftover, HistoryEntry, HistoryPage, SkippedHistoryFile,
-  JournalMark, MemoryConfig, OrchestratorSession, Project, SpawnConfig, RegistryDoctorReport,
-  RegistryProblem, RegistryRepair, ResumeDecision, ResumePlan, ResumeSummary, WorkLine, Salvaged,
-  SessionState, SessionsDocument, SkippedTeamFile, TeamListing, TeamMember, TeamSummary,
+  PruneKind, PlannedMember, ResumeAction, SkipReason, ResumeReason, TranscriptLine, Agent,
+  AgentEntry, AgentLine, AgentMetadata, AgentResult, AllSessions, CaseOutcome, ChainDefinition,
+  ChainStatus, ChainSummary, Claim, ProcessInfo, ClaimOutcome, Lease, LiveSession, CliDelegation,
+  CompletedWork, ConformanceReport, ContextBudget, ContextUsage, Decision, DoctorReport, Problem,
+  Repair, Leftover, ForkOptions, GitHead, HeadMove, Heartbeat, HeartbeatOutcome, HistoryEntry,
+  HistoryPage, SkippedHistoryFile, HistoryTree, HistoryTreeEntry, Idle, JournalMark, Kept,
+  LiveStatus, MemoryConfig, OrchestratorSession, Project, SpawnConfig, PruneHistoryOptions,
+  PrunePlan, Removal, PruneRegistryOptions, PruneTeamOptions, RegistryDoctorReport,
+  RegistryProblem, RegistryRepair, Release, ReleaseOutcome, ResumeDecision, ResumeOptions,
+  ResumePlan, ResumeSummary, WorkLine, Staleness, Salvaged, SessionState, SessionsDocument,
+  SkippedTeamFile, TeamListing, TeamMember, TeamSummary, Writer,
 } from './types'
 export * from './types'
 /**
@@ -231,6 +235,11 @@ export declare class AgentRegistry {
    * both files were fine or absent. After it, `register` and `createChain` work again.
    */
   repair(): RegistryRepair[]
+  /**
+   * Agents last active more than `older_than_days` days ago (but `keep_agent_ids`), with
+   * every registry entry naming them, and the chains this leaves empty.
+   */
+  prune(options: PruneRegistryOptions): PrunePlan
 }
 
 /**
@@ -369,6 +378,53 @@ export declare class OrchestratorStore {
   beforeCompression(): OrchestratorSession
   /** Auto-save "session end": archives the current session as it is and returns it. */
   sessionEnd(): OrchestratorSession
+  /**
+   * Claims the current session (no `scopes`) or the scopes named, and records the caller's
+   * live entry; a claim of the session makes this handle write as the owner with the epoch
+   * claimed. Throws `conflict` naming the owner (`context.owner`, `epoch`, `expires`;
+   * `hint: 'takeover'` once the lease expired) and writes nothing.
+   */
+  claim(claim: Claim): ClaimOutcome
+  /**
+   * Renews the lease `owner` holds for `leaseSeconds` (default: the length it was claimed
+   * with). Throws `conflict` when `owner` does not hold it, `not_found` when nobody does.
+   */
+  renew(owner: string, leaseSeconds?: number | null): Lease
+  /** Releases the current session (no `scopes`; the epoch is kept) or the scopes named. */
+  release(release: Release): ReleaseOutcome
+  /**
+   * Refreshes the caller's live entry (creating it) and renews the lease when the caller
+   * owns the session (`renewed`).
+   */
+  heartbeat(heartbeat: Heartbeat): HeartbeatOutcome
+  /** The lease of the current session, or `null` when nobody ever claimed it. */
+  lease(): Lease | null
+  /**
+   * Every live orchestrator entry, sorted by key; stale and unreadable ones are listed with
+   * `stale: true` and the `reason`.
+   */
+  liveSessions(): LiveStatus[]
+  /**
+   * Writes from now on as `writer` (`{ owner, epoch? }`; `null`: as nobody). A claimed
+   * session takes writes from its owner only; others throw `conflict` naming the owner.
+   */
+  setWriter(writer: Writer | null): void
+  /** Who this handle writes as, or `null`. */
+  get writer(): Writer | null
+  /**
+   * Forks a session (default: the current one; `session_id`: an archived one) into a new
+   * current session recording `forked_from`; the original is archived as it is, never
+   * changed. Throws `already_exists` (hint `archive_current`) when another session is
+   * current, `not_found` when there is no such session.
+   */
+  fork(options?: ForkOptions): OrchestratorSession
+  /** Every session, each under the one it was forked from: `{ entries, skipped }`. */
+  historyTree(): HistoryTree
+  /**
+   * Archived sessions matching every criterion given (`keep`, `older_than_days`,
+   * `status`; one at least), removed with their index records when `apply: true`.
+   */
+  pruneHistory(options: PruneHistoryOptions): PrunePlan
 }
 
 /**
@@ -409,6 +465,8 @@ export declare class RedisStore {
  * system clock. Listings never fail on one bad file: it is reported in `skipped`.
  */
 export declare class TeamStore {
+  /** The member files of `team` created more than `older_than_days` days ago. */
+  prune(team: string, options: PruneTeamOptions): PrunePlan
   /**
    * Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`).
    * Option `maxDocumentBytes`: the largest session file read (default 16 MiB).
@@ -489,9 +547,11 @@ export declare function renderResume(summaryOrDoc: ResumeSummary | OrchestratorS
 /**
  * The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
  * goal, status, started, started_relative, progress_percent, completed_work, in_progress,
- * pending, context, resume_from}`. `now` is an RFC 3339 string or a `Date`.
+ * pending, context, resume_from, stale}`. `now` is an RFC 3339 string or a `Date`; `options`
+ * (`ResumeOptions`: `stale_after_hours`, `git_head`) say when `stale` notes an old save or a
+ * moved HEAD.
  */
-export declare function resumeSummary(doc: OrchestratorSession, now?: string | Date): ResumeSummary
+export declare function resumeSummary(doc: OrchestratorSession, now?: string | Date | null, options?: ResumeOptions): ResumeSummary
 
 /**
  * Runs the store conformance suite on `store` below the folder key `scratch` (default
