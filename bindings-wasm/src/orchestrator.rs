@@ -23,7 +23,7 @@ use crate::stores::{AnyStore, store_arg};
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct OrchestratorStore {
-    inner: core::OrchestratorStore<AnyStore, JsClock>,
+    pub(crate) inner: core::OrchestratorStore<AnyStore, JsClock>,
 }
 
 /// The document argument `doc`, read by the core's `parse_object_argument`.
