@@ -13,6 +13,7 @@ pub mod convert;
 pub mod errors;
 pub mod fork;
 pub mod orchestrator;
+pub mod ownership;
 pub mod registry;
 pub mod retention;
 pub mod stores;

@@ -4,7 +4,8 @@
 use crate::{Error, Hint};
 
 /// The message of `err` for a JS caller: [`Error::message`], then what the hint asks of the
-/// caller in the JS API's terms (`{ replace: true }`, `doctor({ fix: true })`), if anything.
+/// caller in the JS API's terms (`{ replace: true }`, `doctor({ fix: true })`,
+/// `{ takeover: true }`), if anything.
 pub fn js_message(err: &Error) -> String {
     format!(
         "{}{}",
@@ -22,6 +23,10 @@ fn advice(hint: Hint) -> &'static str {
              true })` or `abort({ replace: true })`"
         }
         Hint::Repair => ": `doctor({ fix: true })` or `recover()` repairs it, keeping a copy",
+        Hint::Takeover => {
+            ": pass the option `{ takeover: true }` to take it over: `claim({ owner, takeover: \
+             true })`"
+        }
         _ => "",
     }
 }
@@ -38,6 +43,8 @@ mod tests {
         assert!(message.starts_with("it exists: pass the option `{ replace: true }`"));
         let repair = Error::new(ErrorKind::CorruptState, "bad").with_hint(Hint::Repair);
         assert!(js_message(&repair).contains("`doctor({ fix: true })`"));
+        let takeover = Error::new(ErrorKind::Conflict, "owned").with_hint(Hint::Takeover);
+        assert!(js_message(&takeover).contains("`{ takeover: true }`"));
         assert_eq!(js_message(&Error::invalid_input("no hint")), "no hint");
     }
 }
