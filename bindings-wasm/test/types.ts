@@ -128,10 +128,11 @@ export function classes(store: Store): void {
   const report: DoctorReport = tuned.doctor({ fix: true });
   const summary: ResumeSummary = resumeSummary(saved, new Date());
   const percent: number = resumeSummary(saved).progress_percent;
+  const stale: ResumeSummary = resumeSummary(saved, undefined, { stale_after_hours: 2, git_head: { commit: "c", branch: null } });
   const markdown: string = renderResume(summary);
   const rescued: Salvaged = salvage("{");
   sessions.recover();
-  void [doc, progress, key, page, report, percent, markdown, rescued];
+  void [doc, progress, key, page, report, percent, stale, markdown, rescued];
 
   const registry = new AgentRegistry(store);
   registry.register("spec", "id-1", { ok: true });
