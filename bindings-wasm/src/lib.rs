@@ -11,8 +11,11 @@ pub mod clock;
 pub mod conformance;
 pub mod convert;
 pub mod errors;
+pub mod fork;
 pub mod orchestrator;
+pub mod ownership;
 pub mod registry;
+pub mod retention;
 pub mod stores;
 pub mod team;
 

@@ -23,7 +23,7 @@ use crate::stores::{AnyStore, store_arg};
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct OrchestratorStore {
-    inner: core::OrchestratorStore<AnyStore, JsClock>,
+    pub(crate) inner: core::OrchestratorStore<AnyStore, JsClock>,
 }
 
 /// The document argument `doc`, read by the core's `parse_object_argument`.
@@ -186,14 +186,22 @@ impl OrchestratorStore {
     }
 }
 
-/// The "RESUMING SESSION" summary of `doc` at `now` (RFC 3339 or `Date`; default now).
+/// The "RESUMING SESSION" summary of `doc` at `now` (RFC 3339 or `Date`; default now), with
+/// `stale` saying what moved since the last save under `options` (`stale_after_hours`,
+/// `git_head`).
 #[wasm_bindgen(js_name = resumeSummary, unchecked_return_type = "ResumeSummary")]
 pub fn resume_summary(
     doc: &SessionArg,
     #[wasm_bindgen(unchecked_optional_param_type = "string | Date")] now: &JsValue,
+    #[wasm_bindgen(unchecked_optional_param_type = "ResumeOptions")] options: &JsValue,
 ) -> JsResult<JsValue> {
     let doc = document_arg(doc, &ParseOptions::default())?;
-    to_js(&core::resume_summary(&doc, instant_arg(now, "now")?))
+    let options: core::ResumeOptions = options_arg(options, "options")?;
+    to_js(&core::resume_summary_with(
+        &doc,
+        instant_arg(now, "now")?,
+        &options,
+    ))
 }
 
 /// The markdown "RESUMING SESSION" block of a summary or a document (the core's

@@ -17,7 +17,7 @@ use crate::stores::{AnyStore, store_arg};
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct AgentRegistry {
-    inner: core::AgentRegistry<AnyStore, JsClock>,
+    pub(crate) inner: core::AgentRegistry<AnyStore, JsClock>,
 }
 
 #[wasm_bindgen]

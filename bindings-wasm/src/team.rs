@@ -18,7 +18,7 @@ use crate::stores::{AnyStore, store_arg};
 #[wasm_bindgen]
 #[derive(Debug)]
 pub struct TeamStore {
-    inner: core::TeamStore<AnyStore, JsClock>,
+    pub(crate) inner: core::TeamStore<AnyStore, JsClock>,
 }
 
 #[wasm_bindgen]

@@ -10,8 +10,11 @@
  */
 export interface SessionStateError extends Error {
   code: ErrorCode;
-  /** What the caller may do (`replace`: pass `{ replace: true }`), when the core knows. */
-  hint?: "replace" | "repair" | "raise_limit";
+  /**
+   * What the caller may do (`replace`: pass `{ replace: true }`; `takeover`: claim with
+   * `{ takeover: true }`), when the core knows.
+   */
+  hint?: "replace" | "archive_current" | "repair" | "raise_limit" | "takeover";
   context: Record<string, string>;
   salvaged?: unknown;
   cause?: unknown;

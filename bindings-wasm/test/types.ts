@@ -29,6 +29,13 @@ import init, {
   type ResumePlan,
   type ResumeSummary,
   type Salvaged,
+  type ClaimOutcome,
+  type HeartbeatOutcome,
+  type HistoryTree,
+  type Lease,
+  type LiveStatus,
+  type PrunePlan,
+  type ReleaseOutcome,
   type SessionState,
   LocalStorageStore,
   MemoryStore,
@@ -121,10 +128,11 @@ export function classes(store: Store): void {
   const report: DoctorReport = tuned.doctor({ fix: true });
   const summary: ResumeSummary = resumeSummary(saved, new Date());
   const percent: number = resumeSummary(saved).progress_percent;
+  const stale: ResumeSummary = resumeSummary(saved, undefined, { stale_after_hours: 2, git_head: { commit: "c", branch: null } });
   const markdown: string = renderResume(summary);
   const rescued: Salvaged = salvage("{");
   sessions.recover();
-  void [doc, progress, key, page, report, percent, markdown, rescued];
+  void [doc, progress, key, page, report, percent, stale, markdown, rescued];
 
   const registry = new AgentRegistry(store);
   registry.register("spec", "id-1", { ok: true });
@@ -164,6 +172,24 @@ export function classes(store: Store): void {
   const caseNames: string[] = storeConformanceCases();
   void [current, fromDoc, schema, chains, transcriptKey, transcript, registryDoc, definitions, kept];
   void [replaced, config, backend, conformance, caseNames];
+
+  // Ownership, fork and retention (issues #20, #21).
+  const claimed: ClaimOutcome = sessions.claim({ owner: "a", lease_seconds: 60 });
+  const renewed: Lease = sessions.renew("a", 120);
+  const beat: HeartbeatOutcome = sessions.heartbeat({ owner: "a" });
+  const lease: Lease | null = sessions.lease();
+  const live: LiveStatus[] = sessions.liveSessions();
+  const released: ReleaseOutcome = sessions.release({ owner: "a" });
+  sessions.setWriter({ owner: "a", epoch: 1 });
+  sessions.setWriter(null);
+  const forked: OrchestratorSession = sessions.fork({ new_id: "2025-12-27-abcdef" });
+  const tree: HistoryTree = sessions.historyTree();
+  const pruned: PrunePlan = sessions.pruneHistory({ keep: 5, status: "complete" });
+  const prunedAgents: PrunePlan = registry.prune({ older_than_days: 30, apply: true });
+  const prunedMembers: PrunePlan = teams.prune("t", { older_than_days: 30 });
+  void [claimed, renewed, beat, lease, live, released, forked, tree, pruned, prunedAgents, prunedMembers];
+  // @ts-expect-error: a claim names its owner
+  sessions.claim({ lease_seconds: 60 });
 
   // @ts-expect-error: createSession takes one object, not positional arguments
   sessions.createSession("goal", "default", { name: "p", path: "/p" });

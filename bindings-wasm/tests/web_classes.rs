@@ -73,7 +73,12 @@ fn seed_example_summary_in_local_storage_equals_the_goldens() {
     let sessions = OrchestratorStore::new(&store, &JsValue::UNDEFINED).unwrap();
     let doc = sessions.load().unwrap();
     assert!(same_json(&doc, &parse(SEED)));
-    let summary = resume_summary(doc.unchecked_ref(), &s("2025-12-27T12:30:00Z")).unwrap();
+    let summary = resume_summary(
+        doc.unchecked_ref(),
+        &s("2025-12-27T12:30:00Z"),
+        &JsValue::UNDEFINED,
+    )
+    .unwrap();
     assert!(same_json(&summary, &parse(SEED_RESUME)));
     assert_eq!(render_resume(&summary).unwrap(), SEED_MD);
 }

@@ -43,7 +43,10 @@ fn advice(hint: Hint) -> &'static str {
              true })` or `abort({ replace: true })`"
         }
         Hint::Repair => ": `doctor({ fix: true })` or `recover()` repairs it, keeping a copy",
-        Hint::Takeover => ": `claim({ owner, takeover: true })` takes it over",
+        Hint::Takeover => {
+            ": pass the option `{ takeover: true }` to take it over: `claim({ owner, takeover: \
+             true })`"
+        }
         _ => "",
     }
 }
@@ -60,11 +63,8 @@ mod tests {
         assert!(message.starts_with("it exists: pass the option `{ replace: true }`"));
         let repair = Error::new(ErrorKind::CorruptState, "bad").with_hint(Hint::Repair);
         assert!(js_message(&repair).contains("`doctor({ fix: true })`"));
-        let expired = Error::new(ErrorKind::Conflict, "owned").with_hint(Hint::Takeover);
-        assert_eq!(
-            js_message(&expired),
-            "owned: `claim({ owner, takeover: true })` takes it over"
-        );
+        let takeover = Error::new(ErrorKind::Conflict, "owned").with_hint(Hint::Takeover);
+        assert!(js_message(&takeover).contains("`{ takeover: true }`"));
         assert_eq!(js_message(&Error::invalid_input("no hint")), "no hint");
         let members = js_error_members(&repair.with_context("key", "a.json"));
         assert_eq!(
