@@ -68,7 +68,7 @@ export type SessionStatus = "created" | "in_progress" | "paused" | "complete" | 
 /**
  * What kind of unit a prune removes or keeps.
  */
-export type PruneKind = "session" | "agent" | "chain" | "team_member";
+export type PruneKind = "session" | "agent" | "chain" | "team_member" | "live_session";
 /**
  * The plan for one session file.
  */

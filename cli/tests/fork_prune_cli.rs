@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{CURRENT, code, current, ok, run, stderr, stdout, tree};
+use common::{CURRENT, code, current, ok, ok_as, run, stderr, stdout, tree};
 use serde_json::{Value, json};
 
 const HISTORY: &str = ".claude/orchestrator-history";
@@ -229,6 +229,39 @@ fn history_prune_keeps_what_the_current_session_was_forked_from() {
     );
     assert!(root.join(HISTORY).join("2020-01-01-root.json").exists());
     assert!(!root.join(HISTORY).join("2020-01-02-other.json").exists());
+}
+
+#[test]
+fn history_prune_keeps_what_a_live_session_claims_and_frees_it_once_stale() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    archive(
+        root,
+        "2020-01-01-claimed",
+        "complete",
+        "2020-01-01T00:00:00Z",
+    );
+    archive(root, "2020-01-02-other", "complete", "2020-01-02T00:00:00Z");
+    ok_as(root, "orch-1", &["claim", "--scope", "2020-01-01-claimed"]);
+    let out = ok(root, &["prune", "--keep", "0", "--apply"]);
+    assert!(
+        out.contains("keeping session `2020-01-01-claimed`: a live session claims it"),
+        "{out}"
+    );
+    assert!(root.join(HISTORY).join("2020-01-01-claimed.json").exists());
+    assert!(!root.join(HISTORY).join("2020-01-02-other.json").exists());
+    // Once its holder is stale, the claim no longer protects it.
+    let live = root.join(".claude/live/orch-1.json");
+    let mut entry: Value = serde_json::from_slice(&std::fs::read(&live).unwrap()).unwrap();
+    entry["heartbeat"] = json!("2020-01-01T00:00:00Z");
+    std::fs::write(&live, entry.to_string()).unwrap();
+    let out = ok(root, &["prune", "--keep", "0", "--apply"]);
+    assert!(
+        out.contains("removed session `2020-01-01-claimed`"),
+        "{out}"
+    );
+    assert!(!root.join(HISTORY).join("2020-01-01-claimed.json").exists());
 }
 
 #[test]

@@ -248,3 +248,57 @@ fn the_hook_claims_on_session_start_and_a_second_claude_session_is_refused_with_
     );
     let _ = stdout(&again);
 }
+
+#[test]
+fn prune_live_lists_stale_entries_and_removes_them_only_with_apply() {
+    let (_dir, root) = project();
+    ok_as(&root, "alice", &["claim", "--scope", "spec-7"]);
+    ok_as(&root, "bob", &["heartbeat", "--ttl", "60"]);
+    ok_as(&root, "bob", &["claim", "--scope", "chain-b"]);
+    let bob_key = root.join(".claude/live/bob.json");
+    let mut bob: Value = serde_json::from_slice(&std::fs::read(&bob_key).unwrap()).unwrap();
+    bob["heartbeat"] = json!("2020-01-01T00:00:00Z");
+    std::fs::write(&bob_key, bob.to_string()).unwrap();
+    let bob_bytes = std::fs::read(&bob_key).unwrap();
+    let alice_bytes = std::fs::read(root.join(".claude/live/alice.json")).unwrap();
+
+    // The dry run names bob's entry and its scope, and changes nothing.
+    let plan = json_of(&ok(&root, &["prune", "--live", "--json"]));
+    assert_eq!(plan["applied"], false);
+    let removed = plan["removed"].as_array().unwrap();
+    assert_eq!(removed.len(), 1, "{plan}");
+    assert_eq!(removed[0]["kind"], "live_session");
+    assert_eq!(removed[0]["id"], "bob");
+    assert_eq!(
+        removed[0]["removes"],
+        json!([".claude/live/bob.json", "scope chain-b"])
+    );
+    assert!(
+        removed[0]["reason"]
+            .as_str()
+            .unwrap()
+            .contains("TTL of 60 s")
+    );
+    assert_eq!(std::fs::read(&bob_key).unwrap(), bob_bytes);
+    let text = ok(&root, &["prune", "--live"]);
+    assert!(text.contains("would remove live session `bob`"), "{text}");
+
+    // Applied: bob's entry goes, alice's live entry stays byte for byte, and bob's scope is
+    // free for another orchestrator.
+    let plan = json_of(&ok(&root, &["prune", "--live", "--apply", "--json"]));
+    assert_eq!(plan["applied"], true);
+    assert_eq!(plan["removed"].as_array().unwrap().len(), 1);
+    assert!(!bob_key.exists());
+    assert_eq!(
+        std::fs::read(root.join(".claude/live/alice.json")).unwrap(),
+        alice_bytes
+    );
+    ok_as(&root, "carol", &["claim", "--scope", "chain-b"]);
+    let out = run_as(&root, Some("carol"), &["claim", "--scope", "spec-7"]);
+    assert_eq!(code(&out), 3, "alice is live and keeps spec-7");
+    assert!(ok(&root, &["prune", "--live"]).contains("nothing to remove"));
+
+    // `--live` takes no other criterion.
+    let out = run_as(&root, None, &["prune", "--live", "--keep", "3"]);
+    assert_eq!(code(&out), 2, "{out:?}");
+}

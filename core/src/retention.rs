@@ -4,8 +4,9 @@
 //! prune is a dry run unless asked to apply, and the plan is the same either way.
 //!
 //! The operations: [`OrchestratorStore::prune_history`](crate::orchestrator::OrchestratorStore::prune_history),
-//! [`AgentRegistry::prune`](crate::registry::AgentRegistry::prune) and
-//! [`TeamStore::prune`](crate::team::TeamStore::prune).
+//! [`AgentRegistry::prune`](crate::registry::AgentRegistry::prune),
+//! [`TeamStore::prune`](crate::team::TeamStore::prune) and
+//! [`OrchestratorStore::prune_live`](crate::orchestrator::OrchestratorStore::prune_live).
 
 use chrono::{DateTime, Duration, Utc};
 use serde::{Deserialize, Serialize};
@@ -23,6 +24,9 @@ pub enum PruneKind {
     Chain,
     /// A team member's spawn state file.
     TeamMember,
+    /// A live-session entry that went stale (no heartbeat for longer than its TTL), with the
+    /// scopes it claimed.
+    LiveSession,
 }
 
 /// One unit a prune removes (or, in a dry run, would remove).

@@ -580,7 +580,7 @@ class PruneHistoryOptions(TypedDict, total=False):
 
 
 # What kind of unit a prune removes or keeps.
-PruneKind = Literal["session", "agent", "chain", "team_member"]
+PruneKind = Literal["session", "agent", "chain", "team_member", "live_session"]
 
 
 class PrunePlan(TypedDict):

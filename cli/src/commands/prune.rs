@@ -1,5 +1,6 @@
 //! `prune`: archived sessions (by `--keep`, `--older-than`, `--status`), the registry's old
-//! agents (`--registry --older-than`) or a team's old members (`--team NAME --older-than`).
+//! agents (`--registry --older-than`), a team's old members (`--team NAME --older-than`) or
+//! the stale live-session entries (`--live`).
 //! A dry run that prints exactly what would go, unless `--apply`.
 
 use std::process::ExitCode;
@@ -16,6 +17,7 @@ use crate::terminal::{cell, out};
 
 /// The arguments of `prune`.
 #[derive(Debug, clap::Args)]
+#[allow(clippy::struct_excessive_bools)] // each is a command-line flag
 pub struct Args {
     /// Archived sessions: keep the newest N (of those with `--status`, when given).
     #[arg(long, value_name = "N", conflicts_with_all = ["registry", "team"])]
@@ -35,6 +37,10 @@ pub struct Args {
     /// Prune a team's member files under the root (`--root`, default `~/.claude`).
     #[arg(long, value_name = "NAME", requires = "older_than")]
     pub team: Option<String>,
+    /// Prune the live-session entries that went stale (no heartbeat for longer than their
+    /// TTL), with the scopes they claimed; live entries stay.
+    #[arg(long, conflicts_with_all = ["keep", "older_than", "status", "registry", "team"])]
+    pub live: bool,
     /// Remove what the dry run lists.
     #[arg(long)]
     pub apply: bool,
@@ -63,6 +69,8 @@ pub struct Request {
     pub registry: bool,
     /// Prune this team's member files instead of the history.
     pub team: Option<String>,
+    /// Prune the stale live-session entries instead of the history.
+    pub live: bool,
     /// Remove what the plan lists (default false: a dry run that changes nothing).
     pub apply: bool,
 }
@@ -75,6 +83,7 @@ pub fn run(args: &Args, ctx: &Context) -> Result<ExitCode> {
         status: args.status,
         registry: args.registry,
         team: args.team.clone(),
+        live: args.live,
         apply: args.apply,
     };
     let plan = prune(ctx, ctx, &request)?;
@@ -99,9 +108,15 @@ pub fn run(args: &Args, ctx: &Context) -> Result<ExitCode> {
 /// prunes.
 pub fn prune(project: &Context, teams: &Context, request: &Request) -> Result<PrunePlan> {
     let history = request.keep.is_some() || request.status.is_some();
-    let others = usize::from(request.registry) + usize::from(request.team.is_some());
-    if others > 1 || (others == 1 && history) {
+    let others = usize::from(request.registry)
+        + usize::from(request.team.is_some())
+        + usize::from(request.live);
+    let live_with_days = request.live && request.older_than_days.is_some();
+    if others > 1 || (others == 1 && history) || live_with_days {
         return Err(no_criterion());
+    }
+    if request.live {
+        return sessions(project)?.prune_live(request.apply);
     }
     if let Some(team) = &request.team {
         let options = PruneTeamOptions {
@@ -146,8 +161,8 @@ fn registry(ctx: &Context, older_than_days: u64, apply: bool) -> Result<PrunePla
 fn no_criterion() -> Error {
     Error::invalid_input(
         "prune needs one kind of criterion: `--keep N`, `--older-than DAYS` or `--status S` \
-         for archived sessions, `--registry --older-than DAYS`, or `--team NAME --older-than \
-         DAYS`",
+         for archived sessions, `--registry --older-than DAYS`, `--team NAME --older-than \
+         DAYS`, or `--live`",
     )
 }
 
@@ -157,6 +172,7 @@ fn kind(kind: PruneKind) -> &'static str {
         PruneKind::Agent => "agent",
         PruneKind::Chain => "chain",
         PruneKind::TeamMember => "team member",
+        PruneKind::LiveSession => "live session",
     }
 }
 

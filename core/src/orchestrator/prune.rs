@@ -2,6 +2,8 @@
 //! status, and the removal itself with the history index changed in the same step (see
 //! [`crate::retention`]).
 
+use std::collections::HashSet;
+
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
@@ -12,6 +14,7 @@ use super::status::SessionStatus;
 use super::store::OrchestratorStore;
 use crate::error::{Error, Result};
 use crate::key::Key;
+use crate::ownership::{list_live, live_dir};
 use crate::retention::{Kept, PruneKind, PrunePlan, Removal, cutoff, days_ago};
 use crate::store::{Store, update_with};
 use crate::time::Clock;
@@ -70,12 +73,13 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             .load()?
             .and_then(|doc| ForkedFrom::of(&doc))
             .map(|f| f.session_id);
+        let claimed = self.claimed_by_live_sessions()?;
         let now = self.clock.now();
         if !options.apply {
             let files = self.history_files()?;
             let bytes = self.store.read(&index_key())?;
             let (index, _) = self.reconcile(bytes.as_deref(), &files)?;
-            return Ok(self.plan(&index, options, origin.as_deref(), now));
+            return Ok(self.plan(&index, options, (origin.as_deref(), &claimed), now));
         }
         if self.history_files()?.is_empty() {
             return Ok(PrunePlan {
@@ -86,7 +90,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         update_with(&self.store, &index_key(), |old| {
             let files = self.history_files()?;
             let (mut index, changed) = self.reconcile(old, &files)?;
-            let mut plan = self.plan(&index, options, origin.as_deref(), now);
+            let mut plan = self.plan(&index, options, (origin.as_deref(), &claimed), now);
             plan.applied = true;
             if plan.removed.is_empty() {
                 return Ok((changed.then(|| index.to_bytes()), plan));
@@ -105,12 +109,25 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         })
     }
 
-    /// The plan of `options` over the records of `index`, at `now`, keeping `origin`.
+    /// The session ids and scopes that live (not stale) sessions claim: their own session ids
+    /// and the scopes they hold.
+    fn claimed_by_live_sessions(&self) -> Result<HashSet<String>> {
+        let live = list_live(&self.store, &live_dir(), self.now())?;
+        Ok(live
+            .into_iter()
+            .filter(|s| !s.stale)
+            .filter_map(|s| s.entry)
+            .flat_map(|e| std::iter::once(e.session_id).chain(e.scopes))
+            .collect())
+    }
+
+    /// The plan of `options` over the records of `index`, at `now`, keeping `origin` (what
+    /// the current session was forked from) and what live sessions claim.
     fn plan(
         &self,
         index: &Index<'_>,
         options: &PruneHistoryOptions,
-        origin: Option<&str>,
+        (origin, claimed): (Option<&str>, &HashSet<String>),
         now: DateTime<Utc>,
     ) -> PrunePlan {
         let offset = self
@@ -154,6 +171,14 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                     kind: PruneKind::Session,
                     id,
                     reason: "the current session was forked from it".to_owned(),
+                });
+                continue;
+            }
+            if claimed.contains(&id) {
+                plan.kept.push(Kept {
+                    kind: PruneKind::Session,
+                    id,
+                    reason: "a live session claims it".to_owned(),
                 });
                 continue;
             }

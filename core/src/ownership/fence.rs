@@ -5,10 +5,13 @@ use super::arguments::check_name;
 use super::arguments::{Claim, Heartbeat, Release, Writer};
 use super::keys::{live_dir, live_key_in, owner_key};
 use super::lease::{Lease, check_writer, claim_lease, read_lease, release_lease, renew_lease};
-use super::live::{LiveStatus, claim_scopes, heartbeat_live, list_live, release_scopes};
+use super::live::{
+    LiveStatus, claim_scopes, heartbeat_live, list_live, prune_live, release_scopes,
+};
 use super::outcomes::{ClaimOutcome, HeartbeatOutcome, ReleaseOutcome};
 use crate::error::{ErrorKind, Result};
 use crate::orchestrator::{OrchestratorStore, current_key};
+use crate::retention::PrunePlan;
 use crate::store::Store;
 use crate::time::Clock;
 
@@ -200,5 +203,15 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// [`ErrorKind::Storage`].
     pub fn live_sessions(&self) -> Result<Vec<LiveStatus>> {
         list_live(&self.store, &live_dir(), self.now())
+    }
+
+    /// Removes the stale live-session entries (no heartbeat for longer than their TTL, or
+    /// unreadable) with the scopes they claimed, when `apply`; a dry run otherwise. Live
+    /// entries stay.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when the store fails.
+    pub fn prune_live(&self, apply: bool) -> Result<PrunePlan> {
+        prune_live(&self.store, &live_dir(), self.now(), apply)
     }
 }

@@ -19,6 +19,7 @@ use super::keys::{live_key_in, scopes_key_for};
 use super::lease::MAX_SECONDS;
 use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
+use crate::retention::{PruneKind, PrunePlan, Removal};
 use crate::store::{Store, update_with};
 use crate::time::Timestamp;
 
@@ -366,4 +367,76 @@ pub fn list_live<S: Store + ?Sized>(
         });
     }
     Ok(out)
+}
+
+/// The stale entries of the live folder `dir` at `now` (no heartbeat for longer than their
+/// TTL, or unreadable), removed with the scopes they claimed when `apply`; live entries stay.
+/// Runs inside the exclusive update of the scopes key, as claims and releases of scopes do, and
+/// checks each entry again right before removing it.
+///
+/// # Errors
+/// [`ErrorKind::Storage`] when the store fails.
+pub fn prune_live<S: Store + ?Sized>(
+    store: &S,
+    dir: &Key,
+    now: Timestamp,
+    apply: bool,
+) -> Result<PrunePlan> {
+    let stale: Vec<LiveStatus> = list_live(store, dir, now)?
+        .into_iter()
+        .filter(|s| s.stale)
+        .collect();
+    if stale.is_empty() || !apply {
+        return Ok(plan_of(&stale, false));
+    }
+    update_with(store, &scopes_key_for(dir)?, |counter| {
+        let mut removed = Vec::new();
+        for status in &stale {
+            let key = Key::new(status.key.clone())?;
+            let still_stale = match store.read(&key)? {
+                None => false,
+                Some(bytes) => {
+                    parse_entry(&key, &bytes).map_or(true, |e| e.stale_reason(now).is_some())
+                }
+            };
+            if still_stale && store.delete(&key)? {
+                removed.push(status.clone());
+            }
+        }
+        Ok((Some(next_count(counter)), plan_of(&removed, true)))
+    })
+}
+
+/// The plan that lists `stale` entries as removed (or to remove).
+fn plan_of(stale: &[LiveStatus], applied: bool) -> PrunePlan {
+    let removed = stale
+        .iter()
+        .map(|s| Removal {
+            kind: PruneKind::LiveSession,
+            id: s.entry.as_ref().map_or_else(
+                || {
+                    s.key
+                        .rsplit('/')
+                        .next()
+                        .unwrap_or(&s.key)
+                        .trim_end_matches(".json")
+                        .to_owned()
+                },
+                |e| e.session_id.clone(),
+            ),
+            removes: std::iter::once(s.key.clone())
+                .chain(
+                    s.entry
+                        .iter()
+                        .flat_map(|e| e.scopes.iter().map(|x| format!("scope {x}"))),
+                )
+                .collect(),
+            reason: s.reason.clone().unwrap_or_default(),
+        })
+        .collect();
+    PrunePlan {
+        applied,
+        removed,
+        kept: Vec::new(),
+    }
 }

@@ -56,7 +56,9 @@ pub use keys::{
     LIVE_DIR, OWNER_KEY, SCOPES_KEY, live_dir, live_key, live_key_in, owner_key, owner_key_for,
 };
 pub use lease::{Lease, check_writer, claim_lease, read_lease, release_lease, renew_lease};
-pub use live::{LiveSession, LiveStatus, claim_scopes, heartbeat_live, list_live, release_scopes};
+pub use live::{
+    LiveSession, LiveStatus, claim_scopes, heartbeat_live, list_live, prune_live, release_scopes,
+};
 pub use outcomes::{ClaimOutcome, HeartbeatOutcome, ReleaseOutcome};
 
 /// How long a lease lasts without a renewal, in seconds, when the caller names none.
