@@ -320,6 +320,40 @@ fn registry_prune_removes_whole_agents_and_keeps_the_current_sessions() {
 }
 
 #[test]
+fn registry_prune_keeps_the_agents_of_a_chain_a_live_session_claims() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    std::fs::create_dir_all(root.join(".claude")).unwrap();
+    let registry = json!({
+        "sessions": {"a": "a1", "b": "b1"},
+        "chains": {"c-claimed": ["a1"], "c-free": ["b1"]},
+        "metadata": {
+            "a1": {"agent_name": "a", "created_at": "2020-01-01T00:00:00", "chain_id": "c-claimed", "resume_count": 0},
+            "b1": {"agent_name": "b", "created_at": "2020-01-01T00:00:00", "chain_id": "c-free", "resume_count": 0}
+        },
+        "last_updated": "2020-01-01T00:00:00",
+        "results": {}
+    });
+    write(root, ".moai/memory/agent-sessions.json", &registry);
+    ok_as(root, "orch-1", &["claim", "--scope", "c-claimed"]);
+    let out = ok(
+        root,
+        &["prune", "--registry", "--older-than", "30", "--apply"],
+    );
+    assert!(
+        out.contains("keeping agent `a1`: a live session claims it or its chain"),
+        "{out}"
+    );
+    let after: Value = serde_json::from_slice(
+        &std::fs::read(root.join(".moai/memory/agent-sessions.json")).unwrap(),
+    )
+    .unwrap();
+    assert!(after["metadata"].get("a1").is_some());
+    assert!(after["metadata"].get("b1").is_none());
+    assert_eq!(after["chains"], json!({"c-claimed": ["a1"]}));
+}
+
+#[test]
 fn team_prune_removes_old_member_files() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

@@ -14,7 +14,7 @@ use super::status::SessionStatus;
 use super::store::OrchestratorStore;
 use crate::error::{Error, Result};
 use crate::key::Key;
-use crate::ownership::{list_live, live_dir};
+use crate::ownership::claimed_by_live_sessions;
 use crate::retention::{Kept, PruneKind, PrunePlan, Removal, cutoff, days_ago};
 use crate::store::{Store, update_with};
 use crate::time::Clock;
@@ -73,7 +73,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             .load()?
             .and_then(|doc| ForkedFrom::of(&doc))
             .map(|f| f.session_id);
-        let claimed = self.claimed_by_live_sessions()?;
+        let claimed = claimed_by_live_sessions(&self.store, self.now())?;
         let now = self.clock.now();
         if !options.apply {
             let files = self.history_files()?;
@@ -107,18 +107,6 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 .retain(|r| r.error.is_some() || !gone.contains(r.id.as_ref()));
             Ok((Some(index.to_bytes()), plan))
         })
-    }
-
-    /// The session ids and scopes that live (not stale) sessions claim: their own session ids
-    /// and the scopes they hold.
-    fn claimed_by_live_sessions(&self) -> Result<HashSet<String>> {
-        let live = list_live(&self.store, &live_dir(), self.now())?;
-        Ok(live
-            .into_iter()
-            .filter(|s| !s.stale)
-            .filter_map(|s| s.entry)
-            .flat_map(|e| std::iter::once(e.session_id).chain(e.scopes))
-            .collect())
     }
 
     /// The plan of `options` over the records of `index`, at `now`, keeping `origin` (what

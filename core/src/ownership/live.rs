@@ -440,3 +440,20 @@ fn plan_of(stale: &[LiveStatus], applied: bool) -> PrunePlan {
         kept: Vec::new(),
     }
 }
+
+/// What live (not stale) sessions of the live folder of the store claim at `now`: their own
+/// session ids and the scopes they hold. Prunes keep what this names.
+///
+/// # Errors
+/// [`ErrorKind::Storage`] when the store fails.
+pub(crate) fn claimed_by_live_sessions<S: Store + ?Sized>(
+    store: &S,
+    now: Timestamp,
+) -> Result<std::collections::HashSet<String>> {
+    Ok(list_live(store, &super::keys::live_dir(), now)?
+        .into_iter()
+        .filter(|s| !s.stale)
+        .filter_map(|s| s.entry)
+        .flat_map(|e| std::iter::once(e.session_id).chain(e.scopes))
+        .collect())
+}

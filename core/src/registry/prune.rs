@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use super::agent_registry::AgentRegistry;
 use super::document::SessionsDocument;
 use crate::error::Result;
+use crate::ownership::claimed_by_live_sessions;
 use crate::retention::{Kept, PruneKind, PrunePlan, Removal, cutoff, days_ago};
 use crate::store::Store;
 use crate::time::{Clock, Timestamp};
@@ -46,6 +47,7 @@ fn last_activity(doc: &SessionsDocument, id: &str) -> Option<DateTime<Utc>> {
 pub(crate) fn plan(
     doc: &SessionsDocument,
     options: &PruneRegistryOptions,
+    claimed: &HashSet<String>,
     now: DateTime<Utc>,
 ) -> PrunePlan {
     let before = cutoff(now, options.older_than_days);
@@ -81,11 +83,19 @@ pub(crate) fn plan(
             });
             continue;
         }
+        let chains = chains_of.get(id.as_str()).into_iter().flatten();
+        if claimed.contains(id) || chains.clone().any(|chain| claimed.contains(*chain)) {
+            plan.kept.push(Kept {
+                kind: PruneKind::Agent,
+                id: id.clone(),
+                reason: "a live session claims it or its chain".to_owned(),
+            });
+            continue;
+        }
         let mut removes = vec!["metadata".to_owned()];
         if doc.results.contains_key(id) {
             removes.push("results".to_owned());
         }
-        let chains = chains_of.get(id.as_str()).into_iter().flatten();
         removes.extend(chains.map(|chain| format!("chains/{chain}")));
         let names = names_of.get(id.as_str()).into_iter().flatten();
         removes.extend(names.map(|name| format!("sessions/{name}")));
@@ -137,17 +147,19 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// Prunes the registry by `options` (see [`PruneRegistryOptions`]): a dry
     /// run over [`load`](Self::load) unless `options.apply`, then one exclusive change of
     /// `agent-sessions.json` (in either journal mode). An agent whose times do not read as
-    /// timestamps stays.
+    /// timestamps stays, and so does one that a live session claims (its id, or the id of a
+    /// chain it is in, held as a scope by a live session that is not stale).
     ///
     /// # Errors
     /// As [`load`](Self::load) and [`register`](Self::register).
     pub fn prune(&self, options: &PruneRegistryOptions) -> Result<PrunePlan> {
         let now = self.clock.now();
+        let claimed = claimed_by_live_sessions(&self.store, Timestamp::from_utc(now))?;
         if !options.apply {
-            return Ok(plan(&self.load()?, options, now));
+            return Ok(plan(&self.load()?, options, &claimed, now));
         }
         self.mutate(None, |doc, _| {
-            let mut plan = plan(doc, options, now);
+            let mut plan = plan(doc, options, &claimed, now);
             plan.applied = true;
             (apply(doc, &plan), plan)
         })
