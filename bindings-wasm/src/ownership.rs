@@ -91,4 +91,10 @@ impl OrchestratorStore {
         self.inner.set_writer(writer);
         Ok(())
     }
+
+    /// Whom this handle writes as (`null`: nobody).
+    #[wasm_bindgen(getter, unchecked_return_type = "Writer | null")]
+    pub fn writer(&self) -> JsResult<JsValue> {
+        to_js(&self.inner.writer())
+    }
 }

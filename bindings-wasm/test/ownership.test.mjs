@@ -53,8 +53,10 @@ test("renew, release: after a release another owner may claim; the epoch grows",
   assert.equal(taken.lease.epoch, 2);
   b.createSession({ goal: "g", project });
   a.setWriter({ owner: "a", epoch: 1 });
+  assert.deepEqual(a.writer, { owner: "a", epoch: 1 });
   assert.equal(thrown(() => a.pause()).code, "conflict");
   a.setWriter(null);
+  assert.equal(a.writer, null);
   assert.equal(thrown(() => a.start()).code, "conflict", "no writer on a claimed session");
 });
 
