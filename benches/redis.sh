@@ -14,20 +14,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 [ "${1:-}" = "--" ] && shift
-command -v redis-server >/dev/null || { echo "redis-server is missing: run scripts/setup" >&2; exit 1; }
-dir=$(mktemp -d)
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-redis-server --port "$port" --bind 127.0.0.1 --dir "$dir" --save "" \
-  --appendonly yes --appendfsync "${APPENDFSYNC:-everysec}" --daemonize no >"$dir/server.log" 2>&1 &
-server=$!
-stop() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$dir"; }
-trap stop EXIT
-for _ in $(seq 200); do
-  redis-cli -p "$port" ping 2>/dev/null | grep -q PONG && break
-  kill -0 "$server" 2>/dev/null || { cat "$dir/server.log" >&2; exit 1; }
-  sleep 0.05
-done
-url="redis://127.0.0.1:$port/0"
+APPENDFSYNC=${APPENDFSYNC:-everysec}
+source scripts/redis-server.sh
+url=$REDIS_URL
 echo "redis-server $(redis-server --version | sed 's/.*v=\([^ ]*\).*/\1/') on $url, appendfsync ${APPENDFSYNC:-everysec}; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 SESSION_STATE_BENCH_REDIS="$url" cargo bench -p session-state-redis --bench redis -- "$@"
 if [ -z "${SKIP_PYTHON:-}" ]; then
