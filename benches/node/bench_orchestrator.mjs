@@ -7,7 +7,10 @@
 //     `writeFileSync(tmp, JSON.stringify(doc, null, 2))` + `renameSync(tmp, file)`, and
 //     `JSON.parse(readFileSync(file, 'utf8'))`;
 //   - durable: ours with `durable: true` against the same write with `fsyncSync` of the
-//     temporary file before the rename and of the folder after it.
+//     temporary file before the rename and of the folder after it;
+//   - for reference, ours through a `MemoryStore` (what save and load cost besides the file
+//     calls) against plain Node's save followed by `JSON.parse` of the text it wrote (the new
+//     object `save` returns) and plain Node's load again.
 //
 //     node benches/node/bench_orchestrator.mjs [repeats]   # default 400 calls per side and row
 //
@@ -33,7 +36,7 @@ import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 
 const require = createRequire(import.meta.url)
-const { FileStore, OrchestratorStore } = require('../../bindings-node/index.js')
+const { FileStore, MemoryStore, OrchestratorStore } = require('../../bindings-node/index.js')
 
 const ROUNDS = 20
 
@@ -134,6 +137,21 @@ function main() {
         () => plainWrite(plainDir, file, JSON.stringify(doc, null, 2), durable),
       )
       rows.push([`save, ${mode}`, ...save])
+      if (!durable) {
+        // Reference: ours without the file calls; plain Node making, as save does, a new object
+        // of what it wrote.
+        const memory = new OrchestratorStore(new MemoryStore())
+        const copy = race(
+          repeats,
+          () => memory.save(doc),
+          () => {
+            const text = JSON.stringify(doc, null, 2)
+            plainWrite(plainDir, file, text, durable)
+            return JSON.parse(text)
+          },
+        )
+        rows.push(['save: ours into a MemoryStore (no file calls) / plain + `JSON.parse` of its text', ...copy])
+      }
       // The floor reads the very bytes ours wrote.
       writeFileSync(file, readFileSync(join(oursDir, ours.currentKey)))
       if (!durable) {
@@ -143,6 +161,14 @@ function main() {
           () => JSON.parse(readFileSync(file, 'utf8')),
         )
         rows.push(['load', ...read])
+        const memory = new OrchestratorStore(new MemoryStore())
+        memory.save(doc)
+        const parse = race(
+          repeats,
+          () => memory.load(),
+          () => JSON.parse(readFileSync(file, 'utf8')),
+        )
+        rows.push(['load: ours from a MemoryStore / plain again', ...parse])
       }
       assert.equal(ours.load().agents.length, 200)
       assert.deepEqual(JSON.parse(readFileSync(file, 'utf8')), ours.load())
