@@ -51,6 +51,7 @@ pub mod conformance;
 pub mod errors;
 pub mod git_head;
 pub mod host_store;
+pub mod json_text;
 pub mod orchestrator;
 pub mod ownership;
 pub mod redis_store;

@@ -22,6 +22,7 @@ use session_state_fs::SystemClock;
 use crate::any_store::AnyStore;
 use crate::args::{Any, Arg, Doc, Instant, Json, Options, napi_failed};
 use crate::errors::{Out, out};
+use crate::json_text::session_argument;
 
 type Core = core::OrchestratorStore<AnyStore, SystemClock>;
 type Replace = Options<ArchiveOptions>;
@@ -66,8 +67,8 @@ impl OrchestratorStore {
         ts_return_type = "OrchestratorSession"
     )]
     pub fn save(&self, doc: Any<'_>) -> Out<OrchestratorSession> {
-        run!(doc: Doc => {
-            let mut doc = parse_object_argument("doc", &doc, self.inner.options())?;
+        out(|| {
+            let mut doc = session_argument(doc, "doc", self.inner.options())?;
             self.inner.save(&mut doc)?;
             Ok(doc)
         })

@@ -2,7 +2,8 @@
 # Node package (bindings-node): install the pinned dev tools from package-lock.json, fail when
 # the declarations generated from the core (scripts/gen-types) drift, build the addon
 # (release), fail when the committed index.js / index.d.ts differ from what the build
-# generates, then run the node tests and the TypeScript check (`npm test`).
+# generates, then run the node tests and the TypeScript check (`npm test`), and the Node bench
+# with a few calls (benches/node).
 set -euo pipefail
 cd "$(dirname "$0")/../../bindings-node"
 committed=$(mktemp -d)
@@ -21,3 +22,5 @@ for generated in index.js index.d.ts; do
   fi
 done
 npm test
+# A few calls only: the bench keeps working (it checks what it loads; no time is checked).
+node ../benches/node/bench_orchestrator.mjs 20 > /dev/null

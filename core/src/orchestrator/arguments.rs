@@ -35,6 +35,25 @@ pub fn parse_argument(
     parse_from(Source::Argument(name), bytes, options)
 }
 
+/// [`parse_argument`] of `text`, the JSON text of the argument `name` as a JS engine's
+/// `JSON.stringify` wrote it: a failure is worded as for that text read into a value first
+/// ([`parse_object_argument`] of it), so a lone surrogate (`JSON.stringify` writes it as an
+/// escape) is named where it is.
+///
+/// # Errors
+/// As [`parse_argument`], or `invalid_input` for a lone surrogate.
+pub fn parse_text_argument(
+    name: &str,
+    text: &str,
+    options: &ParseOptions,
+) -> Result<OrchestratorSession> {
+    parse_argument(name, text.as_bytes(), options).map_err(|e| {
+        crate::json::parse_input(name, text.as_bytes())
+            .err()
+            .unwrap_or(e)
+    })
+}
+
 /// The agent of the auto-save point "agent started" from its members as given (`id`, `type`,
 /// `task`, ...): `status` defaults to `in_progress` and `started` to `now` when absent, as the
 /// Node, Python and wasm packages document.
@@ -152,6 +171,28 @@ mod tests {
             "{err}"
         );
         assert_eq!(err.context_value("key"), None);
+    }
+
+    #[test]
+    fn a_text_argument_parses_as_its_value_would() {
+        let doc = crate::orchestrator::OrchestratorSession::new(
+            "2025-12-27-a",
+            "goal",
+            "default",
+            crate::orchestrator::Project::new("p", "/p", None),
+            Timestamp::parse("2025-12-27T10:30:00Z").unwrap(),
+        );
+        let text = serde_json::to_string(&doc).unwrap();
+        let options = ParseOptions::default();
+        assert_eq!(parse_text_argument("doc", &text, &options).unwrap(), doc);
+        let lone = text.replacen(r#""goal":"goal""#, r#""goal":"\ud800""#, 1);
+        let err = parse_text_argument("doc", &lone, &options).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+        assert!(err.message().contains("lone surrogate"), "{err}");
+        assert_eq!(err.context_value("field"), Some("[\"goal\"]"), "{err}");
+        let err = parse_text_argument("doc", r#"{"a": 1}"#, &options).unwrap_err();
+        let via_value = parse_object_argument("doc", &map(json!({"a": 1})), &options);
+        assert_eq!(err.message(), via_value.unwrap_err().message());
     }
 
     #[test]
