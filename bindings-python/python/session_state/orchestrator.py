@@ -172,13 +172,9 @@ def load_session(*, store: Optional[Store] = None) -> Optional[Dict[str, Any]]:
     Raises ``CorruptStateError`` (``.salvaged`` holds what could be read) for a file that does
     not parse."""
     try:
-        data = _here(store).load_bytes()
+        return _here(store).load_raw()
     except IncompatibleSchemaError:
         return None
-    if data is None:
-        return None
-    state: Dict[str, Any] = json.loads(data.decode("utf-8-sig"))
-    return state
 
 
 def archive_session(

@@ -59,7 +59,7 @@ mod store;
 mod summary;
 
 pub use arguments::{
-    agent_from_start, parse_argument, parse_object_argument, render_resume_argument,
+    agent_from_start, parse_argument, parse_object_argument, render_resume_argument, valid_argument,
 };
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
