@@ -94,14 +94,14 @@ handle_methods!(PyOrchestrator {
     }
 
     /// `load_raw() -> dict | None`: the current file's values as written (what `json.loads`
-    /// gives) once they parse as a "1.0" document (same errors as `load`), for the
-    /// compatibility `load_session`.
+    /// gives) once they parse as a "1.0" document (same errors as `load`; the file this handle
+    /// saved last was checked before it was written), for the compatibility `load_session`.
     fn load_raw<'py>(&self, py: Python<'py>) -> PyResult<Option<Obj<'py>>> {
         let key = current_key();
         let Some(bytes) = self.inner.store().read(&key).py()? else {
             return Ok(None);
         };
-        self.inner.parse(&key, &bytes).py()?;
+        self.inner.check(&key, &bytes).py()?;
         json_to_py(py, &bytes).map(Some)
     }
 
