@@ -6,6 +6,7 @@
 //! text: values arrive and leave as `dict`, `list`, `str`, `int`, `float`, `bool` and `None`.
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use pyo3::exceptions::PyRecursionError;
@@ -156,8 +157,12 @@ pub fn fast_typed<T: DeserializeOwned>(value: &Obj<'_>, limit: usize) -> Option<
     .ok()
 }
 
+/// The `, ` after a member or item, counted with each value.
+const SEPARATOR: usize = 2;
+
 /// The state of one [`fast_typed`]: how many bytes of JSON text are left under the limit
-/// (counted at their largest: every string byte escaped as `\u00XX`), and the keys already
+/// (counted at their largest, as `json.dumps` writes it: every string byte escaped as
+/// `\u00XX`, `, ` and `: ` between members), and the keys already
 /// converted, by object (a dict's keys are mostly the same `str` objects, which the dict
 /// keeps alive while it is read).
 struct Walk {
@@ -205,14 +210,14 @@ impl<'de> serde::Deserializer<'de> for PyData<'_, '_> {
         let (value, depth, walk) = (self.value, self.depth, self.walk);
         if let Ok(text) = value.cast_exact::<PyString>() {
             let text = text.to_cow().map_err(|_| Declined)?;
-            walk.spend(text.len() * 6 + 2)?;
+            walk.spend(text.len() * 6 + 2 + SEPARATOR)?;
             return visitor.visit_string(text.into_owned());
         }
         if let Ok(dict) = value.cast_exact::<PyDict>() {
             if depth == json_check::MAX_VALUE_NESTING {
                 return Err(Declined);
             }
-            walk.spend(2)?;
+            walk.spend(2 + SEPARATOR)?;
             return visitor.visit_map(PyMap {
                 items: dict.iter(),
                 next: None,
@@ -224,14 +229,15 @@ impl<'de> serde::Deserializer<'de> for PyData<'_, '_> {
             if depth == json_check::MAX_VALUE_NESTING {
                 return Err(Declined);
             }
-            walk.spend(2)?;
+            walk.spend(2 + SEPARATOR)?;
             return visitor.visit_seq(PySeq {
                 items: list.iter(),
                 depth: depth + 1,
                 walk,
             });
         }
-        walk.spend(24)?;
+        // The longest number `json.dumps` writes: `-2.2250738585072014e-308`.
+        walk.spend(24 + SEPARATOR)?;
         if value.is_none() {
             return visitor.visit_unit();
         }
@@ -260,7 +266,7 @@ impl<'de> serde::Deserializer<'de> for PyData<'_, '_> {
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Declined> {
         if self.value.is_none() {
-            self.walk.spend(4)?;
+            self.walk.spend(4 + SEPARATOR)?;
             return visitor.visit_none();
         }
         visitor.visit_some(self)
@@ -300,16 +306,14 @@ impl<'de> de::MapAccess<'de> for PyMap<'_, '_> {
         };
         self.next = Some(value);
         let text = key.cast_exact::<PyString>().map_err(|_| Declined)?;
-        let id = key.as_ptr() as usize;
-        if !self.walk.keys.contains_key(&id) {
-            let owned = text.to_cow().map_err(|_| Declined)?.into_owned();
-            self.walk.keys.insert(id, owned);
-        }
-        let text = self.walk.keys.get(&id).map_or("", String::as_str);
+        let text = match self.walk.keys.entry(key.as_ptr() as usize) {
+            Entry::Occupied(known) => known.into_mut(),
+            Entry::Vacant(new) => new.insert(text.to_cow().map_err(|_| Declined)?.into_owned()),
+        };
         self.walk.budget = self
             .walk
             .budget
-            .checked_sub(text.len() * 6 + 4)
+            .checked_sub(text.len() * 6 + 4) // `"key": `
             .ok_or(Declined)?;
         seed.deserialize(de::value::StrDeserializer::<Declined>::new(text))
             .map(Some)
@@ -342,7 +346,6 @@ impl<'de> de::SeqAccess<'de> for PySeq<'_, '_> {
         let Some(item) = self.items.next() else {
             return Ok(None);
         };
-        self.walk.spend(1)?;
         seed.deserialize(PyData {
             value: &item,
             depth: self.depth,
