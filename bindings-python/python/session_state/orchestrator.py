@@ -32,7 +32,6 @@ history pages, recovery.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
