@@ -1,16 +1,28 @@
 #!/usr/bin/env python3
 """save_session / load_session of a 200-agent session: session_state.orchestrator against the
-skill's functions (../shared/reference/session_state_skill.py), in one run, each in its own
-temporary folder of the same filesystem (no fsync on either side).
+skill's functions (../shared/reference/session_state_skill.py) and LangGraph's SqliteSaver
+(`put` / `get_tuple` of a checkpoint holding the same document, file database), in one run,
+each side in its own temporary folder of the same filesystem. Two durabilities, each compared
+like with like:
+
+- no fsync: the skill (never fsyncs), ours with `FileStore(..., durable=False)`, SqliteSaver
+  with `PRAGMA synchronous=OFF`, and the floor: the document's bytes written to a temporary
+  file and renamed over, read back (no JSON);
+- durable: ours by default (fsync of the file and its folder), SqliteSaver as it comes (WAL,
+  `synchronous=FULL`), and the floor with the same fsyncs.
 
     .venv/bin/python benches/python/bench_orchestrator.py [repeats]   # default 200
 
-Prints a table: mean time per call and the speed-up over the skill.
+SqliteSaver is the `langgraph-checkpoint-sqlite` package, installed into the bench's venv
+only (`.venv/bin/pip install langgraph-checkpoint-sqlite`); without it its rows are skipped.
+Prints a table: the median over rounds of the mean time per call (the sides take turns,
+so a change of load hits all of them), and the speed-ups of ours.
 """
 
 import copy
 import importlib.util
 import os
+import statistics
 import sys
 import tempfile
 import time
@@ -67,32 +79,145 @@ def timed(fn, repeats):
     return (time.perf_counter() - start) / repeats
 
 
+def ours_side(durable):
+    from session_state import orchestrator as ours
+    from session_state.stores import FileStore
+
+    def side(state, repeats):
+        store = FileStore(os.getcwd(), durable=durable)
+        save = timed(lambda: ours.save_session(state, store=store), repeats)
+        load = timed(lambda: ours.load_session(store=store), repeats)
+        assert len(ours.load_session(store=store)["agents"]) == 200
+        return save, load
+    return side
+
+
+def ours_other_writer(state, repeats):
+    """A load of a file another handle wrote (the check runs; a handle skips it for the
+    file it saved last itself)."""
+    from session_state import orchestrator as ours
+    from session_state.stores import FileStore
+
+    ours.save_session(state, store=FileStore(os.getcwd(), durable=False))
+    reader = FileStore(os.getcwd(), durable=False)
+    load = timed(lambda: ours.load_session(store=reader), repeats)
+    return None, load
+
+
+def skill_side(state, repeats):
+    skill = skill_module()
+    save = timed(lambda: skill.save_session(state), repeats)
+    load = timed(skill.load_session, repeats)
+    assert len(skill.load_session()["agents"]) == 200
+    return save, load
+
+
+def sqlite_side(durable):
+    def side(state, repeats):
+        import sqlite3
+        from langgraph.checkpoint.base import empty_checkpoint
+        from langgraph.checkpoint.sqlite import SqliteSaver
+
+        conn = sqlite3.connect("checkpoints.sqlite", check_same_thread=False)
+        saver = SqliteSaver(conn)
+        saver.setup()
+        if not durable:
+            conn.execute("PRAGMA synchronous=OFF")
+        config = {"configurable": {"thread_id": "t", "checkpoint_ns": ""}}
+
+        def put():
+            checkpoint = empty_checkpoint()  # a new id, as each step of a graph writes
+            checkpoint["channel_values"] = {"session": state}
+            saver.put(config, checkpoint, {}, {})
+
+        save = timed(put, repeats)
+        load = timed(lambda: saver.get_tuple(config), repeats)
+        got = saver.get_tuple(config).checkpoint["channel_values"]["session"]
+        assert len(got["agents"]) == 200
+        conn.close()
+        return save, load
+    return side
+
+
+def floor_side(durable):
+    def side(state, repeats):
+        import json
+
+        data = json.dumps(state, indent=2).encode()
+        path, temp = "f.json", ".f.json.tmp"
+
+        def write():
+            fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+            os.write(fd, data)
+            if durable:
+                os.fsync(fd)
+            os.close(fd)
+            os.rename(temp, path)
+            if durable:
+                folder = os.open(".", os.O_RDONLY)
+                os.fsync(folder)
+                os.close(folder)
+
+        def read():
+            with open(path, "rb") as f:
+                f.read()
+
+        return timed(write, repeats), timed(read, repeats)
+    return side
+
+
+def has_sqlite_saver():
+    try:
+        import langgraph.checkpoint.sqlite  # noqa: F401
+    except ImportError:
+        print("SqliteSaver skipped: `.venv/bin/pip install langgraph-checkpoint-sqlite` "
+              "adds its rows")
+        return False
+    return True
+
+
 def main():
     repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 200
-    skill = skill_module()
-    from session_state import orchestrator as ours
-
-    rows = []
+    rounds = 5
+    with_sqlite = has_sqlite_saver()
+    modes = {
+        "no fsync": [("skill (seed)", skill_side), ("ours, durable=False", ours_side(False)),
+                     ("ours, load of a file another handle wrote", ours_other_writer),
+                     ("SqliteSaver, synchronous=OFF", sqlite_side(False)),
+                     ("floor: write + rename / read", floor_side(False))],
+        "durable": [("ours (default)", ours_side(True)),
+                     ("SqliteSaver (default: WAL, synchronous=FULL)", sqlite_side(True)),
+                     ("floor: write + fsync + rename + fsync folder / read", floor_side(True))],
+    }
     here = os.getcwd()
+    print(f"Python {sys.version.split()[0]}, 200 agents, median of {rounds} rounds of "
+          f"{repeats // rounds} calls per side (the sides take turns), load average "
+          f"{os.getloadavg()[0]:.1f} at the start")
+    print("| durability | side | save | load | ours faster: save | load |")
+    print("|---|---|---:|---:|---:|---:|")
     try:
-        for name, mod in (("skill (seed)", skill), ("ours", ours)):
-            with tempfile.TemporaryDirectory() as tmp:
-                os.chdir(tmp)
-                state = copy.deepcopy(session())
-                save = timed(lambda: mod.save_session(state), repeats)
-                load = timed(mod.load_session, repeats)
-                assert len(mod.load_session()["agents"]) == 200
-                rows.append((name, save, load))
-                os.chdir(here)
+        for mode, sides in modes.items():
+            sides = [(n, f) for n, f in sides if with_sqlite or not n.startswith("SqliteSaver")]
+            times = {name: ([], []) for name, _ in sides}
+            for _ in range(rounds):
+                for name, side in sides:
+                    with tempfile.TemporaryDirectory() as tmp:
+                        os.chdir(tmp)
+                        save, load = side(copy.deepcopy(session()), repeats // rounds)
+                        os.chdir(here)
+                    if save is not None:
+                        times[name][0].append(save)
+                    times[name][1].append(load)
+            rows = [(name, *(statistics.median(t) if t else None for t in times[name]))
+                    for name, _ in sides]
+            ours = next(r for r in rows if r[0].startswith("ours"))
+            for name, save, load in rows:
+                shown = [f"{t * 1e3:.3f} ms" if t else "" for t in (save, load)]
+                ratio = ["" if name.startswith("ours") or t is None else f"{t / o:.2f}x"
+                         for t, o in ((save, ours[1]), (load, ours[2]))]
+                print(f"| {mode} | {name} | {' | '.join(shown)} | {' | '.join(ratio)} |")
     finally:
         os.chdir(here)
-    print(f"Python {sys.version.split()[0]}, 200 agents, {repeats} calls each")
-    print("| side | save_session | load_session |")
-    print("|---|---:|---:|")
-    for name, save, load in rows:
-        print(f"| {name} | {save * 1e3:.3f} ms | {load * 1e3:.3f} ms |")
-    (_, s0, l0), (_, s1, l1) = rows
-    print(f"| speed-up | {s0 / s1:.1f}x | {l0 / l1:.1f}x |")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,18 @@
 //! Documents across the boundary: serde values to plain `dict`/`list` and back.
 //!
-//! Both directions go through JSON text handled by CPython's C-accelerated `json` module
+//! Most values go through JSON text handled by CPython's C-accelerated `json` module
 //! (`json.dumps` / `json.loads`) and serde_json on the Rust side: under the stable ABI this is
-//! several times faster than building the objects one call at a time. The user never sees the
+//! faster than building them one call at a time through a generic converter. The user never sees the
 //! text: values arrive and leave as `dict`, `list`, `str`, `int`, `float`, `bool` and `None`.
+//! The orchestrator document, the largest, has its own paths: [`fast_typed`] reads a dict
+//! straight into the typed document, [`json_to_py`] builds the dict of a file in one pass.
+
+mod from_python;
+mod quick_hash;
+mod to_python;
+
+pub use from_python::fast_typed;
+pub use to_python::json_to_py;
 
 use pyo3::exceptions::PyRecursionError;
 use pyo3::prelude::*;

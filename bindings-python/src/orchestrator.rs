@@ -10,18 +10,20 @@ pub use staleness::{render_resume_with, resume_summary_with};
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 use serde_json::{Map, Value};
 use session_state::Store;
 use session_state::argument_fields::{MemberNames, from_argument};
 use session_state::orchestrator::{
     self, Agent, AgentStatus, CURRENT_KEY, CreateSession, HistoryQuery, OrchestratorSession,
     OrchestratorStore, ParseOptions, SessionStatus, StoreOptions, current_key, parse_argument,
+    valid_argument,
 };
 use session_state_fs::SystemClock;
 
 use crate::args::{self, flag, text};
-use crate::convert::{Obj, Out, ToPyData, from_py, handle_methods, json_bytes, to_py};
+use crate::convert::{
+    Obj, Out, ToPyData, fast_typed, from_py, handle_methods, json_bytes, json_to_py, to_py,
+};
 use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, key_or, store_arg};
 
@@ -31,6 +33,10 @@ use crate::stores::{AnyStore, key_or, store_arg};
 /// argument is wrong, no file is. An unsafe `session_id` stays `InvalidKeyError`, another
 /// `schema_version` `IncompatibleSchemaError`.
 fn doc_from_py(value: &Obj<'_>, options: &ParseOptions) -> PyResult<OrchestratorSession> {
+    let fast = fast_typed(value, options.max_document_bytes);
+    if let Some(doc) = fast.and_then(|doc| valid_argument(doc, options)) {
+        return Ok(doc);
+    }
     parse_argument("state", &json_bytes("`state`", value)?, options).py()
 }
 
@@ -87,16 +93,16 @@ handle_methods!(PyOrchestrator {
         Ok((key.as_str().into(), updated))
     }
 
-    /// `load_bytes() -> bytes | None`: the current file's bytes once they parse as a "1.0"
-    /// document (same errors as `load`), for the compatibility `load_session`, which returns
-    /// the file's values as written.
-    fn load_bytes<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
+    /// `load_raw() -> dict | None`: the current file's values as written (what `json.loads`
+    /// gives) once they parse as a "1.0" document (same errors as `load`; the file this handle
+    /// saved last was checked before it was written), for the compatibility `load_session`.
+    fn load_raw<'py>(&self, py: Python<'py>) -> PyResult<Option<Obj<'py>>> {
         let key = current_key();
         let Some(bytes) = self.inner.store().read(&key).py()? else {
             return Ok(None);
         };
-        self.inner.parse(&key, &bytes).py()?;
-        Ok(Some(PyBytes::new(py, &bytes)))
+        self.inner.check(&key, &bytes).py()?;
+        json_to_py(py, &bytes).map(Some)
     }
 
     #[pyo3(signature = (doc, replace = None))]

@@ -32,7 +32,6 @@ history pages, recovery.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from pathlib import Path
@@ -172,13 +171,9 @@ def load_session(*, store: Optional[Store] = None) -> Optional[Dict[str, Any]]:
     Raises ``CorruptStateError`` (``.salvaged`` holds what could be read) for a file that does
     not parse."""
     try:
-        data = _here(store).load_bytes()
+        return _here(store).load_raw()
     except IncompatibleSchemaError:
         return None
-    if data is None:
-        return None
-    state: Dict[str, Any] = json.loads(data.decode("utf-8-sig"))
-    return state
 
 
 def archive_session(

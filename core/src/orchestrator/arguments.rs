@@ -7,7 +7,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::document::{Agent, OrchestratorSession};
-use super::parse::{ParseOptions, Source, parse_from};
+use super::parse::{ParseOptions, Source, parse_from, valid_typed};
 use super::status::AgentStatus;
 use super::summary::{ResumeSummary, render_resume, resume_summary};
 use crate::error::{Error, Result};
@@ -52,6 +52,19 @@ pub fn parse_text_argument(
             .err()
             .unwrap_or(e)
     })
+}
+
+/// `doc`, the argument as a binding read it with serde straight from its host's data (no JSON
+/// text in between), when [`parse_argument`] of that data's JSON text would accept it: the
+/// same checks, leaving out the size against [`ParseOptions::max_document_bytes`], which the
+/// caller has made sure of. `None` when it would not: [`parse_argument`] of the text then
+/// gives the error.
+#[must_use]
+pub fn valid_argument(
+    doc: OrchestratorSession,
+    options: &ParseOptions,
+) -> Option<OrchestratorSession> {
+    valid_typed(doc, options)
 }
 
 /// The agent of the auto-save point "agent started" from its members as given (`id`, `type`,

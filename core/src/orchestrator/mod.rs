@@ -60,7 +60,7 @@ mod summary;
 
 pub use arguments::{
     agent_from_start, parse_argument, parse_object_argument, parse_text_argument,
-    render_resume_argument,
+    render_resume_argument, valid_argument,
 };
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,

@@ -127,10 +127,20 @@ fn parse_any_id_from(
         Source::Argument(_) => None,
     };
     check_named_size(source.name(), key, bytes, options.max_document_bytes)?;
-    let mut doc = match parse_typed_fast(bytes) {
+    let doc = match parse_typed_fast(bytes) {
         Some(doc) if doc.schema_version == SCHEMA_VERSION => doc,
         _ => parse_typed_explained(source, bytes)?,
     };
+    finish(source, doc, options)
+}
+
+/// The checks after the typed read: a field that reads but must not ([`unreadable_field`]),
+/// then naive timestamps resolved.
+fn finish(
+    source: Source<'_>,
+    mut doc: OrchestratorSession,
+    options: &ParseOptions,
+) -> Result<OrchestratorSession> {
     if let Some((field, detail)) = unreadable_field(&doc) {
         return Err(source.corrupt_field(&field, detail));
     }
@@ -138,6 +148,22 @@ fn parse_any_id_from(
         resolve_naive(&mut doc, offset);
     }
     Ok(doc)
+}
+
+/// `doc`, a "1.0" session read by a binding with serde straight from its host's data, when
+/// [`parse_from`] of that data's JSON text would accept it (every check but the size); `None`
+/// otherwise, and [`parse_from`] of the text gives the error.
+pub(crate) fn valid_typed(
+    doc: OrchestratorSession,
+    options: &ParseOptions,
+) -> Option<OrchestratorSession> {
+    if doc.schema_version != SCHEMA_VERSION {
+        return None;
+    }
+    let source = Source::Argument("");
+    let doc = finish(source, doc, options).ok()?;
+    check_session_id(source, &doc).ok()?;
+    Some(doc)
 }
 
 /// The id must also make an archive file name, or the session could never be archived:
@@ -164,8 +190,9 @@ pub(crate) fn is_unsafe_session_id(err: &Error) -> bool {
 /// accepts, last one winning), and [`parse_typed_explained`] then gives the result and the
 /// precise error. Both give the same document when this one succeeds.
 fn parse_typed_fast(bytes: &[u8]) -> Option<OrchestratorSession> {
-    let bytes = crate::json::strip_bom(bytes);
-    serde_json::from_slice(bytes).ok()
+    // Checked as UTF-8 once: serde_json then reads the strings without checking each again.
+    let text = std::str::from_utf8(crate::json::strip_bom(bytes)).ok()?;
+    serde_json::from_str(text).ok()
 }
 
 /// The careful path: a JSON object first (what it is when it is not one), then the schema

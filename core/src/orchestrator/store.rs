@@ -100,6 +100,22 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         })
     }
 
+    /// Checks the bytes stored under `key` as [`parse`](Self::parse) does (same errors),
+    /// without building the document when they are the current file this handle saved last:
+    /// those were checked before they were written.
+    pub fn check(&self, key: &Key, bytes: &[u8]) -> Result<()> {
+        if *key == current_key() {
+            let last_saved = self
+                .last_saved
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if !last_saved.is_empty() && *last_saved == bytes {
+                return Ok(());
+            }
+        }
+        self.parse(key, bytes).map(drop)
+    }
+
     /// Reads and parses the document under `key`; `None` when there is none.
     pub fn read_document(&self, key: &Key) -> Result<Option<OrchestratorSession>> {
         match self.store.read(key)? {

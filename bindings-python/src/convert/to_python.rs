@@ -1,0 +1,151 @@
+//! JSON text the core has checked, built into plain Python data in one pass.
+
+use std::collections::HashMap;
+
+use pyo3::prelude::*;
+use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString};
+use serde::de::{self, DeserializeSeed, Visitor};
+
+use super::quick_hash::QuickHash;
+use super::{Obj, Out};
+
+/// The JSON text `bytes` (a leading UTF-8 BOM skipped), which the core has already parsed and
+/// checked, as plain Python data equal to what `json.loads` gives, built in one pass over the
+/// text; keys that repeat share one `str` (as `json.loads` does). A number `json.loads` reads
+/// otherwise than serde_json (an integer outside the 64-bit range, which serde_json reads as a
+/// float, and `-0`) sends the whole text to `json.loads`.
+pub fn json_to_py<'py>(py: Python<'py>, bytes: &[u8]) -> Out<'py> {
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let built = std::str::from_utf8(bytes).ok().and_then(|text| {
+        // From a `str`: serde_json does not check each string's UTF-8 again.
+        let mut reader = serde_json::Deserializer::from_str(text);
+        let mut keys = HashMap::default();
+        let value = Build {
+            py,
+            keys: &mut keys,
+        }
+        .deserialize(&mut reader);
+        value.and_then(|value| reader.end().map(|()| value)).ok()
+    });
+    match built {
+        Some(value) => Ok(value),
+        None => py
+            .import("json")?
+            .call_method1("loads", (PyBytes::new(py, bytes),)),
+    }
+}
+
+/// The keys made so far by one [`json_to_py`], by text.
+type Keys<'de, 'py> = HashMap<&'de str, Bound<'py, PyString>, QuickHash>;
+
+/// One value of [`json_to_py`].
+struct Build<'a, 'de, 'py> {
+    py: Python<'py>,
+    keys: &'a mut Keys<'de, 'py>,
+}
+
+/// One key of [`json_to_py`]: the `str` made before for the same text, if any.
+struct Key<'a, 'de, 'py> {
+    py: Python<'py>,
+    keys: &'a mut Keys<'de, 'py>,
+}
+
+impl<'de, 'py> DeserializeSeed<'de> for Key<'_, 'de, 'py> {
+    type Value = Bound<'py, PyString>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_str(self)
+    }
+}
+
+impl<'de, 'py> Visitor<'de> for Key<'_, 'de, 'py> {
+    type Value = Bound<'py, PyString>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a key")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
+        let py = self.py;
+        let key = self.keys.entry(v).or_insert_with(|| PyString::new(py, v));
+        Ok(key.clone())
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
+        Ok(PyString::new(self.py, v))
+    }
+}
+
+impl<'de, 'py> DeserializeSeed<'de> for Build<'_, 'de, 'py> {
+    type Value = Obj<'py>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Obj<'py>, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, 'py> Visitor<'de> for Build<'_, 'de, 'py> {
+    type Value = Obj<'py>;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("JSON")
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Obj<'py>, E> {
+        Ok(self.py.None().into_bound(self.py))
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<Obj<'py>, E> {
+        Ok(PyBool::new(self.py, v).to_owned().into_any())
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<Obj<'py>, E> {
+        Ok(v.into_pyobject(self.py).map_err(E::custom)?.into_any())
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<Obj<'py>, E> {
+        Ok(v.into_pyobject(self.py).map_err(E::custom)?.into_any())
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<Obj<'py>, E> {
+        // serde_json reads `-0` and integers outside the 64-bit range as floats.
+        if (v == 0.0 && v.is_sign_negative()) || (v.fract() == 0.0 && v.abs() >= 9.2e18) {
+            return Err(E::custom("a number json.loads reads otherwise"));
+        }
+        Ok(PyFloat::new(self.py, v).into_any())
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Obj<'py>, E> {
+        Ok(PyString::new(self.py, v).into_any())
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Obj<'py>, A::Error> {
+        let (py, keys) = (self.py, self.keys);
+        let mut items = Vec::new();
+        while let Some(item) = seq.next_element_seed(Build {
+            py,
+            keys: &mut *keys,
+        })? {
+            items.push(item);
+        }
+        PyList::new(py, items)
+            .map(Bound::into_any)
+            .map_err(de::Error::custom)
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Obj<'py>, A::Error> {
+        let (py, keys) = (self.py, self.keys);
+        let dict = PyDict::new(py);
+        while let Some(key) = map.next_key_seed(Key {
+            py,
+            keys: &mut *keys,
+        })? {
+            let value = map.next_value_seed(Build {
+                py,
+                keys: &mut *keys,
+            })?;
+            dict.set_item(key, value).map_err(de::Error::custom)?;
+        }
+        Ok(dict.into_any())
+    }
+}

@@ -1,0 +1,143 @@
+"""save_session reads the dict straight into the typed document and load_session builds the
+dict straight from the checked text: both must give what the JSON text path gives
+(`json.dumps` of the argument, `json.loads` of the file), for every value either can hold."""
+
+import enum
+import json
+from pathlib import Path
+
+import pytest
+
+from session_state import FileStore
+from session_state.errors import CorruptStateError, InvalidInputError
+from session_state.orchestrator import load_session, save_session
+
+FILE = Path(".claude/orchestrator-session.json")
+
+# Values the direct paths handle themselves, and ones they hand to the JSON text path.
+EDGE_VALUES = {
+    "ints": [0, -1, 2**63 - 1, -(2**63), 2**64 - 1, 12345678901234567],
+    "floats": [0.1, -2.5, 1e300, 5e-324, 1.0, 123456789.125],
+    "text": ["é", "😀", "\u0000\t\n\"\\/", "\u2028", "", "x" * 200],
+    "nested": {"a": [{"b": [None, True, False, {}]}], "": []},
+    "keys": {"same": 1, "sáme": 2, "\u0000": 3},
+}
+
+
+def session(**extra):
+    doc = {
+        "schema_version": "1.0", "session_id": "2025-12-27-abc", "created": "2025-12-27T10:00:00Z",
+        "project": {"name": "p", "path": "/p"}, "goal": "g", "mode": "default",
+        "status": "in_progress",
+        "agents": [{"id": "a", "type": "code", "task": "t", "status": "complete",
+                    "started": "2025-12-27T10:00:00Z", "progress": 100}],
+        "context_usage": {"estimated_tokens": 0, "percentage": 0.5, "last_compression": None},
+    }
+    doc.update(extra)
+    return doc
+
+
+@pytest.fixture
+def here(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def saved_file():
+    return json.loads(FILE.read_text(encoding="utf-8"))
+
+
+def test_edge_values_round_trip_as_the_json_text_path_gives_them(here):
+    state = session(x=EDGE_VALUES)
+    save_session(state)
+    assert saved_file()["x"] == EDGE_VALUES
+    loaded = load_session()
+    assert loaded == json.loads(FILE.read_bytes())
+    assert loaded["x"] == EDGE_VALUES
+    assert [type(v) for v in loaded["x"]["ints"]] == [int] * 6
+    assert [type(v) for v in loaded["x"]["floats"]] == [float] * 6
+
+
+class Level(enum.IntEnum):
+    HIGH = 3
+
+
+class Text(str):
+    pass
+
+
+def test_values_of_other_types_are_written_as_json_dumps_writes_them(here):
+    odd = {"tuple": (1, 2), "int_enum": Level.HIGH, "str_subclass": Text("s"), 7: "int key",
+           None: "none key", "dict": {1.5: True}}
+    save_session(session(x=odd))
+    assert saved_file()["x"] == json.loads(json.dumps(odd))
+    save_session(session(pending_tasks=("a", Text("b"))))
+    assert saved_file()["pending_tasks"] == ["a", "b"]
+
+
+@pytest.mark.parametrize("bad, message", [
+    (2**64, "outside the 64-bit range"),
+    (-(2**63) - 1, "outside the 64-bit range"),
+    (float("nan"), "not plain JSON data"),
+    ("\ud800", "lone surrogate"),
+    ({("t",): 1}, "not plain JSON data"),
+    (object(), "not plain JSON data"),
+])
+def test_what_the_direct_path_declines_gets_the_named_error(here, bad, message):
+    with pytest.raises(InvalidInputError, match=message):
+        save_session(session(x={"k": [bad]}))
+    assert not FILE.exists()
+
+
+def test_a_dict_nested_far_beyond_the_limit_is_refused_without_a_crash(here):
+    deep: dict = {}
+    for _ in range(200_000):
+        deep = {"d": deep}
+    with pytest.raises(InvalidInputError, match="nested deeper than the limit of 100 levels"):
+        save_session(session(x=deep))
+
+
+def test_a_document_the_core_refuses_is_refused_with_its_field(here):
+    with pytest.raises(InvalidInputError, match="agents\\[0\\].progress") as err:
+        save_session(session(agents=[{"id": "a", "type": "code", "task": "t",
+                                      "status": "complete", "started": "2025-12-27T10:00:00Z",
+                                      "progress": 101}]))
+    assert err.value.context["field"] == "agents[0].progress"
+
+
+@pytest.mark.parametrize("number, value", [
+    ("123456789012345678901234567890", 123456789012345678901234567890),
+    ("-0", 0),
+    ("-0.0", -0.0),
+])
+def test_load_gives_numbers_as_json_loads_reads_them(here, number, value):
+    save_session(session())
+    text = FILE.read_text(encoding="utf-8")
+    # Written by another writer: an unknown field the core keeps as it is.
+    FILE.write_text(text.replace('"goal"', f'"n": {number}, "goal"', 1), encoding="utf-8")
+    loaded = load_session()
+    assert loaded == json.loads(FILE.read_bytes())
+    assert type(loaded["n"]) is type(value) and str(loaded["n"]) == str(value)
+
+
+def test_load_skips_a_bom_and_reads_escapes(here):
+    save_session(session())
+    text = FILE.read_text(encoding="utf-8")
+    text = text.replace('"goal": "g"', '"goal": "\\u00e9\\ud83d\\ude00\\n"', 1)
+    FILE.write_bytes(b"\xef\xbb\xbf" + text.encode())
+    assert load_session()["goal"] == "é😀\n"
+
+
+def test_a_file_changed_after_this_handle_saved_it_is_checked_again(here):
+    store = FileStore(here, durable=False)
+    save_session(session(), store=store)
+    assert load_session(store=store)["goal"] == "g"
+    FILE.write_text(FILE.read_text(encoding="utf-8")[:-20], encoding="utf-8")
+    with pytest.raises(CorruptStateError):
+        load_session(store=store)
+    save_session(session(goal="h"), store=store)
+    data = saved_file()
+    data["status"] = "sleeping"
+    FILE.write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(CorruptStateError, match="status"):
+        load_session(store=store)

@@ -1,0 +1,88 @@
+//! The two shortcuts a binding takes for the orchestrator document: `valid_argument` (a
+//! document the binding read with serde straight from its host's data) accepts exactly what
+//! `parse_argument` of the same data's JSON text accepts, and gives the same document;
+//! `OrchestratorStore::check` refuses what `parse` refuses, skipping only the bytes the
+//! handle saved last itself.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+use session_state::orchestrator::{
+    OrchestratorSession, OrchestratorStore, ParseOptions, Project, current_key, parse_argument,
+    valid_argument,
+};
+use session_state::{ErrorKind, FixedClock, MemoryStore, Store};
+
+fn clock() -> FixedClock {
+    FixedClock(chrono::DateTime::from_timestamp(1_767_225_600, 0).unwrap())
+}
+
+fn valid() -> Value {
+    json!({
+        "schema_version": "1.0", "session_id": "2025-12-27-abc",
+        "created": "2025-12-27T10:00:00", "goal": "g", "status": "in_progress",
+        "agents": [{"id": "a", "type": "code", "task": "t", "status": "complete",
+                    "started": "2025-12-27T10:00:00Z", "progress": 100}],
+        "x": {"unknown": [1, -2, 0.5, null]}
+    })
+}
+
+#[test]
+fn valid_argument_agrees_with_parse_argument() {
+    let options = ParseOptions {
+        naive_offset: chrono::FixedOffset::east_opt(3600),
+        ..ParseOptions::default()
+    };
+    let cases: [fn(&mut Value); 7] = [
+        |_| {},
+        |d| d["schema_version"] = json!("2.0"),
+        |d| d["agents"][0]["progress"] = json!(101),
+        |d| d["session_id"] = json!("../escape"),
+        |d| d["session_id"] = json!("x".repeat(300)),
+        |d| d["status"] = json!("sleeping"),
+        |d| d["created"] = json!("yesterday"),
+    ];
+    for (i, spoil) in cases.iter().enumerate() {
+        let mut doc = valid();
+        spoil(&mut doc);
+        let text = serde_json::to_vec(&doc).unwrap();
+        let parsed = parse_argument("state", &text, &options);
+        let typed = OrchestratorSession::deserialize(&doc).ok();
+        let direct = typed.and_then(|typed| valid_argument(typed, &options));
+        assert_eq!(direct.is_some(), parsed.is_ok(), "case {i}: {parsed:?}");
+        if let (Some(direct), Ok(parsed)) = (direct, parsed) {
+            assert_eq!(direct, parsed, "case {i}");
+        }
+    }
+}
+
+#[test]
+fn check_skips_only_the_bytes_this_handle_saved_last() {
+    let s = OrchestratorStore::new(MemoryStore::new(), clock());
+    let key = current_key();
+    assert_eq!(
+        s.check(&key, b"{").unwrap_err().kind(),
+        ErrorKind::CorruptState
+    );
+    s.create_session(
+        "goal",
+        "default",
+        Project::new("p", "/p", None),
+        Some("abc"),
+    )
+    .unwrap();
+    let saved = s.store().read(&key).unwrap().unwrap();
+    s.check(&key, &saved).unwrap();
+    let mut changed: Value = serde_json::from_slice(&saved).unwrap();
+    changed["status"] = json!("sleeping");
+    let changed = serde_json::to_vec(&changed).unwrap();
+    assert_eq!(
+        s.check(&key, &changed).unwrap_err().kind(),
+        ErrorKind::CorruptState
+    );
+    let other = OrchestratorStore::new(MemoryStore::new(), clock());
+    other.check(&key, &saved).unwrap();
+    assert_eq!(
+        other.check(&key, &saved[..10]).unwrap_err().kind(),
+        ErrorKind::CorruptState
+    );
+}
