@@ -1,0 +1,105 @@
+#!/usr/bin/env python3
+"""archive_session and list_history(limit=10) through Python at 100 to 100,000
+archived sessions, each size in its own temporary folder (`durable=False`: no fsync).
+
+    .venv/bin/python benches/python/bench_history.py [sizes...]   # default 100 1000 10000 100000
+
+The archives are written as files (the seed's layout), the index is built by a first listing,
+and the listing is timed once the folder's marks have settled (FsStore vouches for a mark 2 s
+after the last change). Prints, per size: mean time of `list_history(limit=10)` (warm, same
+process), of `archive_session` (50 more archives), and the peak RSS of a fresh process that
+imports the package and lists, over one that only imports.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SETTLE = 2.5  # seconds: past FsStore's MARK_SETTLE (2 s)
+
+
+def document(i, status="complete"):
+    return {
+        "schema_version": "1.0",
+        "session_id": f"2020-01-01-{i:06x}",
+        "created": f"2020-01-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:00Z",
+        "updated": "2020-02-01T00:00:00Z",
+        "project": {"name": "bench", "path": "/bench", "git_branch": "main"},
+        "goal": f"Goal of archived session {i}",
+        "mode": "default",
+        "status": status,
+        "agents": [],
+        "completed_work": [],
+        "pending_tasks": [],
+        "decisions_made": [],
+        "context_usage": {"estimated_tokens": 0, "percentage": 0, "last_compression": None},
+        "errors": [],
+    }
+
+
+def timed(fn, repeats):
+    start = time.perf_counter()
+    for _ in range(repeats):
+        fn()
+    return (time.perf_counter() - start) / repeats
+
+
+RSS = """
+import resource, sys
+from session_state import orchestrator
+before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+if sys.argv[1] == "list":
+    orchestrator.list_history(10)
+print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
+"""
+
+
+def peak_rss_kib(folder, what):
+    out = subprocess.run([sys.executable, "-c", RSS, what], cwd=folder, check=True,
+                         capture_output=True, text=True)
+    return int(out.stdout)
+
+
+def main():
+    sizes = [int(a) for a in sys.argv[1:]] or [100, 1000, 10000, 100000]
+    from session_state import FileStore, orchestrator
+
+    print("| archives | list_history(limit=10) | archive_session | peak RSS of a listing (fresh process) | head read |")
+    print("|---:|---:|---:|---:|---:|")
+    here = os.getcwd()
+    for n in sizes:
+        with tempfile.TemporaryDirectory() as tmp:
+            folder = Path(tmp) / ".claude" / "orchestrator-history"
+            folder.mkdir(parents=True)
+            for i in range(n):
+                (folder / f"2020-01-01-{i:06x}.json").write_text(json.dumps(document(i)))
+            os.chdir(tmp)
+            try:
+                store = FileStore(tmp, durable=False)
+                orchestrator.list_history(10, store=store)  # builds the index
+                time.sleep(SETTLE)
+                orchestrator.list_history(10, store=store)  # writes the head
+                head = (Path(tmp) / ".claude" / "orchestrator-history.head.json").stat().st_size
+                listing = timed(lambda: orchestrator.list_history(10, store=store), 200)
+                assert len(orchestrator.list_history(10, store=store)) == 10
+                # Peak RSS of a fresh process listing, over one only importing (the default
+                # store of the current folder: this one).
+                time.sleep(SETTLE)
+                orchestrator.list_history(10, store=store)
+                rss = peak_rss_kib(tmp, "list") - peak_rss_kib(tmp, "import")
+                count = iter(range(n, n + 50))
+                archive = timed(lambda: orchestrator.archive_session(document(next(count)),
+                                                                     store=store), 50)
+                locks = [p.name for p in folder.parent.rglob("*.lock*")]
+                assert not locks, locks
+            finally:
+                os.chdir(here)
+        print(f"| {n:,} | {listing * 1e3:.3f} ms | {archive * 1e3:.3f} ms | {rss} KiB | {head:,} bytes |")
+
+
+if __name__ == "__main__":
+    main()
