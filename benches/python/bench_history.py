@@ -54,6 +54,8 @@ from session_state import orchestrator
 before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
 if sys.argv[1] == "list":
     orchestrator.list_history(10)
+elif sys.argv[1] == "full_scan":
+    orchestrator._here().list_history(10, full_scan=True)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)
 """
 
@@ -68,7 +70,7 @@ def main():
     sizes = [int(a) for a in sys.argv[1:]] or [100, 1000, 10000, 100000]
     from session_state import FileStore, orchestrator
 
-    print("| archives | list_history(limit=10) | archive_session | peak RSS of a listing (fresh process) | head read |")
+    print("| archives | list_history(limit=10) | archive_session | peak RSS over import: listing / full scan | head read |")
     print("|---:|---:|---:|---:|---:|")
     here = os.getcwd()
     for n in sizes:
@@ -90,7 +92,9 @@ def main():
                 # store of the current folder: this one).
                 time.sleep(SETTLE)
                 orchestrator.list_history(10, store=store)
-                rss = peak_rss_kib(tmp, "list") - peak_rss_kib(tmp, "import")
+                base = peak_rss_kib(tmp, "import")
+                rss = peak_rss_kib(tmp, "list") - base
+                rss_full = peak_rss_kib(tmp, "full_scan") - base
                 count = iter(range(n, n + 50))
                 archive = timed(lambda: orchestrator.archive_session(document(next(count)),
                                                                      store=store), 50)
@@ -98,7 +102,7 @@ def main():
                 assert not locks, locks
             finally:
                 os.chdir(here)
-        print(f"| {n:,} | {listing * 1e3:.3f} ms | {archive * 1e3:.3f} ms | {rss} KiB | {head:,} bytes |")
+        print(f"| {n:,} | {listing * 1e3:.3f} ms | {archive * 1e3:.3f} ms | {rss} / {rss_full:,} KiB | {head:,} bytes |")
 
 
 if __name__ == "__main__":

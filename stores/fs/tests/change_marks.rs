@@ -51,7 +51,11 @@ fn a_mark_is_given_once_settled_and_changes_with_any_change() {
 
     std::fs::write(store.path(&k("f/c")), b"by hand").unwrap();
     settle();
-    assert_ne!(store.mark(&folder).unwrap().unwrap(), folder_3, "added by hand");
+    assert_ne!(
+        store.mark(&folder).unwrap().unwrap(),
+        folder_3,
+        "added by hand"
+    );
 
     use std::io::Write;
     let mut file = std::fs::OpenOptions::new()
@@ -157,8 +161,13 @@ fn the_listing_reads_the_head_alone_while_the_marks_hold_and_sees_changes_by_han
     settle();
     s.list_history(&q).unwrap();
     s.archive(&session("late", 40), false).unwrap();
-    let journal = dir.path().join(".claude/orchestrator-history.index.journal");
-    assert_eq!(std::fs::read_to_string(&journal).unwrap().lines().count(), 1);
+    let journal = dir
+        .path()
+        .join(".claude/orchestrator-history.index.journal");
+    assert_eq!(
+        std::fs::read_to_string(&journal).unwrap().lines().count(),
+        1
+    );
     let page = s.list_history(&q).unwrap();
     assert_eq!(ids(&page), ["late", "hand", "s3", "s2", "s1", "s0"]);
     assert!(!journal.exists(), "folded into the index");
