@@ -267,7 +267,7 @@ fn each_fault_is_caught_by_the_case_meant_for_it() {
         let store = Faulty {
             inner: MemoryStore::new(),
             fault,
-            calls: Default::default(),
+            calls: std::sync::atomic::AtomicU64::default(),
         };
         let report = conformance::run_all(&store, &k("conformance"));
         let outcome = report.case(case).unwrap();
@@ -286,7 +286,7 @@ fn the_faulty_wrapper_without_a_fault_passes() {
     let store = Faulty {
         inner: MemoryStore::new(),
         fault: Fault::Nothing,
-        calls: Default::default(),
+        calls: std::sync::atomic::AtomicU64::default(),
     };
     let report = conformance::run_all(&store, &k("c"));
     assert!(report.all_passed(), "{report}");

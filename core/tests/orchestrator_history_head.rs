@@ -34,7 +34,7 @@ fn session(i: u32, status: SessionStatus) -> OrchestratorSession {
 }
 
 fn status_of(i: u32) -> SessionStatus {
-    if i % 7 == 0 {
+    if i.is_multiple_of(7) {
         SessionStatus::Aborted
     } else {
         SessionStatus::Complete

@@ -2,6 +2,7 @@
 //! store or by hand; and the history listing that relies on it (head read alone while the
 //! marks hold, archives added or removed by hand noticed, no lock file left per archive).
 
+use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
@@ -57,7 +58,6 @@ fn a_mark_is_given_once_settled_and_changes_with_any_change() {
         "added by hand"
     );
 
-    use std::io::Write;
     let mut file = std::fs::OpenOptions::new()
         .append(true)
         .open(store.path(&a))
