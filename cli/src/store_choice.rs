@@ -86,4 +86,7 @@ impl Store for CliStore {
     fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
         self.inner().remove_leftovers(prefix)
     }
+    fn mark(&self, key: &Key) -> Result<Option<String>> {
+        self.inner().mark(key)
+    }
 }

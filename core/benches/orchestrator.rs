@@ -1,14 +1,19 @@
 //! Orchestrator benches: save and load of a 200-agent session (memory and filesystem stores),
-//! and `list_history(limit 10)` over 10,000 archived sessions with and without the index.
+//! `list_history(limit 10)` over 10,000 archived sessions with and without the index, and the
+//! scaling of `list_history(limit 10)` (1,000 to 100,000 archives) and of `archive` (100 and
+//! 10,000 archives).
 //!
 //! Run: `cargo bench -p session-state --bench orchestrator -- --warm-up-time 1 --measurement-time 3`
 
 use std::hint::black_box;
+use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use session_state::orchestrator::{HistoryQuery, OrchestratorStore, history_dir};
-use session_state::{MemoryStore, Store};
-use session_state_fs::{Durability, FsStore};
+use session_state::orchestrator::{
+    HistoryQuery, OrchestratorStore, SessionStatus, history_dir, index_head_key, index_key,
+};
+use session_state::{FixedClock, MemoryStore, Store};
+use session_state_fs::{Durability, FsStore, MARK_SETTLE};
 
 mod common;
 use common::{archived, clock, session};
@@ -39,9 +44,11 @@ fn save_load(c: &mut Criterion) {
 
 fn history(c: &mut Criterion) {
     let dir = tempfile::tempdir().unwrap();
+    // Marks never settle here: every listing checks the index against the folder's names.
     let fs_store = FsStore::new(dir.path())
         .unwrap()
-        .with_durability(Durability::Atomic);
+        .with_durability(Durability::Atomic)
+        .with_mark_settle(Duration::MAX);
     let folder = fs_store.path(&history_dir());
     std::fs::create_dir_all(&folder).unwrap();
     for (name, bytes) in archived(10_000) {
@@ -68,5 +75,67 @@ fn history(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, save_load, history);
+/// A store over a temp dir holding `count` archived sessions, with the index and its head
+/// written (the marks settled in between, as they are a few seconds after the last change).
+/// In `/dev/shm` (tmpfs) when there is one: what is timed is the library's own work, not the
+/// waits of a disk journal shared with other processes.
+fn settled_history(count: u32) -> (tempfile::TempDir, OrchestratorStore<FsStore, FixedClock>) {
+    let shm = std::path::Path::new("/dev/shm");
+    let dir = if shm.is_dir() {
+        tempfile::tempdir_in(shm).unwrap()
+    } else {
+        tempfile::tempdir().unwrap()
+    };
+    let fs_store = FsStore::new(dir.path())
+        .unwrap()
+        .with_durability(Durability::Atomic);
+    let folder = fs_store.path(&history_dir());
+    std::fs::create_dir_all(&folder).unwrap();
+    for (name, bytes) in archived(count) {
+        std::fs::write(folder.join(name), bytes).unwrap();
+    }
+    let sessions = OrchestratorStore::new(fs_store, clock());
+    let query = HistoryQuery::default();
+    sessions.list_history(&query).unwrap();
+    std::thread::sleep(MARK_SETTLE + Duration::from_millis(200));
+    assert_eq!(
+        sessions.list_history(&query).unwrap(),
+        sessions.list_history_full_scan(&query).unwrap()
+    );
+    let head = sessions.store().read(&index_head_key()).unwrap().unwrap();
+    let index = sessions.store().read(&index_key()).unwrap().unwrap();
+    eprintln!(
+        "{count} archives: index {} bytes, head {} bytes (what a listing reads)",
+        index.len(),
+        head.len()
+    );
+    (dir, sessions)
+}
+
+fn history_scaling(c: &mut Criterion) {
+    let query = HistoryQuery::default();
+    let mut group = c.benchmark_group("orchestrator_history_scaling");
+    for count in [100, 10_000] {
+        let (_dir, sessions) = settled_history(count);
+        let mut doc = session(2);
+        doc.status = SessionStatus::Complete;
+        let mut n = 0u32;
+        group.bench_function(format!("archive/{count}"), |b| {
+            b.iter(|| {
+                n += 1;
+                doc.session_id = format!("2030-01-01-{n:06x}");
+                black_box(sessions.archive(&doc, false).unwrap())
+            });
+        });
+    }
+    for count in [1_000, 10_000, 100_000] {
+        let (_dir, sessions) = settled_history(count);
+        group.bench_function(format!("list_history_limit10/{count}"), |b| {
+            b.iter(|| black_box(sessions.list_history(&query).unwrap()));
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, save_load, history, history_scaling);
 criterion_main!(benches);

@@ -101,6 +101,22 @@ pub trait Store {
         let _ = prefix;
         Ok(Vec::new())
     }
+
+    /// A cheap change mark of `key`: while it reads the same, the bytes under `key` did not
+    /// change, and, for a folder key, no key directly in the folder was added, removed or
+    /// replaced, by this library or by hand. `None` when the store cannot vouch for that (it
+    /// has no cheap mark, or the key changed too recently for its timestamps to tell): the
+    /// caller then reads or lists. A mark may change more often than needed (after a write of
+    /// the same bytes, or a change deeper down); a missing key or folder has a mark too.
+    /// Callers read the mark *before* reading or listing, so a change made meanwhile shows as
+    /// a new mark. The default has no mark.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when the store fails.
+    fn mark(&self, key: &Key) -> Result<Option<String>> {
+        let _ = key;
+        Ok(None)
+    }
 }
 
 /// A file a writer left behind when it died mid-write (see [`Store::leftovers`]).
@@ -130,6 +146,7 @@ macro_rules! forward_store {
             fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
                 (**self).remove_leftovers(prefix)
             }
+            fn mark(&self, key: &Key) -> Result<Option<String>> { (**self).mark(key) }
         }
     )*};
 }
@@ -182,10 +199,14 @@ pub fn read_apply_write<S: Store + ?Sized>(
 /// A store in memory, for tests and for hosts that keep state themselves. Cheap to clone:
 /// clones share the same map. `update` holds one update lock (for every key) for the whole
 /// read-modify-write; an `update` started by its own `apply` (on the same thread) is
-/// [`ErrorKind::Conflict`] at once instead of waiting for itself forever.
+/// [`ErrorKind::Conflict`] at once instead of waiting for itself forever. Its
+/// [`mark`](Store::mark) of a key is the number of the last change of it, or directly in it.
 #[derive(Clone, Debug, Default)]
 pub struct MemoryStore {
     map: Arc<Mutex<BTreeMap<Key, Vec<u8>>>>,
+    /// Key to the number of the last change of it or directly in it (a folder), and the
+    /// count of every change so far (under the same lock).
+    changes: Arc<Mutex<(BTreeMap<String, u64>, u64)>>,
     updates: Arc<Mutex<()>>,
     /// The thread running an update, if any: re-entry from it is refused, not deadlocked.
     updating: Arc<Mutex<Option<std::thread::ThreadId>>>,
@@ -210,6 +231,20 @@ impl MemoryStore {
     pub fn is_empty(&self) -> bool {
         self.len() == 0
     }
+
+    /// Notes a change of `key` in its mark and its folder's.
+    fn changed(&self, key: &Key) -> Result<()> {
+        let folder = key
+            .parent()
+            .map(|p| p.as_str().to_owned())
+            .unwrap_or_default();
+        let mut changes = self.changes.lock().map_err(poisoned)?;
+        changes.1 += 1;
+        let count = changes.1;
+        changes.0.insert(folder, count);
+        changes.0.insert(key.as_str().to_owned(), count);
+        Ok(())
+    }
 }
 
 /// The error of a [`MemoryStore`] lock poisoned by a panic.
@@ -227,11 +262,21 @@ impl Store for MemoryStore {
 
     fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
         self.map()?.insert(key.clone(), data.to_vec());
-        Ok(())
+        self.changed(key)
     }
 
     fn delete(&self, key: &Key) -> Result<bool> {
-        Ok(self.map()?.remove(key).is_some())
+        let existed = self.map()?.remove(key).is_some();
+        if existed {
+            self.changed(key)?;
+        }
+        Ok(existed)
+    }
+
+    fn mark(&self, key: &Key) -> Result<Option<String>> {
+        let changes = self.changes.lock().map_err(poisoned)?;
+        let last = changes.0.get(key.as_str()).copied().unwrap_or(0);
+        Ok(Some(last.to_string()))
     }
 
     fn list(&self, prefix: &Key) -> Result<Vec<Key>> {

@@ -133,11 +133,16 @@ enum Fault {
     ShortNames,
     /// `leftovers` reports a file after every write, as if its temporary files stayed.
     LeavesLeftovers,
+    /// `mark` gives the same mark whatever changes.
+    MarkStill,
+    /// `mark` gives a new mark at each call, changed or not.
+    MarkWanders,
 }
 
 struct Faulty {
     inner: MemoryStore,
     fault: Fault,
+    calls: std::sync::atomic::AtomicU64,
 }
 
 impl Store for Faulty {
@@ -216,6 +221,17 @@ impl Store for Faulty {
         self.write(key, &bytes)
     }
 
+    fn mark(&self, key: &Key) -> Result<Option<String>> {
+        let n = self
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        match self.fault {
+            Fault::MarkStill => Ok(Some("still".to_owned())),
+            Fault::MarkWanders => Ok(Some(n.to_string())),
+            _ => self.inner.mark(key),
+        }
+    }
+
     fn leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
         if self.fault != Fault::LeavesLeftovers || self.inner.list(prefix)?.is_empty() {
             return Ok(Vec::new());
@@ -244,11 +260,14 @@ fn each_fault_is_caught_by_the_case_meant_for_it() {
         (Fault::AsciiOnly, "unicode_keys_round_trip"),
         (Fault::ShortNames, "longest_segment_round_trips"),
         (Fault::LeavesLeftovers, "finished_writes_leave_no_leftovers"),
+        (Fault::MarkStill, "marks_change_with_what_they_mark"),
+        (Fault::MarkWanders, "marks_change_with_what_they_mark"),
     ];
     for (fault, case) in expectations {
         let store = Faulty {
             inner: MemoryStore::new(),
             fault,
+            calls: std::sync::atomic::AtomicU64::default(),
         };
         let report = conformance::run_all(&store, &k("conformance"));
         let outcome = report.case(case).unwrap();
@@ -267,6 +286,7 @@ fn the_faulty_wrapper_without_a_fault_passes() {
     let store = Faulty {
         inner: MemoryStore::new(),
         fault: Fault::Nothing,
+        calls: std::sync::atomic::AtomicU64::default(),
     };
     let report = conformance::run_all(&store, &k("c"));
     assert!(report.all_passed(), "{report}");

@@ -99,6 +99,13 @@ pub(super) const ALL: &[Case] = &[
         run: finished_writes_leave_no_leftovers,
     },
     Case {
+        name: "marks_change_with_what_they_mark",
+        description: "a key's mark differs after its bytes change, a folder's after a key in \
+                      it is added, replaced or removed, and stays the same without a change \
+                      (a store without marks gives none)",
+        run: marks_change_with_what_they_mark,
+    },
+    Case {
         name: "invalid_keys_are_unrepresentable",
         description: "hostile keys and segments are refused by `Key` itself, so no store sees them",
         run: invalid_keys_are_unrepresentable,
@@ -429,6 +436,87 @@ fn update_may_delete_its_key(store: &dyn Store, dir: &Key) -> CaseResult {
         "write of another key before the delete",
     )?;
     expect(store, &key, None, "update that deleted its own key")
+}
+
+/// One change of the case below: what it is, the key it changes, whether it adds, replaces
+/// or removes a key of the folder (an append to a present key does not), and the change.
+type MarkStep<'s> = (
+    &'static str,
+    &'s Key,
+    bool,
+    Box<dyn Fn() -> Result<()> + 's>,
+);
+
+fn marks_change_with_what_they_mark(store: &dyn Store, dir: &Key) -> CaseResult {
+    let folder = at(dir, "f")?;
+    let (a, c) = (at(dir, "f/a")?, at(dir, "f/c")?);
+    let mark = |key: &Key| op(format_args!("mark of `{key}`"), store.mark(key));
+    let steps: Vec<MarkStep<'_>> = vec![
+        (
+            "write of a new key",
+            &a,
+            true,
+            Box::new(|| store.write(&a, b"1")),
+        ),
+        ("overwrite", &a, true, Box::new(|| store.write(&a, b"22"))),
+        (
+            "update",
+            &a,
+            true,
+            Box::new(|| store.update(&a, &mut |_| Ok(Some(b"3".to_vec())))),
+        ),
+        (
+            "append creating a key",
+            &c,
+            true,
+            Box::new(|| store.append(&c, b"x")),
+        ),
+        ("append", &c, false, Box::new(|| store.append(&c, b"y"))),
+        ("delete", &a, true, Box::new(|| store.delete(&a).map(drop))),
+        (
+            "update deleting its key",
+            &c,
+            true,
+            Box::new(|| {
+                store.update(&c, &mut |_| {
+                    store.delete(&c)?;
+                    Ok(None)
+                })
+            }),
+        ),
+    ];
+    for (what, key, names, change) in steps {
+        let (folder_before, key_before) = (mark(&folder)?, mark(key)?);
+        let (again, key_again) = (mark(&folder)?, mark(key)?);
+        for (before, again, of) in [
+            (&folder_before, &again, &folder),
+            (&key_before, &key_again, key),
+        ] {
+            if let (Some(before), Some(again)) = (before, again)
+                && before != again
+            {
+                return Err(format!(
+                    "before the {what}: the mark of `{of}` went from `{before}` to `{again}` \
+                     without a change"
+                ));
+            }
+        }
+        op(what, change())?;
+        let mut checks = vec![(key_before, mark(key)?, key)];
+        if names {
+            checks.push((folder_before, mark(&folder)?, &folder));
+        }
+        for (before, after, of) in checks {
+            if let (Some(before), Some(after)) = (before, after)
+                && before == after
+            {
+                return Err(format!(
+                    "the {what} of `{key}` left the mark of `{of}` as it was (`{after}`)"
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn append_creates_then_appends(store: &dyn Store, dir: &Key) -> CaseResult {

@@ -17,7 +17,7 @@ use super::document::OrchestratorSession;
 use super::forked_from::{FORKED_FROM, ForkedFrom};
 use super::history::{HistoryQuery, SkippedFile};
 use super::history_index::Index;
-use super::keys::{current_key, history_key, index_key};
+use super::keys::{current_key, history_key, index_journal_key, index_key};
 use super::status::SessionStatus;
 use super::store::{OrchestratorStore, no_session};
 use crate::error::{Error, ErrorKind, Hint, Result};
@@ -293,7 +293,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     fn origins(&self) -> Result<HashMap<String, String>> {
         let files = self.history_files()?;
         let bytes = self.store.read(&index_key())?;
-        if let Some(index) = bytes.as_deref().and_then(Index::parse)
+        let journal = self.store.read(&index_journal_key())?;
+        if let Some(index) = bytes
+            .as_deref()
+            .and_then(|b| Index::with_journal(b, journal.as_deref()))
             && index.matches(&files)
         {
             return Ok(index

@@ -1,7 +1,9 @@
 //! The history listing index: one small record per history file, kept sorted by file name in
-//! `.claude/orchestrator-history.index.json`. Derived data: it can always be rebuilt from the
-//! files. Strings borrow from the index bytes when they can, so reading a large index does
-//! few allocations.
+//! `.claude/orchestrator-history.index.json`, and its journal
+//! (`.claude/orchestrator-history.index.journal`): the records of later archives, one JSON
+//! line each, so that an archive appends one line instead of rewriting the index. Derived
+//! data: it can always be rebuilt from the files. Strings borrow from the index bytes when
+//! they can, so reading a large index does few allocations.
 
 use std::borrow::Cow;
 
@@ -187,6 +189,47 @@ impl<'a> Index<'a> {
     pub fn to_bytes(&self) -> Vec<u8> {
         serde_json::to_vec(self).unwrap_or_default()
     }
+
+    /// The index in `base` with the records of `journal` folded in (a later line about a file
+    /// replaces its record; a line that does not parse, as a torn last line, is skipped).
+    pub fn with_journal(base: &'a [u8], journal: Option<&'a [u8]>) -> Option<Index<'a>> {
+        let mut index = Index::parse(base)?;
+        let Some(journal) = journal else {
+            return Some(index);
+        };
+        let mut lines: Vec<Record<'a>> = journal
+            .split(|&b| b == b'\n')
+            .filter_map(|line| serde_json::from_slice(line).ok())
+            .collect();
+        if lines.is_empty() {
+            return Some(index);
+        }
+        // Stable: of the lines about one file, the last comes last.
+        lines.sort_by(|a, b| a.file.cmp(&b.file));
+        let mut merged = Vec::with_capacity(index.files.len() + lines.len());
+        let mut base = std::mem::take(&mut index.files).into_iter().peekable();
+        let mut lines = lines.into_iter().peekable();
+        while let Some(line) = lines.next() {
+            if lines.peek().is_some_and(|next| next.file == line.file) {
+                continue;
+            }
+            while let Some(record) = base.next_if(|r| r.file < line.file) {
+                merged.push(record);
+            }
+            base.next_if(|r| r.file == line.file);
+            merged.push(line);
+        }
+        merged.extend(base);
+        index.files = merged;
+        Some(index)
+    }
+}
+
+/// One journal line: the record and a newline.
+pub(crate) fn journal_line(record: &Record<'_>) -> Vec<u8> {
+    let mut line = serde_json::to_vec(record).unwrap_or_default();
+    line.push(b'\n');
+    line
 }
 
 impl Index<'static> {
@@ -209,9 +252,9 @@ impl Index<'static> {
     }
 }
 
-/// An owned copy of the index in `bytes`, if it is usable.
-pub(crate) fn parse_owned(bytes: &[u8]) -> Option<Index<'static>> {
-    let index = Index::parse(bytes)?;
+/// An owned copy of the index in `bytes` with `journal` folded in, if it is usable.
+pub(crate) fn parse_owned(bytes: &[u8], journal: Option<&[u8]>) -> Option<Index<'static>> {
+    let index = Index::with_journal(bytes, journal)?;
     Some(Index::new(
         index.files.into_iter().map(Record::into_owned).collect(),
     ))

@@ -9,6 +9,12 @@ pub const CURRENT_KEY: &str = ".claude/orchestrator-session.json";
 pub(crate) const HISTORY_DIR: &str = ".claude/orchestrator-history";
 /// Key of the history listing index (outside the history folder; rebuilt from the files).
 pub const INDEX_KEY: &str = ".claude/orchestrator-history.index.json";
+/// Key of the index's journal: the records of archives made since the index was last
+/// written, one JSON line each (folded into the index by the next listing).
+pub const INDEX_JOURNAL_KEY: &str = ".claude/orchestrator-history.index.journal";
+/// Key of the listing's head: the newest entries and the counts, with the marks of the
+/// history folder, the index and its journal they were taken from.
+pub const INDEX_HEAD_KEY: &str = ".claude/orchestrator-history.head.json";
 
 fn constant(key: &str) -> Key {
     // The constants above are valid keys; a test checks it.
@@ -28,6 +34,16 @@ pub fn history_dir() -> Key {
 /// [`INDEX_KEY`] as a [`Key`].
 pub fn index_key() -> Key {
     constant(INDEX_KEY)
+}
+
+/// [`INDEX_JOURNAL_KEY`] as a [`Key`].
+pub fn index_journal_key() -> Key {
+    constant(INDEX_JOURNAL_KEY)
+}
+
+/// [`INDEX_HEAD_KEY`] as a [`Key`].
+pub fn index_head_key() -> Key {
+    constant(INDEX_HEAD_KEY)
 }
 
 /// The archive key of `session_id`: `.claude/orchestrator-history/{session_id}.json`.
@@ -81,6 +97,8 @@ mod tests {
     fn constants_are_keys_and_ids_round_trip() {
         assert_eq!(current_key().as_str(), CURRENT_KEY);
         assert_eq!(index_key().as_str(), INDEX_KEY);
+        assert_eq!(index_journal_key().as_str(), INDEX_JOURNAL_KEY);
+        assert_eq!(index_head_key().as_str(), INDEX_HEAD_KEY);
         let key = history_key("2025-12-27-abc123").unwrap();
         assert_eq!(history_id(&key), Some("2025-12-27-abc123"));
         assert_eq!(

@@ -42,6 +42,7 @@ mod fork;
 mod forked_from;
 mod git_head;
 mod history;
+mod history_head;
 mod history_index;
 mod keys;
 mod options;
@@ -69,7 +70,10 @@ pub use fork::{ForkOptions, HistoryTree, HistoryTreeEntry, forked_copy};
 pub use forked_from::{FORKED_FROM, ForkedFrom};
 pub use git_head::{GIT_HEAD, GitHead};
 pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
-pub use keys::{CURRENT_KEY, INDEX_KEY, current_key, history_dir, history_key, index_key};
+pub use keys::{
+    CURRENT_KEY, INDEX_HEAD_KEY, INDEX_JOURNAL_KEY, INDEX_KEY, current_key, history_dir,
+    history_key, index_head_key, index_journal_key, index_key,
+};
 pub use options::{ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions, StoreOptions};
 pub use parse::{ParseOptions, parse_document};
 pub use prune::PruneHistoryOptions;

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 
 use super::forked_from::ForkedFrom;
 use super::history_index::{Index, Record};
-use super::keys::{history_dir, index_key};
+use super::keys::{history_dir, index_journal_key, index_key};
 use super::status::SessionStatus;
 use super::store::OrchestratorStore;
 use crate::error::{Error, Result};
@@ -58,7 +58,7 @@ impl PruneHistoryOptions {
 
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// Prunes archived sessions by `options` (see [`PruneHistoryOptions`]): a dry run unless
-    /// `options.apply`, then under the index's lock each history file is removed and its
+    /// `options.apply`, then under the index journal's lock each history file is removed and its
     /// record dropped from the index, written once at the end. Unreadable history files are
     /// never removed (`doctor` reports them); the session the current one was forked from
     /// stays (listed in [`PrunePlan::kept`]).
@@ -78,7 +78,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         if !options.apply {
             let files = self.history_files()?;
             let bytes = self.store.read(&index_key())?;
-            let (index, _) = self.reconcile(bytes.as_deref(), &files)?;
+            let journal = self.store.read(&index_journal_key())?;
+            let (index, _) = self.reconcile(bytes.as_deref(), journal.as_deref(), &files)?;
             return Ok(self.plan(&index, options, (origin.as_deref(), &claimed), now));
         }
         if self.history_files()?.is_empty() {
@@ -87,13 +88,15 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 ..PrunePlan::default()
             });
         }
-        update_with(&self.store, &index_key(), |old| {
+        update_with(&self.store, &index_journal_key(), |journal| {
             let files = self.history_files()?;
-            let (mut index, changed) = self.reconcile(old, &files)?;
+            let old = self.store.read(&index_key())?;
+            let (mut index, changed) = self.reconcile(old.as_deref(), journal, &files)?;
             let mut plan = self.plan(&index, options, (origin.as_deref(), &claimed), now);
             plan.applied = true;
             if plan.removed.is_empty() {
-                return Ok((changed.then(|| index.to_bytes()), plan));
+                self.write_index(&index, changed, journal.is_some())?;
+                return Ok((None, plan));
             }
             for removal in &plan.removed {
                 for key in &removal.removes {
@@ -105,7 +108,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             index
                 .files
                 .retain(|r| r.error.is_some() || !gone.contains(r.id.as_ref()));
-            Ok((Some(index.to_bytes()), plan))
+            self.write_index(&index, true, journal.is_some())?;
+            Ok((None, plan))
         })
     }
 

@@ -272,7 +272,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// removes the current file if it holds the same session id, then records the entry in
     /// the history index. Returns the archive key. A current session left in a final status
     /// (`complete`/`aborted`) is archived like any other. The check, the archive write and the
-    /// removal happen under the current file's lock; when the removal fails the archive slot
+    /// removal happen under the current file's lock (also when there is no current file to
+    /// remove); when the removal fails the archive slot
     /// is put back as it was, so a retry finds nothing in the way.
     ///
     /// # Errors
@@ -320,9 +321,13 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 return Ok(key);
             }
         }
-        self.store.update(&key, &mut |old| {
-            self.check_archive_slot(&key, doc, old, replace)?;
-            Ok(Some(bytes.clone()))
+        // Under the current file's lock too (whatever it holds: it is left as it is), as every
+        // archive write: no lock of its own in the history folder, whose size it never meets.
+        self.store.update(&current, &mut |_| {
+            let old = self.store.read(&key)?;
+            self.check_archive_slot(&key, doc, old.as_deref(), replace)?;
+            self.store.write(&key, &bytes)?;
+            Ok(None)
         })?;
         self.index_archived(&key, doc)?;
         Ok(key)

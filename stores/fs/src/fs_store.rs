@@ -38,6 +38,7 @@ pub struct FsStore {
     durability: Durability,
     lock_timeout: Duration,
     lock_wait: Option<LockWait>,
+    mark_settle: Duration,
 }
 
 /// What waits between polls for a lock, instead of a plain sleep: an error ends the wait with
@@ -107,6 +108,7 @@ impl FsStore {
             durability: Durability::default(),
             lock_timeout: DEFAULT_LOCK_TIMEOUT,
             lock_wait: None,
+            mark_settle: MARK_SETTLE,
         })
     }
 
@@ -131,6 +133,15 @@ impl FsStore {
         wait: impl Fn(Duration) -> Result<()> + Send + Sync + 'static,
     ) -> FsStore {
         self.lock_wait = Some(LockWait(Arc::new(wait)));
+        self
+    }
+
+    /// The same store vouching for a [`mark`](Store::mark) once the file or folder is
+    /// `settle` old (default [`MARK_SETTLE`]); it must exceed the file system's timestamp
+    /// granularity.
+    #[must_use]
+    pub fn with_mark_settle(mut self, settle: Duration) -> FsStore {
+        self.mark_settle = settle;
         self
     }
 
@@ -346,6 +357,10 @@ impl FsStore {
     }
 }
 
+/// How old a file's or folder's change time must be, by default, for [`Store::mark`] to vouch
+/// for it: more than the coarsest common file timestamp (FAT's 2 s).
+pub const MARK_SETTLE: Duration = Duration::from_secs(2);
+
 /// How long `update`/`append` wait for the cross-process lock by default: 30 s.
 pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -527,6 +542,46 @@ impl Store for FsStore {
 
     fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
         self.remove_stale_temps_below(prefix)
+    }
+
+    /// The file's or folder's device, inode, size, modification and change times, once the
+    /// change time is older than [`MARK_SETTLE`] (see `with_mark_settle`): a change
+    /// made later gets a later time, whatever the file system's timestamp granularity. One changed more recently has no mark (the racy
+    /// case of git's index). A missing key's mark is `absent`; off Unix there is no mark.
+    fn mark(&self, key: &Key) -> Result<Option<String>> {
+        let path = self.confined(key)?;
+        let meta = match fs::metadata(&path) {
+            Ok(meta) => meta,
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(Some("absent".into())),
+            Err(e) if e.kind() == io::ErrorKind::NotADirectory => return Ok(None),
+            Err(e) => return Err(io_error(key, &path, "look at", e)),
+        };
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            // The change time: every change sets it to now, and nobody can set it back.
+            let changed = u64::try_from(meta.ctime()).ok().map(|secs| {
+                std::time::UNIX_EPOCH
+                    + Duration::new(secs, u32::try_from(meta.ctime_nsec()).unwrap_or(0))
+            });
+            let settled = changed
+                .and_then(|at| std::time::SystemTime::now().duration_since(at).ok())
+                .is_some_and(|age| age > self.mark_settle);
+            if settled {
+                return Ok(Some(format!(
+                    "{}:{}:{}:{}.{:09}:{}.{:09}",
+                    meta.dev(),
+                    meta.ino(),
+                    meta.size(),
+                    meta.mtime(),
+                    meta.mtime_nsec(),
+                    meta.ctime(),
+                    meta.ctime_nsec()
+                )));
+            }
+        }
+        let _ = meta;
+        Ok(None)
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {

@@ -13,6 +13,10 @@
 //!   (std `File::lock`) on a lock file beside the key for the whole read-modify-write. The
 //!   wait is fair: a writer queues on `.NAME.lock-queue` before taking `.NAME.lock`, so one that
 //!   releases the lock and comes straight back waits behind one already waiting.
+//! - **Change marks**: [`mark`](session_state::Store::mark) is a file's or folder's device,
+//!   inode, size and times once its change time is more than [`MARK_SETTLE`] old, so
+//!   the history listing trusts what it recorded without listing the folder; one changed more
+//!   recently has no mark (it is read or listed again).
 //! - **Private**: files are created 0600 and folders 0700 (Unix).
 //! - **No side effect on a read**: making the store, `read`, `list` and `delete` create nothing;
 //!   a missing root reads as empty. Only `write`, `update` and `append` create the root and
@@ -72,7 +76,7 @@ mod paths;
 pub mod process;
 
 pub use clock::SystemClock;
-pub use fs_store::{DEFAULT_LOCK_TIMEOUT, Durability, FsStore};
+pub use fs_store::{DEFAULT_LOCK_TIMEOUT, Durability, FsStore, MARK_SETTLE};
 pub use git::{GitHead, ProjectFacts, git_head, project_facts};
 
 /// The README's Rust example, compiled as a doc test so it cannot drift from the API.

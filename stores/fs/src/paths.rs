@@ -103,10 +103,18 @@ pub fn stale_temps_in(dir: &Path) -> Vec<(PathBuf, u64)> {
     };
     let mut out = Vec::new();
     for entry in entries.flatten() {
+        let name = entry.file_name();
+        // Only a temporary file's name is worth a `stat` (a folder of archives holds thousands
+        // of other files).
+        if !name
+            .to_str()
+            .is_some_and(|n| n.starts_with('.') && n.contains(TMP_INFIX))
+        {
+            continue;
+        }
         let Ok(meta) = entry.metadata() else {
             continue;
         };
-        let name = entry.file_name();
         if meta.is_file()
             && name
                 .to_str()

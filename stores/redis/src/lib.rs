@@ -8,9 +8,11 @@
 //!
 //! - **Layout**: the bytes of key `a/b/c` are the string `P:v:a/b/c`; every folder above it
 //!   has an index set (`P:i:a`, `P:i:a/b`) of the keys below it, so `list` is one `SMEMBERS`,
-//!   never `KEYS` or `SCAN`.
-//! - **Atomic**: `write`, `delete` and `append` change the value and the index sets in one
-//!   `MULTI`/`EXEC`.
+//!   never `KEYS` or `SCAN`. Each change also increments the counters `P:m:a/b/c` and
+//!   `P:m:a/b`, the key's and its folder's [`mark`](session_state::Store::mark) (changes made
+//!   to the server by other means than this store do not count).
+//! - **Atomic**: `write`, `delete` and `append` change the value, the index sets and the
+//!   counters in one `MULTI`/`EXEC`.
 //! - **No lost update**: `update` `WATCH`es the key (and every key its closure reads), runs the
 //!   closure with its writes and deletes buffered (reads see them), then applies all of it in
 //!   one `MULTI`/`EXEC`. When another writer changed a watched key first, nothing is applied

@@ -3,7 +3,8 @@
 //! Under the prefix `P`, the bytes of key `a/b/c` live in the string `P:v:a/b/c`, and each
 //! folder above it (`a`, `a/b`) has an index set `P:i:a`, `P:i:a/b` holding every key below
 //! it at any depth, so `list` is one `SMEMBERS`. A write adds the key to its folders' sets and
-//! a delete removes it, in the same `MULTI`/`EXEC`.
+//! a delete removes it, in the same `MULTI`/`EXEC`. Each change of `a/b/c` also increments
+//! the counters `P:m:a/b/c` and `P:m:a/b` (its folder): the key's and the folder's marks.
 
 use session_state::Key;
 
@@ -15,6 +16,21 @@ pub(crate) fn value(prefix: &str, key: &Key) -> String {
 /// The Redis key of the index set of the folder key `folder`.
 pub(crate) fn index(prefix: &str, folder: &Key) -> String {
     format!("{prefix}:i:{folder}")
+}
+
+/// The Redis key of the change counter of `key` (a value's or a folder's).
+pub(crate) fn mark(prefix: &str, key: &Key) -> String {
+    format!("{prefix}:m:{key}")
+}
+
+/// The change counters a change of `key` increments: its own and its folder's (`P:m:` alone
+/// for a key at the top).
+pub(crate) fn marks(prefix: &str, key: &Key) -> [String; 2] {
+    let folder = key
+        .parent()
+        .map(|f| f.as_str().to_owned())
+        .unwrap_or_default();
+    [mark(prefix, key), format!("{prefix}:m:{folder}")]
 }
 
 /// The index sets `key` belongs to: one per folder above it.
@@ -36,5 +52,7 @@ mod tests {
         assert_eq!(indexes("p", &key), ["p:i:a", "p:i:a/b"]);
         assert!(indexes("p", &Key::new("top").unwrap()).is_empty());
         assert_eq!(index("p", &Key::new("a/b").unwrap()), "p:i:a/b");
+        assert_eq!(marks("p", &key), ["p:m:a/b/c", "p:m:a/b"]);
+        assert_eq!(marks("p", &Key::new("top").unwrap()), ["p:m:top", "p:m:"]);
     }
 }

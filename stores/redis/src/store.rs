@@ -182,6 +182,9 @@ impl RedisStore {
     /// Adds the commands applying `bytes` (or a delete) to `key` and its folders' indexes.
     fn push_change(&self, pipe: &mut redis::Pipeline, key: &Key, bytes: Option<&[u8]>) {
         let prefix = &self.options.prefix;
+        for mark in names::marks(prefix, key) {
+            pipe.incr(mark, 1).ignore();
+        }
         if let Some(bytes) = bytes {
             pipe.set(self.value(key), bytes).ignore();
             for index in names::indexes(prefix, key) {
@@ -335,6 +338,10 @@ impl Store for RedisStore {
         for index in names::indexes(&self.options.prefix, key) {
             pipe.srem(index, key.as_str()).ignore();
         }
+        // Counted whether or not the key was there (a mark may change more often than needed).
+        for mark in names::marks(&self.options.prefix, key) {
+            pipe.incr(mark, 1).ignore();
+        }
         let (removed,): (u64,) = self.with_conn(key, "delete", |c| pipe.query(c))?;
         Ok(removed > 0)
     }
@@ -416,6 +423,18 @@ impl Store for RedisStore {
         for index in names::indexes(&self.options.prefix, key) {
             pipe.sadd(index, key.as_str()).ignore();
         }
+        for mark in names::marks(&self.options.prefix, key) {
+            pipe.incr(mark, 1).ignore();
+        }
         self.with_conn(key, "append to", |c| pipe.query::<()>(c))
+    }
+
+    /// The count of changes made to `key` (or directly in it, a folder) through this store:
+    /// changes made to the server by other means do not count.
+    fn mark(&self, key: &Key) -> Result<Option<String>> {
+        let name = names::mark(&self.options.prefix, key);
+        let count: Option<u64> =
+            self.with_conn(key, "mark", |c| redis::cmd("GET").arg(&name).query(c))?;
+        Ok(Some(count.unwrap_or(0).to_string()))
     }
 }
