@@ -1,19 +1,17 @@
 //! `session_state.registry`, native half: the sub-agent registry (`AgentRegistry`) with
 //! plain-data results, and the transcripts.
 
-mod prune;
-
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyString};
 use serde_json::Value;
 use session_state::Key;
 use session_state::registry::{
-    self, AgentRegistry, JournalMode, PolicyName, RegistryOptions, TaskArg, TranscriptLines,
-    find_transcript,
+    self, AgentRegistry, JournalMode, PolicyName, PruneRegistryOptions, RegistryOptions, TaskArg,
+    TranscriptLines, find_transcript,
 };
 use session_state_fs::SystemClock;
 
-use crate::args::{self, opt_text, text};
+use crate::args::{self, opt_text, py_methods, text};
 use crate::convert::{Obj, Out, ToPyData, from_py, handle_methods, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, key_or, store_arg};
@@ -113,13 +111,6 @@ handle_methods!(PyAgentRegistry {
         decision.out(py)
     }
 
-    /// `agent(agent_name) -> dict | None`: the row of one agent name.
-    fn agent<'py>(&self, py: Python<'py>, agent_name: &Obj<'py>) -> Out<'py> {
-        let agent_name = text(agent_name, "agent_name")?;
-        let rows = self.inner.agents(None).py()?;
-        to_py(py, &rows.into_iter().find(|e| e.agent_name == agent_name))
-    }
-
     #[pyo3(signature = (chain_id, agent_sequence, metadata = None))]
     fn create_chain(
         &self,
@@ -147,6 +138,21 @@ handle_methods!(PyAgentRegistry {
     fn compact(&self, py: Python<'_>) -> PyResult<()> {
         py.detach(|| self.inner.compact()).py()
     }
+
+    /// `prune(*, older_than_days, keep_agent_ids=None, apply=False) -> dict`: the keywords
+    /// are the core's options; returns the plan `{applied, removed, kept}`.
+    #[pyo3(signature = (**options))]
+    fn prune<'py>(&self, py: Python<'py>, options: Option<&Bound<'py, PyDict>>) -> Out<'py> {
+        let options = options.map_or_else(|| PyDict::new(py), Bound::clone);
+        let options: PruneRegistryOptions = from_py("options", options.as_any())?;
+        self.inner.prune(&options).out(py)
+    }
+});
+
+py_methods!(PyAgentRegistry {
+    /// `agent(agent_name) -> dict | None`: the row of one agent name.
+    fn agent(&self, agent_name: String) =>
+        self.inner.agents(None).map(|rows| rows.into_iter().find(|e| e.agent_name == agent_name));
 });
 
 /// A task argument: its text, or the name of its type when it is not a `str`.

@@ -1,14 +1,12 @@
 //! `session_state.teams`, native half: the team spawn state as plain dicts.
 
-mod prune;
-
 use pyo3::prelude::*;
 use serde_json::{Map, Value};
 use session_state::argument_fields::{MemberNames, member_below};
-use session_state::team::{self, BackendType, SessionState, SpawnConfig};
+use session_state::team::{self, BackendType, PruneTeamOptions, SessionState, SpawnConfig};
 use session_state_fs::SystemClock;
 
-use crate::args;
+use crate::args::{self, Json, py_methods};
 use crate::convert::{Obj, Out, ToPyData, from_py, from_py_as, handle_methods, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, store_arg};
@@ -121,20 +119,18 @@ handle_methods!(PyTeamStore {
         written.map_err(|e| member_below(e, "state", MemberNames::SnakeCase)).out(py)
     }
 
+});
+
+py_methods!(PyTeamStore {
     /// `update(team, agent, changes) -> dict`: the keys of `changes` (document keys,
     /// camelCase) replace those of the saved document ([`SessionState::merge`], as the Node
     /// package's `TeamStore.update`; `None` clears an optional field), written in one
     /// exclusive read-modify-write. Returns the document written.
-    fn update<'py>(
-        &self,
-        py: Python<'py>,
-        team: &Obj<'py>,
-        agent: &Obj<'py>,
-        changes: &Obj<'py>,
-    ) -> Out<'py> {
-        let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
-        let changes: Map<String, Value> = from_py("changes", changes)?;
-        let merge = |state: &mut SessionState| state.merge_argument(&changes, "changes");
-        self.inner.update(&team, &agent, merge).out(py)
-    }
+    fn update(&self, team: String, agent: String, changes: Json<Map<String, Value>>) =>
+        self.inner.update(&team, &agent, |state| state.merge_argument(&changes.0, "changes"));
+
+    /// `prune(team, options) -> dict`: `options` is `{older_than_days, apply?}`; returns the
+    /// plan `{applied, removed, kept}`.
+    fn prune(&self, team: String, options: Json<PruneTeamOptions>) =>
+        self.inner.prune(&team, &options.0);
 });

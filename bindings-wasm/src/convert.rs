@@ -210,3 +210,92 @@ pub fn instant_arg(value: &JsValue, what: &str) -> JsResult<chrono::DateTime<chr
     }
     Ok(from_js::<session_state::Timestamp>(value, what)?.utc())
 }
+
+/// A Rust value read from one JS argument of [`js_methods!`].
+pub trait Arg: Sized {
+    /// `value` read as `Self`, errors naming `what`.
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self>;
+}
+
+impl Arg for String {
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
+        string_arg(value, what)
+    }
+}
+
+/// `undefined` and `null` give `None`; another value is read as `T`.
+impl<T: Arg> Arg for Option<T> {
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
+        (!is_absent(value)).then(|| T::arg(value, what)).transpose()
+    }
+}
+
+/// A document argument: a plain JS object ([`document_from_js`]).
+pub type Doc = Map<String, Value>;
+
+impl Arg for Doc {
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
+        document_from_js(value, what)
+    }
+}
+
+/// A value of the shape of the core's serde type `T` ([`from_js`]).
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+impl<T: DeserializeOwned> Arg for Json<T> {
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
+        from_js(value, what).map(Json)
+    }
+}
+
+/// An options object ([`options_arg`]): `undefined` and `null` give `T::default()`.
+#[derive(Debug)]
+pub struct Options<T>(pub T);
+
+impl<T: DeserializeOwned + Default> Arg for Options<T> {
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
+        options_arg(value, what).map(Options)
+    }
+}
+
+/// A core result as the JS value [`to_js`] gives (`undefined` for `()`).
+pub fn js_out<T: Serialize + 'static>(result: session_state::Result<T>) -> JsResult<JsValue> {
+    let value = result?;
+    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<()>() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    to_js(&value)
+}
+
+/// Methods of a class whose arguments are read by type ([`Arg`], named as the JS parameter,
+/// declared in TS as the string after `=`) and whose body, a core `Result`, is returned by
+/// [`js_out`]: `fn jsName as rust_name(&self, a: T = "TS", ...; o: U = "TS", ...) -> "TS" =>
+/// body;`, the arguments after `;` optional (read as `Option<U>`). Docs are `#[doc = " ..."]`
+/// lines (see [`string_methods!`]).
+macro_rules! js_methods {
+    ($class:ident { $(
+        $(#[doc = $doc:literal])+
+        fn $js:ident as $name:ident(&$s:ident $(, $a:ident: $t:ty = $ts:literal)*
+            $(; $($o:ident: $ot:ty = $ots:literal),*)?) -> $ret:literal => $body:expr;
+    )+ }) => {
+        #[wasm_bindgen::prelude::wasm_bindgen]
+        impl $class {$(
+            $(#[doc = $doc])+
+            #[wasm_bindgen(js_name = $js, unchecked_return_type = $ret)]
+            pub fn $name(
+                &$s,
+                $(#[wasm_bindgen(unchecked_param_type = $ts)] $a: &wasm_bindgen::JsValue,)*
+                $($(
+                    #[wasm_bindgen(unchecked_optional_param_type = $ots)]
+                    $o: &wasm_bindgen::JsValue,
+                )*)?
+            ) -> $crate::errors::JsResult<wasm_bindgen::JsValue> {
+                $(let $a = <$t as $crate::convert::Arg>::arg($a, stringify!($a))?;)*
+                $($(let $o = <Option<$ot> as $crate::convert::Arg>::arg($o, stringify!($o))?;)*)?
+                $crate::convert::js_out($body)
+            }
+        )+}
+    };
+}
+pub(crate) use js_methods;
