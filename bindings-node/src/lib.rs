@@ -33,15 +33,11 @@ macro_rules! construct {
 #[macro_export]
 macro_rules! core_methods {
     ($class:ident: $($(#[doc = $doc:tt])+ $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty = $args:tt, $ts:tt;)+) => {
-        #[napi]
-        #[allow(non_snake_case)]
-        impl $class {$(
+        $crate::js_methods!($class {$(
             $(#[doc = $doc])+
-            #[napi(ts_args_type = $args, ts_return_type = $ts)]
-            pub fn $name(&self, $($arg: $crate::args::Any<'_>),*) -> $crate::Out<$ret> {
-                $crate::run!($($arg: $ty),* => self.inner.$name($($crate::args::Pass::pass(&$arg)),*))
-            }
-        )+}
+            fn $name(&self $(, $arg: $ty)*) -> $ret = $args, $ts
+                => self.inner.$name($($crate::args::Pass::pass(&$arg)),*);
+        )+});
     };
 }
 

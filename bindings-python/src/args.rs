@@ -194,7 +194,8 @@ impl<T: DeserializeOwned + RecordsProcess> Arg for Here<T> {
 }
 
 /// `#[pymethods]` of a handle class whose arguments are read by type ([`Arg`], named as the
-/// parameter) and whose body, a core `Result`, is returned as plain data: `fn name(&self, a:
+/// parameter) and whose body, a core `Result` run without the interpreter lock (other Python
+/// threads run meanwhile; a host store takes it again), is returned as plain data: `fn name(&self, a:
 /// T, ...; o: U, ...) => body;`, the arguments after `;` optional (`None` by default, read
 /// as `Option<U>`).
 macro_rules! py_methods {
@@ -211,7 +212,7 @@ macro_rules! py_methods {
             ) -> $crate::convert::Out<'py> {
                 $(let $a = <$t as $crate::args::Arg>::arg($a, stringify!($a))?;)*
                 $($(let $o = $crate::args::opt::<$ot>($o, stringify!($o))?;)*)?
-                $crate::convert::ToPyData::out($body, py)
+                $crate::convert::ToPyData::out(py.detach(|| $body), py)
             }
         )*}
     };

@@ -118,7 +118,6 @@ handle_methods!(PyTeamStore {
         let written = self.inner.replace(&team, &agent, &new);
         written.map_err(|e| member_below(e, "state", MemberNames::SnakeCase)).out(py)
     }
-
 });
 
 py_methods!(PyTeamStore {

@@ -14,6 +14,7 @@ use crate::stores::PyFileStore;
 
 /// The git HEAD of the project a `FileStore` holds (its root), as the CLI records it; empty
 /// for other stores.
+#[allow(clippy::unnecessary_wraps)] // the constructor's `?` takes a `PyResult`
 pub fn head_of(store: &Obj<'_>) -> PyResult<GitHead> {
     let file = store.cast::<PyFileStore>().ok();
     Ok(file.map_or_else(GitHead::default, |f| {
