@@ -15,7 +15,6 @@ use session_state_fs::SystemClock;
 
 use crate::any_store::AnyStore;
 use crate::args::{Any, Options};
-use crate::errors::Out;
 
 type Core = core::AgentRegistry<AnyStore, SystemClock>;
 
@@ -46,12 +45,6 @@ impl AgentRegistry {
             Ok(AgentRegistry { inner })
         })
     }
-
-    /// Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it).
-    #[napi(ts_return_type = "void")]
-    pub fn close(&self) -> Out<()> {
-        Out(self.inner.compact())
-    }
 }
 
 js_methods!(AgentRegistry {
@@ -78,6 +71,8 @@ js_methods!(AgentRegistry {
     fn create_chain(&self, chainId: String, agentSequence: Vec<String>, metadata: Option<Value>) -> ()
         = "chainId: string, agentSequence: string[], metadata?: unknown", "void"
         => self.inner.create_chain(&chainId, &agentSequence, metadata);
+    #[doc = " Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it)."]
+    fn close(&self) -> () = "", "void" => self.inner.compact();
 });
 
 core_methods!(AgentRegistry:
