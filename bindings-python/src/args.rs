@@ -194,10 +194,10 @@ impl<T: DeserializeOwned + RecordsProcess> Arg for Here<T> {
 }
 
 /// `#[pymethods]` of a handle class whose arguments are read by type ([`Arg`], named as the
-/// parameter) and whose body, a core `Result` run without the interpreter lock (other Python
-/// threads run meanwhile; a host store takes it again), is returned as plain data: `fn name(&self, a:
-/// T, ...; o: U, ...) => body;`, the arguments after `;` optional (`None` by default, read
-/// as `Option<U>`).
+/// parameter) and whose body, a core `Result`, runs without the interpreter lock (other
+/// Python threads run meanwhile; a host store takes it again) and is returned as plain data:
+/// `fn name(&self, a: T, ...; o: U, ...) => body;`, the arguments after `;` optional (`None`
+/// by default, read as `Option<U>`).
 macro_rules! py_methods {
     ($class:ident { $(
         $(#[$meta:meta])*
