@@ -21,6 +21,7 @@ use serde_json::{Map, Value};
 use session_state::js_json::{STRICT_JSON_JS, StrictJson, read_strict_json};
 use session_state::json::{from_value, kind_of};
 use session_state::{Error, Key, MAX_VALUE_NESTING, Result};
+use session_state_fs::process::{RecordsProcess, or_owning_process};
 
 /// An argument as napi hands it over: any JS value.
 pub type Any<'a> = Unknown<'a>;
@@ -52,6 +53,30 @@ impl Pass for Option<String> {
     type As<'a> = Option<&'a str>;
     fn pass(&self) -> Option<&str> {
         self.as_deref()
+    }
+}
+
+/// A value of the shape of `T` ([`Json`], [`Options`], [`Here`]) as the core takes it: `&T`.
+macro_rules! pass_by_ref {
+    ($($wrapper:ident),*) => {$(
+        impl<T> Pass for $wrapper<T> {
+            type As<'a> = &'a T where T: 'a;
+            fn pass(&self) -> &T {
+                &self.0
+            }
+        }
+    )*};
+}
+pass_by_ref!(Json, Options, Here);
+
+/// An optional value the core takes by value (`leaseSeconds`, a `Writer`).
+impl<T: Clone> Pass for Option<Json<T>> {
+    type As<'a>
+        = Option<T>
+    where
+        T: 'a;
+    fn pass(&self) -> Option<T> {
+        self.as_ref().map(|json| json.0.clone())
     }
 }
 
@@ -171,6 +196,17 @@ pub struct Json<T>(pub T);
 impl<'a, T: DeserializeOwned> Arg<'a> for Json<T> {
     fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
         from_value(Value::arg(value, name)?, name).map(Json)
+    }
+}
+
+/// A claim or heartbeat ([`Json`]) recording this process's orchestrator when it names no
+/// process ([`or_owning_process`]).
+#[derive(Debug)]
+pub struct Here<T>(pub T);
+
+impl<'a, T: DeserializeOwned + RecordsProcess> Arg<'a> for Here<T> {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        Json::arg(value, name).map(|Json(request)| Here(or_owning_process(request)))
     }
 }
 

@@ -33,13 +33,30 @@ macro_rules! construct {
 #[macro_export]
 macro_rules! core_methods {
     ($class:ident: $($(#[doc = $doc:tt])+ $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty = $args:tt, $ts:tt;)+) => {
+        $crate::js_methods!($class {$(
+            $(#[doc = $doc])+
+            fn $name(&self $(, $arg: $ty)*) -> $ret = $args, $ts
+                => self.inner.$name($($crate::args::Pass::pass(&$arg)),*);
+        )+});
+    };
+}
+
+/// Methods of the `#[napi]` class `$class` whose arguments are read by type ([`run!`]) and
+/// whose body, a core `Result`, is returned through [`Out`]: as [`core_methods!`], with
+/// `fn name(&self, argName: Type, ...) -> Rust type = "TS args", "TS type" => body;`.
+#[macro_export]
+macro_rules! js_methods {
+    ($class:ident { $(
+        $(#[doc = $doc:tt])+
+        fn $name:ident(&$s:ident $(, $arg:ident: $ty:ty)*) -> $ret:ty = $args:tt, $ts:tt => $body:expr;
+    )+ }) => {
         #[napi]
         #[allow(non_snake_case)]
         impl $class {$(
             $(#[doc = $doc])+
             #[napi(ts_args_type = $args, ts_return_type = $ts)]
-            pub fn $name(&self, $($arg: $crate::args::Any<'_>),*) -> $crate::Out<$ret> {
-                $crate::run!($($arg: $ty),* => self.inner.$name($($crate::args::Pass::pass(&$arg)),*))
+            pub fn $name(&$s, $($arg: $crate::args::Any<'_>),*) -> $crate::Out<$ret> {
+                $crate::run!($($arg: $ty),* => $body)
             }
         )+}
     };

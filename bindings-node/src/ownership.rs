@@ -6,87 +6,43 @@
 
 use napi_derive::napi;
 use session_state::ownership::{
-    Claim, ClaimOutcome, Heartbeat, HeartbeatOutcome, Lease, LiveStatus, ProcessInfo, Release,
-    ReleaseOutcome, Writer,
+    Claim, ClaimOutcome, Heartbeat, HeartbeatOutcome, Lease, LiveStatus, Release, ReleaseOutcome,
+    Writer,
 };
-use session_state_fs::process::owning_process;
 
-use crate::args::{Any, Json};
+use crate::args::{Here, Json};
 use crate::errors::Out;
 use crate::orchestrator::OrchestratorStore;
 
-/// `process`, or this process when the caller gave none.
-fn or_this_process(process: ProcessInfo) -> ProcessInfo {
-    if process == ProcessInfo::default() {
-        owning_process()
-    } else {
-        process
-    }
-}
+core_methods!(OrchestratorStore:
+    #[doc = " Claims the current session (no `scopes`) or the scopes named, and records the caller's"]
+    #[doc = " live entry; a claim of the session makes this handle write as the owner with the epoch"]
+    #[doc = " claimed. Throws `conflict` naming the owner (`context.owner`, `epoch`, `expires`;"]
+    #[doc = " `hint: 'takeover'` once the lease expired) and writes nothing."]
+    claim(claim: Here<Claim>) -> ClaimOutcome = "claim: Claim", "ClaimOutcome";
+    #[doc = " Renews the lease `owner` holds for `leaseSeconds` (default: the length it was claimed"]
+    #[doc = " with). Throws `conflict` when `owner` does not hold it, `not_found` when nobody does."]
+    renew(owner: String, leaseSeconds: Option<Json<u64>>) -> Lease
+        = "owner: string, leaseSeconds?: number | null", "Lease";
+    #[doc = " Releases the current session (no `scopes`; the epoch is kept) or the scopes named."]
+    release(release: Json<Release>) -> ReleaseOutcome = "release: Release", "ReleaseOutcome";
+    #[doc = " Refreshes the caller's live entry (creating it) and renews the lease when the caller"]
+    #[doc = " owns the session (`renewed`)."]
+    heartbeat(heartbeat: Here<Heartbeat>) -> HeartbeatOutcome
+        = "heartbeat: Heartbeat", "HeartbeatOutcome";
+    #[doc = " The lease of the current session, or `null` when nobody ever claimed it."]
+    lease() -> Option<Lease> = "", "Lease | null";
+    #[doc = " Every live orchestrator entry, sorted by key; stale and unreadable ones are listed with"]
+    #[doc = " `stale: true` and the `reason`."]
+    live_sessions() -> Vec<LiveStatus> = "", "LiveStatus[]";
+);
 
 #[napi]
-#[allow(non_snake_case)]
 impl OrchestratorStore {
-    /// Claims the current session (no `scopes`) or the scopes named, and records the caller's
-    /// live entry; a claim of the session makes this handle write as the owner with the epoch
-    /// claimed. Throws `conflict` naming the owner (`context.owner`, `epoch`, `expires`;
-    /// `hint: 'takeover'` once the lease expired) and writes nothing.
-    #[napi(ts_args_type = "claim: Claim", ts_return_type = "ClaimOutcome")]
-    pub fn claim(&self, claim: Any<'_>) -> Out<ClaimOutcome> {
-        run!(claim: Json<Claim> => {
-            let process = or_this_process(claim.0.process);
-            self.inner.claim(&Claim { process, ..claim.0 })
-        })
-    }
-
-    /// Renews the lease `owner` holds for `leaseSeconds` (default: the length it was claimed
-    /// with). Throws `conflict` when `owner` does not hold it, `not_found` when nobody does.
-    #[napi(
-        ts_args_type = "owner: string, leaseSeconds?: number | null",
-        ts_return_type = "Lease"
-    )]
-    pub fn renew(&self, owner: Any<'_>, leaseSeconds: Any<'_>) -> Out<Lease> {
-        run!(owner: String, leaseSeconds: Option<Json<u64>> => {
-            self.inner.renew(&owner, leaseSeconds.map(|s| s.0))
-        })
-    }
-
-    /// Releases the current session (no `scopes`; the epoch is kept) or the scopes named.
-    #[napi(ts_args_type = "release: Release", ts_return_type = "ReleaseOutcome")]
-    pub fn release(&self, release: Any<'_>) -> Out<ReleaseOutcome> {
-        run!(release: Json<Release> => self.inner.release(&release.0))
-    }
-
-    /// Refreshes the caller's live entry (creating it) and renews the lease when the caller
-    /// owns the session (`renewed`).
-    #[napi(
-        ts_args_type = "heartbeat: Heartbeat",
-        ts_return_type = "HeartbeatOutcome"
-    )]
-    pub fn heartbeat(&self, heartbeat: Any<'_>) -> Out<HeartbeatOutcome> {
-        run!(heartbeat: Json<Heartbeat> => {
-            let process = or_this_process(heartbeat.0.process);
-            self.inner.heartbeat(&Heartbeat { process, ..heartbeat.0 })
-        })
-    }
-
-    /// The lease of the current session, or `null` when nobody ever claimed it.
-    #[napi(ts_return_type = "Lease | null")]
-    pub fn lease(&self) -> Out<Option<Lease>> {
-        Out(self.inner.lease())
-    }
-
-    /// Every live orchestrator entry, sorted by key; stale and unreadable ones are listed with
-    /// `stale: true` and the `reason`.
-    #[napi(ts_return_type = "LiveStatus[]")]
-    pub fn live_sessions(&self) -> Out<Vec<LiveStatus>> {
-        Out(self.inner.live_sessions())
-    }
-
     /// Writes from now on as `writer` (`{ owner, epoch? }`; `null`: as nobody). A claimed
     /// session takes writes from its owner only; others throw `conflict` naming the owner.
     #[napi(ts_args_type = "writer: Writer | null", ts_return_type = "void")]
-    pub fn set_writer(&self, writer: Any<'_>) -> Out<()> {
+    pub fn set_writer(&self, writer: crate::args::Any<'_>) -> Out<()> {
         run!(writer: Option<Json<Writer>> => {
             self.inner.set_writer(writer.map(|w| w.0));
             Ok(())

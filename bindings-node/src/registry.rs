@@ -15,7 +15,6 @@ use session_state_fs::SystemClock;
 
 use crate::any_store::AnyStore;
 use crate::args::{Any, Options};
-use crate::errors::Out;
 
 type Core = core::AgentRegistry<AnyStore, SystemClock>;
 
@@ -46,77 +45,35 @@ impl AgentRegistry {
             Ok(AgentRegistry { inner })
         })
     }
-
-    /// Registers a result (the seed's `register_agent_result`): maps the name to the id, keeps
-    /// `result` (any JSON value), appends the id to `chainId` (created if needed). Throws
-    /// `invalid_key` for an unsafe `agentId`, `corrupt_state` when the file is corrupt (kept
-    /// aside, unchanged).
-    #[napi(
-        ts_args_type = "agentName: string, agentId: string, result: unknown, chainId?: string | null",
-        ts_return_type = "void"
-    )]
-    pub fn register(
-        &self,
-        agentName: Any<'_>,
-        agentId: Any<'_>,
-        result: Any<'_>,
-        chainId: Any<'_>,
-    ) -> Out<()> {
-        run!(agentName: String, agentId: String, result: Option<Value>, chainId: Option<String> => {
-            let result = result.unwrap_or_default();
-            self.inner.register(&agentName, &agentId, result, chainId.as_deref())
-        })
-    }
-
-    /// Whether to resume, with the reason: `{resume, score, matched, reason}`. Options:
-    /// `policy` (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a
-    /// Dice score), `cap` (resumes before starting new, default 5), `threshold` (minimum score
-    /// for `explained`, default 0.3).
-    #[napi(
-        ts_args_type = "agentName: string, currentTask: string, previousTask?: string | null, options?: ResumePolicyOptions",
-        ts_return_type = "ResumeDecision"
-    )]
-    pub fn decide_resume(
-        &self,
-        agentName: Any<'_>,
-        currentTask: Any<'_>,
-        previousTask: Any<'_>,
-        options: Any<'_>,
-    ) -> Out<ResumeDecision> {
-        run!(agentName: String, currentTask: String, previousTask: Option<String>, options: Options<PolicyOptions> => {
-            let policy = options.0.policy()?;
-            self.inner.decide_resume(&agentName, &currentTask, previousTask.as_deref(), &policy)
-        })
-    }
-
-    /// The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`
-    /// when there is none. Throws `invalid_key` for an unsafe id.
-    #[napi(ts_args_type = "agentId: string", ts_return_type = "string | null")]
-    pub fn export_transcript(&self, agentId: Any<'_>) -> Out<Option<String>> {
-        run!(agentId: String => Ok(self.inner.export_transcript(&agentId)?.map(|key| key.to_string())))
-    }
-
-    /// The seed's `create_chain`: records the expected agent sequence (and free `metadata`)
-    /// in `workflow-chains.json` and adds the chain to `agent-sessions.json`.
-    #[napi(
-        ts_args_type = "chainId: string, agentSequence: string[], metadata?: unknown",
-        ts_return_type = "void"
-    )]
-    pub fn create_chain(
-        &self,
-        chainId: Any<'_>,
-        agentSequence: Any<'_>,
-        metadata: Any<'_>,
-    ) -> Out<()> {
-        run!(chainId: String, agentSequence: Vec<String>, metadata: Option<Value> => self.inner.create_chain(&chainId, &agentSequence, metadata))
-    }
-
-    /// Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it).
-    #[napi(ts_return_type = "void")]
-    pub fn close(&self) -> Out<()> {
-        Out(self.inner.compact())
-    }
 }
+
+js_methods!(AgentRegistry {
+    #[doc = " Registers a result (the seed's `register_agent_result`): maps the name to the id, keeps"]
+    #[doc = " `result` (any JSON value), appends the id to `chainId` (created if needed). Throws"]
+    #[doc = " `invalid_key` for an unsafe `agentId`, `corrupt_state` when the file is corrupt (kept"]
+    #[doc = " aside, unchanged)."]
+    fn register(&self, agentName: String, agentId: String, result: Option<Value>, chainId: Option<String>) -> ()
+        = "agentName: string, agentId: string, result: unknown, chainId?: string | null", "void"
+        => self.inner.register(&agentName, &agentId, result.unwrap_or_default(), chainId.as_deref());
+    #[doc = " Whether to resume, with the reason: `{resume, score, matched, reason}`. Options:"]
+    #[doc = " `policy` (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a"]
+    #[doc = " Dice score), `cap` (resumes before starting new, default 5), `threshold` (minimum score"]
+    #[doc = " for `explained`, default 0.3)."]
+    fn decide_resume(&self, agentName: String, currentTask: String, previousTask: Option<String>, options: Options<PolicyOptions>) -> ResumeDecision
+        = "agentName: string, currentTask: string, previousTask?: string | null, options?: ResumePolicyOptions", "ResumeDecision"
+        => self.inner.decide_resume(&agentName, &currentTask, previousTask.as_deref(), &options.0.policy()?);
+    #[doc = " The seed's `export_transcript`: the store key of `agent-{agentId}.jsonl`, or `null`"]
+    #[doc = " when there is none. Throws `invalid_key` for an unsafe id."]
+    fn export_transcript(&self, agentId: String) -> Option<String> = "agentId: string", "string | null"
+        => Ok(self.inner.export_transcript(&agentId)?.map(|key| key.to_string()));
+    #[doc = " The seed's `create_chain`: records the expected agent sequence (and free `metadata`)"]
+    #[doc = " in `workflow-chains.json` and adds the chain to `agent-sessions.json`."]
+    fn create_chain(&self, chainId: String, agentSequence: Vec<String>, metadata: Option<Value>) -> ()
+        = "chainId: string, agentSequence: string[], metadata?: unknown", "void"
+        => self.inner.create_chain(&chainId, &agentSequence, metadata);
+    #[doc = " Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it)."]
+    fn close(&self) -> () = "", "void" => self.inner.compact();
+});
 
 core_methods!(AgentRegistry:
     #[doc = " The name's latest id, or `null` (unknown name, or the id belongs to another chain than a"]

@@ -12,64 +12,35 @@ use session_state::registry::PruneRegistryOptions;
 use session_state::retention::PrunePlan;
 use session_state::team::PruneTeamOptions;
 
-use crate::args::{Any, Json, Options};
-use crate::errors::Out;
+use crate::args::{Json, Options};
 use crate::orchestrator::OrchestratorStore;
 use crate::registry::AgentRegistry;
 use crate::team::TeamStore;
 
-#[napi]
-impl OrchestratorStore {
-    /// Forks a session (default: the current one; `session_id`: an archived one) into a new
-    /// current session recording `forked_from`; the original is archived as it is, never
-    /// changed. Throws `already_exists` (hint `archive_current`) when another session is
-    /// current, `not_found` when there is no such session.
-    #[napi(
-        ts_args_type = "options?: ForkOptions",
-        ts_return_type = "OrchestratorSession"
-    )]
-    pub fn fork(&self, options: Any<'_>) -> Out<OrchestratorSession> {
-        run!(options: Options<ForkOptions> => self.inner.fork(&options.0))
-    }
+core_methods!(OrchestratorStore:
+    #[doc = " Forks a session (default: the current one; `session_id`: an archived one) into a new"]
+    #[doc = " current session recording `forked_from`; the original is archived as it is, never"]
+    #[doc = " changed. Throws `already_exists` (hint `archive_current`) when another session is"]
+    #[doc = " current, `not_found` when there is no such session."]
+    fork(options: Options<ForkOptions>) -> OrchestratorSession
+        = "options?: ForkOptions", "OrchestratorSession";
+    #[doc = " Every session, each under the one it was forked from: `{ entries, skipped }`."]
+    history_tree() -> HistoryTree = "", "HistoryTree";
+    #[doc = " Archived sessions matching every criterion given (`keep`, `older_than_days`,"]
+    #[doc = " `status`; one at least), removed with their index records when `apply: true`."]
+    prune_history(options: Options<PruneHistoryOptions>) -> PrunePlan
+        = "options: PruneHistoryOptions", "PrunePlan";
+);
 
-    /// Every session, each under the one it was forked from: `{ entries, skipped }`.
-    #[napi(ts_return_type = "HistoryTree")]
-    pub fn history_tree(&self) -> Out<HistoryTree> {
-        Out(self.inner.history_tree())
-    }
+core_methods!(AgentRegistry:
+    #[doc = " Agents last active more than `older_than_days` days ago (but `keep_agent_ids`), with"]
+    #[doc = " every registry entry naming them, and the chains this leaves empty."]
+    prune(options: Json<PruneRegistryOptions>) -> PrunePlan
+        = "options: PruneRegistryOptions", "PrunePlan";
+);
 
-    /// Archived sessions matching every criterion given (`keep`, `older_than_days`,
-    /// `status`; one at least), removed with their index records when `apply: true`.
-    #[napi(
-        ts_args_type = "options: PruneHistoryOptions",
-        ts_return_type = "PrunePlan"
-    )]
-    pub fn prune_history(&self, options: Any<'_>) -> Out<PrunePlan> {
-        run!(options: Options<PruneHistoryOptions> => self.inner.prune_history(&options.0))
-    }
-}
-
-#[napi]
-impl AgentRegistry {
-    /// Agents last active more than `older_than_days` days ago (but `keep_agent_ids`), with
-    /// every registry entry naming them, and the chains this leaves empty.
-    #[napi(
-        ts_args_type = "options: PruneRegistryOptions",
-        ts_return_type = "PrunePlan"
-    )]
-    pub fn prune(&self, options: Any<'_>) -> Out<PrunePlan> {
-        run!(options: Json<PruneRegistryOptions> => self.inner.prune(&options.0))
-    }
-}
-
-#[napi]
-impl TeamStore {
-    /// The member files of `team` created more than `older_than_days` days ago.
-    #[napi(
-        ts_args_type = "team: string, options: PruneTeamOptions",
-        ts_return_type = "PrunePlan"
-    )]
-    pub fn prune(&self, team: Any<'_>, options: Any<'_>) -> Out<PrunePlan> {
-        run!(team: String, options: Json<PruneTeamOptions> => self.inner.prune(&team, &options.0))
-    }
-}
+core_methods!(TeamStore:
+    #[doc = " The member files of `team` created more than `older_than_days` days ago."]
+    prune(team: String, options: Json<PruneTeamOptions>) -> PrunePlan
+        = "team: string, options: PruneTeamOptions", "PrunePlan";
+);

@@ -41,73 +41,41 @@ impl TeamStore {
     pub fn new(env: Env, store: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
         construct!(env; store: AnyStore, options: Options<TeamStoreOptions> => Ok(TeamStore { inner: options.0.apply(Core::new(store, SystemClock)) }))
     }
-
-    /// Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not
-    /// parse is copied aside first); returns the key written. Throws `invalid_key` for an
-    /// invalid team or agent name, `invalid_input` for a state of the wrong shape.
-    #[napi(
-        ts_args_type = "team: string, state: SessionState",
-        ts_return_type = "string"
-    )]
-    pub fn save(&self, team: Any<'_>, state: Any<'_>) -> Out<String> {
-        run!(team: String, state: State => Ok(self.inner.save(&team, &state.0)?.to_string()))
-    }
-
-    /// Records that `config` was spawned on `backend` now; an existing readable file keeps
-    /// its `createdAt`, `metadata` and unknown keys. Returns the state written.
-    #[napi(
-        ts_args_type = "team: string, config: SpawnConfig, backend: BackendType",
-        ts_return_type = "SessionState"
-    )]
-    pub fn record_spawn(
-        &self,
-        team: Any<'_>,
-        config: Any<'_>,
-        backend: Any<'_>,
-    ) -> Out<SessionState> {
-        run!(team: String, config: Doc, backend: String => {
-            let config = SpawnConfig::from_argument(config, "config")?;
-            self.inner.record_spawn(&team, &config, backend.parse()?)
-        })
-    }
-
-    /// Changes a saved member in one exclusive read-modify-write: the keys of `changes`
-    /// replace those of the stored document (as `Object.assign` would; `null` clears an
-    /// optional field), and the result is written. Returns the state written. Throws
-    /// `not_found` when there is no file, `corrupt_state` when it does not parse,
-    /// `invalid_input` when the result is not a valid state (the core's `SessionState` rules:
-    /// a member of the wrong type, `createdAt` without an offset, ...; the message and
-    /// `context.field` name the member, e.g. `changes.memoryConfig.max_turns`), when
-    /// `backendType` is changed to a backend the core does not know (`recordSpawn`'s rule;
-    /// an unknown one already stored is kept) or when the agent is renamed. Nothing is
-    /// written then.
-    #[napi(
-        ts_args_type = "team: string, agent: string, changes: Partial<SessionState>",
-        ts_return_type = "SessionState"
-    )]
-    pub fn update(&self, team: Any<'_>, agent: Any<'_>, changes: Any<'_>) -> Out<SessionState> {
-        run!(team: String, agent: String, changes: Doc => self.inner.update(&team, &agent, |state| state.merge_argument(&changes, "changes")))
-    }
-
-    /// Replaces a saved member with `state` in one exclusive read-modify-write (unlike
-    /// `save`, the file must exist and `state.name` must be `agent`). Returns the state
-    /// written. Throws `not_found`, `corrupt_state` (the file does not parse; nothing
-    /// written), `invalid_input` (wrong shape, naming the member; a rename; a `backendType`
-    /// changed to an unknown backend, as `update`).
-    #[napi(
-        ts_args_type = "team: string, agent: string, state: SessionState",
-        ts_return_type = "SessionState"
-    )]
-    pub fn replace(&self, team: Any<'_>, agent: Any<'_>, state: Any<'_>) -> Out<SessionState> {
-        run!(team: String, agent: String, state: State => {
-            self.inner.update(&team, &agent, |old| {
-                old.check_backend_change(&state.0.backend_type).map_err(|e| e.below("state"))?;
-                old.clone_from(&state.0);
-                Ok(())
-            })
-        })
-    }
 }
+
+js_methods!(TeamStore {
+    #[doc = " Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not"]
+    #[doc = " parse is copied aside first); returns the key written. Throws `invalid_key` for an"]
+    #[doc = " invalid team or agent name, `invalid_input` for a state of the wrong shape."]
+    fn save(&self, team: String, state: State) -> String = "team: string, state: SessionState", "string"
+        => Ok(self.inner.save(&team, &state.0)?.to_string());
+    #[doc = " Records that `config` was spawned on `backend` now; an existing readable file keeps"]
+    #[doc = " its `createdAt`, `metadata` and unknown keys. Returns the state written."]
+    fn record_spawn(&self, team: String, config: Doc, backend: String) -> SessionState
+        = "team: string, config: SpawnConfig, backend: BackendType", "SessionState"
+        => self.inner.record_spawn(&team, &SpawnConfig::from_argument(config, "config")?, backend.parse()?);
+    #[doc = " Changes a saved member in one exclusive read-modify-write: the keys of `changes`"]
+    #[doc = " replace those of the stored document (as `Object.assign` would; `null` clears an"]
+    #[doc = " optional field), and the result is written. Returns the state written. Throws"]
+    #[doc = " `not_found` when there is no file, `corrupt_state` when it does not parse,"]
+    #[doc = " `invalid_input` when the result is not a valid state (the core's `SessionState` rules:"]
+    #[doc = " a member of the wrong type, `createdAt` without an offset, ...; the message and"]
+    #[doc = " `context.field` name the member, e.g. `changes.memoryConfig.max_turns`), when"]
+    #[doc = " `backendType` is changed to a backend the core does not know (`recordSpawn`'s rule;"]
+    #[doc = " an unknown one already stored is kept) or when the agent is renamed. Nothing is"]
+    #[doc = " written then."]
+    fn update(&self, team: String, agent: String, changes: Doc) -> SessionState
+        = "team: string, agent: string, changes: Partial<SessionState>", "SessionState"
+        => self.inner.update(&team, &agent, |state| state.merge_argument(&changes, "changes"));
+    #[doc = " Replaces a saved member with `state` in one exclusive read-modify-write (unlike"]
+    #[doc = " `save`, the file must exist and `state.name` must be `agent`). Returns the state"]
+    #[doc = " written. Throws `not_found`, `corrupt_state` (the file does not parse; nothing"]
+    #[doc = " written), `invalid_input` (wrong shape, naming the member; a rename; a `backendType`"]
+    #[doc = " changed to an unknown backend, as `update`)."]
+    fn replace(&self, team: String, agent: String, state: State) -> SessionState
+        = "team: string, agent: string, state: SessionState", "SessionState"
+        => self.inner.replace(&team, &agent, &state.0).map_err(|e| e.below("state"));
+});
 
 core_methods!(TeamStore:
     #[doc = " Loads one member. Throws `not_found` when there is no file, `corrupt_state` (with"]

@@ -9,10 +9,12 @@ use std::path::PathBuf;
 use chrono::{DateTime, Utc};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
+use serde::de::DeserializeOwned;
 use session_state::{Clock, Error, Timestamp};
 use session_state_fs::SystemClock;
+use session_state_fs::process::{RecordsProcess, or_owning_process};
 
-use crate::convert::Obj;
+use crate::convert::{Obj, from_py};
 use crate::errors::{IntoPyResult, to_py_err};
 
 /// `InvalidInputError`: `` `name` must be {expected}, not {type} ``.
@@ -135,3 +137,84 @@ pub fn folder(value: &Obj<'_>, name: &str) -> PyResult<PathBuf> {
     let expanded = os.getattr("path")?.call_method1("expanduser", (fspath,))?;
     expanded.extract::<PathBuf>().map_err(wrong)
 }
+
+/// A typed argument of [`py_methods!`]: read from the Python object passed as `name`.
+pub trait Arg: Sized {
+    /// `value` read as `Self`, errors naming `name`.
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self>;
+}
+
+impl Arg for String {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        text(value, name).map(Cow::into_owned)
+    }
+}
+
+/// `None` gives `None`; another value is read as `T`.
+impl<T: Arg> Arg for Option<T> {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        (!value.is_none()).then(|| T::arg(value, name)).transpose()
+    }
+}
+
+/// An optional argument: `None` (or omitted) gives `None`; another value is read as `T`.
+pub fn opt<T: Arg>(value: Option<&Obj<'_>>, name: &str) -> PyResult<Option<T>> {
+    Ok(value
+        .map(|v| Option::<T>::arg(v, name))
+        .transpose()?
+        .flatten())
+}
+
+/// The time in an RFC 3339 `str`.
+impl Arg for DateTime<Utc> {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        Ok(Timestamp::parse(&text(value, name)?).py()?.utc())
+    }
+}
+
+/// Plain data of the shape of the core's serde type `T` ([`from_py`]).
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+impl<T: DeserializeOwned> Arg for Json<T> {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        from_py(name, value).map(Json)
+    }
+}
+
+/// A claim or heartbeat ([`Json`]) recording this process's orchestrator when it names no
+/// process ([`or_owning_process`]).
+#[derive(Debug)]
+pub struct Here<T>(pub T);
+
+impl<T: DeserializeOwned + RecordsProcess> Arg for Here<T> {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        from_py(name, value).map(|request| Here(or_owning_process(request)))
+    }
+}
+
+/// `#[pymethods]` of a handle class whose arguments are read by type ([`Arg`], named as the
+/// parameter) and whose body, a core `Result`, runs without the interpreter lock (other
+/// Python threads run meanwhile; a host store takes it again) and is returned as plain data:
+/// `fn name(&self, a: T, ...; o: U, ...) => body;`, the arguments after `;` optional (`None`
+/// by default, read as `Option<U>`).
+macro_rules! py_methods {
+    ($class:ident { $(
+        $(#[$meta:meta])*
+        fn $name:ident(&$s:ident $(, $a:ident: $t:ty)* $(; $($o:ident: $ot:ty),*)?) => $body:expr;
+    )* }) => {
+        #[pymethods]
+        impl $class {$(
+            $(#[$meta])*
+            #[pyo3(signature = ($($a,)* $($($o = None),*)?))]
+            fn $name<'py>(
+                &$s, py: Python<'py>, $($a: &Obj<'py>,)* $($($o: Option<&Obj<'py>>),*)?
+            ) -> $crate::convert::Out<'py> {
+                $(let $a = <$t as $crate::args::Arg>::arg($a, stringify!($a))?;)*
+                $($(let $o = $crate::args::opt::<$ot>($o, stringify!($o))?;)*)?
+                $crate::convert::ToPyData::out(py.detach(|| $body), py)
+            }
+        )*}
+    };
+}
+pub(crate) use py_methods;

@@ -1,19 +1,17 @@
 //! `session_state.registry`, native half: the sub-agent registry (`AgentRegistry`) with
 //! plain-data results, and the transcripts.
 
-mod prune;
-
 use pyo3::prelude::*;
-use pyo3::types::PyString;
+use pyo3::types::{PyDict, PyString};
 use serde_json::Value;
 use session_state::Key;
 use session_state::registry::{
-    self, AgentRegistry, JournalMode, PolicyName, RegistryOptions, TaskArg, TranscriptLines,
-    find_transcript,
+    self, AgentRegistry, JournalMode, PolicyName, PruneRegistryOptions, RegistryOptions, TaskArg,
+    TranscriptLines, find_transcript,
 };
 use session_state_fs::SystemClock;
 
-use crate::args::{self, opt_text, text};
+use crate::args::{self, Json, opt_text, py_methods, text};
 use crate::convert::{Obj, Out, ToPyData, from_py, handle_methods, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, key_or, store_arg};
@@ -74,22 +72,6 @@ handle_methods!(PyAgentRegistry {
         self.inner.mode() != JournalMode::Off
     }
 
-    #[pyo3(signature = (agent_name, agent_id, result, chain_id = None))]
-    fn register(
-        &self,
-        py: Python<'_>,
-        agent_name: &Obj<'_>,
-        agent_id: &Obj<'_>,
-        result: &Obj<'_>,
-        chain_id: Option<&Obj<'_>>,
-    ) -> PyResult<()> {
-        let (name, id) = (text(agent_name, "agent_name")?, text(agent_id, "agent_id")?);
-        let chain_id = opt_text(chain_id, "chain_id")?;
-        let result: Value = from_py("result", result)?;
-        let register = || self.inner.register(&name, &id, result, chain_id.as_deref());
-        py.detach(register).py()
-    }
-
     /// `decide_resume(agent_name, current_task, previous_task=None, policy="compat") -> dict`,
     /// in the seed's order of checks (a task that is not a str is read only where the seed
     /// reads it).
@@ -113,13 +95,6 @@ handle_methods!(PyAgentRegistry {
         decision.out(py)
     }
 
-    /// `agent(agent_name) -> dict | None`: the row of one agent name.
-    fn agent<'py>(&self, py: Python<'py>, agent_name: &Obj<'py>) -> Out<'py> {
-        let agent_name = text(agent_name, "agent_name")?;
-        let rows = self.inner.agents(None).py()?;
-        to_py(py, &rows.into_iter().find(|e| e.agent_name == agent_name))
-    }
-
     #[pyo3(signature = (chain_id, agent_sequence, metadata = None))]
     fn create_chain(
         &self,
@@ -133,20 +108,35 @@ handle_methods!(PyAgentRegistry {
         self.inner.create_chain(&chain_id, &sequence, metadata).py()
     }
 
+    /// `prune(*, older_than_days, keep_agent_ids=None, apply=False) -> dict`: the keywords
+    /// are the core's options; returns the plan `{applied, removed, kept}`.
+    #[pyo3(signature = (**options))]
+    fn prune<'py>(&self, py: Python<'py>, options: Option<&Bound<'py, PyDict>>) -> Out<'py> {
+        let options = options.map_or_else(|| PyDict::new(py), Bound::clone);
+        let options: PruneRegistryOptions = from_py("options", options.as_any())?;
+        self.inner.prune(&options).out(py)
+    }
+});
+
+py_methods!(PyAgentRegistry {
+    /// `register(agent_name, agent_id, result, chain_id=None)`: records `result` (plain data)
+    /// as run `agent_id` of `agent_name`, in chain `chain_id` when given.
+    fn register(&self, agent_name: String, agent_id: String, result: Json<Value>; chain_id: String) =>
+        self.inner.register(&agent_name, &agent_id, result.0, chain_id.as_deref());
+
     /// `save_edits(before, after) -> bool`: writes the entries of the four maps (`sessions`,
     /// `chains`, `metadata`, `results`) that differ between `before` (as read) and `after` (as
     /// the caller changed them) into the file as it is now, under the registry's lock (the
     /// core's `save_edits`). Whether the file changed.
-    fn save_edits(&self, py: Python<'_>, before: &Obj<'_>, after: &Obj<'_>) -> PyResult<bool> {
-        let before: Value = from_py("before", before)?;
-        let after: Value = from_py("after", after)?;
-        py.detach(|| self.inner.save_edits(&before, &after)).py()
-    }
+    fn save_edits(&self, before: Json<Value>, after: Json<Value>) =>
+        self.inner.save_edits(&before.0, &after.0);
 
     /// Folds the journal into the sessions file.
-    fn compact(&self, py: Python<'_>) -> PyResult<()> {
-        py.detach(|| self.inner.compact()).py()
-    }
+    fn compact(&self) => self.inner.compact();
+
+    /// `agent(agent_name) -> dict | None`: the row of one agent name.
+    fn agent(&self, agent_name: String) =>
+        self.inner.agents(None).map(|rows| rows.into_iter().find(|e| e.agent_name == agent_name));
 });
 
 /// A task argument: its text, or the name of its type when it is not a `str`.

@@ -92,7 +92,7 @@ pub(crate) use store_methods;
 #[pyclass(module = "session_state._native", name = "FileStore", frozen)]
 #[derive(Debug)]
 pub struct PyFileStore {
-    inner: FsStore,
+    pub(crate) inner: FsStore,
 }
 
 store_methods!(PyFileStore {

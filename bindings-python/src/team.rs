@@ -1,21 +1,35 @@
 //! `session_state.teams`, native half: the team spawn state as plain dicts.
 
-mod prune;
-
 use pyo3::prelude::*;
 use serde_json::{Map, Value};
 use session_state::argument_fields::{MemberNames, member_below};
-use session_state::team::{self, BackendType, SessionState, SpawnConfig};
+use session_state::team::{self, BackendType, PruneTeamOptions, SessionState, SpawnConfig};
 use session_state_fs::SystemClock;
 
-use crate::args;
+use crate::args::{self, Arg, Json, py_methods};
 use crate::convert::{Obj, Out, ToPyData, from_py, from_py_as, handle_methods, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, store_arg};
 
-fn backend(name: &Obj<'_>) -> PyResult<BackendType> {
-    let name = args::text(name, "backend_type")?;
-    name.parse::<BackendType>().py()
+/// A backend name (`claude-code`, `codex`, `gemini-cli`).
+impl Arg for BackendType {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        args::text(value, name)?.parse().py()
+    }
+}
+
+/// A spawn config: a snake_case dict of `SpawnConfig`.
+impl Arg for SpawnConfig {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        from_py_as(name, value, MemberNames::SnakeCase)
+    }
+}
+
+/// A session document (camelCase keys), named `state` in errors whatever the parameter.
+impl Arg for SessionState {
+    fn arg(value: &Obj<'_>, _: &str) -> PyResult<Self> {
+        from_py_as("state", value, MemberNames::SnakeCase)
+    }
 }
 
 /// `team_document(doc) -> dict`: checks a session document (camelCase keys) and returns it as
@@ -35,23 +49,22 @@ pub fn team_from_config<'py>(
     backend_type: &Obj<'py>,
     now: Option<&Obj<'py>>,
 ) -> Out<'py> {
-    let config: SpawnConfig = from_py_as("config", config, MemberNames::SnakeCase)?;
-    let now = args::now(now)?;
-    let state = SessionState::from_config(&config, backend(backend_type)?, now);
-    to_py(py, &state)
+    let (config, now) = (SpawnConfig::arg(config, "config")?, args::now(now)?);
+    let backend = BackendType::arg(backend_type, "backend_type")?;
+    to_py(py, &SessionState::from_config(&config, backend, now))
 }
 
 /// `team_to_spawn_config(doc) -> dict`: the spawn config of a session document.
 #[pyfunction]
 pub fn team_to_spawn_config<'py>(py: Python<'py>, doc: &Obj<'py>) -> Out<'py> {
-    let state: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
+    let state = SessionState::arg(doc, "state")?;
     to_py(py, &state.to_spawn_config())
 }
 
 /// `team_to_json(doc) -> bytes`: the crate's bytes (pretty JSON, no trailing newline).
 #[pyfunction]
 pub fn team_to_json(doc: &Obj<'_>) -> PyResult<Vec<u8>> {
-    let state: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
+    let state = SessionState::arg(doc, "state")?;
     state.to_json().py()
 }
 
@@ -89,52 +102,33 @@ handle_methods!(PyTeamStore {
 
     fn save(&self, team: &Obj<'_>, doc: &Obj<'_>) -> PyResult<std::path::PathBuf> {
         let team = args::text(team, "team")?;
-        let state: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
+        let state = SessionState::arg(doc, "state")?;
         Ok(self.inner.save(&team, &state).py()?.as_str().into())
     }
+});
 
-    fn record_spawn<'py>(
-        &self,
-        py: Python<'py>,
-        team: &Obj<'py>,
-        config: &Obj<'py>,
-        backend_type: &Obj<'py>,
-    ) -> Out<'py> {
-        let team = args::text(team, "team")?;
-        let config: SpawnConfig = from_py_as("config", config, MemberNames::SnakeCase)?;
-        let backend = backend(backend_type)?;
-        self.inner.record_spawn(&team, &config, backend).out(py)
-    }
+py_methods!(PyTeamStore {
+    /// `record_spawn(team, config, backend_type) -> dict`: records that `config` was spawned on
+    /// `backend_type` now; returns the document written.
+    fn record_spawn(&self, team: String, config: SpawnConfig, backend_type: BackendType) =>
+        self.inner.record_spawn(&team, &config, backend_type);
 
     /// Replaces the whole saved document of `agent` in one exclusive read-modify-write
     /// (`createdAt` and `metadata` included, as the caller gives them).
-    fn replace<'py>(
-        &self,
-        py: Python<'py>,
-        team: &Obj<'py>,
-        agent: &Obj<'py>,
-        doc: &Obj<'py>,
-    ) -> Out<'py> {
-        let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
-        let new: SessionState = from_py_as("state", doc, MemberNames::SnakeCase)?;
-        let written = self.inner.replace(&team, &agent, &new);
-        written.map_err(|e| member_below(e, "state", MemberNames::SnakeCase)).out(py)
-    }
+    fn replace(&self, team: String, agent: String, doc: SessionState) => self
+        .inner
+        .replace(&team, &agent, &doc)
+        .map_err(|e| member_below(e, "state", MemberNames::SnakeCase));
 
     /// `update(team, agent, changes) -> dict`: the keys of `changes` (document keys,
     /// camelCase) replace those of the saved document ([`SessionState::merge`], as the Node
     /// package's `TeamStore.update`; `None` clears an optional field), written in one
     /// exclusive read-modify-write. Returns the document written.
-    fn update<'py>(
-        &self,
-        py: Python<'py>,
-        team: &Obj<'py>,
-        agent: &Obj<'py>,
-        changes: &Obj<'py>,
-    ) -> Out<'py> {
-        let (team, agent) = (args::text(team, "team")?, args::text(agent, "agent")?);
-        let changes: Map<String, Value> = from_py("changes", changes)?;
-        let merge = |state: &mut SessionState| state.merge_argument(&changes, "changes");
-        self.inner.update(&team, &agent, merge).out(py)
-    }
+    fn update(&self, team: String, agent: String, changes: Json<Map<String, Value>>) =>
+        self.inner.update(&team, &agent, |state| state.merge_argument(&changes.0, "changes"));
+
+    /// `prune(team, options) -> dict`: `options` is `{older_than_days, apply?}`; returns the
+    /// plan `{applied, removed, kept}`.
+    fn prune(&self, team: String, options: Json<PruneTeamOptions>) =>
+        self.inner.prune(&team, &options.0);
 });

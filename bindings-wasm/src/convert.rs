@@ -12,11 +12,11 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use session_state::js_json::{StrictJson, read_strict_json};
-use session_state::{Key, MAX_VALUE_NESTING, json};
+use session_state::{Error, Key, MAX_VALUE_NESTING, json};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
-use crate::errors::{JsResult, describe, invalid_input, type_name};
+use crate::errors::{JsResult, Thrown, describe, invalid_input, type_name};
 
 #[wasm_bindgen]
 extern "C" {
@@ -82,24 +82,18 @@ fn parse_json(text: serde_json::Result<String>) -> JsResult<JsValue> {
 }
 
 /// The methods of a class that take only `string` arguments: each calls the core method of
-/// `self.inner` it names with the strings and returns the result by [`to_js`], typed in TS as
-/// the string it gives. Written as `#[doc = " ..."]` lines, then `jsName(argName, ...) ->
+/// `self.inner` it names with the strings ([`js_methods!`]), typed in TS as the string it
+/// gives. Written as `#[doc = " ..."]` lines, then `jsName(argName, ...) ->
 /// "TS type" = core_method;`; an argument that is not a string is `invalid_input` naming it.
 /// (A `///` comment passed through a macro reaches wasm-bindgen as a raw string, whose `r"`
 /// it would copy into the TS declarations.)
 macro_rules! string_methods {
     ($class:ident: $($(#[doc = $doc:literal])+ $js:ident($($arg:ident),*) -> $ts:literal = $method:ident;)+) => {
-        #[wasm_bindgen::prelude::wasm_bindgen]
-        impl $class {$(
+        $crate::convert::js_methods!($class {$(
             $(#[doc = $doc])+
-            #[wasm_bindgen(js_name = $js, unchecked_return_type = $ts)]
-            pub fn $method(
-                &self,
-                $($arg: &crate::convert::Text),*
-            ) -> crate::errors::JsResult<wasm_bindgen::JsValue> {
-                crate::convert::to_js(&self.inner.$method($(&$arg.get(stringify!($arg))?),*)?)
-            }
-        )+}
+            fn $js as $method(&self $(, $arg: String = "string")*) -> $ts
+                => self.inner.$method($(&$arg),*);
+        )+});
     };
 }
 pub(crate) use string_methods;
@@ -130,8 +124,7 @@ pub fn opt_value(value: &JsValue, what: &str) -> JsResult<Option<Value>> {
 
 /// A document (a plain JS object) from the argument `what`, members kept in order.
 pub fn document_from_js(value: &JsValue, what: &str) -> JsResult<Map<String, Value>> {
-    let got = type_name(value);
-    let not_object = || invalid_input(format!("`{what}` must be an object, got {got}"));
+    let not_object = || Thrown::from(Error::wrong_type(what, "an object", type_name(value)));
     if !value.is_object() || Array::is_array(value) {
         return Err(not_object());
     }
@@ -164,16 +157,10 @@ pub fn options_arg<T: DeserializeOwned + Default>(value: &JsValue, what: &str) -
 /// The `string` argument `what` (wasm-bindgen would silently stringify a number).
 pub fn string_arg(value: &JsValue, what: &str) -> JsResult<String> {
     let Some(text) = value.dyn_ref::<JsString>() else {
-        let got = type_name(value);
-        return Err(invalid_input(format!(
-            "`{what}` must be a string, not {got}"
-        )));
+        return Err(Error::wrong_type(what, "a string", type_name(value)).into());
     };
     if !text.is_valid_utf16() {
-        return Err(invalid_input(format!(
-            "`{what}` holds a lone surrogate, half of a UTF-16 pair, which UTF-8 (and a file \
-             name or JSON file) cannot hold"
-        )));
+        return Err(Error::lone_surrogate(what).into());
     }
     Ok(String::from(text))
 }
@@ -195,9 +182,7 @@ pub fn bytes_arg(value: &JsValue, what: &str) -> JsResult<Vec<u8>> {
     }
     if !value.is_string() {
         let got = type_name(value);
-        return Err(invalid_input(format!(
-            "`{what}` must be a string or a Uint8Array, not {got}"
-        )));
+        return Err(Error::wrong_type(what, "a string or a Uint8Array", got).into());
     }
     Ok(string_arg(value, what)?.into_bytes())
 }
@@ -210,3 +195,92 @@ pub fn instant_arg(value: &JsValue, what: &str) -> JsResult<chrono::DateTime<chr
     }
     Ok(from_js::<session_state::Timestamp>(value, what)?.utc())
 }
+
+/// A Rust value read from one JS argument of [`js_methods!`].
+pub trait Arg: Sized {
+    /// `value` read as `Self`, errors naming `what`.
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self>;
+}
+
+impl Arg for String {
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
+        string_arg(value, what)
+    }
+}
+
+/// `undefined` and `null` give `None`; another value is read as `T`.
+impl<T: Arg> Arg for Option<T> {
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
+        (!is_absent(value)).then(|| T::arg(value, what)).transpose()
+    }
+}
+
+/// A document argument: a plain JS object ([`document_from_js`]).
+pub type Doc = Map<String, Value>;
+
+impl Arg for Doc {
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
+        document_from_js(value, what)
+    }
+}
+
+/// A value of the shape of the core's serde type `T` ([`from_js`]).
+#[derive(Debug)]
+pub struct Json<T>(pub T);
+
+impl<T: DeserializeOwned> Arg for Json<T> {
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
+        from_js(value, what).map(Json)
+    }
+}
+
+/// An options object ([`options_arg`]): `undefined` and `null` give `T::default()`.
+#[derive(Debug)]
+pub struct Options<T>(pub T);
+
+impl<T: DeserializeOwned + Default> Arg for Options<T> {
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
+        options_arg(value, what).map(Options)
+    }
+}
+
+/// A core result as the JS value [`to_js`] gives (`undefined` for `()`).
+pub fn js_out<T: Serialize + 'static>(result: session_state::Result<T>) -> JsResult<JsValue> {
+    let value = result?;
+    if std::any::TypeId::of::<T>() == std::any::TypeId::of::<()>() {
+        return Ok(JsValue::UNDEFINED);
+    }
+    to_js(&value)
+}
+
+/// Methods of a class whose arguments are read by type ([`Arg`], named as the JS parameter,
+/// declared in TS as the string after `=`) and whose body, a core `Result`, is returned by
+/// [`js_out`]: `fn jsName as rust_name(&self, a: T = "TS", ...; o: U = "TS", ...) -> "TS" =>
+/// body;`, the arguments after `;` optional (read as `Option<U>`). Docs are `#[doc = " ..."]`
+/// lines (see [`string_methods!`]).
+macro_rules! js_methods {
+    ($class:ident { $(
+        $(#[doc = $doc:literal])+
+        fn $js:ident as $name:ident(&$s:ident $(, $a:ident: $t:ty = $ts:literal)*
+            $(; $($o:ident: $ot:ty = $ots:literal),*)?) -> $ret:literal => $body:expr;
+    )+ }) => {
+        #[wasm_bindgen::prelude::wasm_bindgen]
+        impl $class {$(
+            $(#[doc = $doc])+
+            #[wasm_bindgen(js_name = $js, unchecked_return_type = $ret)]
+            pub fn $name(
+                &$s,
+                $(#[wasm_bindgen(unchecked_param_type = $ts)] $a: &wasm_bindgen::JsValue,)*
+                $($(
+                    #[wasm_bindgen(unchecked_optional_param_type = $ots)]
+                    $o: &wasm_bindgen::JsValue,
+                )*)?
+            ) -> $crate::errors::JsResult<wasm_bindgen::JsValue> {
+                $(let $a = <$t as $crate::convert::Arg>::arg($a, stringify!($a))?;)*
+                $($(let $o = <Option<$ot> as $crate::convert::Arg>::arg($o, stringify!($o))?;)*)?
+                $crate::convert::js_out($body)
+            }
+        )+}
+    };
+}
+pub(crate) use js_methods;

@@ -11,8 +11,8 @@
 
 use std::cell::RefCell;
 
-use js_sys::{Object, Reflect};
-use session_state::js_message::js_message;
+use js_sys::Reflect;
+use session_state::js_message::{js_error_members, js_message};
 use session_state::{Error, ErrorKind, Key};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -147,7 +147,8 @@ pub fn type_name(value: &JsValue) -> String {
 }
 
 /// The JS exception for `err`: a JS exception that caused it and is to be rethrown, else a
-/// JS `Error` with `message`, `code`, `hint`, `context`, and `salvaged` / `cause` when present.
+/// JS `Error` with `message` and the core's [`js_error_members`] (`code`, `hint`, `context`,
+/// `salvaged`), and `cause` when present.
 #[allow(clippy::needless_pass_by_value)] // `.map_err(to_js_error)`; the error ends here.
 pub fn to_js_error(err: Error) -> JsValue {
     let carried = err.find_source::<JsException>();
@@ -155,18 +156,12 @@ pub fn to_js_error(err: Error) -> JsValue {
         return exception;
     }
     let js = js_sys::Error::new(&js_message(&err));
-    let context = Object::new();
-    for (name, value) in err.context() {
-        set(&context, name, &JsValue::from_str(value));
-    }
-    set(&js, "code", &JsValue::from_str(err.code()));
-    if let Some(hint) = err.hint() {
-        set(&js, "hint", &JsValue::from_str(hint.code()));
-    }
-    set(&js, "context", &context);
-    if let Some(salvaged) = err.salvaged() {
-        let salvaged = crate::convert::to_js(salvaged).unwrap_or(JsValue::NULL);
-        set(&js, "salvaged", &salvaged);
+    for (name, value) in js_error_members(&err) {
+        set(
+            &js,
+            &name,
+            &crate::convert::to_js(&value).unwrap_or(JsValue::NULL),
+        );
     }
     if let Some(cause) = carried.and_then(JsException::take) {
         set(&js, "cause", &cause);

@@ -7,7 +7,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
 use crate::convert::{
-    StoreArg, Text, from_js, opt_text, opt_value, options_arg, string_methods, to_js,
+    Options, StoreArg, Text, from_js, js_methods, opt_text, opt_value, options_arg, string_methods,
 };
 use crate::errors::JsResult;
 use crate::stores::{AnyStore, store_arg};
@@ -50,51 +50,6 @@ impl AgentRegistry {
         Ok(self.inner.register(&name, &id, result, chain.as_deref())?)
     }
 
-    /// The name's latest id, or `null` (the seed's `get_resume_id`).
-    #[wasm_bindgen(js_name = resumeId, unchecked_return_type = "string | null")]
-    pub fn resume_id(&self, agentName: &Text, chainId: Option<Text>) -> JsResult<JsValue> {
-        let chain = opt_text(chainId, "chainId")?;
-        to_js(
-            &self
-                .inner
-                .resume_id(&agentName.get("agentName")?, chain.as_deref())?,
-        )
-    }
-
-    /// The seed's `should_resume` (its exact rule).
-    #[wasm_bindgen(js_name = shouldResume)]
-    pub fn should_resume(
-        &self,
-        agentName: &Text,
-        currentTask: &Text,
-        previousTask: Option<Text>,
-    ) -> JsResult<bool> {
-        let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
-        let previous = opt_text(previousTask, "previousTask")?;
-        Ok(self
-            .inner
-            .should_resume(&name, &current, previous.as_deref())?)
-    }
-
-    /// Whether to resume, with the score, matched terms and reason, by the chosen policy.
-    #[wasm_bindgen(js_name = decideResume, unchecked_return_type = "ResumeDecision")]
-    pub fn decide_resume(
-        &self,
-        agentName: &Text,
-        currentTask: &Text,
-        previousTask: Option<Text>,
-        #[wasm_bindgen(unchecked_optional_param_type = "ResumePolicyOptions")] options: &JsValue,
-    ) -> JsResult<JsValue> {
-        let (name, current) = (agentName.get("agentName")?, currentTask.get("currentTask")?);
-        let previous = opt_text(previousTask, "previousTask")?;
-        let policy = options_arg::<PolicyOptions>(options, "options")?.policy()?;
-        to_js(
-            &self
-                .inner
-                .decide_resume(&name, &current, previous.as_deref(), &policy)?,
-        )
-    }
-
     /// The seed's `create_chain`.
     #[wasm_bindgen(js_name = createChain)]
     pub fn create_chain(
@@ -110,23 +65,6 @@ impl AgentRegistry {
             .create_chain(&chainId.get("chainId")?, &sequence, metadata)?)
     }
 
-    /// One row per agent name, in registration order (only `chainId`'s when given).
-    #[wasm_bindgen(unchecked_return_type = "AgentEntry[]")]
-    pub fn agents(&self, chainId: Option<Text>) -> JsResult<JsValue> {
-        to_js(
-            &self
-                .inner
-                .agents(opt_text(chainId, "chainId")?.as_deref())?,
-        )
-    }
-
-    /// The seed's `export_transcript`: the key of `agent-{agentId}.jsonl`, or `null`.
-    #[wasm_bindgen(js_name = exportTranscript, unchecked_return_type = "string | null")]
-    pub fn export_transcript(&self, agentId: &Text) -> JsResult<JsValue> {
-        let key = self.inner.export_transcript(&agentId.get("agentId")?)?;
-        to_js(&key.map(|k| k.to_string()))
-    }
-
     /// Folds the journal, if any, into `agent-sessions.json`.
     pub fn compact(&self) -> JsResult<()> {
         Ok(self.inner.compact()?)
@@ -137,6 +75,27 @@ impl AgentRegistry {
         Ok(self.inner.compact()?)
     }
 }
+
+js_methods!(AgentRegistry {
+    #[doc = " The name's latest id, or `null` (the seed's `get_resume_id`)."]
+    fn resumeId as resume_id(&self, agentName: String = "string"; chainId: String =
+        "string | null") -> "string | null" => self.inner.resume_id(&agentName, chainId.as_deref());
+    #[doc = " The seed's `should_resume` (its exact rule)."]
+    fn shouldResume as should_resume(&self, agentName: String = "string", currentTask: String =
+        "string"; previousTask: String = "string | null") -> "boolean" =>
+        self.inner.should_resume(&agentName, &currentTask, previousTask.as_deref());
+    #[doc = " Whether to resume, with the score, matched terms and reason, by the chosen policy."]
+    fn decideResume as decide_resume(&self, agentName: String = "string", currentTask: String =
+        "string"; previousTask: String = "string | null", options: Options<PolicyOptions> =
+        "ResumePolicyOptions") -> "ResumeDecision" => self.inner.decide_resume(
+            &agentName, &currentTask, previousTask.as_deref(), &options.map(|o| o.0).unwrap_or_default().policy()?);
+    #[doc = " One row per agent name, in registration order (only `chainId`'s when given)."]
+    fn agents as agents(&self; chainId: String = "string | null") -> "AgentEntry[]" =>
+        self.inner.agents(chainId.as_deref());
+    #[doc = " The seed's `export_transcript`: the key of `agent-{agentId}.jsonl`, or `null`."]
+    fn exportTranscript as export_transcript(&self, agentId: String = "string")
+        -> "string | null" => self.inner.export_transcript(&agentId).map(|key| key.map(|k| k.to_string()));
+});
 
 string_methods!(AgentRegistry:
     #[doc = " The seed's `increment_resume_count`; `false` for an unknown id."]

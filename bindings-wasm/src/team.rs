@@ -8,8 +8,8 @@ use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
 use crate::convert::{
-    ConfigArg, StateArg, StoreArg, Text, document_bytes, document_from_js, instant_arg,
-    options_arg, string_arg, string_methods, to_js,
+    Arg, ConfigArg, Doc, StateArg, StoreArg, Text, document_bytes, document_from_js, instant_arg,
+    js_methods, options_arg, string_arg, string_methods, to_js,
 };
 use crate::errors::JsResult;
 use crate::stores::{AnyStore, store_arg};
@@ -36,53 +36,27 @@ impl TeamStore {
             inner: options.apply(inner),
         })
     }
-
-    /// Saves `state` as `teams/{team}/sessions/{state.name}.json` and returns the key.
-    pub fn save(&self, team: &Text, state: &StateArg) -> JsResult<String> {
-        let team = team.get("team")?;
-        Ok(self.inner.save(&team, &state_arg(state)?)?.to_string())
-    }
-
-    /// Records that `config` was spawned on `backend` now; returns the state written.
-    #[wasm_bindgen(js_name = recordSpawn, unchecked_return_type = "SessionState")]
-    pub fn record_spawn(
-        &self,
-        team: &Text,
-        config: &ConfigArg,
-        #[wasm_bindgen(unchecked_param_type = "BackendType")] backend: &JsValue,
-    ) -> JsResult<JsValue> {
-        let (team, config) = (team.get("team")?, config_arg(config)?);
-        to_js(
-            &self
-                .inner
-                .record_spawn(&team, &config, backend_arg(backend, "backend")?)?,
-        )
-    }
-
-    /// Changes a saved member in one read-modify-write, `changes` merged as `Object.assign`
-    /// (the core's `SessionState::merge_argument`); returns the state written.
-    #[wasm_bindgen(unchecked_return_type = "SessionState")]
-    pub fn update(
-        &self,
-        team: &Text,
-        agent: &Text,
-        #[wasm_bindgen(unchecked_param_type = "Partial<SessionState>")] changes: &JsValue,
-    ) -> JsResult<JsValue> {
-        let (team, agent) = (team.get("team")?, agent.get("agent")?);
-        let changes = document_from_js(changes, "changes")?;
-        let merge = |state: &mut SessionState| state.merge_argument(&changes, "changes");
-        to_js(&self.inner.update(&team, &agent, merge)?)
-    }
-
-    /// Replaces a saved member with `state` in one read-modify-write (the core's
-    /// `TeamStore::replace`); returns the state written.
-    #[wasm_bindgen(unchecked_return_type = "SessionState")]
-    pub fn replace(&self, team: &Text, agent: &Text, state: &StateArg) -> JsResult<JsValue> {
-        let (team, agent) = (team.get("team")?, agent.get("agent")?);
-        let written = self.inner.replace(&team, &agent, &state_arg(state)?);
-        to_js(&written.map_err(|e| e.below("state"))?)
-    }
 }
+
+js_methods!(TeamStore {
+    #[doc = " Saves `state` as `teams/{team}/sessions/{state.name}.json` and returns the key."]
+    fn save as save(&self, team: String = "string", state: SessionState = "SessionState")
+        -> "string" => self.inner.save(&team, &state).map(|key| key.to_string());
+    #[doc = " Records that `config` was spawned on `backend` now; returns the state written."]
+    fn recordSpawn as record_spawn(&self, team: String = "string", config: SpawnConfig =
+        "SpawnConfig", backend: BackendType = "BackendType") -> "SessionState" =>
+        self.inner.record_spawn(&team, &config, backend);
+    #[doc = " Changes a saved member in one read-modify-write, `changes` merged as `Object.assign`"]
+    #[doc = " (the core's `SessionState::merge_argument`); returns the state written."]
+    fn update as update(&self, team: String = "string", agent: String = "string", changes: Doc =
+        "Partial<SessionState>") -> "SessionState" =>
+        self.inner.update(&team, &agent, |state| state.merge_argument(&changes, "changes"));
+    #[doc = " Replaces a saved member with `state` in one read-modify-write (the core's"]
+    #[doc = " `TeamStore::replace`); returns the state written."]
+    fn replace as replace(&self, team: String = "string", agent: String = "string", state:
+        SessionState = "SessionState") -> "SessionState" =>
+        self.inner.replace(&team, &agent, &state).map_err(|e| e.below("state"));
+});
 
 string_methods!(TeamStore:
     #[doc = " Loads one member. Throws `not_found`, `corrupt_state`, `invalid_key`."]
@@ -104,7 +78,10 @@ pub fn session_from_config(
     #[wasm_bindgen(unchecked_param_type = "BackendType")] backend: &JsValue,
     #[wasm_bindgen(unchecked_optional_param_type = "string | Date")] now: &JsValue,
 ) -> JsResult<JsValue> {
-    let (config, backend) = (config_arg(config)?, backend_arg(backend, "backend")?);
+    let (config, backend) = (
+        SpawnConfig::arg(config, "config")?,
+        BackendType::arg(backend, "backend")?,
+    );
     to_js(&SessionState::from_config(
         &config,
         backend,
@@ -115,29 +92,35 @@ pub fn session_from_config(
 /// The config to re-spawn a saved agent with (no delegations).
 #[wasm_bindgen(js_name = toSpawnConfig, unchecked_return_type = "SpawnConfig")]
 pub fn to_spawn_config(state: &StateArg) -> JsResult<JsValue> {
-    to_js(&state_arg(state)?.to_spawn_config())
+    to_js(&SessionState::arg(state, "state")?.to_spawn_config())
 }
 
 /// The backend named by a `backendType` string; throws `invalid_input` for an unknown one.
 #[wasm_bindgen(js_name = parseBackendType, unchecked_return_type = "BackendType")]
 pub fn parse_backend_type(backendType: &Text) -> JsResult<String> {
-    Ok(backend_arg(backendType, "backendType")?.as_str().to_owned())
+    Ok(BackendType::arg(backendType, "backendType")?
+        .as_str()
+        .to_owned())
 }
 
 /// A session state argument, read by the core's `SessionState::from_json`.
-fn state_arg(value: &JsValue) -> JsResult<SessionState> {
-    Ok(SessionState::from_json(&document_bytes(value, "state")?)?)
+impl Arg for SessionState {
+    fn arg(value: &JsValue, _: &str) -> JsResult<Self> {
+        Ok(SessionState::from_json(&document_bytes(value, "state")?)?)
+    }
 }
 
-/// A backend argument `what`: `claude-code`, `codex` or `gemini-cli`.
-fn backend_arg(value: &JsValue, what: &str) -> JsResult<BackendType> {
-    Ok(string_arg(value, what)?.parse()?)
+/// A backend argument: `claude-code`, `codex` or `gemini-cli`.
+impl Arg for BackendType {
+    fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
+        Ok(string_arg(value, what)?.parse()?)
+    }
 }
 
 /// A spawn config argument, by the core's `SpawnConfig::from_argument`.
-fn config_arg(value: &JsValue) -> JsResult<SpawnConfig> {
-    Ok(SpawnConfig::from_argument(
-        document_from_js(value, "config")?,
-        "config",
-    )?)
+impl Arg for SpawnConfig {
+    fn arg(value: &JsValue, _: &str) -> JsResult<Self> {
+        let config = document_from_js(value, "config")?;
+        Ok(SpawnConfig::from_argument(config, "config")?)
+    }
 }

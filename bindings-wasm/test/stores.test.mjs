@@ -114,8 +114,8 @@ test("an exception thrown by a host store reaches the caller unchanged", () => {
 
 test("host store methods that return the wrong type give storage errors", () => {
   for (const [value, pattern] of [
-    [42, /`read` returned number for `s\/a.json`/],
-    [Promise.resolve("{}"), /returned a Promise \(host stores must be synchronous\)/],
+    [42, /`read` of `s\/a.json` returned number/],
+    [Promise.resolve("{}"), /returned a promise \(or another thenable\): host store methods must be synchronous/],
     [{ length: 1 }, /returned object/],
   ]) {
     const host = mapStore([["s/a.json", "{}"]]);
@@ -123,7 +123,7 @@ test("host store methods that return the wrong type give storage errors", () => 
     const err = thrown(() => copyStore(host, new MemoryStore(), "s"));
     assert.equal(err.code, "storage", String(err));
     assert.match(err.message, pattern);
-    assert.deepEqual({ ...err.context }, { key: "s/a.json" });
+    assert.deepEqual({ ...err.context }, { key: "s/a.json", method: "read" });
   }
   const host = mapStore();
   host.list = () => "s/a.json";
@@ -202,11 +202,11 @@ test("LocalStorageStore without localStorage is a storage error", { skip: "local
 
 test("a host write returning anything but undefined or null is a storage error", () => {
   for (const [value, got] of [
-    [1, "number"],
-    ["ok", "string"],
-    [true, "boolean"],
-    [{}, "object"],
-    [Promise.resolve(), "a Promise (host stores must be synchronous)"],
+    [1, "number, expected undefined or null"],
+    ["ok", "string, expected undefined or null"],
+    [true, "boolean, expected undefined or null"],
+    [{}, "object, expected undefined or null"],
+    [Promise.resolve(), "a promise (or another thenable): host store methods must be synchronous"],
   ]) {
     const host = mapStore();
     host.write = () => value;
@@ -214,9 +214,9 @@ test("a host write returning anything but undefined or null is a storage error",
     assert.equal(err.code, "storage", `${got}: ${err.message}`);
     assert.equal(
       err.message,
-      `host store \`write\` returned ${got} for \`.moai/memory/agent-sessions.json\`; expected undefined or null`,
+      `host store \`write\` of \`.moai/memory/agent-sessions.json\` returned ${got}`,
     );
-    assert.deepEqual({ ...err.context }, { key: ".moai/memory/agent-sessions.json" });
+    assert.deepEqual({ ...err.context }, { key: ".moai/memory/agent-sessions.json", method: "write" });
   }
   for (const value of [undefined, null]) {
     const host = mapStore();

@@ -347,7 +347,7 @@ fn documents_convert_to_and_from_plain_js_without_losing_fields() {
     assert_eq!(message_of(&err), "`doc` is not JSON: got undefined");
     for not_object in [JsValue::NULL, js_sys::Array::new().into(), JsValue::from(3)] {
         let err = document_from_js(&not_object, "doc").unwrap_err();
-        assert!(message_of(&err).starts_with("`doc` must be an object, got "));
+        assert!(message_of(&err).starts_with("`doc` must be an object, not "));
         assert_eq!(code_of(err), "invalid_input");
     }
     let err = from_js::<Vec<String>>(&JsValue::from(3), "names").unwrap_err();

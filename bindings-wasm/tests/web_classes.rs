@@ -174,7 +174,7 @@ fn registry_and_team_classes_work_over_local_storage() {
     )
     .unwrap();
     assert_eq!(
-        reg.resume_id(&t("spec-builder"), None)
+        reg.resume_id(&t("spec-builder"), &JsValue::UNDEFINED)
             .unwrap()
             .as_string()
             .as_deref(),
@@ -184,7 +184,7 @@ fn registry_and_team_classes_work_over_local_storage() {
         reg.should_resume(
             &t("spec-builder"),
             &t("update profiles"),
-            Some(t("rename files"))
+            &t("rename files")
         )
         .unwrap()
     );

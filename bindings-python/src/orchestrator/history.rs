@@ -5,39 +5,21 @@ use pyo3::prelude::*;
 use session_state::orchestrator::{ForkOptions, PruneHistoryOptions};
 
 use super::PyOrchestrator;
-use crate::convert::{Obj, Out, ToPyData, from_py};
+use crate::args::{Json, py_methods};
+use crate::convert::Obj;
 
-/// The argument `name`, a dict, or the struct's defaults for `None`.
-fn options_or_default<T: serde::de::DeserializeOwned + Default>(
-    name: &str,
-    value: Option<&Obj<'_>>,
-) -> PyResult<T> {
-    match value.filter(|v| !v.is_none()) {
-        Some(value) => from_py(name, value),
-        None => Ok(T::default()),
-    }
-}
-
-#[pymethods]
-impl PyOrchestrator {
+py_methods!(PyOrchestrator {
     /// `fork(options=None) -> dict`: `options` is `{session_id?, new_id?, suffix?,
     /// archive_current?}`; returns the new current session.
-    #[pyo3(signature = (options = None))]
-    fn fork<'py>(&self, py: Python<'py>, options: Option<&Obj<'py>>) -> Out<'py> {
-        let options: ForkOptions = options_or_default("options", options)?;
-        self.inner.fork(&options).out(py)
-    }
+    fn fork(&self; options: Json<ForkOptions>) =>
+        self.inner.fork(&options.map(|o| o.0).unwrap_or_default());
 
     /// `history_tree() -> dict`: `{entries: [{depth, id, goal, status, created, forked_from,
     /// current}], skipped}`.
-    fn history_tree<'py>(&self, py: Python<'py>) -> Out<'py> {
-        self.inner.history_tree().out(py)
-    }
+    fn history_tree(&self) => self.inner.history_tree();
 
     /// `prune_history(options) -> dict`: `options` is `{keep?, older_than_days?, status?,
     /// apply?}`; returns the plan `{applied, removed, kept}`.
-    fn prune_history<'py>(&self, py: Python<'py>, options: &Obj<'py>) -> Out<'py> {
-        let options: PruneHistoryOptions = from_py("options", options)?;
-        self.inner.prune_history(&options).out(py)
-    }
-}
+    fn prune_history(&self, options: Json<PruneHistoryOptions>) =>
+        self.inner.prune_history(&options.0);
+});

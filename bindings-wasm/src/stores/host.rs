@@ -2,7 +2,8 @@
 //!
 //! The methods must be synchronous. An exception they throw reaches the caller unchanged (see
 //! [`crate::errors`]); a value of the wrong type (a `Promise`, a number, from `write` anything
-//! but `undefined` or `null`) is a `storage` error naming the method and the key.
+//! but `undefined` or `null`) is the core's `storage` error naming the method and the key
+//! ([`Error::host_returned`], [`Error::host_async`]), as in the Node package.
 //!
 //! `update` is read, apply, write. The host's own methods can re-enter the package (a `write`
 //! that calls another wrapper over the same host object), so the object is marked busy for the
@@ -11,7 +12,7 @@
 
 use js_sys::{Array, Function, Reflect, Uint8Array};
 use session_state::keys_under;
-use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn, read_apply_write};
+use session_state::{Error, Key, Result, Store, UpdateFn, read_apply_write};
 use wasm_bindgen::prelude::wasm_bindgen;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -43,7 +44,7 @@ impl HostStore {
                 type_name(value)
             )));
         }
-        let missing = |name: &str| format!("`store` has no `{name}` method");
+        let missing = |name: &str| Error::host_store_lacks("store", name);
         let methods = [
             method(value, "read", missing)?,
             method(value, "write", missing)?,
@@ -69,20 +70,14 @@ impl HostStore {
     }
 }
 
-/// A `storage` error for a host method that returned something it must not.
+/// A `storage` error for a host method that returned something it must not: the core's
+/// [`Error::host_async`] for a thenable, else [`Error::host_returned`].
 fn bad_return(key: &Key, method: &str, got: &JsValue, expected: &str) -> Error {
-    let thenable = got.is_object()
-        && Reflect::get(got, &JsValue::from_str("then")).is_ok_and(|t| t.is_function());
-    let got = if thenable {
-        "a Promise (host stores must be synchronous)".to_owned()
-    } else {
-        type_name(got)
-    };
-    Error::new(
-        ErrorKind::Storage,
-        format!("host store `{method}` returned {got} for `{key}`; expected {expected}"),
-    )
-    .with_context("key", key.as_str())
+    let then = Reflect::get(got, &JsValue::from_str("then"));
+    if got.is_object() && then.is_ok_and(|t| t.is_function()) {
+        return Error::host_async(key, method);
+    }
+    Error::host_returned(key, method, type_name(got), expected)
 }
 
 impl Store for HostStore {

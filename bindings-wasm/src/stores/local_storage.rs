@@ -109,7 +109,9 @@ impl LocalStorageStore {
             return Err(invalid_input(message));
         }
         let missing = |name: &str| {
-            format!("`storage` must be a Web Storage object; it has no `{name}` method")
+            let message =
+                format!("`storage` must be a Web Storage object; it has no `{name}` method");
+            Error::invalid_input(message)
         };
         for name in ["getItem", "setItem", "removeItem", "key"] {
             method(&storage, name, missing)?;

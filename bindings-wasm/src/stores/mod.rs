@@ -102,12 +102,12 @@ fn read(store: &dyn Store, key: &Text, text: bool) -> JsResult<JsValue> {
     Ok(text.into())
 }
 
-/// The method `name` of the JS object `value`, or the `invalid_input` error `missing(name)`.
-fn method(value: &JsValue, name: &str, missing: impl Fn(&str) -> String) -> JsResult<Function> {
+/// The method `name` of the JS object `value`, or the error `missing(name)`.
+fn method(value: &JsValue, name: &str, missing: impl Fn(&str) -> Error) -> JsResult<Function> {
     Reflect::get(value, &JsValue::from_str(name))
         .map_err(Thrown)?
         .dyn_into::<Function>()
-        .map_err(|_| invalid_input(missing(name)))
+        .map_err(|_| missing(name).into())
 }
 
 /// Resolves the `store` argument of a JS call.

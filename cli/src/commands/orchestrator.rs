@@ -4,9 +4,9 @@
 use std::process::ExitCode;
 
 use session_state::orchestrator::{
-    DEFAULT_STALE_AFTER_HOURS, DoctorReport, GitHead, HistoryQuery, OrchestratorSession,
-    OrchestratorStore, RepairAction, ResumeOptions, SessionStatus, json_schema, render_resume,
-    render_show, resume_summary_with,
+    DEFAULT_STALE_AFTER_HOURS, DoctorReport, HistoryQuery, OrchestratorSession, OrchestratorStore,
+    RepairAction, ResumeOptions, SessionStatus, json_schema, render_resume, render_show,
+    resume_summary_with,
 };
 use session_state::registry::RegistryDoctorReport;
 use session_state::{Clock, Error, ErrorKind, Result};
@@ -116,16 +116,9 @@ pub fn sessions(ctx: &Context) -> Result<Sessions> {
     let root = ctx.project_root()?;
     let sessions = OrchestratorStore::new(Context::store(root)?, ctx.clock)
         .with_max_document_bytes(crate::input::max_bytes(ctx))
-        .with_git_head(head_of(root));
+        .with_git_head(session_state_fs::git_head(root));
     sessions.set_writer(super::ownership::writer_from_env());
     Ok(sessions)
-}
-
-/// The git HEAD of the project folder `root` (empty when it is in no repository).
-pub fn head_of(root: &std::path::Path) -> GitHead {
-    std::fs::canonicalize(root)
-        .map(|root| session_state_fs::git_head(&root))
-        .unwrap_or_default()
 }
 
 fn print_json(value: &impl serde::Serialize) {

@@ -69,9 +69,13 @@ pub fn project_facts(root: &Path) -> Result<ProjectFacts> {
 }
 
 /// The git branch and HEAD commit of the repository holding `dir` (see the module docs);
-/// all `None` when there is none.
+/// all `None` when there is none. `dir` is resolved first (a relative path, `..`, a symlink),
+/// so the folders above it are the real ones.
 pub fn git_head(dir: &Path) -> GitHead {
-    let Some(git_dir) = find_git_dir(dir) else {
+    let Some(git_dir) = fs::canonicalize(dir)
+        .ok()
+        .and_then(|dir| find_git_dir(&dir))
+    else {
         return GitHead::default();
     };
     let Some(head) = read_small(&git_dir.join("HEAD")) else {

@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use session_state::ownership::ProcessInfo;
+use session_state::ownership::{Claim, Heartbeat, ProcessInfo};
 
 /// The environment variable naming the pid of the orchestrator process to record when the
 /// command is run by a helper process (a shell, a hook runner).
@@ -80,6 +80,34 @@ pub fn owning_process() -> ProcessInfo {
     process_info(pid)
 }
 
+/// A request that records the claimant's process: a [`Claim`] or a [`Heartbeat`].
+pub trait RecordsProcess {
+    /// The process it names (the empty default when the caller named none).
+    fn process_mut(&mut self) -> &mut ProcessInfo;
+}
+
+impl RecordsProcess for Claim {
+    fn process_mut(&mut self) -> &mut ProcessInfo {
+        &mut self.process
+    }
+}
+
+impl RecordsProcess for Heartbeat {
+    fn process_mut(&mut self) -> &mut ProcessInfo {
+        &mut self.process
+    }
+}
+
+/// `request` with its process, or [`owning_process`] when it names none: what a claim or
+/// heartbeat made from a library (Python, Node) records.
+pub fn or_owning_process<R: RecordsProcess>(mut request: R) -> R {
+    let process = request.process_mut();
+    if *process == ProcessInfo::default() {
+        *process = owning_process();
+    }
+    request
+}
+
 /// Whether the recorded process is still running: `None` when this host cannot tell (another
 /// host, no pid, no `/proc`); `Some(false)` when its pid is gone or now names a process that
 /// started at another time.
@@ -120,6 +148,22 @@ mod tests {
         // A name with spaces and parentheses does not shift the fields.
         let parent = stat(std::process::id()).unwrap().parent;
         assert!(parent > 0);
+    }
+
+    #[test]
+    fn a_request_naming_no_process_records_the_owning_one() {
+        let claim = or_owning_process(Claim::owner("o"));
+        assert_eq!(claim.process, owning_process());
+        assert!(claim.process.pid.is_some());
+        let given = ProcessInfo {
+            pid: Some(42),
+            ..ProcessInfo::default()
+        };
+        let heartbeat = Heartbeat {
+            process: given.clone(),
+            ..Heartbeat::default()
+        };
+        assert_eq!(or_owning_process(heartbeat).process, given);
     }
 
     #[test]

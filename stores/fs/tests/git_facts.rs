@@ -122,3 +122,17 @@ fn a_branch_without_commits_and_a_folder_without_git() {
     let missing = project_facts(&dir.path().join("nope")).unwrap_err();
     assert_eq!(missing.code(), "not_found");
 }
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_to_a_folder_of_a_repository_reads_that_repository() {
+    let dir = tempfile::tempdir().unwrap();
+    let (repo, head) = repo(dir.path());
+    std::fs::create_dir(repo.join("sub")).unwrap();
+    // `link/..` is `dir`, outside the repository: only the resolved path finds `.git`.
+    let link = dir.path().join("link");
+    std::os::unix::fs::symlink(repo.join("sub"), &link).unwrap();
+    let found = git_head(&link);
+    assert_eq!(found.branch.as_deref(), Some("main"));
+    assert_eq!(found.commit.as_deref(), Some(head.as_str()));
+}

@@ -31,7 +31,7 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
     let clock = ctx.clock;
     let sessions = OrchestratorStore::new(store(root)?, clock)
         .with_max_document_bytes(crate::input::max_bytes(ctx))
-        .with_git_head(crate::commands::orchestrator::head_of(root));
+        .with_git_head(session_state_fs::git_head(root));
     // Events are recorded on an unfinished current session only: none, or one that is
     // complete or aborted, takes no events.
     let open = || -> Result<bool> {
