@@ -30,7 +30,9 @@ use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use session_state::orchestrator::{OrchestratorStore, Project, SessionStatus, history_key};
+use session_state::orchestrator::{
+    NewSession, OrchestratorStore, Project, SessionStatus, history_key,
+};
 use session_state::registry::AgentRegistry;
 use session_state::{Error, Key, Result, Store, Timestamp};
 use session_state_fs::{Durability, FsStore, SystemClock};
@@ -398,7 +400,14 @@ fn lifecycle_race(root: &Path, go: &Path, moves: u64) -> std::result::Result<Mov
     let sessions = OrchestratorStore::new(store.clone(), SystemClock);
     let project = Project::new("race", "/tmp/race", None);
     let doc = sessions
-        .create_session("race lifecycle moves", "default", project, Some("race"))
+        .record_new(
+            &NewSession {
+                goal: "race lifecycle moves".into(),
+                ..NewSession::default()
+            },
+            project,
+            Some("race"),
+        )
         .map_err(|e| e.to_string())?;
     let started = sessions.start().map_err(|e| e.to_string())?;
     let mut writes: BTreeMap<Timestamp, SessionStatus> = BTreeMap::new();
