@@ -30,59 +30,59 @@ test("currentKey is the current session file's key", () => {
 
 test("createSession takes { goal, project, mode?, suffix? }; mode defaults to default, suffix to the clock", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
-  const doc = sessions.createSession({ goal: "ship it", project });
+  const doc = sessions.recordNew({ goal: "ship it" }, project);
   assert.equal(doc.mode, "default");
   assert.equal(doc.status, "created");
   assert.equal(doc.goal, "ship it");
   assert.deepEqual(doc.project, project);
   assert.match(doc.session_id, /^\d{4}-\d{2}-\d{2}-[0-9a-f]{6}$/);
   assert.deepEqual(sessions.load(), doc);
-  const other = new OrchestratorStore(new MemoryStore()).createSession({ goal: "g", project, mode: "fast", suffix: "abc123" });
+  const other = new OrchestratorStore(new MemoryStore()).recordNew({ goal: "g", mode: "fast" }, project, "abc123");
   assert.equal(other.mode, "fast");
   assert.match(other.session_id, /^\d{4}-\d{2}-\d{2}-abc123$/);
-  assert.equal(thrown(() => sessions.createSession({ goal: "again", project })).code, "already_exists");
+  assert.equal(thrown(() => sessions.recordNew({ goal: "again" }, project)).code, "already_exists");
 });
 
 test("createSession refuses what is not { goal, project, mode?, suffix? }, writing nothing", () => {
   const store = new MemoryStore();
   const sessions = new OrchestratorStore(store);
   refuses(() => sessions.createSession("goal", "default", project), "`session`", "positional arguments");
-  refuses(() => sessions.createSession({ goal: "g", project, moed: "x" }), "unknown field `moed`");
-  refuses(() => sessions.createSession({ project }), "missing field `goal`");
-  refuses(() => sessions.createSession({ goal: 5, project }), "`session.goal`", "goal type");
-  refuses(() => sessions.createSession({ goal: "g", project: { name: "p", path: 5 } }), "invalid type: integer `5`");
-  refuses(() => sessions.createSession({ goal: "g", project, suffix: 7 }), "`session.suffix`", "suffix type");
+  refuses(() => sessions.recordNew({ goal: "g", moed: "x" }, project), "unknown field `moed`");
+  refuses(() => sessions.recordNew({}, project), "missing field `goal`");
+  refuses(() => sessions.recordNew({ goal: 5 }, project), "`session.goal`", "goal type");
+  refuses(() => sessions.recordNew({ goal: "g" }, { name: "p", path: 5 }), "invalid type: integer `5`");
+  refuses(() => sessions.recordNew({ goal: "g" }, project, 7), "`session.suffix`", "suffix type");
   refuses(() => sessions.createSession(), "`session`", "nothing");
   assert.equal(store.size, 0);
 });
 
 test("agentStarted fills status in_progress and started now when left out", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
-  sessions.createSession({ goal: "g", project, suffix: "s" });
+  sessions.recordNew({ goal: "g" }, project, "s");
   const before = Date.now();
-  const doc = sessions.agentStarted({ id: "a", type: "code", task: "write", custom: [1] });
+  const doc = sessions.recordAgentStart({ id: "a", type: "code", task: "write", custom: [1] });
   const agent = doc.agents[0];
   assert.equal(agent.status, "in_progress");
   assert.ok(Date.parse(agent.started) >= before - 1000 && Date.parse(agent.started) <= Date.now() + 1000, agent.started);
   assert.deepEqual(agent.custom, [1], "unknown members kept");
-  const given = sessions.agentStarted({ id: "b", type: "t", task: "x", status: "pending", started: "2025-01-01T00:00:00Z" });
+  const given = sessions.recordAgentStart({ id: "b", type: "t", task: "x", status: "pending", started: "2025-01-01T00:00:00Z" });
   assert.equal(given.agents[1].status, "pending");
   assert.equal(given.agents[1].started, "2025-01-01T00:00:00Z");
-  refuses(() => sessions.agentStarted({ type: "code", task: "t" }), "`agent` is invalid: missing field `id`");
-  refuses(() => sessions.agentStarted({ id: "c", type: "code", task: "t", progress: "half" }), "`agent` is invalid");
-  refuses(() => sessions.agentStarted("a"), "`agent` must be an object");
-  refuses(() => sessions.agentStarted([]), "`agent` must be an object");
+  refuses(() => sessions.recordAgentStart({ type: "code", task: "t" }), "`agent` is invalid: missing field `id`");
+  refuses(() => sessions.recordAgentStart({ id: "c", type: "code", task: "t", progress: "half" }), "`agent` is invalid");
+  refuses(() => sessions.recordAgentStart("a"), "`agent` must be an object");
+  refuses(() => sessions.recordAgentStart([]), "`agent` must be an object");
   assert.equal(sessions.load().agents.length, 2, "nothing saved by a refused call");
 });
 
 test("the auto-save points name agentId; a wrong type is invalid_input", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
-  sessions.createSession({ goal: "g", project, suffix: "s" });
-  sessions.agentStarted({ id: "a", type: "code", task: "t" });
-  refuses(() => sessions.agentProgress(1, 50), "`agentId` must be a string");
-  refuses(() => sessions.agentCompleted(null, "done"), "`agentId` must be a string");
-  refuses(() => sessions.agentFailed({}, "boom"), "`agentId` must be a string");
-  assert.equal(sessions.agentCompleted("a", "done").agents[0].status, "complete");
+  sessions.recordNew({ goal: "g" }, project, "s");
+  sessions.recordAgentStart({ id: "a", type: "code", task: "t" });
+  refuses(() => sessions.recordAgentProgress({ id: 1, percent: 50 }), "`agentId` must be a string");
+  refuses(() => sessions.recordAgentDone({ id: null, summary: "done" }), "`agentId` must be a string");
+  refuses(() => sessions.recordAgentFail({ id: {}, error: "boom" }), "`agentId` must be a string");
+  assert.equal(sessions.recordAgentDone({ id: "a", summary: "done" }).agents[0].status, "complete");
 });
 
 test("save and archive: a document argument that is not a session is invalid_input, as in the Node package", () => {
@@ -134,7 +134,7 @@ test("jsonSchema is the committed schema, a fresh object each call", () => {
 test("doctor and archive refuse each other's options (unknown members are invalid_input)", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
   refuses(() => sessions.doctor({ replace: true }), "unknown field `replace`");
-  const doc = sessions.createSession({ goal: "g", project, suffix: "s" });
+  const doc = sessions.recordNew({ goal: "g" }, project, "s");
   refuses(() => sessions.archive(doc, { fix: true }), "unknown field `fix`");
   refuses(() => sessions.complete({ fix: true }), "unknown field `fix`");
   refuses(() => sessions.doctor({ fix: "yes" }), "`options.fix`");
