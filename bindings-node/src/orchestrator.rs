@@ -26,6 +26,7 @@ use crate::errors::{Out, out};
 
 type Core = core::OrchestratorStore<AnyStore, SystemClock>;
 type Replace = Options<ArchiveOptions>;
+type Saved = Out<OrchestratorSession>;
 
 /// The orchestrator session operations over a store (`.claude/orchestrator-session.json` and
 /// `.claude/orchestrator-history/`), stamping times with the system clock.
@@ -114,20 +115,13 @@ impl OrchestratorStore {
         run!(options: Replace => self.inner.move_to_with(SessionStatus::Aborted, options.0.replace))
     }
 
-    /// The verb `new`: a new current session (status `created`, id `input.id` or
-    /// `YYYY-MM-DD-{suffix}`, suffix derived from the clock when not given); a current session
-    /// in a final status is archived first, an unfinished one too with `archive_current`
-    /// (else `already_exists`).
+    /// The verb `new`: a new current session, id `input.id` or `YYYY-MM-DD-{suffix}` (default
+    /// suffix from the clock); see `NewSession.archive_current` for a current one.
     #[napi(
         ts_args_type = "input: NewSession, project: Project, suffix?: string",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn record_new(
-        &self,
-        input: Any<'_>,
-        project: Any<'_>,
-        suffix: Any<'_>,
-    ) -> Out<OrchestratorSession> {
+    pub fn record_new(&self, input: Any<'_>, project: Any<'_>, suffix: Any<'_>) -> Saved {
         run!(input: Json<NewSession>, project: Json<Project>, suffix: Option<String>
             => self.inner.record_new(&input.0, project.0, suffix.as_deref()))
     }
@@ -165,6 +159,22 @@ core_methods!(OrchestratorStore:
     pause() -> OrchestratorSession = "", "OrchestratorSession";
     #[doc = " `paused → in_progress` (the seed's `continue`)."]
     resume() -> OrchestratorSession = "", "OrchestratorSession";
+    #[doc = " The verb `agent start`: adds the agent (an agent with the same id is replaced)."]
+    record_agent_start(input: Json<AgentStart>) -> OrchestratorSession = "input: AgentStart", "OrchestratorSession";
+    #[doc = " The verb `agent progress`: the agent's `progress`, an integer from 0 to 100."]
+    record_agent_progress(input: Json<AgentProgress>) -> OrchestratorSession = "input: AgentProgress", "OrchestratorSession";
+    #[doc = " The verb `agent done`: status `complete`, its work appended to `completed_work`."]
+    record_agent_done(input: Json<AgentDone>) -> OrchestratorSession = "input: AgentDone", "OrchestratorSession";
+    #[doc = " The verb `agent fail`: status `failed`, the error logged in `errors`."]
+    record_agent_fail(input: Json<AgentFail>) -> OrchestratorSession = "input: AgentFail", "OrchestratorSession";
+    #[doc = " The verb `decision`: appends `{decision, rationale, timestamp}` to `decisions_made`."]
+    record_decision(input: Json<DecisionInput>) -> OrchestratorSession = "input: DecisionInput", "OrchestratorSession";
+    #[doc = " The verb `task add`: appends the task to `pending_tasks`."]
+    record_task_add(input: Json<TaskAdd>) -> OrchestratorSession = "input: TaskAdd", "OrchestratorSession";
+    #[doc = " The verb `task done`: the saved document and the text of the task done."]
+    record_task_done(input: Json<TaskDone>) -> (OrchestratorSession, String) = "input: TaskDone", "[OrchestratorSession, string]";
+    #[doc = " The verb `context`: the context figures; `compressed` sets `last_compression`."]
+    record_context(input: Json<ContextInput>) -> OrchestratorSession = "input: ContextInput", "OrchestratorSession";
     #[doc = " The verb `save`: writes the current session again with `updated` set to now."]
     record_save() -> OrchestratorSession = "", "OrchestratorSession";
     #[doc = " Auto-save \"before compression\": sets `context_usage.last_compression` to now."]
@@ -173,41 +183,13 @@ core_methods!(OrchestratorStore:
     session_end() -> OrchestratorSession = "", "OrchestratorSession";
 );
 
-/// The recording verbs taking one object, read as the core's argument type: written as
-/// `#[doc = " ..."]` lines, then `name(CoreType) -> Rust type = "TS args", "TS type";`.
-macro_rules! record_methods {
-    ($($(#[doc = $doc:tt])+ $name:ident($input:ty) -> $ret:ty = $args:tt, $ts:tt;)+) => {
-        #[napi]
-        impl OrchestratorStore {$(
-            $(#[doc = $doc])+
-            #[napi(ts_args_type = $args, ts_return_type = $ts)]
-            pub fn $name(&self, input: Any<'_>) -> Out<$ret> {
-                run!(input: Json<$input> => self.inner.$name(&input.0))
-            }
-        )+}
-    };
+/// A recording verb's argument, given to the core as its argument type.
+impl<T: 'static> crate::args::Pass for Json<T> {
+    type As<'a> = &'a T;
+    fn pass(&self) -> &T {
+        &self.0
+    }
 }
-
-record_methods!(
-    #[doc = " The verb `agent start`: adds the agent (status `in_progress`, started now; one with"]
-    #[doc = " the same id is replaced); the first moves a `created` session to `in_progress`."]
-    record_agent_start(AgentStart) -> OrchestratorSession = "input: AgentStart", "OrchestratorSession";
-    #[doc = " The verb `agent progress`: the agent's `progress`, an integer from 0 to 100."]
-    record_agent_progress(AgentProgress) -> OrchestratorSession = "input: AgentProgress", "OrchestratorSession";
-    #[doc = " The verb `agent done`: status `complete`, its work appended to `completed_work`."]
-    record_agent_done(AgentDone) -> OrchestratorSession = "input: AgentDone", "OrchestratorSession";
-    #[doc = " The verb `agent fail`: status `failed`, the error logged in `errors`."]
-    record_agent_fail(AgentFail) -> OrchestratorSession = "input: AgentFail", "OrchestratorSession";
-    #[doc = " The verb `decision`: appends `{decision, rationale, timestamp}` to `decisions_made`."]
-    record_decision(DecisionInput) -> OrchestratorSession = "input: DecisionInput", "OrchestratorSession";
-    #[doc = " The verb `task add`: appends the task to `pending_tasks`."]
-    record_task_add(TaskAdd) -> OrchestratorSession = "input: TaskAdd", "OrchestratorSession";
-    #[doc = " The verb `task done`: the pending task (number or text) moves to `completed_work`;"]
-    #[doc = " returns the saved document and the task's text."]
-    record_task_done(TaskDone) -> (OrchestratorSession, String) = "input: TaskDone", "[OrchestratorSession, string]";
-    #[doc = " The verb `context`: the context figures; `compressed` sets `last_compression`."]
-    record_context(ContextInput) -> OrchestratorSession = "input: ContextInput", "OrchestratorSession";
-);
 
 /// The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
 /// goal, status, started, started_relative, progress_percent, completed_work, in_progress,

@@ -151,15 +151,11 @@ handle_methods!(PyOrchestrator {
     /// `record_new(input, project, suffix=None) -> dict`: `input` is the core's `NewSession`.
     #[pyo3(signature = (input, project, suffix = None))]
     fn record_new<'py>(
-        &self,
-        py: Python<'py>,
-        input: &Obj<'py>,
-        project: &Obj<'py>,
-        suffix: Option<&Obj<'py>>,
+        &self, input: &Obj<'py>, project: &Obj<'py>, suffix: Option<&Obj<'py>>,
     ) -> Out<'py> {
-        let (input, project) = (from_py::<NewSession>("", input)?, from_py("project", project)?);
+        let (py, input) = (input.py(), from_py::<NewSession>("", input)?);
         let suffix = args::opt_text(suffix, "suffix")?;
-        self.inner.record_new(&input, project, suffix.as_deref()).out(py)
+        self.inner.record_new(&input, from_py("project", project)?, suffix.as_deref()).out(py)
     }
 
     /// `recover(key=None) -> dict | None`: repairs a corrupt file (default: the current one).

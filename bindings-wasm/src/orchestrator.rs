@@ -96,9 +96,8 @@ impl OrchestratorStore {
         self.final_move(SessionStatus::Aborted, options)
     }
 
-    /// The verb `new`: a new current session (id `input.id` or `YYYY-MM-DD-{suffix}`, suffix
-    /// from the clock when not given); a final current session is archived first, an
-    /// unfinished one too with `archive_current` (else `already_exists`).
+    /// The verb `new`: a new current session, id `input.id` or `YYYY-MM-DD-{suffix}` (default
+    /// suffix from the clock); see `NewSession.archive_current` for a current one.
     #[wasm_bindgen(js_name = recordNew, unchecked_return_type = "OrchestratorSession")]
     pub fn record_new(
         &self,
@@ -106,10 +105,15 @@ impl OrchestratorStore {
         #[wasm_bindgen(unchecked_param_type = "Project")] project: &JsValue,
         suffix: Option<Text>,
     ) -> JsResult<JsValue> {
-        let input: NewSession = from_js(input, "input")?;
-        let project = from_js(project, "project")?;
-        let suffix = opt_text(suffix, "suffix")?;
-        to_js(&self.inner.record_new(&input, project, suffix.as_deref())?)
+        let (input, suffix) = (
+            from_js::<NewSession>(input, "input")?,
+            opt_text(suffix, "suffix")?,
+        );
+        to_js(
+            &self
+                .inner
+                .record_new(&input, from_js(project, "project")?, suffix.as_deref())?,
+        )
     }
 
     /// Checks the current file and every archive; `fix: true` repairs them, keeping copies.
@@ -155,27 +159,21 @@ string_methods!(OrchestratorStore:
     sessionEnd() -> "OrchestratorSession" = session_end;
 );
 
-/// The recording verbs taking one object, read as the core's argument type: written as
-/// `#[doc = " ..."]` lines, then `jsName(CoreType: "TS type") -> "TS type" = core_method;`.
+/// The recording verbs: `#[doc = " ..."]` lines, `jsName(CoreType: "TS") -> "TS" = method;`.
 macro_rules! record_methods {
     ($($(#[doc = $doc:literal])+ $js:ident($input:ident: $arg:literal) -> $ts:literal = $name:ident;)+) => {
         #[wasm_bindgen]
         impl OrchestratorStore {$(
             $(#[doc = $doc])+
             #[wasm_bindgen(js_name = $js, unchecked_return_type = $ts)]
-            pub fn $name(
-                &self,
-                #[wasm_bindgen(unchecked_param_type = $arg)] input: &JsValue,
-            ) -> JsResult<JsValue> {
-                to_js(&self.inner.$name(&from_js::<$input>(input, "input")?)?)
-            }
+            pub fn $name(&self, #[wasm_bindgen(unchecked_param_type = $arg)] input: &JsValue)
+                -> JsResult<JsValue> { to_js(&self.inner.$name(&from_js::<$input>(input, "input")?)?) }
         )+}
     };
 }
 
 record_methods!(
-    #[doc = " The verb `agent start`: adds the agent (status `in_progress`, started now; one with"]
-    #[doc = " the same id is replaced); the first moves a `created` session to `in_progress`."]
+    #[doc = " The verb `agent start`: adds the agent (an agent with the same id is replaced)."]
     recordAgentStart(AgentStart: "AgentStart") -> "OrchestratorSession" = record_agent_start;
     #[doc = " The verb `agent progress`: the agent's `progress`, an integer from 0 to 100."]
     recordAgentProgress(AgentProgress: "AgentProgress") -> "OrchestratorSession" = record_agent_progress;
@@ -187,8 +185,7 @@ record_methods!(
     recordDecision(DecisionInput: "DecisionInput") -> "OrchestratorSession" = record_decision;
     #[doc = " The verb `task add`: appends the task to `pending_tasks`."]
     recordTaskAdd(TaskAdd: "TaskAdd") -> "OrchestratorSession" = record_task_add;
-    #[doc = " The verb `task done`: the pending task (number or text) moves to `completed_work`;"]
-    #[doc = " returns the saved document and the task's text."]
+    #[doc = " The verb `task done`: the saved document and the text of the task done."]
     recordTaskDone(TaskDone: "TaskDone") -> "[OrchestratorSession, string]" = record_task_done;
     #[doc = " The verb `context`: the context figures; `compressed` sets `last_compression`."]
     recordContext(ContextInput: "ContextInput") -> "OrchestratorSession" = record_context;

@@ -130,13 +130,13 @@ test("options and arguments are checked, not coerced", () => {
   // A lone surrogate (UTF-8 cannot hold it) is named with its member, as in the Node package.
   const lone = thrown(() => sessions.recordNew({ goal: "\ud800x" }, project));
   assert.equal(lone.code, "invalid_input");
-  assert.match(lone.message, /^`session` holds the lone surrogate `\\ud800` at `\["goal"\]`/);
+  assert.match(lone.message, /^`input` holds the lone surrogate `\\ud800` at `\["goal"\]`/);
   assert.equal(lone.context.field, '["goal"]');
   // Agent fields the file reader would refuse are not written (progress above 100).
   sessions.recordNew({ goal: "g" }, project, "p");
   const over = thrown(() => sessions.recordAgentStart({ id: "a", type: "c", task: "t", progress: 101 }));
   assert.equal(over.code, "invalid_input");
-  assert.equal(over.context.field, "agents[0].progress");
+  assert.equal(over.context.field, "input.progress");
   assert.equal(sessions.load().agents.length, 0);
 });
 

@@ -191,9 +191,9 @@ export function classes(store: Store): void {
   // @ts-expect-error: a claim names its owner
   sessions.claim({ lease_seconds: 60 });
 
-  // @ts-expect-error: createSession takes one object, not positional arguments
-  sessions.createSession("goal", "default", { name: "p", path: "/p" });
-  // @ts-expect-error: createSession needs a project
+  // @ts-expect-error: recordNew takes a NewSession object, not positional arguments
+  sessions.recordNew("goal", "default", { name: "p", path: "/p" });
+  // @ts-expect-error: recordNew needs a project
   sessions.recordNew({ goal: "g" });
   // @ts-expect-error: the journal option is a boolean or { minCompactBytes }
   new AgentRegistry(store, { journal: "yes" });
