@@ -128,6 +128,11 @@ sessions.recordAgentProgress({ id: 'a', percent: 50 })
 sessions.recordAgentDone({ id: 'a', summary: 'done' })
 sessions.recordAgentFail({ id: 'a', error: 'boom' })
 sessions.recordDecision({ decision: 'd', why: 'r' })
+sessions.recordTaskAdd({ task: 't' })
+const [afterTask, taskText]: [OrchestratorSession, string] = sessions.recordTaskDone({ task: 1, outcome: 'ok' })
+const context: OrchestratorSession = sessions.recordContext({ tokens: 10, percent: 1.5, compressed: true })
+sessions.recordNew({ goal: 'g', archive_current: true }, { name: 'p', path: '/p' })
+void [afterTask, taskText, context, sessions.recordSave()]
 sessions.beforeCompression()
 sessions.sessionEnd()
 const problems: number = sessions.doctor({ fix: true }).problems.length

@@ -18,7 +18,7 @@ test("a session goes through its lifecycle, each move saved and archived at the 
   assert.equal(created.status, "created");
   assert.equal(thrown(() => sessions.recordNew({ goal: "again", mode: "default" }, project, "x")).code, "already_exists");
   assert.equal(sessions.start().status, "in_progress");
-  sessions.recordAgentStart({ id: "code-1", type: "code", task: "write", status: "in_progress", started: "2026-01-01T00:00:00Z" });
+  assert.equal(sessions.recordAgentStart({ id: "code-1", type: "code", task: "write" }).agents[0].status, "in_progress");
   assert.equal(sessions.recordAgentProgress({ id: "code-1", percent: 40 }).agents[0].progress, 40);
   assert.equal(sessions.recordDecision({ decision: "use wasm", why: "one core" }).decisions_made.length, 1);
   assert.equal(sessions.pause().status, "paused");

@@ -152,6 +152,8 @@ export function classes(store: Store): void {
   // The Node package's methods and free functions.
   const current: string = sessions.currentKey;
   const started: OrchestratorSession = sessions.recordAgentStart({ id: "a", type: "code", task: "t" });
+  const [afterTask, taskText]: [OrchestratorSession, string] = sessions.recordTaskDone({ task: "t", outcome: "ok" });
+  void [afterTask, taskText, sessions.recordContext({ tokens: 1 }), sessions.recordSave()];
   const fromDoc: string = renderResume(started);
   const schema: Record<string, unknown> = jsonSchema();
   const journaled = new AgentRegistry(store, { journal: { minCompactBytes: 1024 } });
