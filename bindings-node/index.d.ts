@@ -317,10 +317,8 @@ export declare class OrchestratorStore {
   /** `created | paused | in_progress → aborted`, then archive; all or nothing, as `complete`. */
   abort(options?: { replace?: boolean }): OrchestratorSession
   /**
-   * The verb `new`: a new current session (status `created`, id `input.id` or
-   * `YYYY-MM-DD-{suffix}`, suffix derived from the clock when not given); a current session
-   * in a final status is archived first, an unfinished one too with `archive_current`
-   * (else `already_exists`).
+   * The verb `new`: a new current session, id `input.id` or `YYYY-MM-DD-{suffix}` (default
+   * suffix from the clock); see `NewSession.archive_current` for a current one.
    */
   recordNew(input: NewSession, project: Project, suffix?: string): OrchestratorSession
   /**
@@ -351,16 +349,7 @@ export declare class OrchestratorStore {
   pause(): OrchestratorSession
   /** `paused → in_progress` (the seed's `continue`). */
   resume(): OrchestratorSession
-  /** The verb `save`: writes the current session again with `updated` set to now. */
-  recordSave(): OrchestratorSession
-  /** Auto-save "before compression": sets `context_usage.last_compression` to now. */
-  beforeCompression(): OrchestratorSession
-  /** Auto-save "session end": archives the current session as it is and returns it. */
-  sessionEnd(): OrchestratorSession
-  /**
-   * The verb `agent start`: adds the agent (status `in_progress`, started now; one with
-   * the same id is replaced); the first moves a `created` session to `in_progress`.
-   */
+  /** The verb `agent start`: adds the agent (an agent with the same id is replaced). */
   recordAgentStart(input: AgentStart): OrchestratorSession
   /** The verb `agent progress`: the agent's `progress`, an integer from 0 to 100. */
   recordAgentProgress(input: AgentProgress): OrchestratorSession
@@ -372,13 +361,16 @@ export declare class OrchestratorStore {
   recordDecision(input: DecisionInput): OrchestratorSession
   /** The verb `task add`: appends the task to `pending_tasks`. */
   recordTaskAdd(input: TaskAdd): OrchestratorSession
-  /**
-   * The verb `task done`: the pending task (number or text) moves to `completed_work`;
-   * returns the saved document and the task's text.
-   */
+  /** The verb `task done`: the saved document and the text of the task done. */
   recordTaskDone(input: TaskDone): [OrchestratorSession, string]
   /** The verb `context`: the context figures; `compressed` sets `last_compression`. */
   recordContext(input: ContextInput): OrchestratorSession
+  /** The verb `save`: writes the current session again with `updated` set to now. */
+  recordSave(): OrchestratorSession
+  /** Auto-save "before compression": sets `context_usage.last_compression` to now. */
+  beforeCompression(): OrchestratorSession
+  /** Auto-save "session end": archives the current session as it is and returns it. */
+  sessionEnd(): OrchestratorSession
   /**
    * Claims the current session (no `scopes`) or the scopes named, and records the caller's
    * live entry; a claim of the session makes this handle write as the owner with the epoch
