@@ -39,9 +39,6 @@ export interface SessionStateError extends Error {
 // ---------------------------------------------------------------- arguments and options
 // The documents and results these take and return are declared below, generated from the core.
 
-/** The argument of `agentStarted`: an agent whose `status` (default `in_progress`) and `started` (default now) may be left out. */
-export type AgentStart = Omit<Agent, 'status' | 'started'> & { status?: string; started?: string }
-
 /**
  * Options of `new FileStore(root, options)`. Like every options object of the package, an
  * unknown member (a misspelt option) or a value of the wrong type throws `invalid_input`
@@ -66,16 +63,6 @@ export interface OrchestratorStoreOptions {
    * `invalid_input` and write nothing.
    */
   maxDocumentBytes?: number
-}
-
-/** The argument of `createSession`. */
-export interface CreateSession {
-  goal: string
-  project: Project
-  /** Default `default`. */
-  mode?: string
-  /** The id is `YYYY-MM-DD-{suffix}`; default: six hex digits from the clock. */
-  suffix?: string
 }
 
 /** What `listHistory` lists. */
@@ -114,17 +101,19 @@ export interface ResumePolicyOptions {
 // The documents and results, generated from the core (bindings-shared/types.d.ts).
 import type {
   AgentStatus, Timestamp, JsonValue, BackendType, CliTool, ErrorCode, RepairAction, SessionStatus,
-  PruneKind, PlannedMember, ResumeAction, SkipReason, ResumeReason, TranscriptLine, Agent,
-  AgentEntry, AgentLine, AgentMetadata, AgentResult, AllSessions, CaseOutcome, ChainDefinition,
-  ChainStatus, ChainSummary, Claim, ProcessInfo, ClaimOutcome, Lease, LiveSession, CliDelegation,
-  CompletedWork, ConformanceReport, ContextBudget, ContextUsage, Decision, DoctorReport, Problem,
+  PruneKind, PlannedMember, ResumeAction, SkipReason, ResumeReason, TaskRef, TranscriptLine, Agent,
+  AgentDone, AgentEntry, AgentFail, AgentLine, AgentMetadata, AgentProgress, AgentResult,
+  AgentStart, AllSessions, CaseOutcome, ChainDefinition, ChainStatus, ChainSummary, Claim,
+  ProcessInfo, ClaimOutcome, Lease, LiveSession, CliDelegation, CompletedWork, ConformanceReport,
+  ContextBudget, ContextInput, ContextUsage, Decision, DecisionInput, DoctorReport, Problem,
   Repair, Leftover, ForkOptions, GitHead, HeadMove, Heartbeat, HeartbeatOutcome, HistoryEntry,
   HistoryPage, SkippedHistoryFile, HistoryTree, HistoryTreeEntry, Idle, JournalMark, Kept,
-  LiveStatus, MemoryConfig, OrchestratorSession, Project, SpawnConfig, PruneHistoryOptions,
-  PrunePlan, Removal, PruneRegistryOptions, PruneTeamOptions, RegistryDoctorReport,
-  RegistryProblem, RegistryRepair, Release, ReleaseOutcome, ResumeDecision, ResumeOptions,
-  ResumePlan, ResumeSummary, WorkLine, Staleness, Salvaged, SessionState, SessionsDocument,
-  SkippedTeamFile, TeamListing, TeamMember, TeamSummary, Writer,
+  LiveStatus, MemoryConfig, NewSession, OrchestratorSession, Project, SpawnConfig,
+  PruneHistoryOptions, PrunePlan, Removal, PruneRegistryOptions, PruneTeamOptions,
+  RegistryDoctorReport, RegistryProblem, RegistryRepair, Release, ReleaseOutcome, ResumeDecision,
+  ResumeOptions, ResumePlan, ResumeSummary, WorkLine, Staleness, Salvaged, SessionState,
+  SessionsDocument, SkippedTeamFile, TaskAdd, TaskDone, TeamListing, TeamMember, TeamSummary,
+  Writer,
 } from './types'
 export * from './types'
 /**
@@ -328,18 +317,10 @@ export declare class OrchestratorStore {
   /** `created | paused | in_progress → aborted`, then archive; all or nothing, as `complete`. */
   abort(options?: { replace?: boolean }): OrchestratorSession
   /**
-   * Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`,
-   * suffix derived from the clock when not given, mode `default` when not given). Throws
-   * `already_exists` when a current session exists.
+   * The verb `new`: a new current session, id `input.id` or `YYYY-MM-DD-{suffix}` (default
+   * suffix from the clock); see `NewSession.archive_current` for a current one.
    */
-  createSession(session: CreateSession): OrchestratorSession
-  /**
-   * Auto-save "agent started": adds `agent` (an agent with the same id is replaced). `status`
-   * defaults to `in_progress` and `started` to now.
-   */
-  agentStarted(agent: AgentStart): OrchestratorSession
-  /** Auto-save "agent progress": sets the agent's `progress`, an integer from 0 to 100. */
-  agentProgress(agentId: string, percent: number): OrchestratorSession
+  recordNew(input: NewSession, project: Project, suffix?: string): OrchestratorSession
   /**
    * Checks the current and history files; with `{ fix: true }` repairs the corrupt ones
    * (keeping copies) and rebuilds the index.
@@ -368,12 +349,24 @@ export declare class OrchestratorStore {
   pause(): OrchestratorSession
   /** `paused → in_progress` (the seed's `continue`). */
   resume(): OrchestratorSession
-  /** Auto-save "agent completed": status `complete`, `completed` = now, `result_summary`. */
-  agentCompleted(agentId: string, resultSummary: string): OrchestratorSession
-  /** Auto-save "agent failed": status `failed`, and the error logged in `errors`. */
-  agentFailed(agentId: string, error: string): OrchestratorSession
-  /** Auto-save "decision made": appends `{decision, rationale, timestamp}`. */
-  decisionMade(decision: string, rationale: string): OrchestratorSession
+  /** The verb `agent start`: adds the agent (an agent with the same id is replaced). */
+  recordAgentStart(input: AgentStart): OrchestratorSession
+  /** The verb `agent progress`: the agent's `progress`, an integer from 0 to 100. */
+  recordAgentProgress(input: AgentProgress): OrchestratorSession
+  /** The verb `agent done`: status `complete`, its work appended to `completed_work`. */
+  recordAgentDone(input: AgentDone): OrchestratorSession
+  /** The verb `agent fail`: status `failed`, the error logged in `errors`. */
+  recordAgentFail(input: AgentFail): OrchestratorSession
+  /** The verb `decision`: appends `{decision, rationale, timestamp}` to `decisions_made`. */
+  recordDecision(input: DecisionInput): OrchestratorSession
+  /** The verb `task add`: appends the task to `pending_tasks`. */
+  recordTaskAdd(input: TaskAdd): OrchestratorSession
+  /** The verb `task done`: the saved document and the text of the task done. */
+  recordTaskDone(input: TaskDone): [OrchestratorSession, string]
+  /** The verb `context`: the context figures; `compressed` sets `last_compression`. */
+  recordContext(input: ContextInput): OrchestratorSession
+  /** The verb `save`: writes the current session again with `updated` set to now. */
+  recordSave(): OrchestratorSession
   /** Auto-save "before compression": sets `context_usage.last_compression` to now. */
   beforeCompression(): OrchestratorSession
   /** Auto-save "session end": archives the current session as it is and returns it. */

@@ -39,9 +39,6 @@ export interface SessionStateError extends Error {
 // ---------------------------------------------------------------- arguments and options
 // The documents and results these take and return are declared below, generated from the core.
 
-/** The argument of `agentStarted`: an agent whose `status` (default `in_progress`) and `started` (default now) may be left out. */
-export type AgentStart = Omit<Agent, 'status' | 'started'> & { status?: string; started?: string }
-
 /**
  * Options of `new FileStore(root, options)`. Like every options object of the package, an
  * unknown member (a misspelt option) or a value of the wrong type throws `invalid_input`
@@ -66,16 +63,6 @@ export interface OrchestratorStoreOptions {
    * `invalid_input` and write nothing.
    */
   maxDocumentBytes?: number
-}
-
-/** The argument of `createSession`. */
-export interface CreateSession {
-  goal: string
-  project: Project
-  /** Default `default`. */
-  mode?: string
-  /** The id is `YYYY-MM-DD-{suffix}`; default: six hex digits from the clock. */
-  suffix?: string
 }
 
 /** What `listHistory` lists. */

@@ -111,6 +111,10 @@ export type SkipReason = "unknown_backend" | "unparsable" | "unreadable" | "inva
 export type ResumeReason =
   "unknown_agent" | "no_previous_task" | "resume_cap_reached" | "related" | "unrelated";
 /**
+ * A pending task, by number or by text.
+ */
+export type TaskRef = number | string;
+/**
  * One line of a transcript, as `TranscriptLines` yields it. Serialises as
  * `{"kind": "record", "line": 3, "value": ...}` (or `"invalid"` / `"torn"` with `error`).
  */
@@ -180,6 +184,29 @@ export interface Agent {
   [k: string]: unknown;
 }
 /**
+ * An agent completed: status `complete`, its summary kept, and its work appended to
+ * `completed_work` once per agent id (`{task, outcome, files}`: the agent's task, the
+ * summary, the files).
+ */
+export interface AgentDone {
+  /**
+   * Agent id.
+   */
+  id: string;
+  /**
+   * One-line result (`result_summary`, and the outcome under completed work).
+   */
+  summary?: string;
+  /**
+   * Tokens of context the agent used (`context_tokens`).
+   */
+  tokens?: number;
+  /**
+   * Files the agent touched.
+   */
+  files?: string[];
+}
+/**
  * One row of `AgentRegistry::agents`: `{agent_name, agent_id, chain_id, resume_count,
  * has_result}`.
  */
@@ -206,6 +233,19 @@ export interface AgentEntry {
    * entry exists in `results` but counts as no result here.
    */
   has_result: boolean;
+}
+/**
+ * An agent failed: status `failed`, and the error logged in the session's `errors`.
+ */
+export interface AgentFail {
+  /**
+   * Agent id.
+   */
+  id: string;
+  /**
+   * What went wrong.
+   */
+  error: string;
 }
 /**
  * One in-progress agent line: `- 🔄 {id}: {task} ({progress}%)`.
@@ -257,6 +297,19 @@ export interface AgentMetadata {
   [k: string]: unknown;
 }
 /**
+ * An agent's progress, in percent.
+ */
+export interface AgentProgress {
+  /**
+   * Agent id.
+   */
+  id: string;
+  /**
+   * Progress in percent, 0 to 100.
+   */
+  percent: number;
+}
+/**
  * One entry of `results`, shaped as the seed's in-memory `_results` entry (and as each item of
  * `get_chain_results`): `{agent_name, result, timestamp, chain_id}`.
  */
@@ -278,6 +331,24 @@ export interface AgentResult {
    */
   chain_id?: string | null;
   [k: string]: unknown;
+}
+/**
+ * An agent started: adds it to the current session (an agent with the same id is replaced:
+ * a restart). The first agent started on a `created` session moves it to `in_progress`.
+ */
+export interface AgentStart {
+  /**
+   * Agent id, e.g. `code-1`.
+   */
+  id: string;
+  /**
+   * Agent type, e.g. `arch`, `code`, `test`.
+   */
+  type: string;
+  /**
+   * What the agent was asked to do.
+   */
+  task: string;
 }
 /**
  * The seed's `get_all_sessions` dict: `{sessions, chains: [chain ids], total_results}`.
@@ -611,6 +682,24 @@ export interface ContextBudget {
   last_compression_relative: string | null;
 }
 /**
+ * Context window figures: tokens used, the percentage, and whether the context is about to
+ * be compressed (sets `context_usage.last_compression` to now).
+ */
+export interface ContextInput {
+  /**
+   * Estimated tokens used so far.
+   */
+  tokens: number;
+  /**
+   * Percentage of the context window used, 0 to 100 (kept when absent).
+   */
+  percent?: number;
+  /**
+   * The context is being compressed now.
+   */
+  compressed?: boolean;
+}
+/**
  * The `context_usage` object.
  */
 export interface ContextUsage {
@@ -642,6 +731,19 @@ export interface Decision {
   rationale: string;
   timestamp: Timestamp;
   [k: string]: unknown;
+}
+/**
+ * A decision made: appended to `decisions_made` with the time.
+ */
+export interface DecisionInput {
+  /**
+   * What was decided.
+   */
+  decision: string;
+  /**
+   * Why (the decision's `rationale`; empty when absent).
+   */
+  why?: string;
 }
 /**
  * What `doctor` found and did.
@@ -992,6 +1094,30 @@ export interface MemoryConfig {
    */
   budget_chars: number;
   [k: string]: unknown;
+}
+/**
+ * Start a new orchestrator session for a goal (status `created`).
+ */
+export interface NewSession {
+  /**
+   * What the session is for.
+   */
+  goal: string;
+  /**
+   * Orchestration mode (`default` when absent); seen: `default`, `debug`, `optimize`,
+   * `release`.
+   */
+  mode?: string;
+  /**
+   * The whole session id, a safe file name such as `2025-12-27-abc123`; when absent, the
+   * UTC date and a short random suffix.
+   */
+  id?: string;
+  /**
+   * Archive an unfinished current session (as it is) first; without it an unfinished
+   * current session is an `already_exists` error naming it.
+   */
+  archive_current?: boolean;
 }
 /**
  * An orchestrator session, as stored in `.claude/orchestrator-session.json` and
@@ -1549,6 +1675,29 @@ export interface SkippedTeamFile {
    * A lowercase message naming the key.
    */
   message: string;
+}
+/**
+ * A task to do later: appended to `pending_tasks`.
+ */
+export interface TaskAdd {
+  /**
+   * The task.
+   */
+  task: string;
+}
+/**
+ * A pending task done: it leaves `pending_tasks` and is appended to `completed_work`.
+ */
+export interface TaskDone {
+  task: TaskRef;
+  /**
+   * Its outcome.
+   */
+  outcome: string;
+  /**
+   * Files touched.
+   */
+  files?: string[];
 }
 /**
  * The members of one team, and the files that were skipped.

@@ -12,9 +12,10 @@ use napi::bindgen_prelude::{Either, Env, FromNapiValue, Unknown};
 use napi_derive::napi;
 use serde_json::Value;
 use session_state::orchestrator::{
-    self as core, ArchiveOptions, CreateSession, DoctorOptions, DoctorReport, HistoryOptions,
-    HistoryPage, OrchestratorSession, ParseOptions, Repair, ResumeOptions, ResumeSummary, Salvaged,
-    SessionStatus, StoreOptions, agent_from_start, current_key, parse_object_argument,
+    self as core, AgentDone, AgentFail, AgentProgress, AgentStart, ArchiveOptions, ContextInput,
+    DecisionInput, DoctorOptions, DoctorReport, HistoryOptions, HistoryPage, NewSession,
+    OrchestratorSession, ParseOptions, Project, Repair, ResumeOptions, ResumeSummary, Salvaged,
+    SessionStatus, StoreOptions, TaskAdd, TaskDone, current_key, parse_object_argument,
 };
 use session_state::{Clock, Key};
 use session_state_fs::SystemClock;
@@ -26,6 +27,7 @@ use crate::json_text::session_argument;
 
 type Core = core::OrchestratorStore<AnyStore, SystemClock>;
 type Replace = Options<ArchiveOptions>;
+type Saved = Out<OrchestratorSession>;
 
 /// The orchestrator session operations over a store (`.claude/orchestrator-session.json` and
 /// `.claude/orchestrator-history/`), stamping times with the system clock.
@@ -114,34 +116,15 @@ impl OrchestratorStore {
         run!(options: Replace => self.inner.move_to_with(SessionStatus::Aborted, options.0.replace))
     }
 
-    /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`,
-    /// suffix derived from the clock when not given, mode `default` when not given). Throws
-    /// `already_exists` when a current session exists.
+    /// The verb `new`: a new current session, id `input.id` or `YYYY-MM-DD-{suffix}` (default
+    /// suffix from the clock); see `NewSession.archive_current` for a current one.
     #[napi(
-        ts_args_type = "session: CreateSession",
+        ts_args_type = "input: NewSession, project: Project, suffix?: string",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn create_session(&self, session: Any<'_>) -> Out<OrchestratorSession> {
-        run!(session: Json<CreateSession> => self.inner.create(session.0))
-    }
-
-    /// Auto-save "agent started": adds `agent` (an agent with the same id is replaced). `status`
-    /// defaults to `in_progress` and `started` to now.
-    #[napi(
-        ts_args_type = "agent: AgentStart",
-        ts_return_type = "OrchestratorSession"
-    )]
-    pub fn agent_started(&self, agent: Any<'_>) -> Out<OrchestratorSession> {
-        run!(agent: Doc => self.inner.agent_started(&agent_from_start(agent, self.inner.now())?))
-    }
-
-    /// Auto-save "agent progress": sets the agent's `progress`, an integer from 0 to 100.
-    #[napi(
-        ts_args_type = "agentId: string, percent: number",
-        ts_return_type = "OrchestratorSession"
-    )]
-    pub fn agent_progress(&self, agentId: Any<'_>, percent: Any<'_>) -> Out<OrchestratorSession> {
-        run!(agentId: String, percent: Json<u8> => self.inner.agent_progress(&agentId, percent.0))
+    pub fn record_new(&self, input: Any<'_>, project: Any<'_>, suffix: Any<'_>) -> Saved {
+        run!(input: Json<NewSession>, project: Json<Project>, suffix: Option<String>
+            => self.inner.record_new(&input.0, project.0, suffix.as_deref()))
     }
 
     /// Checks the current and history files; with `{ fix: true }` repairs the corrupt ones
@@ -177,15 +160,24 @@ core_methods!(OrchestratorStore:
     pause() -> OrchestratorSession = "", "OrchestratorSession";
     #[doc = " `paused → in_progress` (the seed's `continue`)."]
     resume() -> OrchestratorSession = "", "OrchestratorSession";
-    #[doc = " Auto-save \"agent completed\": status `complete`, `completed` = now, `result_summary`."]
-    agent_completed(agentId: String, resultSummary: String) -> OrchestratorSession
-        = "agentId: string, resultSummary: string", "OrchestratorSession";
-    #[doc = " Auto-save \"agent failed\": status `failed`, and the error logged in `errors`."]
-    agent_failed(agentId: String, error: String) -> OrchestratorSession
-        = "agentId: string, error: string", "OrchestratorSession";
-    #[doc = " Auto-save \"decision made\": appends `{decision, rationale, timestamp}`."]
-    decision_made(decision: String, rationale: String) -> OrchestratorSession
-        = "decision: string, rationale: string", "OrchestratorSession";
+    #[doc = " The verb `agent start`: adds the agent (an agent with the same id is replaced)."]
+    record_agent_start(input: Json<AgentStart>) -> OrchestratorSession = "input: AgentStart", "OrchestratorSession";
+    #[doc = " The verb `agent progress`: the agent's `progress`, an integer from 0 to 100."]
+    record_agent_progress(input: Json<AgentProgress>) -> OrchestratorSession = "input: AgentProgress", "OrchestratorSession";
+    #[doc = " The verb `agent done`: status `complete`, its work appended to `completed_work`."]
+    record_agent_done(input: Json<AgentDone>) -> OrchestratorSession = "input: AgentDone", "OrchestratorSession";
+    #[doc = " The verb `agent fail`: status `failed`, the error logged in `errors`."]
+    record_agent_fail(input: Json<AgentFail>) -> OrchestratorSession = "input: AgentFail", "OrchestratorSession";
+    #[doc = " The verb `decision`: appends `{decision, rationale, timestamp}` to `decisions_made`."]
+    record_decision(input: Json<DecisionInput>) -> OrchestratorSession = "input: DecisionInput", "OrchestratorSession";
+    #[doc = " The verb `task add`: appends the task to `pending_tasks`."]
+    record_task_add(input: Json<TaskAdd>) -> OrchestratorSession = "input: TaskAdd", "OrchestratorSession";
+    #[doc = " The verb `task done`: the saved document and the text of the task done."]
+    record_task_done(input: Json<TaskDone>) -> (OrchestratorSession, String) = "input: TaskDone", "[OrchestratorSession, string]";
+    #[doc = " The verb `context`: the context figures; `compressed` sets `last_compression`."]
+    record_context(input: Json<ContextInput>) -> OrchestratorSession = "input: ContextInput", "OrchestratorSession";
+    #[doc = " The verb `save`: writes the current session again with `updated` set to now."]
+    record_save() -> OrchestratorSession = "", "OrchestratorSession";
     #[doc = " Auto-save \"before compression\": sets `context_usage.last_compression` to now."]
     before_compression() -> OrchestratorSession = "", "OrchestratorSession";
     #[doc = " Auto-save \"session end\": archives the current session as it is and returns it."]

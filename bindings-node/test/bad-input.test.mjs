@@ -32,13 +32,13 @@ test('wrong argument types are invalid_input', () => {
     () => sessions.listHistory({ limit: -1 }),
     () => sessions.listHistory({ status: 'sleeping' }),
     () => sessions.listHistory(5),
-    () => sessions.createSession({ goal: 'no project' }),
-    () => sessions.createSession(),
-    () => sessions.agentProgress('a', 101),
-    () => sessions.agentProgress('a', 2.5),
-    () => sessions.agentProgress(1, 2),
-    () => sessions.agentStarted({ id: 'a' }),
-    () => sessions.decisionMade('only one'),
+    () => sessions.recordNew({ goal: 'no project' }),
+    () => sessions.recordNew(),
+    () => sessions.recordAgentProgress({ id: 'a', percent: 101 }),
+    () => sessions.recordAgentProgress({ id: 'a', percent: 2.5 }),
+    () => sessions.recordAgentProgress({ id: 1, percent: 2 }),
+    () => sessions.recordAgentStart({ id: 'a' }),
+    () => sessions.recordDecision('only one'),
     () => sessions.doctor({ fix: 'yes' }),
     () => ss.resumeSummary(vector('orchestrator/seed-example.json'), 42),
     () => ss.resumeSummary(undefined),
@@ -77,12 +77,12 @@ test('a lone surrogate is named with its member; agent fields the reader refuses
   }
   const sessions = new OrchestratorStore(new MemoryStore())
   const project = { name: 'p', path: '/p' }
-  const lone = caught(() => sessions.createSession({ goal: '\ud800x', project }), 'invalid_input')
-  assert.match(lone.message, /^`session` holds the lone surrogate `\\ud800` at `\["goal"\]`/)
+  const lone = caught(() => sessions.recordNew({ goal: '\ud800x' }, project), 'invalid_input')
+  assert.match(lone.message, /^`input` holds the lone surrogate `\\ud800` at `\["goal"\]`/)
   assert.equal(lone.context.field, '["goal"]')
-  sessions.createSession({ goal: 'g', project, suffix: 'p' })
-  const over = caught(() => sessions.agentStarted({ id: 'a', type: 'c', task: 't', progress: 101 }), 'invalid_input')
-  assert.equal(over.context.field, 'agents[0].progress')
+  sessions.recordNew({ goal: 'g' }, project, 'p')
+  const over = caught(() => sessions.recordAgentStart({ id: 'a', type: 'c', task: 't', progress: 101 }), 'invalid_input')
+  assert.equal(over.context.field, 'input.progress')
   assert.equal(sessions.load().agents.length, 0)
   // A document argument's errors name the argument, not the current file.
   const doc = sessions.load()
@@ -112,11 +112,11 @@ test('save and archive of a document read before a later save are conflict, noth
   const store = new MemoryStore()
   const a = new OrchestratorStore(store)
   const b = new OrchestratorStore(store)
-  a.createSession({ goal: 'g', project: { name: 'p', path: '/p' }, suffix: 's' })
+  a.recordNew({ goal: 'g' }, { name: 'p', path: '/p' }, 's')
   const snap = a.load()
   // The check compares `updated` instants: let the clock move on first.
   for (const start = Date.now(); Date.now() === start;);
-  b.decisionMade('use postgres', 'important')
+  b.recordDecision({ decision: 'use postgres', why: 'important' })
   const before = store.read('.claude/orchestrator-session.json')
   for (const call of [() => a.save({ ...snap, goal: 'new' }), () => a.archive(snap)]) {
     assert.throws(call, (err) => err.code === 'conflict' && /later save/.test(err.message))
@@ -141,7 +141,7 @@ test('unsafe ids and names are invalid_key, and nothing is written', () => {
     throwsCode(() => teams.load('team', id), 'invalid_key', `agent ${JSON.stringify(id)}`)
     throwsCode(() => sessions.save({ ...vector('orchestrator/seed-example.json'), session_id: id }), 'invalid_key', `session ${JSON.stringify(id)}`)
   }
-  throwsCode(() => sessions.createSession({ goal: 'g', project: { name: 'p', path: '/' }, suffix: '../x' }), 'invalid_key')
+  throwsCode(() => sessions.recordNew({ goal: 'g' }, { name: 'p', path: '/' }, '../x'), 'invalid_key')
   throwsCode(() => sessions.recover('../outside'), 'invalid_key')
   throwsCode(() => ss.runStoreConformance(store, '../x'), 'invalid_key')
   assert.equal(store.size, 0)

@@ -24,7 +24,7 @@ function files(root) {
 /** Archives sessions `YYYY-MM-DD-{suffix}`, completed, one per suffix; returns their ids. */
 function archiveSessions(sessions, suffixes) {
   return suffixes.map((suffix) => {
-    sessions.createSession({ goal: `goal ${suffix}`, project: PROJECT, suffix })
+    sessions.recordNew({ goal: `goal ${suffix}` }, PROJECT, suffix)
     sessions.start()
     return sessions.complete().session_id
   })
@@ -33,7 +33,7 @@ function archiveSessions(sessions, suffixes) {
 test('fork keeps the original, archived as it was, and records forked_from', () => {
   const root = tempDir()
   const sessions = new OrchestratorStore(new FileStore(root))
-  const original = sessions.createSession({ goal: 'g', project: PROJECT, suffix: 'aaa111' })
+  const original = sessions.recordNew({ goal: 'g' }, PROJECT, 'aaa111')
   const started = sessions.start()
   const forked = sessions.fork({ new_id: '2026-01-01-bbb222' })
   assert.equal(forked.session_id, '2026-01-01-bbb222')
@@ -127,7 +127,7 @@ test('TeamStore.prune removes the old member files only', () => {
 
 test('resumeSummary options: stale_after_hours and git_head say what moved', () => {
   const sessions = new OrchestratorStore(new FileStore(tempDir()))
-  const doc = sessions.createSession({ goal: 'g', project: PROJECT, suffix: 'aaa111' })
+  const doc = sessions.recordNew({ goal: 'g' }, PROJECT, 'aaa111')
   const later = new Date(Date.parse(doc.updated) + 3 * 3600_000)
   assert.equal(resumeSummary(doc, later).stale, undefined, 'within the default 24 hours')
   const stale = resumeSummary(doc, later, { stale_after_hours: 1 }).stale
@@ -141,10 +141,10 @@ test('a handle over a FileStore in a repository records its HEAD at each save', 
   const commit = '0123456789abcdef0123456789abcdef01234567'
   mkdirSync(join(root, '.git'))
   writeFileSync(join(root, '.git/HEAD'), `${commit}\n`)
-  const saved = new OrchestratorStore(new FileStore(root)).createSession({ goal: 'g', project: PROJECT, suffix: 'aaa111' })
+  const saved = new OrchestratorStore(new FileStore(root)).recordNew({ goal: 'g' }, PROJECT, 'aaa111')
   assert.equal(saved.project.git_head.commit, commit)
   const summary = resumeSummary(saved, new Date(), { git_head: { commit: 'fedcba9876543210fedcba9876543210fedcba98' } })
   assert.ok(summary.stale.head_moved, 'a moved HEAD is noted')
-  const memory = new OrchestratorStore(new ss.MemoryStore()).createSession({ goal: 'g', project: PROJECT, suffix: 'aaa111' })
+  const memory = new OrchestratorStore(new ss.MemoryStore()).recordNew({ goal: 'g' }, PROJECT, 'aaa111')
   assert.equal(memory.project.git_head, undefined, 'no HEAD recorded off a FileStore')
 })

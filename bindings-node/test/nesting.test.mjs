@@ -36,7 +36,7 @@ function nestedByToJSON(levels) {
   return { toJSON: () => nestedArray(levels) }
 }
 
-const SESSION = { goal: 'g', project: { name: 'p', path: '/p' } }
+const PROJECT = { name: 'p', path: '/p' }
 
 /** Entry points taking a value, as `(value) => call`; the argument nests `extra` levels above the value. */
 const ENTRIES = {
@@ -46,7 +46,7 @@ const ENTRIES = {
     extra: 1,
     call: (v) => {
       const sessions = new OrchestratorStore(new MemoryStore())
-      sessions.save({ ...sessions.createSession(SESSION), extension: v })
+      sessions.save({ ...sessions.recordNew({ goal: 'g' }, PROJECT), extension: v })
     },
   },
   'TeamStore.update changes': {
@@ -60,7 +60,7 @@ const ENTRIES = {
   'resumeSummary document': {
     extra: 1,
     call: (v) => {
-      const doc = new OrchestratorStore(new MemoryStore()).createSession(SESSION)
+      const doc = new OrchestratorStore(new MemoryStore()).recordNew({ goal: 'g' }, PROJECT)
       resumeSummary({ ...doc, extension: v }, '2025-12-27T12:30:00Z')
     },
   },

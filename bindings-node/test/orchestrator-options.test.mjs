@@ -8,7 +8,7 @@ import { ss } from './helpers.mjs'
 
 const { MemoryStore, OrchestratorStore } = ss
 
-const SESSION = { goal: 'g', project: { name: 'p', path: '/p' } }
+const PROJECT = { name: 'p', path: '/p' }
 const CURRENT = '.claude/orchestrator-session.json'
 
 /** Asserts the `already_exists` error of an existing archive, in the Node API's words. */
@@ -28,7 +28,7 @@ function throwsArchiveExists(call, what) {
 
 test('already_exists names the { replace: true } option, and that option works', () => {
   const sessions = new OrchestratorStore(new MemoryStore())
-  const doc = sessions.createSession(SESSION)
+  const doc = sessions.recordNew({ goal: 'g' }, PROJECT)
   sessions.archive(doc)
   throwsArchiveExists(() => sessions.archive(doc), 'archive')
   assert.match(sessions.archive(doc, { replace: true }), /\.json$/)
@@ -52,7 +52,7 @@ test('already_exists names the { replace: true } option, and that option works',
 test('maxDocumentBytes: a larger document is invalid_input, not written, not copied aside; doctor fix moves it aside', () => {
   const store = new MemoryStore()
   const sessions = new OrchestratorStore(store, { maxDocumentBytes: 4000 })
-  const doc = sessions.createSession(SESSION)
+  const doc = sessions.recordNew({ goal: 'g' }, PROJECT)
   const before = store.read(CURRENT)
   assert.throws(
     () => sessions.save({ ...doc, goal: 'x'.repeat(5000) }),
@@ -81,7 +81,7 @@ test('maxDocumentBytes: a larger document is invalid_input, not written, not cop
 
 test('maxDocumentBytes defaults to 16 MiB', () => {
   const sessions = new OrchestratorStore(new MemoryStore())
-  const doc = sessions.createSession(SESSION)
+  const doc = sessions.recordNew({ goal: 'g' }, PROJECT)
   sessions.save({ ...doc, goal: 'z'.repeat(16 * 1024 * 1024 - 4096) })
   assert.throws(
     () => sessions.save({ ...doc, goal: 'z'.repeat(16 * 1024 * 1024) }),

@@ -59,31 +59,36 @@ test('jsonSchema is the committed schema', () => {
   assert.deepEqual(jsonSchema(), vector('orchestrator/schema.json'))
 })
 
-test('lifecycle and auto-save points through a FileStore', () => {
+test('lifecycle and recording verbs through a FileStore', () => {
   const root = tempDir()
   const sessions = new OrchestratorStore(new FileStore(root))
   assert.equal(sessions.load(), null)
-  const created = sessions.createSession({
-    goal: 'Add sensitivity analysis',
-    project: { name: 'p', path: '/p', git_branch: 'dev' },
-    suffix: 'abc123',
-  })
+  const created = sessions.recordNew({ goal: 'Add sensitivity analysis' }, { name: 'p', path: '/p', git_branch: 'dev' }, 'abc123')
   assert.match(created.session_id, /^\d{4}-\d{2}-\d{2}-abc123$/)
   assert.equal(created.status, 'created')
   assert.equal(created.mode, 'default')
-  throwsCode(() => sessions.createSession({ goal: 'x', project: { name: 'p', path: '/p' } }), 'already_exists')
+  throwsCode(() => sessions.recordNew({ goal: 'x' }, { name: 'p', path: '/p' }), 'already_exists')
   throwsCode(() => sessions.pause(), 'invalid_transition')
   assert.equal(sessions.start().status, 'in_progress')
-  sessions.agentStarted({ id: 'code-1', type: 'code', task: 'Implement' })
-  assert.equal(sessions.agentProgress('code-1', 60).agents[0].progress, 60)
-  throwsCode(() => sessions.agentProgress('nobody', 10), 'not_found')
-  sessions.decisionMade('use bootstrap', 'robust')
+  sessions.recordAgentStart({ id: 'code-1', type: 'code', task: 'Implement' })
+  assert.equal(sessions.recordAgentProgress({ id: 'code-1', percent: 60 }).agents[0].progress, 60)
+  throwsCode(() => sessions.recordAgentProgress({ id: 'nobody', percent: 10 }), 'not_found')
+  sessions.recordDecision({ decision: 'use bootstrap', why: 'robust' })
   assert.notEqual(sessions.beforeCompression().context_usage.last_compression, null)
-  const failed = sessions.agentFailed('code-1', 'boom')
+  const failed = sessions.recordAgentFail({ id: 'code-1', error: 'boom' })
   assert.equal(failed.agents[0].status, 'failed')
   assert.equal(failed.errors[0].error, 'boom')
-  sessions.agentStarted({ id: 'code-2', type: 'code', task: 'Again', status: 'in_progress', started: '2025-12-27T10:00:00Z' })
-  assert.equal(sessions.agentCompleted('code-2', 'done').agents[1].result_summary, 'done')
+  const started = sessions.recordAgentStart({ id: 'code-2', type: 'code', task: 'Again' }).agents[1]
+  assert.equal(started.status, 'in_progress')
+  assert.equal(sessions.recordAgentDone({ id: 'code-2', summary: 'done', files: ['a.js'] }).agents[1].result_summary, 'done')
+  sessions.recordTaskAdd({ task: 'Write docs' })
+  const [afterTask, task] = sessions.recordTaskDone({ task: 1, outcome: 'written' })
+  assert.equal(task, 'Write docs')
+  assert.deepEqual(afterTask.pending_tasks, [])
+  const context = sessions.recordContext({ tokens: 25000, percent: 20, compressed: true }).context_usage
+  assert.equal(context.estimated_tokens, 25000)
+  assert.notEqual(context.last_compression, null)
+  assert.equal(sessions.recordSave().session_id, created.session_id)
   assert.equal(sessions.pause().status, 'paused')
   assert.equal(sessions.resume().status, 'in_progress')
   const done = sessions.complete()
@@ -94,6 +99,10 @@ test('lifecycle and auto-save points through a FileStore', () => {
   assert.equal(sessions.listHistory().entries[0].id, done.session_id)
   throwsCode(() => sessions.archive(done), 'already_exists')
   assert.equal(sessions.archive(done, { replace: true }), `.claude/orchestrator-history/${done.session_id}.json`)
+  const next = sessions.recordNew({ goal: 'next' }, { name: 'p', path: '/p' }, 'def456')
+  throwsCode(() => sessions.recordNew({ goal: 'third' }, { name: 'p', path: '/p' }, 'ghi789'), 'already_exists')
+  assert.match(sessions.recordNew({ goal: 'third', archiveCurrent: true }, { name: 'p', path: '/p' }, 'ghi789').session_id, /-ghi789$/)
+  assert.ok(sessions.listHistory().entries.some((e) => e.id === next.session_id), 'archiveCurrent archived it')
 })
 
 test('save returns the saved document and leaves the argument unchanged; unknown fields round-trip', () => {
@@ -149,7 +158,7 @@ test('naive timestamps follow naiveOffsetMinutes', () => {
 test('complete and abort are all or nothing; { replace: true } overwrites the archive', () => {
   const store = new MemoryStore()
   const sessions = new OrchestratorStore(store)
-  const created = sessions.createSession({ goal: 'g', project: { name: 'p', path: '/p' }, suffix: 'abc123' })
+  const created = sessions.recordNew({ goal: 'g' }, { name: 'p', path: '/p' }, 'abc123')
   sessions.start()
   const archiveKey = `.claude/orchestrator-history/${created.session_id}.json`
   store.write(archiveKey, Buffer.from('{"an": "older archive"}'))

@@ -43,7 +43,7 @@ test('a claimed session refuses another owner and a writer naming none; nothing 
   assert.equal(typeof claimed.lease.process.host, 'string')
   assert.equal(claimed.live.owner, 'orch-a')
   assert.deepEqual(a.writer, { owner: 'orch-a', epoch: 1 })
-  a.createSession({ goal: 'g', project: PROJECT, suffix: 'abc123' })
+  a.recordNew({ goal: 'g' }, PROJECT, 'abc123')
   const before = readFileSync(join(root, CURRENT), 'utf8')
 
   refusedBy(() => b.start(), 'orch-a', 'a writer naming no owner')
@@ -67,7 +67,7 @@ test('a claimed session refuses another owner and a writer naming none; nothing 
 test('an expired lease is taken over (hint takeover), and the former owner is fenced off', async () => {
   const { root, a, b } = twoHandles()
   a.claim({ owner: 'orch-a', lease_seconds: 1 })
-  a.createSession({ goal: 'g', project: PROJECT, suffix: 'abc123' })
+  a.recordNew({ goal: 'g' }, PROJECT, 'abc123')
   await sleep(2100)
   const err = refusedBy(() => b.claim({ owner: 'orch-b', skew_seconds: 0 }), 'orch-a', 'expired, no takeover asked')
   assert.equal(err.hint, 'takeover')
@@ -86,7 +86,7 @@ test('an expired lease is taken over (hint takeover), and the former owner is fe
 test('renew, release, and a released session takes every write', () => {
   const { a, b } = twoHandles()
   a.claim({ owner: 'orch-a', lease_seconds: 60 })
-  a.createSession({ goal: 'g', project: PROJECT, suffix: 'abc123' })
+  a.recordNew({ goal: 'g' }, PROJECT, 'abc123')
   const renewed = a.renew('orch-a', 600)
   assert.equal(renewed.lease_seconds, 600)
   assert.ok(Date.parse(renewed.expires) - Date.parse(renewed.renewed) === 600_000)

@@ -91,10 +91,7 @@ test('an orchestrator session and a registration on Redis read back, nothing on 
   process.chdir(empty)
   try {
     const at = `${url}?prefix=node-classes`
-    const made = new OrchestratorStore(new RedisStore(at)).createSession({
-      goal: 'ship it',
-      project: { name: 'p', path: '/p' },
-    })
+    const made = new OrchestratorStore(new RedisStore(at)).recordNew({ goal: 'ship it' }, { name: 'p', path: '/p' })
     const again = new OrchestratorStore(new RedisStore(at)).load()
     assert.equal(again.session_id, made.session_id)
     assert.equal(again.goal, 'ship it')

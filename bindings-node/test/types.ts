@@ -118,16 +118,21 @@ new AgentRegistry({ read: () => null, write: () => {}, delete: () => true })
 // ---------------------------------------------------------------- the classes
 const sessions = new OrchestratorStore(file, { naiveOffsetMinutes: 60, maxDocumentBytes: 1 << 20 })
 const current: OrchestratorSession | null = sessions.load()
-const created: OrchestratorSession = sessions.createSession({ goal: 'g', project: { name: 'p', path: '/p' }, suffix: 'abc' })
+const created: OrchestratorSession = sessions.recordNew({ goal: 'g' }, { name: 'p', path: '/p' }, 'abc')
 const saved: OrchestratorSession = sessions.save(created)
 const archivedKey: string = sessions.archive(saved, { replace: true })
 const page: HistoryPage = sessions.listHistory({ limit: 5, offset: 0, status: 'complete' })
 const moved: OrchestratorSession[] = [sessions.start(), sessions.pause(), sessions.resume(), sessions.complete(), sessions.abort()]
-sessions.agentStarted({ id: 'a', type: 'code', task: 't' })
-sessions.agentProgress('a', 50)
-sessions.agentCompleted('a', 'done')
-sessions.agentFailed('a', 'boom')
-sessions.decisionMade('d', 'r')
+sessions.recordAgentStart({ id: 'a', type: 'code', task: 't' })
+sessions.recordAgentProgress({ id: 'a', percent: 50 })
+sessions.recordAgentDone({ id: 'a', summary: 'done' })
+sessions.recordAgentFail({ id: 'a', error: 'boom' })
+sessions.recordDecision({ decision: 'd', why: 'r' })
+sessions.recordTaskAdd({ task: 't' })
+const [afterTask, taskText]: [OrchestratorSession, string] = sessions.recordTaskDone({ task: 1, outcome: 'ok' })
+const context: OrchestratorSession = sessions.recordContext({ tokens: 10, percent: 1.5, compressed: true })
+sessions.recordNew({ goal: 'g', archive_current: true }, { name: 'p', path: '/p' })
+void [afterTask, taskText, context, sessions.recordSave()]
 sessions.beforeCompression()
 sessions.sessionEnd()
 const problems: number = sessions.doctor({ fix: true }).problems.length
@@ -193,9 +198,9 @@ const savedKey: string = sessions.save(created)
 // @ts-expect-error not a session status
 sessions.listHistory({ status: 'sleeping' })
 // @ts-expect-error a project is required
-sessions.createSession({ goal: 'g' })
+sessions.recordNew({ goal: 'g' })
 // @ts-expect-error progress is a number
-sessions.agentProgress('a', '50')
+sessions.recordAgentProgress({ id: 'a', percent: '50' })
 // @ts-expect-error replace is a boolean option, not a positional flag
 sessions.archive(saved, true)
 // @ts-expect-error the agent id is a string

@@ -14,7 +14,7 @@ fn error_codes_are_the_core_kind_codes() {
 
 #[test]
 fn js_message_names_the_js_option() {
-    use session_state::orchestrator::{OrchestratorStore, Project};
+    use session_state::orchestrator::{NewSession, OrchestratorStore, Project};
     use session_state::{FixedClock, MemoryStore};
     let clock = FixedClock::at("2026-01-02T03:04:05Z").expect("instant");
     let sessions = OrchestratorStore::new(MemoryStore::new(), clock);
@@ -24,7 +24,14 @@ fn js_message_names_the_js_option() {
         ..Project::default()
     };
     let doc = sessions
-        .create_session("goal", "default", project, Some("abc123"))
+        .record_new(
+            &NewSession {
+                goal: "goal".into(),
+                ..NewSession::default()
+            },
+            project,
+            Some("abc123"),
+        )
         .expect("created");
     sessions.archive(&doc, false).expect("archived");
     let err = sessions.archive(&doc, false).expect_err("archived twice");

@@ -10,13 +10,11 @@ pub use staleness::{render_resume_with, resume_summary_with};
 use std::path::PathBuf;
 
 use pyo3::prelude::*;
-use serde_json::{Map, Value};
 use session_state::Store;
-use session_state::argument_fields::{MemberNames, from_argument};
 use session_state::orchestrator::{
-    self, Agent, AgentStatus, CURRENT_KEY, CreateSession, HistoryQuery, OrchestratorSession,
-    OrchestratorStore, ParseOptions, SessionStatus, StoreOptions, current_key, parse_argument,
-    valid_argument,
+    self, AgentDone, AgentFail, AgentProgress, AgentStart, CURRENT_KEY, ContextInput,
+    DecisionInput, HistoryQuery, NewSession, OrchestratorSession, OrchestratorStore, ParseOptions,
+    SessionStatus, StoreOptions, TaskAdd, TaskDone, current_key, parse_argument, valid_argument,
 };
 use session_state_fs::SystemClock;
 
@@ -50,8 +48,7 @@ pub struct PyOrchestrator {
 handle_methods!(PyOrchestrator {
     [
         load(), start(), pause(), resume(), before_compression(), session_end(), rebuild_index(),
-        agent_completed(agent_id, result_summary), agent_failed(agent_id, error),
-        decision_made(decision, rationale),
+        record_save(),
     ],
 
     /// `Orchestrator(store, *, naive_offset_minutes=None, max_document_bytes=None)`: naive
@@ -156,45 +153,14 @@ handle_methods!(PyOrchestrator {
         self.inner.move_to_with(to, replace).out(py)
     }
 
-    /// `create_session(goal, mode, project, suffix=None) -> dict`; `project` is
-    /// `{name, path, git_branch?}`.
-    #[pyo3(signature = (goal, mode, project, suffix = None))]
-    fn create_session<'py>(
-        &self,
-        py: Python<'py>,
-        goal: &Obj<'py>,
-        mode: &Obj<'py>,
-        project: &Obj<'py>,
-        suffix: Option<&Obj<'py>>,
+    /// `record_new(input, project, suffix=None) -> dict`: `input` is the core's `NewSession`.
+    #[pyo3(signature = (input, project, suffix = None))]
+    fn record_new<'py>(
+        &self, input: &Obj<'py>, project: &Obj<'py>, suffix: Option<&Obj<'py>>,
     ) -> Out<'py> {
-        let session = CreateSession {
-            goal: text(goal, "goal")?.into_owned(),
-            mode: Some(text(mode, "mode")?.into_owned()),
-            project: from_py("project", project)?,
-            suffix: args::opt_text(suffix, "suffix")?.map(std::borrow::Cow::into_owned),
-        };
-        self.inner.create(session).out(py)
-    }
-
-    /// `agent_started(agent) -> dict`: adds `agent` (one with the same id is replaced);
-    /// `status` defaults to `in_progress` and `started` to now, as in the Node package.
-    fn agent_started<'py>(&self, py: Python<'py>, agent: &Obj<'py>) -> Out<'py> {
-        let mut map: Map<String, Value> = from_py("agent", agent)?;
-        let (status, started) = (
-            AgentStatus::InProgress.as_str(),
-            self.inner.now().to_rfc3339(),
-        );
-        map.entry("status").or_insert(status.into());
-        map.entry("started").or_insert(started.into());
-        let agent: Agent = from_argument(map.into(), "agent", MemberNames::Keys).py()?;
-        self.inner.agent_started(&agent).out(py)
-    }
-
-    fn agent_progress<'py>(&self, agent_id: &Obj<'py>, percent: &Obj<'py>) -> Out<'py> {
-        let (py, agent_id) = (percent.py(), text(agent_id, "agent_id")?);
-        let percent = args::bounded(percent, "percent", 0, 100)?;
-        let percent = u8::try_from(percent).unwrap_or(u8::MAX);
-        self.inner.agent_progress(&agent_id, percent).out(py)
+        let (py, input) = (input.py(), from_py::<NewSession>("", input)?);
+        let suffix = args::opt_text(suffix, "suffix")?;
+        self.inner.record_new(&input, from_py("project", project)?, suffix.as_deref()).out(py)
     }
 
     /// `recover(key=None) -> dict | None`: repairs a corrupt file (default: the current one).
@@ -220,6 +186,29 @@ handle_methods!(PyOrchestrator {
         Ok(copy.map(|k| k.as_str().into()))
     }
 });
+
+/// The recording verbs `name(input) -> dict`: `input` is the core's argument struct `Type`.
+macro_rules! record_methods {
+    ($($name:ident($input:ty)),* $(,)?) => {
+        #[pymethods]
+        impl PyOrchestrator {$(
+            fn $name<'py>(&self, py: Python<'py>, input: &Obj<'py>) -> Out<'py> {
+                self.inner.$name(&from_py::<$input>("", input)?).out(py)
+            }
+        )*}
+    };
+}
+
+record_methods!(
+    record_agent_start(AgentStart),
+    record_agent_progress(AgentProgress),
+    record_agent_done(AgentDone),
+    record_agent_fail(AgentFail),
+    record_decision(DecisionInput),
+    record_task_add(TaskAdd),
+    record_task_done(TaskDone),
+    record_context(ContextInput),
+);
 
 /// `orchestrator_document(doc) -> dict`: the document checked and normalised as a save
 /// writes it (timestamps RFC 3339 UTC, unknown fields kept).

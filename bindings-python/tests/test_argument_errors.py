@@ -62,27 +62,27 @@ def test_a_corrupt_file_is_still_corrupt_state(tmp_path):
 # ---------------------------------------------------- item 4: members named, no line/column
 
 
-def test_create_session_names_the_project_member_at_fault():
+def test_record_new_names_the_project_member_at_fault():
     store = OrchestratorStore(store=MemoryStore())
     with pytest.raises(InvalidInputError) as info:
-        store.create_session("", "default", {"name": 5})
+        store.record_new("", project={"name": 5})
     assert str(info.value).startswith("`project.name` is invalid: invalid type: integer `5`")
     assert info.value.context == {"field": "project.name"}
 
 
-def test_create_session_takes_a_project_without_members():
+def test_record_new_takes_a_project_without_members():
     # The seed never reads `project`: its members may be absent, and stay absent.
     store = OrchestratorStore(store=MemoryStore())
-    doc = store.create_session("g", "default", {}, suffix="abc123")
+    doc = store.record_new("g", project={}, suffix="abc123")
     assert doc["project"] == {}
 
 
-def test_agent_started_names_the_member():
+def test_record_agent_start_names_the_member():
     store = OrchestratorStore(store=MemoryStore())
-    store.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    store.record_new("g", project={"name": "p", "path": "/p"}, suffix="abc123")
     with pytest.raises(InvalidInputError) as info:
-        store.agent_started({"id": "a", "type": "t", "task": 1})
-    assert info.value.context == {"field": "agent.task"}
+        store.record_agent_start("a", "t", 1)
+    assert info.value.context == {"field": "task"}
     assert "column" not in str(info.value)
 
 

@@ -17,9 +17,9 @@ NOW = "2026-03-01T12:34:56Z"
 
 def orch():
     store = OrchestratorStore(store=MemoryStore())
-    store.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    store.record_new("g", project={"name": "p", "path": "/p"}, suffix="abc123")
     store.start()
-    store.agent_started({"id": "a", "type": "t", "task": "x"})
+    store.record_agent_start("a", "t", "x")
     return store
 
 
@@ -50,8 +50,8 @@ CALLS = [
     ("list_history('3')", lambda p: orchestrator.list_history("3"), "limit"),
     ("archive_session(None)", lambda p: orchestrator.archive_session(None), "state"),
     ("render_resume('x')", lambda p: orchestrator.render_resume("x"), "state"),
-    ("create_session(project=[])", lambda p: OrchestratorStore(store=MemoryStore()).create_session("g", "default", []), "project"),
-    ("agent_started('a')", lambda p: orch().agent_started("a"), "agent"),
+    ("record_new(project=[])", lambda p: OrchestratorStore(store=MemoryStore()).record_new("g", project=[]), "project"),
+    ("record_agent_start(task=5)", lambda p: orch().record_agent_start("a", "t", 5), "task"),
     ("SessionState.from_config(dict)", lambda p: SessionState.from_config({}, "codex"), "config"),
     ("from_config(backend 5)", lambda p: SessionState.from_config(SpawnConfig(name="c", prompt="p"), 5), "backend_type"),
     ("TeamStore.save(dict)", lambda p: teams().save("t", {}), "state"),
@@ -73,17 +73,17 @@ CALLS = [
     ("FileStore(durable=1)", lambda p: FileStore(p, durable=1), "durable"),
     ("FileStore.write(.., bytearray)", lambda p: FileStore(p).write("k", bytearray(b"x")), "data"),
     ("OrchestratorStore(store=object())", lambda p: OrchestratorStore(store=object()), "store"),
-    ("OrchestratorStore.agent_completed(5, ..)", lambda p: orch().agent_completed(5, "done"), "agent_id"),
-    ("OrchestratorStore.agent_failed(.., None)", lambda p: orch().agent_failed("a", None), "error"),
-    ("OrchestratorStore.decision_made(1, 2)", lambda p: orch().decision_made(1, 2), "decision"),
-    ("OrchestratorStore.agent_progress(.., '5')", lambda p: orch().agent_progress("a", "5"), "percent"),
+    ("OrchestratorStore.record_agent_done(5, ..)", lambda p: orch().record_agent_done(5, "done"), "id"),
+    ("OrchestratorStore.record_agent_fail(.., None)", lambda p: orch().record_agent_fail("a", None), "error"),
+    ("OrchestratorStore.record_decision(1, 2)", lambda p: orch().record_decision(1, 2), "decision"),
+    ("OrchestratorStore.record_agent_progress(.., '5')", lambda p: orch().record_agent_progress("a", "5"), "percent"),
     ("OrchestratorStore.complete(replace=1)", lambda p: orch().complete(replace=1), "replace"),
     ("OrchestratorStore.abort(replace='yes')", lambda p: orch().abort(replace="yes"), "replace"),
     ("OrchestratorStore.move_to(3)", lambda p: orch().move_to(3), "status"),
     ("OrchestratorStore.list_history(status=5)", lambda p: orch().list_history(status=5), "status"),
     ("OrchestratorStore.doctor(fix='no')", lambda p: orch().doctor(fix="no"), "fix"),
     ("OrchestratorStore.recover(key=5)", lambda p: orch().recover(5), "key"),
-    ("create_session(goal=1)", lambda p: OrchestratorStore(store=MemoryStore()).create_session(1, "default", {"name": "p", "path": "/p"}), "goal"),
+    ("record_new(goal=1)", lambda p: OrchestratorStore(store=MemoryStore()).record_new(1, project={"name": "p", "path": "/p"}), "goal"),
     ("resume_summary(now=5)", lambda p: orchestrator.resume_summary(orch().load(), now=5), "now"),
     ("salvage('text')", lambda p: orchestrator.salvage("text"), "data"),
     ("TeamStore.load(1, ..)", lambda p: teams().load(1, "coder"), "team"),
@@ -99,8 +99,8 @@ CALLS = [
     ("create_chain('c', [5])", lambda p: manager(p).create_chain("c", [5]), "agent_sequence[0]"),
     ("decide_resume(policy=5)", lambda p: manager(p).decide_resume("a", "x", "y", policy=5), "policy"),
     # A bool is an int in Python, but not a number the caller meant (Node refuses it too).
-    ("agent_progress(.., True)", lambda p: orch().agent_progress("a", True), "percent"),
-    ("agent_progress(.., False)", lambda p: orch().agent_progress("a", False), "percent"),
+    ("record_agent_progress(.., True)", lambda p: orch().record_agent_progress("a", True), "percent"),
+    ("record_agent_progress(.., False)", lambda p: orch().record_agent_progress("a", False), "percent"),
     ("list_history(limit=True)", lambda p: orch().list_history(limit=True), "limit"),
     ("list_history(offset=False)", lambda p: orch().list_history(offset=False), "offset"),
     ("OrchestratorStore(naive_offset_minutes=True)", lambda p: OrchestratorStore(store=MemoryStore(), naive_offset_minutes=True), "naive_offset_minutes"),
@@ -163,12 +163,12 @@ def test_counts_beyond_64_bits_mean_no_bound_and_negatives_are_refused(tmp_path)
 def test_a_bool_progress_writes_nothing():
     store = MemoryStore()
     o = OrchestratorStore(store=store)
-    o.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    o.record_new("g", project={"name": "p", "path": "/p"}, suffix="abc123")
     o.start()
-    o.agent_started({"id": "a", "type": "t", "task": "x"})
+    o.record_agent_start("a", "t", "x")
     before = {k: store.read(k) for k in store.list(".claude")}
     assert before
     with pytest.raises(InvalidInputError):
-        o.agent_progress("a", True)
+        o.record_agent_progress("a", True)
     assert {k: store.read(k) for k in store.list(".claude")} == before
-    assert o.agent_progress("a", 1)["agents"][0]["progress"] == 1
+    assert o.record_agent_progress("a", 1)["agents"][0]["progress"] == 1

@@ -31,10 +31,9 @@ def project(tmp_path, monkeypatch):
 @pytest.fixture
 def started():
     s = OrchestratorStore(store=MemoryStore())
-    s.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    s.record_new("g", project={"name": "p", "path": "/p"}, suffix="abc123")
     s.start()
-    s.agent_started({"id": "a", "type": "code", "task": "t", "status": "in_progress",
-                     "started": "2025-12-27T10:30:00Z"})
+    s.record_agent_start("a", "code", "t")
     return s
 
 
@@ -84,21 +83,22 @@ def test_store_list_history_wrong_type_is_type_error(kwargs):
 
 
 @pytest.mark.parametrize("percent", [-1, 101, 256, 2**64, -(2**70)])
-def test_agent_progress_out_of_range_is_invalid_input(started, percent):
-    with pytest.raises(InvalidInputError, match="percent"):
-        started.agent_progress("a", percent)
+def test_record_agent_progress_out_of_range_is_invalid_input(started, percent):
+    with pytest.raises(InvalidInputError) as info:
+        started.record_agent_progress("a", percent)
+    assert info.value.context.get("field") == "percent" or "percent" in str(info.value)
     assert started.load()["agents"][0].get("progress") is None
 
 
 @pytest.mark.parametrize("percent", ["50", 50.0, None])
-def test_agent_progress_wrong_type_is_type_error(started, percent):
+def test_record_agent_progress_wrong_type_is_type_error(started, percent):
     with pytest.raises(TypeError, match="percent"):
-        started.agent_progress("a", percent)
+        started.record_agent_progress("a", percent)
 
 
-def test_agent_progress_bounds_still_work(started):
-    assert started.agent_progress("a", 0)["agents"][0]["progress"] == 0
-    assert started.agent_progress("a", 100)["agents"][0]["progress"] == 100
+def test_record_agent_progress_bounds_still_work(started):
+    assert started.record_agent_progress("a", 0)["agents"][0]["progress"] == 0
+    assert started.record_agent_progress("a", 100)["agents"][0]["progress"] == 100
 
 
 @pytest.mark.parametrize("minutes", [2**40, -(2**40), 24 * 60])
@@ -129,6 +129,6 @@ def test_team_store_wrong_types_name_the_argument():
 
 
 @pytest.mark.parametrize("bad", ["p", ["p"], 3])
-def test_create_session_project_of_wrong_type_is_type_error(bad):
+def test_record_new_project_of_wrong_type_is_type_error(bad):
     with pytest.raises(TypeError, match="`project` must be a dict"):
-        OrchestratorStore(store=MemoryStore()).create_session("g", "default", bad)
+        OrchestratorStore(store=MemoryStore()).record_new("g", project=bad)

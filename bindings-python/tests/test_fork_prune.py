@@ -22,9 +22,9 @@ def files(root: Path) -> dict:
 
 def test_fork_keeps_the_original_and_records_forked_from(tmp_path):
     sessions = OrchestratorStore(store=FileStore(tmp_path))
-    original = sessions.create_session("goal", suffix="orig01")
+    original = sessions.record_new("goal", suffix="orig01")
     sessions.start()
-    sessions.decision_made("use x", "because")
+    sessions.record_decision("use x", "because")
     forked = sessions.fork(new_id="2026-01-01-fork01")
     assert forked["session_id"] == "2026-01-01-fork01"
     assert forked["forked_from"]["session_id"] == original["session_id"]
@@ -56,7 +56,7 @@ def archived(tmp_path: Path, count: int) -> OrchestratorStore:
     """A store with `count` completed sessions in its history."""
     sessions = OrchestratorStore(store=FileStore(tmp_path))
     for n in range(count):
-        sessions.create_session(f"goal {n}", suffix=f"s{n:05}")
+        sessions.record_new(f"goal {n}", suffix=f"s{n:05}")
         sessions.start()
         sessions.complete()
     return sessions
@@ -89,7 +89,7 @@ def test_prune_history_needs_a_criterion(tmp_path):
 
 def test_resume_summary_says_stale(tmp_path):
     sessions = OrchestratorStore(store=FileStore(tmp_path))
-    sessions.create_session("goal", suffix="stale1")
+    sessions.record_new("goal", suffix="stale1")
     current = tmp_path / ".claude" / "orchestrator-session.json"
     doc = json.loads(current.read_bytes())
     doc["updated"] = OLD
@@ -120,7 +120,7 @@ def test_saves_record_the_git_head_of_the_file_store(tmp_path):
     (tmp_path / ".git" / "HEAD").write_text("ref: refs/heads/feature\n")
     (tmp_path / ".git" / "refs" / "heads" / "feature").write_text("c" * 40 + "\n")
     sessions = OrchestratorStore(store=FileStore(tmp_path))
-    doc = sessions.create_session("goal", suffix="head01")
+    doc = sessions.record_new("goal", suffix="head01")
     assert doc["project"]["git_head"] == {"commit": "c" * 40, "branch": "feature"}
     (tmp_path / ".git" / "refs" / "heads" / "feature").write_text("d" * 40 + "\n")
     moved = OrchestratorStore(store=FileStore(tmp_path)).resume_summary()

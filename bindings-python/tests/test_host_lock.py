@@ -105,7 +105,7 @@ class Host:
 
 h = Host()
 first, second = OrchestratorStore(store=h), OrchestratorStore(store=h)
-first.create_session("g", "default", {"name": "p", "path": "/p"})
+first.record_new("g", project={"name": "p", "path": "/p"})
 h.hook = lambda: second.save(second.load())
 try:
     first.start()

@@ -54,7 +54,7 @@ def test_read_of_a_str_with_a_lone_surrogate_is_storage_error():
 
 def test_read_may_return_str_bytearray_or_memoryview():
     saved = DictStore()
-    doc = OrchestratorStore(store=saved).create_session(
+    doc = OrchestratorStore(store=saved).record_new(
         "g\u00e9", project={"name": "p", "path": "/p"}, suffix="abc123"
     )
     text = saved.data[KEY].decode("utf-8")

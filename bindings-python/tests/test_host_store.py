@@ -112,7 +112,7 @@ class Host:
     def list(self, p): return self.m.list(p)
 
 h = Host(); o = OrchestratorStore(store=h)
-o.create_session("g", "default", {"name": "p", "path": "/p"}); h.o = o
+o.record_new("g", project={"name": "p", "path": "/p"}); h.o = o
 try:
     o.start()
 except ConflictError as e:

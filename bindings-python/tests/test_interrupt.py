@@ -15,7 +15,7 @@ from session_state.orchestrator import OrchestratorStore
 
 def test_ctrl_c_while_waiting_for_a_lock_writes_nothing(tmp_path):
     sessions = OrchestratorStore(tmp_path)
-    sessions.create_session("goal")
+    sessions.record_new("goal")
     current = tmp_path / ".claude" / "orchestrator-session.json"
     before = current.read_bytes()
     # Another holder of the lock (flock locks per open file, so this conflicts).
@@ -26,7 +26,7 @@ def test_ctrl_c_while_waiting_for_a_lock_writes_nothing(tmp_path):
         started = time.monotonic()
         try:
             with pytest.raises(KeyboardInterrupt):
-                sessions.decision_made("d", "r")
+                sessions.record_decision("d", "r")
         finally:
             timer.cancel()
         waited = time.monotonic() - started
@@ -34,4 +34,4 @@ def test_ctrl_c_while_waiting_for_a_lock_writes_nothing(tmp_path):
         assert current.read_bytes() == before
         fcntl.flock(holder, fcntl.LOCK_UN)
     # The lock is free again: the change goes through.
-    assert sessions.decision_made("d", "r")["decisions_made"][-1]["decision"] == "d"
+    assert sessions.record_decision("d", "r")["decisions_made"][-1]["decision"] == "d"

@@ -1,4 +1,5 @@
-"""Parity with the Node package: ``agent_started`` defaults, ``TeamStore.update``."""
+"""Parity with the Node package: ``record_agent_start``'s status and start time,
+``TeamStore.update``."""
 
 from datetime import datetime, timedelta, timezone
 
@@ -14,14 +15,14 @@ NOW = "2026-03-01T12:34:56Z"
 @pytest.fixture
 def sessions():
     s = OrchestratorStore(store=MemoryStore())
-    s.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    s.record_new("g", project={"name": "p", "path": "/p"}, suffix="abc123")
     s.start()
     return s
 
 
-def test_agent_started_fills_status_and_started_like_node(sessions):
+def test_record_agent_start_sets_status_and_started_like_node(sessions):
     before = datetime.now(timezone.utc)
-    doc = sessions.agent_started({"id": "code-1", "type": "code", "task": "Write"})
+    doc = sessions.record_agent_start("code-1", "code", "Write")
     agent = doc["agents"][0]
     assert agent["status"] == "in_progress"
     started = datetime.fromisoformat(agent["started"].replace("Z", "+00:00"))
@@ -29,18 +30,20 @@ def test_agent_started_fills_status_and_started_like_node(sessions):
     assert sessions.load()["agents"][0] == agent
 
 
-def test_agent_started_keeps_given_status_and_started(sessions):
-    doc = sessions.agent_started({"id": "a", "type": "code", "task": "t", "status": "pending",
-                                  "started": "2025-12-27T10:30:00Z", "x_extra": [1]})
-    agent = doc["agents"][0]
-    assert (agent["status"], agent["started"], agent["x_extra"]) == ("pending", "2025-12-27T10:30:00Z", [1])
+def test_record_agent_start_takes_no_status_or_start_time(sessions):
+    # The agent's status and start time are the verb's to set: the native half refuses them.
+    for member in ({"status": "pending"}, {"started": "2025-12-27T10:30:00Z"}):
+        with pytest.raises(InvalidInputError) as info:
+            sessions._native.record_agent_start({"id": "a", "type": "code", "task": "t", **member})
+        assert info.value.context == {"field": next(iter(member))}
+    assert sessions.load()["agents"] == []
 
 
-def test_agent_started_still_requires_id_type_task(sessions):
-    with pytest.raises(InvalidInputError, match="agent"):
-        sessions.agent_started({"id": "a", "type": "code"})
-    with pytest.raises(TypeError, match="agent"):
-        sessions.agent_started(None)  # type: ignore[arg-type]
+def test_record_agent_start_still_requires_id_type_task(sessions):
+    with pytest.raises(InvalidInputError, match="task"):
+        sessions.record_agent_start("a", "code", None)  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="id"):
+        sessions.record_agent_start(None, "code", "t")  # type: ignore[arg-type]
 
 
 @pytest.fixture

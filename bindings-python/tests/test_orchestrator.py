@@ -133,25 +133,37 @@ def test_unknown_fields_round_trip(tmp_path, monkeypatch):
 def test_store_lifecycle_and_auto_save_points():
     store = MemoryStore()
     s = OrchestratorStore(store=store)
-    doc = s.create_session("Ship it", "default", {"name": "p", "path": "/p"}, suffix="abc123")
+    doc = s.record_new("Ship it", project={"name": "p", "path": "/p"}, suffix="abc123")
     assert doc["status"] == "created" and doc["session_id"].endswith("-abc123")
     with pytest.raises(AlreadyExistsError):
-        s.create_session("again", "default", {"name": "p", "path": "/p"})
+        s.record_new("again", project={"name": "p", "path": "/p"})
     with pytest.raises(InvalidTransitionError):
         s.pause()
     s.start()
-    s.agent_started({"id": "code-1", "type": "code", "task": "Write", "status": "in_progress",
-                     "started": "2025-12-27T10:30:00Z"})
-    s.agent_progress("code-1", 40)
-    s.decision_made("Use Rust", "speed")
+    s.record_agent_start("code-1", "code", "Write")
+    s.record_agent_progress("code-1", 40)
+    s.record_decision("Use Rust", "speed")
     s.before_compression()
     summary = s.resume_summary(NOW)
     assert summary is not None and summary["progress_percent"] == 40
     assert summary["resume_from"] == "code-1"
     with pytest.raises(NotFoundError):
-        s.agent_completed("nobody", "x")
-    doc = s.agent_completed("code-1", "done")
+        s.record_agent_done("nobody", "x")
+    doc = s.record_agent_done("code-1", "done", files=["a.rs"])
     assert doc["agents"][0]["status"] == "complete"
+    assert doc["completed_work"][-1] == {"task": "Write", "outcome": "done", "files": ["a.rs"],
+                                         "agent": "code-1"}
+    s.record_agent_start("test-1", "test", "Check")
+    doc = s.record_agent_fail("test-1", "boom")
+    assert doc["agents"][1]["status"] == "failed" and doc["errors"][-1]["error"] == "boom"
+    s.record_task_add("Write docs")
+    doc, task = s.record_task_done(1, "written", ["README.md"])
+    assert task == "Write docs" and doc["pending_tasks"] == []
+    assert doc["completed_work"][-1]["files"] == ["README.md"]
+    doc = s.record_context(25000, 20, compressed=True)
+    assert doc["context_usage"]["estimated_tokens"] == 25000
+    assert doc["context_usage"]["percentage"] == 20 and doc["context_usage"]["last_compression"]
+    assert s.record_save()["session_id"] == doc["session_id"]
     assert s.pause()["status"] == "paused"
     assert s.continue_session()["status"] == "in_progress"
     final = s.complete()
@@ -192,7 +204,7 @@ def test_root_folder_store(tmp_path):
 def test_final_moves_are_all_or_nothing_and_replace_overwrites():
     store = MemoryStore()
     sessions = OrchestratorStore(store=store)
-    created = sessions.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    created = sessions.record_new("g", project={"name": "p", "path": "/p"}, suffix="abc123")
     sessions.start()
     archive_key = f".claude/orchestrator-history/{created['session_id']}.json"
     store.write(archive_key, b'{"an": "older archive"}')
@@ -222,7 +234,7 @@ def test_a_wrong_argument_is_a_type_error_not_a_corrupt_file(bad, tmp_path, monk
 def test_already_exists_names_the_python_keyword_not_the_cli_flag(tmp_path, monkeypatch):
     store = MemoryStore()
     sessions = OrchestratorStore(store=store)
-    created = sessions.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    created = sessions.record_new("g", project={"name": "p", "path": "/p"}, suffix="abc123")
     sessions.start()
     store.write(f".claude/orchestrator-history/{created['session_id']}.json", b"{}")
     calls = [sessions.complete, sessions.abort, lambda: sessions.archive(created)]
@@ -245,7 +257,7 @@ def test_already_exists_names_the_python_keyword_not_the_cli_flag(tmp_path, monk
 
 
 @pytest.mark.parametrize("how", ["root", "file_store", "tilde"])
-def test_create_session_project_defaults_to_the_stores_folder_not_the_current_one(
+def test_record_new_project_defaults_to_the_stores_folder_not_the_current_one(
     how, tmp_path, monkeypatch
 ):
     from session_state import FileStore
@@ -261,16 +273,16 @@ def test_create_session_project_defaults_to_the_stores_folder_not_the_current_on
         sessions = OrchestratorStore(store=FileStore(project))
     else:
         sessions = OrchestratorStore("~/projX")
-    doc = sessions.create_session("g", "default", None)
+    doc = sessions.record_new("g")
     assert doc["project"] == {"name": "projX", "path": str(project)}
     assert (project / ".claude" / "orchestrator-session.json").exists()
 
 
-def test_create_session_project_without_a_folder_is_the_root_argument(tmp_path, monkeypatch):
+def test_record_new_project_without_a_folder_is_the_root_argument(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     sessions = OrchestratorStore(store=MemoryStore())  # root "." at construction
     monkeypatch.chdir("/")
-    assert sessions.create_session("g", "default", None)["project"] == {
+    assert sessions.record_new("g")["project"] == {
         "name": tmp_path.name,
         "path": str(tmp_path),
     }

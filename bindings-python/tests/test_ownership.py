@@ -29,7 +29,7 @@ def two(tmp_path):
     assert claimed["lease"]["owner"] == "orchestrator-a"
     assert claimed["lease"]["epoch"] == 1
     assert a.writer == {"owner": "orchestrator-a", "epoch": 1}
-    a.create_session("goal", suffix="abc123")
+    a.record_new("goal", suffix="abc123")
     b = OrchestratorStore(store=store, owner="orchestrator-b")
     assert b.writer == {"owner": "orchestrator-b"}
     return tmp_path, a, b
@@ -48,7 +48,7 @@ def test_another_owner_is_refused_naming_the_owner_and_nothing_is_written(two):
     assert claim.value.hint is None  # not expired: no takeover offered
     b.set_writer(None)
     with pytest.raises(ConflictError):
-        b.agent_started({"id": "x", "type": "t", "task": "k"})
+        b.record_agent_start("x", "t", "k")
     assert files(root) == before
     assert a.start()["status"] == "in_progress"
     assert b.load()["status"] == "in_progress"
@@ -59,7 +59,7 @@ def test_takeover_after_expiry(tmp_path):
     a = OrchestratorStore(store=store)
     b = OrchestratorStore(store=store, owner="orchestrator-b")
     a.claim("orchestrator-a", lease_seconds=1)
-    a.create_session("goal", suffix="abc123")
+    a.record_new("goal", suffix="abc123")
     with pytest.raises(ConflictError):
         b.claim("orchestrator-b", takeover=True, skew_seconds=0)
     time.sleep(1.5)

@@ -59,7 +59,7 @@ def test_redis_store_passes_the_conformance_suite(server_url: str) -> None:
 
 def test_an_orchestrator_session_saved_on_redis_reads_back(server_url: str) -> None:
     store = RedisStore(server_url + "?prefix=py-orchestrator")
-    made = Orchestrator(store).create_session("ship it", "auto", {"name": "p", "path": "/p"})
+    made = Orchestrator(store).record_new({"goal": "ship it", "mode": "auto"}, {"name": "p", "path": "/p"})
     again = Orchestrator(RedisStore(server_url + "?prefix=py-orchestrator")).load()
     assert again is not None and again["session_id"] == made["session_id"]
     assert again["goal"] == "ship it"
@@ -78,7 +78,7 @@ def test_a_down_server_is_a_storage_error_without_the_password() -> None:
 def test_the_skill_orchestrator_store_takes_a_redis_store(server_url: str) -> None:
     url = server_url + "?prefix=py-skill"
     with tempfile.TemporaryDirectory() as folder:
-        made = OrchestratorStore(folder, store=RedisStore(url)).create_session("on redis", "auto")
+        made = OrchestratorStore(folder, store=RedisStore(url)).record_new("on redis", "auto")
         again = OrchestratorStore(folder, store=RedisStore(url)).load()
         assert again is not None and again["session_id"] == made["session_id"]
         assert list(Path(folder).iterdir()) == []  # nothing on disk

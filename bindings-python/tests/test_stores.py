@@ -70,7 +70,7 @@ def test_file_store_expands_the_home_folder_like_the_rest_of_the_package(root, t
     assert (expected / "a.json").read_bytes() == b"{}"
     assert not (cwd / "~").exists()  # no literal `~` folder
     # The same folder as OrchestratorStore and TeamStore use for that root.
-    session = OrchestratorStore(root).create_session("g", "default", None, suffix="abc123")
+    session = OrchestratorStore(root).record_new("g", suffix="abc123")
     assert (expected / ".claude" / "orchestrator-session.json").exists()
     assert session["project"]["path"] == str(expected)
     TeamStore(root=root).record_spawn("t", SpawnConfig(name="c", prompt="p"), "codex")
@@ -96,6 +96,6 @@ def test_relative_roots_with_dotdot_work_for_every_path_argument(root, tmp_path,
     FileStore(root).write("k/v.json", b"{}")
     assert open(os.path.join(expected, "k", "v.json"), "rb").read() == b"{}"
     o = OrchestratorStore(root)
-    o.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    o.record_new("g", project={"name": "p", "path": "/p"}, suffix="abc123")
     assert os.path.isfile(os.path.join(expected, ".claude", "orchestrator-session.json"))
     assert TeamStore(root).list_teams() == []

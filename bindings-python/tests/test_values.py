@@ -25,7 +25,7 @@ def manager(tmp_path):
 @pytest.fixture
 def sessions():
     s = OrchestratorStore(store=MemoryStore())
-    s.create_session("g", project={"name": "p", "path": "/p"}, suffix="abc123")
+    s.record_new("g", project={"name": "p", "path": "/p"}, suffix="abc123")
     return s
 
 

@@ -139,15 +139,18 @@ def orchestrator_usage(tmp: Path) -> None:
     store = OrchestratorStore(tmp)
     mem = OrchestratorStore(store=MemoryStore())
     host = OrchestratorStore(store=DictStore())
-    doc = mem.create_session("goal", "default", {"name": "p", "path": "/p"}, suffix="abc")
+    doc = mem.record_new("goal", project={"name": "p", "path": "/p"}, suffix="abc")
     doc = mem.start()
-    doc = mem.agent_started({"id": "a", "type": "code", "task": "t", "status": "in_progress",
-                             "started": "2025-12-27T10:30:00Z"})
-    doc = mem.agent_started({"id": "b", "type": "code", "task": "t"})  # status/started default
-    doc = mem.agent_progress("a", 50)
-    doc = mem.agent_completed("a", "done")
-    doc = mem.agent_failed("a", "boom")
-    doc = mem.decision_made("d", "r")
+    doc = mem.record_agent_start("a", "code", "t")
+    doc = mem.record_agent_start("b", "code", "t")
+    doc = mem.record_agent_progress("a", 50)
+    doc = mem.record_agent_done("a", "done")
+    doc = mem.record_agent_fail("a", "boom")
+    doc = mem.record_decision("d", "r")
+    doc = mem.record_task_add("t")
+    doc, task_text = mem.record_task_done(1, "ok", files=["a"])
+    doc = mem.record_context(100, 1.5, compressed=True)
+    doc = mem.record_save()
     doc = mem.before_compression()
     doc = mem.pause()
     doc = mem.continue_session()
@@ -157,13 +160,14 @@ def orchestrator_usage(tmp: Path) -> None:
     report: DoctorReport = store.doctor(fix=True)
     kept: str = repair["kept_copy"] if repair else ""
     print(saved, loaded, archived, history, summary, markdown, doc, page, repair, report)
-    print(percent, first_id, kept)
+    print(percent, first_id, kept, task_text)
     summary["no_such_key"]  # type: ignore[typeddict-item]
     total: str = page["total"]  # type: ignore[assignment]
     print(total)
 
     save_session("not a dict")  # type: ignore[arg-type]
-    mem.agent_progress("a", "50")  # type: ignore[arg-type]
+    mem.record_agent_progress("a", "50")  # type: ignore[arg-type]
+    mem.record_task_done(1.5, "ok")  # type: ignore[arg-type]
     mem.list_history(offset=None)  # type: ignore[arg-type]
     list_history(limit="10")  # type: ignore[arg-type]
     archive_session(state, True)  # type: ignore[call-arg]
@@ -237,7 +241,7 @@ def stores_and_errors(tmp: Path) -> None:
         session_state.StorageError,
     ]
     try:
-        OrchestratorStore(store=MemoryStore()).agent_progress("a", 50)
+        OrchestratorStore(store=MemoryStore()).record_agent_progress("a", 50)
     except session_state.NotFoundError as e:
         ctx: Dict[str, str] = e.context
         print(ctx, package_errors)

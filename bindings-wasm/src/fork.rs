@@ -18,11 +18,8 @@ impl OrchestratorStore {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "ForkOptions")] options: &JsValue,
     ) -> JsResult<JsValue> {
-        to_js(
-            &self
-                .inner
-                .fork(&options_arg::<ForkOptions>(options, "options")?)?,
-        )
+        let options: ForkOptions = options_arg(options, "options")?;
+        to_js(&self.inner.fork(&options)?)
     }
 
     /// Every session with the one it was forked from, in tree order.

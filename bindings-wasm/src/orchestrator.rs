@@ -5,15 +5,16 @@
 #![allow(non_snake_case)]
 
 use session_state::orchestrator::{
-    self as core, ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions,
-    OrchestratorSession, ParseOptions, SessionStatus, StoreOptions, current_key,
+    self as core, AgentDone, AgentFail, AgentProgress, AgentStart, ArchiveOptions, ContextInput,
+    DecisionInput, DoctorOptions, HistoryOptions, NewSession, OrchestratorSession, ParseOptions,
+    SessionStatus, StoreOptions, TaskAdd, TaskDone, current_key,
 };
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
 use crate::convert::{
     ReplaceArg, SessionArg, StoreArg, Text, bytes_arg, document_from_js, from_js, instant_arg,
-    key_arg, options_arg, string_methods, to_js,
+    key_arg, opt_text, options_arg, string_methods, to_js,
 };
 use crate::errors::{JsResult, describe, invalid_input};
 use crate::stores::{AnyStore, store_arg};
@@ -95,39 +96,23 @@ impl OrchestratorStore {
         self.final_move(SessionStatus::Aborted, options)
     }
 
-    /// Creates and saves a new current session (status `created`, id `YYYY-MM-DD-{suffix}`);
-    /// `already_exists` when there is one.
-    #[wasm_bindgen(js_name = createSession, unchecked_return_type = "OrchestratorSession")]
-    pub fn create_session(
+    /// The verb `new`: a new current session, id `input.id` or `YYYY-MM-DD-{suffix}` (default
+    /// suffix from the clock); see `NewSession.archive_current` for a current one.
+    #[wasm_bindgen(js_name = recordNew, unchecked_return_type = "OrchestratorSession")]
+    pub fn record_new(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "CreateSession")] session: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "NewSession")] input: &JsValue,
+        #[wasm_bindgen(unchecked_param_type = "Project")] project: &JsValue,
+        suffix: Option<Text>,
     ) -> JsResult<JsValue> {
-        let session: CreateSession = from_js(session, "session")?;
-        to_js(&self.inner.create(session)?)
-    }
-
-    /// Adds (or, same id, replaces) `agent` and saves (the core's `agent_from_start`).
-    #[wasm_bindgen(js_name = agentStarted, unchecked_return_type = "OrchestratorSession")]
-    pub fn agent_started(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "AgentStart")] agent: &JsValue,
-    ) -> JsResult<JsValue> {
-        let agent = core::agent_from_start(document_from_js(agent, "agent")?, self.inner.now())?;
-        to_js(&self.inner.agent_started(&agent)?)
-    }
-
-    /// Sets agent `agentId`'s progress (percent, an integer from 0 to 100) and saves.
-    #[wasm_bindgen(js_name = agentProgress, unchecked_return_type = "OrchestratorSession")]
-    pub fn agent_progress(
-        &self,
-        agentId: &Text,
-        #[wasm_bindgen(unchecked_param_type = "number")] percent: &JsValue,
-    ) -> JsResult<JsValue> {
-        let id = agentId.get("agentId")?;
+        let (input, suffix) = (
+            from_js::<NewSession>(input, "input")?,
+            opt_text(suffix, "suffix")?,
+        );
         to_js(
             &self
                 .inner
-                .agent_progress(&id, from_js(percent, "percent")?)?,
+                .record_new(&input, from_js(project, "project")?, suffix.as_deref())?,
         )
     }
 
@@ -166,16 +151,44 @@ string_methods!(OrchestratorStore:
     pause() -> "OrchestratorSession" = pause;
     #[doc = " `paused → in_progress` (the seed's `continue`); returns the saved document."]
     resume() -> "OrchestratorSession" = resume;
-    #[doc = " Marks agent `agentId` complete with its one-line result and saves."]
-    agentCompleted(agentId, resultSummary) -> "OrchestratorSession" = agent_completed;
-    #[doc = " Marks agent `agentId` failed, records the error and saves."]
-    agentFailed(agentId, error) -> "OrchestratorSession" = agent_failed;
-    #[doc = " Records a decision with its rationale and saves."]
-    decisionMade(decision, rationale) -> "OrchestratorSession" = decision_made;
+    #[doc = " The verb `save`: writes the current session again with `updated` set to now."]
+    recordSave() -> "OrchestratorSession" = record_save;
     #[doc = " The save before a context compression."]
     beforeCompression() -> "OrchestratorSession" = before_compression;
     #[doc = " The save at the end of a session."]
     sessionEnd() -> "OrchestratorSession" = session_end;
+);
+
+/// The recording verbs: `#[doc = " ..."]` lines, `jsName(CoreType: "TS") -> "TS" = method;`.
+macro_rules! record_methods {
+    ($($(#[doc = $doc:literal])+ $js:ident($input:ident: $arg:literal) -> $ts:literal = $name:ident;)+) => {
+        #[wasm_bindgen]
+        impl OrchestratorStore {$(
+            $(#[doc = $doc])+
+            #[wasm_bindgen(js_name = $js, unchecked_return_type = $ts)]
+            pub fn $name(&self, #[wasm_bindgen(unchecked_param_type = $arg)] input: &JsValue)
+                -> JsResult<JsValue> { to_js(&self.inner.$name(&from_js::<$input>(input, "input")?)?) }
+        )+}
+    };
+}
+
+record_methods!(
+    #[doc = " The verb `agent start`: adds the agent (an agent with the same id is replaced)."]
+    recordAgentStart(AgentStart: "AgentStart") -> "OrchestratorSession" = record_agent_start;
+    #[doc = " The verb `agent progress`: the agent's `progress`, an integer from 0 to 100."]
+    recordAgentProgress(AgentProgress: "AgentProgress") -> "OrchestratorSession" = record_agent_progress;
+    #[doc = " The verb `agent done`: status `complete`, its work appended to `completed_work`."]
+    recordAgentDone(AgentDone: "AgentDone") -> "OrchestratorSession" = record_agent_done;
+    #[doc = " The verb `agent fail`: status `failed`, the error logged in `errors`."]
+    recordAgentFail(AgentFail: "AgentFail") -> "OrchestratorSession" = record_agent_fail;
+    #[doc = " The verb `decision`: appends `{decision, rationale, timestamp}` to `decisions_made`."]
+    recordDecision(DecisionInput: "DecisionInput") -> "OrchestratorSession" = record_decision;
+    #[doc = " The verb `task add`: appends the task to `pending_tasks`."]
+    recordTaskAdd(TaskAdd: "TaskAdd") -> "OrchestratorSession" = record_task_add;
+    #[doc = " The verb `task done`: the saved document and the text of the task done."]
+    recordTaskDone(TaskDone: "TaskDone") -> "[OrchestratorSession, string]" = record_task_done;
+    #[doc = " The verb `context`: the context figures; `compressed` sets `last_compression`."]
+    recordContext(ContextInput: "ContextInput") -> "OrchestratorSession" = record_context;
 );
 
 impl OrchestratorStore {

@@ -23,19 +23,6 @@ export interface SessionStateError extends Error {
 /** `listHistory` options. */
 export interface HistoryQuery { limit?: number; offset?: number; status?: SessionStatus | null }
 
-/** The argument of `createSession`. */
-export interface CreateSession {
-  goal: string;
-  project: Project;
-  /** Default `default`. */
-  mode?: string;
-  /** The id is `YYYY-MM-DD-{suffix}`; default: six hex digits from the clock. */
-  suffix?: string;
-}
-
-/** The argument of `agentStarted`: an agent whose `status` (default `in_progress`) and `started` (default now) may be left out. */
-export type AgentStart = Omit<Agent, "status" | "started"> & { status?: AgentStatus; started?: Timestamp };
-
 /** The options of `new OrchestratorStore(store, options)` (the Node package's name). */
 export type OrchestratorOptions = OrchestratorStoreOptions;
 

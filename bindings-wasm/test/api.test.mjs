@@ -13,14 +13,14 @@ test("a session goes through its lifecycle, each move saved and archived at the 
   const store = new MemoryStore();
   const sessions = new OrchestratorStore(store);
   assert.equal(sessions.load(), null);
-  const created = sessions.createSession({ goal: "ship it", mode: "default", project, suffix: "abc123" });
+  const created = sessions.recordNew({ goal: "ship it", mode: "default" }, project, "abc123");
   assert.match(created.session_id, /^\d{4}-\d{2}-\d{2}-abc123$/);
   assert.equal(created.status, "created");
-  assert.equal(thrown(() => sessions.createSession({ goal: "again", mode: "default", project, suffix: "x" })).code, "already_exists");
+  assert.equal(thrown(() => sessions.recordNew({ goal: "again", mode: "default" }, project, "x")).code, "already_exists");
   assert.equal(sessions.start().status, "in_progress");
-  sessions.agentStarted({ id: "code-1", type: "code", task: "write", status: "in_progress", started: "2026-01-01T00:00:00Z" });
-  assert.equal(sessions.agentProgress("code-1", 40).agents[0].progress, 40);
-  assert.equal(sessions.decisionMade("use wasm", "one core").decisions_made.length, 1);
+  assert.equal(sessions.recordAgentStart({ id: "code-1", type: "code", task: "write" }).agents[0].status, "in_progress");
+  assert.equal(sessions.recordAgentProgress({ id: "code-1", percent: 40 }).agents[0].progress, 40);
+  assert.equal(sessions.recordDecision({ decision: "use wasm", why: "one core" }).decisions_made.length, 1);
   assert.equal(sessions.pause().status, "paused");
   assert.equal(JSON.parse(store.readText(CURRENT)).status, "paused");
   assert.equal(sessions.pause().status, "paused", "a move to the status it has changes nothing");
@@ -28,7 +28,7 @@ test("a session goes through its lifecycle, each move saved and archived at the 
   assert.equal(err.code, "invalid_transition");
   assert.ok(err instanceof Error);
   assert.equal(sessions.resume().status, "in_progress");
-  assert.equal(sessions.agentCompleted("code-1", "done").agents[0].status, "complete");
+  assert.equal(sessions.recordAgentDone({ id: "code-1", summary: "done" }).agents[0].status, "complete");
   assert.equal(sessions.beforeCompression().status, "in_progress");
   const done = sessions.complete();
   assert.equal(done.status, "complete");
@@ -40,7 +40,7 @@ test("a session goes through its lifecycle, each move saved and archived at the 
 
 test("save returns the saved document and leaves the caller's object alone", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
-  const doc = sessions.createSession({ goal: "g", mode: "default", project, suffix: "s1" });
+  const doc = sessions.recordNew({ goal: "g", mode: "default" }, project, "s1");
   const before = structuredClone(doc);
   const saved = sessions.save(doc);
   assert.deepEqual(doc, before);
@@ -60,7 +60,7 @@ test("save returns the saved document and leaves the caller's object alone", () 
 test("a corrupt current file: load throws corrupt_state with the salvage, recover and doctor repair it", () => {
   const store = new MemoryStore();
   const sessions = new OrchestratorStore(store);
-  const doc = sessions.createSession({ goal: "g", mode: "default", project, suffix: "s2" });
+  const doc = sessions.recordNew({ goal: "g", mode: "default" }, project, "s2");
   const text = store.readText(CURRENT);
   store.write(CURRENT, text.slice(0, text.indexOf('"agents"') + 5));
   const err = thrown(() => sessions.load());
@@ -101,11 +101,11 @@ test("save and archive of a document read before a later save are conflict, noth
   const store = new MemoryStore();
   const a = new OrchestratorStore(store);
   const b = new OrchestratorStore(store);
-  a.createSession({ goal: "g", project, suffix: "s" });
+  a.recordNew({ goal: "g" }, project, "s");
   const snap = a.load();
   // The check compares `updated` instants (milliseconds here): let the clock move on first.
   for (const start = Date.now(); Date.now() === start; );
-  b.decisionMade("use postgres", "important");
+  b.recordDecision({ decision: "use postgres", why: "important" });
   const before = store.readText(CURRENT);
   assert.equal(thrown(() => a.save({ ...snap, goal: "new" })).code, "conflict");
   assert.equal(thrown(() => a.archive(snap)).code, "conflict");
@@ -118,35 +118,35 @@ test("options and arguments are checked, not coerced", () => {
   assert.equal(thrown(() => new OrchestratorStore(42)).code, "invalid_input");
   assert.equal(thrown(() => new OrchestratorStore(new MemoryStore(), { nope: 1 })).code, "invalid_input");
   const small = new OrchestratorStore(new MemoryStore(), { maxDocumentBytes: 10 });
-  assert.equal(thrown(() => small.createSession({ goal: "g", mode: "default", project, suffix: "s" }) && small.load()).code, "invalid_input");
+  assert.equal(thrown(() => small.recordNew({ goal: "g", mode: "default" }, project, "s") && small.load()).code, "invalid_input");
   const sessions = new OrchestratorStore(new MemoryStore());
   assert.equal(thrown(() => sessions.listHistory({ status: "sleeping" })).code, "invalid_input");
-  assert.equal(thrown(() => sessions.agentProgress("a", 50)).code, "not_found");
+  assert.equal(thrown(() => sessions.recordAgentProgress({ id: "a", percent: 50 })).code, "not_found");
   for (const bad of [101, 256, -1, 1.5, "50"]) {
-    assert.equal(thrown(() => sessions.agentProgress("a", bad)).code, "invalid_input", String(bad));
+    assert.equal(thrown(() => sessions.recordAgentProgress({ id: "a", percent: bad })).code, "invalid_input", String(bad));
   }
   assert.equal(thrown(() => resumeSummary({}, "2025-01-01T00:00:00Z")).code, "invalid_input");
   assert.equal(thrown(() => salvage(12)).code, "invalid_input");
   // A lone surrogate (UTF-8 cannot hold it) is named with its member, as in the Node package.
-  const lone = thrown(() => sessions.createSession({ goal: "\ud800x", project }));
+  const lone = thrown(() => sessions.recordNew({ goal: "\ud800x" }, project));
   assert.equal(lone.code, "invalid_input");
-  assert.match(lone.message, /^`session` holds the lone surrogate `\\ud800` at `\["goal"\]`/);
+  assert.match(lone.message, /^`input` holds the lone surrogate `\\ud800` at `\["goal"\]`/);
   assert.equal(lone.context.field, '["goal"]');
   // Agent fields the file reader would refuse are not written (progress above 100).
-  sessions.createSession({ goal: "g", project, suffix: "p" });
-  const over = thrown(() => sessions.agentStarted({ id: "a", type: "c", task: "t", progress: 101 }));
+  sessions.recordNew({ goal: "g" }, project, "p");
+  const over = thrown(() => sessions.recordAgentStart({ id: "a", type: "c", task: "t", progress: 101 }));
   assert.equal(over.code, "invalid_input");
-  assert.equal(over.context.field, "agents[0].progress");
+  assert.equal(over.context.field, "input.progress");
   assert.equal(sessions.load().agents.length, 0);
 });
 
 test("the orchestrator works over localStorage-like and host stores", () => {
   const web = fakeWebStorage();
   const sessions = new OrchestratorStore(new LocalStorageStore("app:", web));
-  sessions.createSession({ goal: "g", mode: "default", project, suffix: "s3" });
+  sessions.recordNew({ goal: "g", mode: "default" }, project, "s3");
   assert.equal(JSON.parse(web.getItem(`app:${CURRENT}`)).goal, "g");
   const host = mapStore();
-  new OrchestratorStore(host).createSession({ goal: "h", mode: "default", project, suffix: "s4" });
+  new OrchestratorStore(host).recordNew({ goal: "h", mode: "default" }, project, "s4");
   assert.ok(host.map.has(CURRENT));
   const boom = new Error("disk on fire");
   const failing = { ...mapStore(), read() { throw boom; } };
@@ -203,7 +203,7 @@ test("TeamStore: record a spawn, list, plan the resume, delete", () => {
 test("complete and abort are all or nothing over an existing archive, unless { replace: true }", () => {
   const store = new MemoryStore();
   const sessions = new OrchestratorStore(store);
-  const first = sessions.createSession({ goal: "g", mode: "default", project, suffix: "same" });
+  const first = sessions.recordNew({ goal: "g", mode: "default" }, project, "same");
   sessions.start();
   sessions.complete();
   sessions.save({ ...first, status: "in_progress" });
@@ -221,7 +221,7 @@ test("complete and abort are all or nothing over an existing archive, unless { r
 test("integer options beyond 2^32 - 1 are taken, as by the Node package (wasm32's usize is 32 bits)", () => {
   for (const big of [2 ** 32, Number.MAX_SAFE_INTEGER]) {
     const sessions = new OrchestratorStore(new MemoryStore(), { maxDocumentBytes: big });
-    sessions.createSession({ goal: "g", project, suffix: "s" });
+    sessions.recordNew({ goal: "g" }, project, "s");
     assert.equal(sessions.load().goal, "g");
     const page = sessions.listHistory({ limit: big, offset: big });
     assert.deepEqual(page.entries, []);

@@ -30,7 +30,7 @@ test("errors are Error objects with code and context", () => {
 test("already_exists names the package's `{ replace: true }` option, not the CLI's --replace", () => {
   const store = new wasm.MemoryStore();
   const sessions = new wasm.OrchestratorStore(store);
-  sessions.createSession({ goal: "g", mode: "default", project: { name: "p", path: "/p" }, suffix: "abc123" });
+  sessions.recordNew({ goal: "g", mode: "default" }, { name: "p", path: "/p" }, "abc123");
   const started = sessions.start();
   const done = sessions.complete();
   for (const [what, call] of [

@@ -16,7 +16,7 @@ const snapshot = (store) => new Map(store.list(".claude").concat(store.list(".mo
 test("fork archives the original as it is and makes a copy current with forked_from", () => {
   const store = new MemoryStore();
   const sessions = new OrchestratorStore(store);
-  sessions.createSession({ goal: "ship it", project, suffix: "aaaaaa" });
+  sessions.recordNew({ goal: "ship it" }, project, "aaaaaa");
   const original = sessions.start();
   const forked = sessions.fork({ newId: "2025-12-27-bbbbbb" });
   assert.equal(forked.session_id, "2025-12-27-bbbbbb");
@@ -44,7 +44,7 @@ test("pruneHistory: the dry run changes nothing; apply removes what the plan lis
   const store = new MemoryStore();
   const sessions = new OrchestratorStore(store);
   for (const suffix of ["aaaaa1", "aaaaa2", "aaaaa3"]) {
-    sessions.createSession({ goal: suffix, project, suffix });
+    sessions.recordNew({ goal: suffix }, project, suffix);
     sessions.start();
     sessions.complete();
   }

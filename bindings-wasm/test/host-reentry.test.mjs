@@ -77,12 +77,12 @@ test("a re-entrant update through another wrapper or class over the same host ob
 
   const sessions = new OrchestratorStore(host);
   const viaClass = duringNextWrite(host, () => first.register("inner", "i1", {}));
-  sessions.createSession({ goal: "g", mode: "default", project, suffix: "abc" });
+  sessions.recordNew({ goal: "g", mode: "default" }, project, "abc");
   assertConflict(viaClass, "OrchestratorStore then AgentRegistry");
   const team = duringNextWrite(host, () => new TeamStore(host).recordSpawn("t", { name: "a", prompt: "p" }, "codex"));
   first.register("outer2", "o2", {});
   assertConflict(team, "AgentRegistry then TeamStore");
-  const orchestrators = duringNextWrite(host, () => new OrchestratorStore(host).decisionMade("d", "r"));
+  const orchestrators = duringNextWrite(host, () => new OrchestratorStore(host).recordDecision({ decision: "d", why: "r" }));
   sessions.start();
   assertConflict(orchestrators, "two OrchestratorStore");
   assert.equal(sessions.load().status, "in_progress");

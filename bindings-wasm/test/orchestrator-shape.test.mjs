@@ -1,6 +1,6 @@
 // OrchestratorStore and the orchestrator free functions with the Node package's arguments and
-// behaviour: `createSession({ goal, project, mode?, suffix? })`, `agentStarted`
-// defaults, `currentKey`, a bad document argument is `invalid_input` (the core's
+// behaviour: the recording verbs (`recordNew(input, project, suffix?)`, `recordAgentStart`, ...),
+// `currentKey`, a bad document argument is `invalid_input` (the core's
 // `parse_argument`), `renderResume` of a summary or a document, `jsonSchema`. Mirrors
 // bindings-node/test/orchestrator.test.mjs where it tests the same behaviour.
 import assert from "node:assert/strict";
@@ -28,61 +28,70 @@ test("currentKey is the current session file's key", () => {
   assert.equal(new OrchestratorStore(new MemoryStore()).currentKey, ".claude/orchestrator-session.json");
 });
 
-test("createSession takes { goal, project, mode?, suffix? }; mode defaults to default, suffix to the clock", () => {
+test("recordNew takes (input: NewSession, project, suffix?); mode defaults to default, suffix to the clock", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
-  const doc = sessions.createSession({ goal: "ship it", project });
+  const doc = sessions.recordNew({ goal: "ship it" }, project);
   assert.equal(doc.mode, "default");
   assert.equal(doc.status, "created");
   assert.equal(doc.goal, "ship it");
   assert.deepEqual(doc.project, project);
   assert.match(doc.session_id, /^\d{4}-\d{2}-\d{2}-[0-9a-f]{6}$/);
   assert.deepEqual(sessions.load(), doc);
-  const other = new OrchestratorStore(new MemoryStore()).createSession({ goal: "g", project, mode: "fast", suffix: "abc123" });
+  const other = new OrchestratorStore(new MemoryStore()).recordNew({ goal: "g", mode: "fast" }, project, "abc123");
   assert.equal(other.mode, "fast");
   assert.match(other.session_id, /^\d{4}-\d{2}-\d{2}-abc123$/);
-  assert.equal(thrown(() => sessions.createSession({ goal: "again", project })).code, "already_exists");
+  assert.equal(thrown(() => sessions.recordNew({ goal: "again" }, project)).code, "already_exists");
+  const next = sessions.recordNew({ goal: "again", archiveCurrent: true }, project, "def456");
+  assert.match(next.session_id, /-def456$/);
+  assert.equal(sessions.listHistory().entries[0].id, doc.session_id, "archiveCurrent archived the current one");
 });
 
-test("createSession refuses what is not { goal, project, mode?, suffix? }, writing nothing", () => {
+test("recordNew refuses what is not (NewSession, Project, suffix?), writing nothing", () => {
   const store = new MemoryStore();
   const sessions = new OrchestratorStore(store);
-  refuses(() => sessions.createSession("goal", "default", project), "`session`", "positional arguments");
-  refuses(() => sessions.createSession({ goal: "g", project, moed: "x" }), "unknown field `moed`");
-  refuses(() => sessions.createSession({ project }), "missing field `goal`");
-  refuses(() => sessions.createSession({ goal: 5, project }), "`session.goal`", "goal type");
-  refuses(() => sessions.createSession({ goal: "g", project: { name: "p", path: 5 } }), "invalid type: integer `5`");
-  refuses(() => sessions.createSession({ goal: "g", project, suffix: 7 }), "`session.suffix`", "suffix type");
-  refuses(() => sessions.createSession(), "`session`", "nothing");
+  refuses(() => sessions.recordNew("goal", project), "`input`", "a string input");
+  refuses(() => sessions.recordNew({ goal: "g", moed: "x" }, project), "unknown field `moed`");
+  refuses(() => sessions.recordNew({}, project), "missing field `goal`");
+  refuses(() => sessions.recordNew({ goal: 5 }, project), "`input.goal`", "goal type");
+  refuses(() => sessions.recordNew({ goal: "g" }, { name: "p", path: 5 }), "invalid type: integer `5`");
+  refuses(() => sessions.recordNew({ goal: "g" }, project, 7), "`suffix`", "suffix type");
+  refuses(() => sessions.recordNew(), "`input`", "nothing");
   assert.equal(store.size, 0);
 });
 
-test("agentStarted fills status in_progress and started now when left out", () => {
+test("recordAgentStart sets status in_progress and started now; the rest of an agent is the other verbs'", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
-  sessions.createSession({ goal: "g", project, suffix: "s" });
+  sessions.recordNew({ goal: "g" }, project, "s");
   const before = Date.now();
-  const doc = sessions.agentStarted({ id: "a", type: "code", task: "write", custom: [1] });
+  const doc = sessions.recordAgentStart({ id: "a", type: "code", task: "write" });
   const agent = doc.agents[0];
   assert.equal(agent.status, "in_progress");
   assert.ok(Date.parse(agent.started) >= before - 1000 && Date.parse(agent.started) <= Date.now() + 1000, agent.started);
-  assert.deepEqual(agent.custom, [1], "unknown members kept");
-  const given = sessions.agentStarted({ id: "b", type: "t", task: "x", status: "pending", started: "2025-01-01T00:00:00Z" });
-  assert.equal(given.agents[1].status, "pending");
-  assert.equal(given.agents[1].started, "2025-01-01T00:00:00Z");
-  refuses(() => sessions.agentStarted({ type: "code", task: "t" }), "`agent` is invalid: missing field `id`");
-  refuses(() => sessions.agentStarted({ id: "c", type: "code", task: "t", progress: "half" }), "`agent` is invalid");
-  refuses(() => sessions.agentStarted("a"), "`agent` must be an object");
-  refuses(() => sessions.agentStarted([]), "`agent` must be an object");
-  assert.equal(sessions.load().agents.length, 2, "nothing saved by a refused call");
+  refuses(() => sessions.recordAgentStart({ id: "b", type: "t", task: "x", custom: [1] }), "unknown field `custom`");
+  refuses(() => sessions.recordAgentStart({ id: "b", type: "t", task: "x", status: "pending" }), "unknown field `status`");
+  refuses(() => sessions.recordAgentStart({ id: "b", type: "t", task: "x", started: "2025-01-01T00:00:00Z" }), "unknown field `started`");
+  refuses(() => sessions.recordAgentStart({ type: "code", task: "t" }), "missing field `id`");
+  refuses(() => sessions.recordAgentStart({ id: "c", type: "code", task: "t", progress: "half" }), "unknown field `progress`");
+  refuses(() => sessions.recordAgentStart("a"), "`input`");
+  refuses(() => sessions.recordAgentStart([]), "`input`");
+  assert.equal(sessions.load().agents.length, 1, "nothing saved by a refused call");
 });
 
-test("the auto-save points name agentId; a wrong type is invalid_input", () => {
+test("the recording verbs name the member at fault; a wrong type is invalid_input", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
-  sessions.createSession({ goal: "g", project, suffix: "s" });
-  sessions.agentStarted({ id: "a", type: "code", task: "t" });
-  refuses(() => sessions.agentProgress(1, 50), "`agentId` must be a string");
-  refuses(() => sessions.agentCompleted(null, "done"), "`agentId` must be a string");
-  refuses(() => sessions.agentFailed({}, "boom"), "`agentId` must be a string");
-  assert.equal(sessions.agentCompleted("a", "done").agents[0].status, "complete");
+  sessions.recordNew({ goal: "g" }, project, "s");
+  sessions.recordAgentStart({ id: "a", type: "code", task: "t" });
+  refuses(() => sessions.recordAgentProgress({ id: 1, percent: 50 }), "`input.id`");
+  refuses(() => sessions.recordAgentDone({ id: null, summary: "done" }), "`input.id`");
+  refuses(() => sessions.recordAgentFail({ id: {}, error: "boom" }), "`input.id`");
+  refuses(() => sessions.recordTaskDone({ task: true, outcome: "x" }), "`input.task`");
+  assert.equal(sessions.recordAgentDone({ id: "a", summary: "done" }).agents[0].status, "complete");
+  sessions.recordTaskAdd({ task: "docs" });
+  const [doc, task] = sessions.recordTaskDone({ task: "docs", outcome: "written" });
+  assert.equal(task, "docs");
+  assert.deepEqual(doc.pending_tasks, []);
+  assert.equal(sessions.recordContext({ tokens: 5, compressed: true }).context_usage.estimated_tokens, 5);
+  assert.equal(sessions.recordSave().session_id, doc.session_id);
 });
 
 test("save and archive: a document argument that is not a session is invalid_input, as in the Node package", () => {
@@ -134,7 +143,7 @@ test("jsonSchema is the committed schema, a fresh object each call", () => {
 test("doctor and archive refuse each other's options (unknown members are invalid_input)", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
   refuses(() => sessions.doctor({ replace: true }), "unknown field `replace`");
-  const doc = sessions.createSession({ goal: "g", project, suffix: "s" });
+  const doc = sessions.recordNew({ goal: "g" }, project, "s");
   refuses(() => sessions.archive(doc, { fix: true }), "unknown field `fix`");
   refuses(() => sessions.complete({ fix: true }), "unknown field `fix`");
   refuses(() => sessions.doctor({ fix: "yes" }), "`options.fix`");

@@ -18,7 +18,7 @@ test("a session claimed by a refuses b's writes with conflict naming a, writing 
   assert.equal(outcome.lease.owner, "orchestrator-a");
   assert.equal(outcome.lease.epoch, 1);
   assert.equal(outcome.live.session_id, "orchestrator-a");
-  a.createSession({ goal: "g", project, suffix: "aaaaaa" });
+  a.recordNew({ goal: "g" }, project, "aaaaaa");
   const before = store.readText(CURRENT);
   const err = thrown(() => b.start());
   assert.equal(err.code, "conflict", err.message);
@@ -51,7 +51,7 @@ test("renew, release: after a release another owner may claim; the epoch grows",
   const taken = b.claim({ owner: "b" });
   assert.equal(taken.lease.owner, "b");
   assert.equal(taken.lease.epoch, 2);
-  b.createSession({ goal: "g", project });
+  b.recordNew({ goal: "g" }, project);
   a.setWriter({ owner: "a", epoch: 1 });
   assert.deepEqual(a.writer, { owner: "a", epoch: 1 });
   assert.equal(thrown(() => a.pause()).code, "conflict");

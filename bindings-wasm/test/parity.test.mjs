@@ -103,7 +103,7 @@ for (const own of ["initSync", "default"]) web.functions.delete(own);
 
 test("the Node declarations parse into a non-trivial surface (the parser still works)", () => {
   assert.ok(node.classes.get("AgentRegistry").size >= 20, [...node.classes.get("AgentRegistry").keys()].join(" "));
-  assert.deepEqual(node.classes.get("OrchestratorStore").get("agentProgress"), ["agentId", "percent"]);
+  assert.deepEqual(node.classes.get("OrchestratorStore").get("recordNew"), ["input", "project", "suffix"]);
   assert.equal(node.classes.get("OrchestratorStore").get("currentKey"), "getter");
   assert.ok(node.functions.has("jsonSchema") && node.consts.has("ERROR_CODES"));
   assert.ok(web.classes.get("MemoryStore").get("size") === "getter");

@@ -159,7 +159,7 @@ test("LocalStorageStore: a foreign NUL-led item is a corrupt file, listed as ski
   const storage = fakeWebStorage();
   const s = new LocalStorageStore("p:", storage);
   const sessions = new OrchestratorStore(s);
-  const doc = sessions.createSession({ goal: "g", project: { name: "p", path: "/p" }, suffix: "a" });
+  const doc = sessions.recordNew({ goal: "g" }, { name: "p", path: "/p" }, "a");
   sessions.archive(doc);
   storage.setItem("p:.claude/orchestrator-history/evil.json", "\u0000garbage");
   const page = sessions.listHistory();

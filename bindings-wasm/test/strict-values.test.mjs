@@ -85,11 +85,11 @@ test("exact values still pass: safe integers, Date, toJSON, undefined members dr
 
 test("every document and value argument is strict", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
-  const doc = sessions.createSession({ goal: "g", mode: "default", project, suffix: "abc" });
+  const doc = sessions.recordNew({ goal: "g", mode: "default" }, project, "abc");
   refuses(() => sessions.save({ ...doc, extension: { n: NaN } }), "member `n` is NaN", "save");
   refuses(() => sessions.archive({ ...doc, f: () => 1 }), "member `f` is a function", "archive");
   refuses(() => resumeSummary({ ...doc, big: 2 ** 60 }), "member `big` is 1152921504606847000", "resumeSummary");
-  refuses(() => sessions.createSession({ goal: "g", project: { ...project, m: new Map() } }), "member `m` is a Map", "session");
+  refuses(() => sessions.recordNew({ goal: "g" }, { ...project, m: new Map() }), "member `m` is a Map", "session");
   refuses(
     () => new AgentRegistry(new MemoryStore()).createChain("c", ["a"], { n: Infinity }),
     "member `n` is Infinity",
@@ -137,7 +137,7 @@ test("nesting deeper than 100 levels is invalid_input with context max_depth, at
     assert.equal(err.context.max_depth, String(LIMIT), name);
   }
   const sessions = new OrchestratorStore(new MemoryStore());
-  const doc = sessions.createSession({ goal: "g", mode: "default", project, suffix: "abc" });
+  const doc = sessions.recordNew({ goal: "g", mode: "default" }, project, "abc");
   const err = refuses(() => sessions.save({ ...doc, extension: nestedObject(100_000) }), "nested deeper", "save");
   assert.equal(err.context.max_depth, "100");
   assert.equal(registry.agentResult("deep"), null);

@@ -120,7 +120,7 @@ export function classes(store: Store): void {
   const sessions = new OrchestratorStore(store);
   const tuned = new OrchestratorStore(store, { maxDocumentBytes: 1 << 20, naiveOffsetMinutes: 60 });
   const doc: OrchestratorSession | null = sessions.load();
-  const made: OrchestratorSession = sessions.createSession({ goal: "goal", mode: "default", project: { name: "p", path: "/p" } });
+  const made: OrchestratorSession = sessions.recordNew({ goal: "goal", mode: "default" }, { name: "p", path: "/p" });
   const saved: OrchestratorSession = sessions.save(made);
   const progress: number | undefined = saved.agents[0]?.progress;
   const key: string = sessions.archive(saved, { replace: true });
@@ -151,7 +151,9 @@ export function classes(store: Store): void {
 
   // The Node package's methods and free functions.
   const current: string = sessions.currentKey;
-  const started: OrchestratorSession = sessions.agentStarted({ id: "a", type: "code", task: "t" });
+  const started: OrchestratorSession = sessions.recordAgentStart({ id: "a", type: "code", task: "t" });
+  const [afterTask, taskText]: [OrchestratorSession, string] = sessions.recordTaskDone({ task: "t", outcome: "ok" });
+  void [afterTask, taskText, sessions.recordContext({ tokens: 1 }), sessions.recordSave()];
   const fromDoc: string = renderResume(started);
   const schema: Record<string, unknown> = jsonSchema();
   const journaled = new AgentRegistry(store, { journal: { minCompactBytes: 1024 } });
@@ -191,10 +193,10 @@ export function classes(store: Store): void {
   // @ts-expect-error: a claim names its owner
   sessions.claim({ lease_seconds: 60 });
 
-  // @ts-expect-error: createSession takes one object, not positional arguments
-  sessions.createSession("goal", "default", { name: "p", path: "/p" });
-  // @ts-expect-error: createSession needs a project
-  sessions.createSession({ goal: "g" });
+  // @ts-expect-error: recordNew takes a NewSession object, not positional arguments
+  sessions.recordNew("goal", "default", { name: "p", path: "/p" });
+  // @ts-expect-error: recordNew needs a project
+  sessions.recordNew({ goal: "g" });
   // @ts-expect-error: the journal option is a boolean or { minCompactBytes }
   new AgentRegistry(store, { journal: "yes" });
   // @ts-expect-error: currentKey is read-only

@@ -89,9 +89,11 @@ fn lifecycle_moves_are_saved_in_local_storage() {
     let store = local(prefix);
     let sessions = OrchestratorStore::new(&store, &JsValue::UNDEFINED).unwrap();
     let doc = sessions
-        .create_session(&parse(
-            r#"{"goal":"goal","mode":"default","project":{"name":"p","path":"/p"},"suffix":"web1"}"#,
-        ))
+        .record_new(
+            &parse(r#"{"goal":"goal","mode":"default"}"#),
+            &parse(r#"{"name":"p","path":"/p"}"#),
+            Some(t("web1")),
+        )
         .unwrap();
     assert_eq!(text(&doc, "status"), "created");
     sessions.start().unwrap();
@@ -229,9 +231,11 @@ fn memory_store_shares_data_with_the_classes() {
     )
     .unwrap();
     sessions
-        .create_session(&parse(
-            r#"{"goal":"g","project":{"name":"p","path":"/p"},"suffix":"m1"}"#,
-        ))
+        .record_new(
+            &parse(r#"{"goal":"g"}"#),
+            &parse(r#"{"name":"p","path":"/p"}"#),
+            Some(t("m1")),
+        )
         .unwrap();
     assert!(
         mem.read_text(&t(CURRENT))

@@ -44,7 +44,8 @@ impl MemberNames {
 ///
 /// # Errors
 /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) from
-/// [`Error::invalid_field`] naming the member at fault below `name` in `names`' spelling,
+/// [`Error::invalid_field`] naming the member at fault below `name` in `names`' spelling
+/// (alone when `name` is empty: members given as keyword arguments),
 /// a missing or unknown member included (`` `project.name` is invalid: missing field `name` ``,
 /// context `field` = `project.name`).
 pub fn from_argument<T: DeserializeOwned>(
@@ -61,7 +62,9 @@ pub fn from_argument<T: DeserializeOwned>(
                     let _ = write!(field, "[{index}]");
                 }
                 Segment::Map { key } | Segment::Enum { variant: key } => {
-                    field.push('.');
+                    if !field.is_empty() {
+                        field.push('.');
+                    }
                     field.push_str(&names.spell(key));
                 }
                 Segment::Unknown => {}
@@ -73,7 +76,9 @@ pub fn from_argument<T: DeserializeOwned>(
             .strip_prefix("missing field `")
             .and_then(|rest| rest.split_once('`'))
         {
-            field.push('.');
+            if !field.is_empty() {
+                field.push('.');
+            }
             field.push_str(&names.spell(key));
         }
         Error::invalid_field(field, reason)
@@ -139,5 +144,15 @@ mod tests {
         assert_eq!(err.message(), "`state.backend_type` is invalid: unknown");
         let other = member_below(Error::corrupt("k", "x"), "state", MemberNames::SnakeCase);
         assert_eq!(other.field(), None);
+    }
+
+    #[test]
+    fn keyword_arguments_are_named_alone() {
+        let err = from_argument::<Config>(json!({"maxTurns": "x"}), "", MemberNames::SnakeCase)
+            .unwrap_err();
+        assert_eq!(err.field(), Some("max_turns"));
+        let err =
+            from_argument::<Config>(json!({"maxTurns": 1}), "", MemberNames::Keys).unwrap_err();
+        assert_eq!(err.message(), "`name` is invalid: missing field `name`");
     }
 }

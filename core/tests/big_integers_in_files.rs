@@ -7,7 +7,9 @@
 //! float written as such (`1e30`) is no reason to refuse.
 
 use serde_json::{Value, json};
-use session_state::orchestrator::{OrchestratorStore, SessionStatus, current_key, history_dir};
+use session_state::orchestrator::{
+    DecisionInput, OrchestratorStore, SessionStatus, current_key, history_dir,
+};
 use session_state::registry::{AgentRegistry, CHAINS_KEY, JOURNAL_KEY, JournalMode, SESSIONS_KEY};
 use session_state::team::{BackendType, SessionState, SpawnConfig, TeamStore};
 use session_state::{Clock, ErrorKind, FixedClock, Key, MemoryStore, Store};
@@ -47,7 +49,13 @@ fn orchestrator_changes_are_refused_and_doctor_fix_keeps_the_exact_bytes() {
 
     assert!(s.load().unwrap().is_some(), "reads are not refused");
     assert_refused(&s.pause().unwrap_err());
-    assert_refused(&s.decision_made("d", "r").unwrap_err());
+    assert_refused(
+        &s.record_decision(&DecisionInput {
+            decision: "d".into(),
+            why: Some("r".into()),
+        })
+        .unwrap_err(),
+    );
     assert_refused(&s.move_to(SessionStatus::Complete).unwrap_err());
     // Archiving it as it is would write the float too, and `session_end` would then remove
     // the current file.
@@ -89,7 +97,11 @@ fn floats_are_no_reason_to_refuse() {
     ] {
         let bytes = with_raw_member(&seed_example(), raw);
         s.store().write(&current_key(), &bytes).unwrap();
-        s.decision_made("d", "r").unwrap();
+        s.record_decision(&DecisionInput {
+            decision: "d".into(),
+            why: Some("r".into()),
+        })
+        .unwrap();
         assert!(s.doctor(false).unwrap().problems.is_empty(), "{raw}");
     }
 }

@@ -6,7 +6,8 @@ mod orchestrator_common;
 use orchestrator_common::{GOLDEN_NOW, clock, memory, tree, vector};
 use serde_json::{Value, json};
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorStore, ParseOptions, current_key, history_key, parse_document,
+    DecisionInput, HistoryQuery, OrchestratorStore, ParseOptions, current_key, history_key,
+    parse_document,
 };
 use session_state::{ErrorKind, Store};
 use session_state_fs::FsStore;
@@ -225,7 +226,12 @@ fn load_of_a_corrupt_file_carries_the_salvage_and_deletes_nothing() {
     // Moves refuse to touch it.
     assert_eq!(s.pause().unwrap_err().kind(), ErrorKind::CorruptState);
     assert_eq!(
-        s.decision_made("d", "r").unwrap_err().kind(),
+        s.record_decision(&DecisionInput {
+            decision: "d".into(),
+            why: Some("r".into())
+        })
+        .unwrap_err()
+        .kind(),
         ErrorKind::CorruptState
     );
     assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), torn);
@@ -340,7 +346,11 @@ fn every_operation_on_bad_files_changes_nothing_outside_the_root() {
             s.pause().map(|_| ()),
             s.complete().map(|_| ()),
             s.abort().map(|_| ()),
-            s.decision_made("d", "r").map(|_| ()),
+            s.record_decision(&DecisionInput {
+                decision: "d".into(),
+                why: Some("r".into()),
+            })
+            .map(|_| ()),
             s.before_compression().map(|_| ()),
             s.session_end().map(|_| ()),
         ]

@@ -7,8 +7,8 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 use session_state::orchestrator::{
-    OrchestratorSession, OrchestratorStore, ParseOptions, Project, current_key, parse_argument,
-    valid_argument,
+    NewSession, OrchestratorSession, OrchestratorStore, ParseOptions, Project, current_key,
+    parse_argument, valid_argument,
 };
 use session_state::{ErrorKind, FixedClock, MemoryStore, Store};
 
@@ -63,13 +63,12 @@ fn check_skips_only_the_bytes_this_handle_saved_last() {
         s.check(&key, b"{").unwrap_err().kind(),
         ErrorKind::CorruptState
     );
-    s.create_session(
-        "goal",
-        "default",
-        Project::new("p", "/p", None),
-        Some("abc"),
-    )
-    .unwrap();
+    let new = NewSession {
+        goal: "goal".into(),
+        ..NewSession::default()
+    };
+    s.record_new(&new, Project::new("p", "/p", None), Some("abc"))
+        .unwrap();
     let saved = s.store().read(&key).unwrap().unwrap();
     s.check(&key, &saved).unwrap();
     let mut changed: Value = serde_json::from_slice(&saved).unwrap();

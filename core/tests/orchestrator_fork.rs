@@ -3,9 +3,10 @@
 
 use serde_json::{Value, json};
 use session_state::orchestrator::{
-    CURRENT_KEY, ForkOptions, ForkedFrom, GitHead, HistoryQuery, OrchestratorSession,
-    OrchestratorStore, Project, PruneHistoryOptions, ResumeOptions, SessionStatus, current_key,
-    history_key, index_key, render_resume, resume_summary, resume_summary_with,
+    CURRENT_KEY, DecisionInput, ForkOptions, ForkedFrom, GitHead, HistoryQuery, NewSession,
+    OrchestratorSession, OrchestratorStore, Project, PruneHistoryOptions, ResumeOptions,
+    SessionStatus, current_key, history_key, index_key, render_resume, resume_summary,
+    resume_summary_with,
 };
 use session_state::retention::PruneKind;
 use session_state::{ErrorKind, FixedClock, Hint, Key, MemoryStore, Store};
@@ -23,10 +24,21 @@ fn new_session(
     suffix: &str,
 ) -> OrchestratorSession {
     let doc = s
-        .create_session("ship it", "default", project(), Some(suffix))
+        .record_new(
+            &NewSession {
+                goal: "ship it".into(),
+                ..NewSession::default()
+            },
+            project(),
+            Some(suffix),
+        )
         .unwrap();
     s.start().unwrap();
-    s.decision_made("use serde", "less code").unwrap();
+    s.record_decision(&DecisionInput {
+        decision: "use serde".into(),
+        why: Some("less code".into()),
+    })
+    .unwrap();
     doc
 }
 
@@ -362,8 +374,15 @@ fn head(commit: &str, branch: &str) -> GitHead {
 fn each_save_records_the_head_and_resume_says_what_moved() {
     let store = MemoryStore::new();
     let s = at(&store, "2026-01-01T10:00:00Z").with_git_head(head("abc1234aaaa", "main"));
-    s.create_session("g", "default", project(), Some("abc123"))
-        .unwrap();
+    s.record_new(
+        &NewSession {
+            goal: "g".into(),
+            ..NewSession::default()
+        },
+        project(),
+        Some("abc123"),
+    )
+    .unwrap();
     let doc = s.start().unwrap();
     assert_eq!(GitHead::of(&doc), Some(head("abc1234aaaa", "main")));
     let text: Value =
@@ -374,7 +393,12 @@ fn each_save_records_the_head_and_resume_says_what_moved() {
     );
     // A later save records the later HEAD.
     let s2 = at(&store, "2026-01-01T11:00:00Z").with_git_head(head("def5678bbbb", "main"));
-    let doc = s2.decision_made("d", "r").unwrap();
+    let doc = s2
+        .record_decision(&DecisionInput {
+            decision: "d".into(),
+            why: Some("r".into()),
+        })
+        .unwrap();
     assert_eq!(GitHead::of(&doc), Some(head("def5678bbbb", "main")));
     // A handle that knows no HEAD leaves the recorded one.
     let plain = at(&store, "2026-01-01T12:00:00Z");

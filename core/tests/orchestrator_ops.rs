@@ -6,8 +6,9 @@ mod orchestrator_common;
 use orchestrator_common::{GOLDEN_NOW, clock, memory, vector};
 use serde_json::{Value, json};
 use session_state::orchestrator::{
-    Agent, AgentStatus, HistoryQuery, INDEX_KEY, OrchestratorSession, OrchestratorStore,
-    ParseOptions, Project, SessionStatus, current_key, history_key, index_key, parse_document,
+    AgentDone, AgentFail, AgentProgress, AgentStart, AgentStatus, DecisionInput, HistoryQuery,
+    INDEX_KEY, NewSession, OrchestratorSession, OrchestratorStore, ParseOptions, Project,
+    SessionStatus, current_key, history_key, index_key, parse_document,
 };
 use session_state::{ErrorKind, FixedClock, Key, MemoryStore, Store, Timestamp};
 
@@ -201,12 +202,26 @@ fn convenience_moves_follow_the_seed_flow() {
     let s = memory();
     let project = Project::new("p", "/p", None);
     let doc = s
-        .create_session("goal", "default", project, Some("abc123"))
+        .record_new(
+            &NewSession {
+                goal: "goal".into(),
+                ..NewSession::default()
+            },
+            project,
+            Some("abc123"),
+        )
         .unwrap();
     assert_eq!(doc.session_id, "2025-12-27-abc123");
     assert_eq!(doc.status, SessionStatus::Created);
     let again = s
-        .create_session("goal", "default", Project::default(), Some("zzz"))
+        .record_new(
+            &NewSession {
+                goal: "goal".into(),
+                ..NewSession::default()
+            },
+            Project::default(),
+            Some("zzz"),
+        )
         .unwrap_err();
     assert_eq!(again.kind(), ErrorKind::AlreadyExists);
     assert_eq!(s.start().unwrap().status, SessionStatus::InProgress);
@@ -229,21 +244,42 @@ fn convenience_moves_follow_the_seed_flow() {
 }
 
 #[test]
-fn create_session_derives_a_suffix_from_the_clock_and_rejects_unsafe_ones() {
+fn record_new_derives_a_suffix_from_the_clock_and_rejects_unsafe_ones() {
     let s = memory();
     let doc = s
-        .create_session("g", "default", Project::default(), None)
+        .record_new(
+            &NewSession {
+                goal: "g".into(),
+                ..NewSession::default()
+            },
+            Project::default(),
+            None,
+        )
         .unwrap();
     let suffix = doc.session_id.strip_prefix("2025-12-27-").unwrap();
     assert_eq!(suffix.len(), 6);
     assert!(suffix.chars().all(|c| c.is_ascii_hexdigit()));
     let other = OrchestratorStore::new(MemoryStore::new(), clock("2025-12-27T12:30:00.000000001Z"));
     let doc2 = other
-        .create_session("g", "default", Project::default(), None)
+        .record_new(
+            &NewSession {
+                goal: "g".into(),
+                ..NewSession::default()
+            },
+            Project::default(),
+            None,
+        )
         .unwrap();
     assert_ne!(doc.session_id, doc2.session_id);
     let bad = memory()
-        .create_session("g", "default", Project::default(), Some("../x"))
+        .record_new(
+            &NewSession {
+                goal: "g".into(),
+                ..NewSession::default()
+            },
+            Project::default(),
+            Some("../x"),
+        )
         .unwrap_err();
     assert_eq!(bad.kind(), ErrorKind::InvalidKey);
 }
@@ -255,48 +291,78 @@ fn auto_save_points_each_save() {
     doc.updated = Some(Timestamp::parse("2000-01-01T00:00:00Z").unwrap());
     s.save(&mut doc).unwrap();
     let now = s.now();
-    let saved = s
-        .agent_started(&Agent::new("test-1", "test", "Add unit tests", now))
-        .unwrap();
+    let start = |task: &str| AgentStart {
+        id: "test-1".into(),
+        agent_type: "test".into(),
+        task: task.into(),
+    };
+    let saved = s.record_agent_start(&start("Add unit tests")).unwrap();
     assert_eq!(saved.agents.len(), 3);
+    assert_eq!(
+        saved.agent("test-1").unwrap().status,
+        AgentStatus::InProgress
+    );
+    assert_eq!(saved.agent("test-1").unwrap().started, now);
     assert_eq!(s.load().unwrap().unwrap(), saved);
-    let saved = s.agent_progress("test-1", 40).unwrap();
+    let progress = |percent| AgentProgress {
+        id: "test-1".into(),
+        percent,
+    };
+    let saved = s.record_agent_progress(&progress(40)).unwrap();
     assert_eq!(saved.agent("test-1").unwrap().progress, Some(40));
     assert_eq!(
-        s.agent_progress("test-1", 101).unwrap_err().kind(),
+        s.record_agent_progress(&progress(101)).unwrap_err().kind(),
         ErrorKind::InvalidInput
     );
-    let saved = s.agent_completed("code-1", "primary method done").unwrap();
+    let done = |id: &str| AgentDone {
+        id: id.into(),
+        summary: Some("primary method done".into()),
+        ..AgentDone::default()
+    };
+    let saved = s.record_agent_done(&done("code-1")).unwrap();
     let a = saved.agent("code-1").unwrap();
     assert_eq!(a.status, AgentStatus::Complete);
     assert_eq!(a.result_summary.as_deref(), Some("primary method done"));
     assert_eq!(a.completed, Some(now));
-    let saved = s.agent_failed("test-1", "tests timed out").unwrap();
+    let fail = |id: &str, error: &str| AgentFail {
+        id: id.into(),
+        error: error.into(),
+    };
+    let saved = s
+        .record_agent_fail(&fail("test-1", "tests timed out"))
+        .unwrap();
     assert_eq!(saved.agent("test-1").unwrap().status, AgentStatus::Failed);
     assert_eq!(
         saved.errors,
         vec![json!({"agent": "test-1", "error": "tests timed out", "timestamp": GOLDEN_NOW})]
     );
     assert_eq!(
-        s.agent_failed("nope", "x").unwrap_err().kind(),
+        s.record_agent_fail(&fail("nope", "x")).unwrap_err().kind(),
         ErrorKind::NotFound
     );
     assert_eq!(
-        s.agent_completed("nope", "x").unwrap_err().kind(),
+        s.record_agent_done(&done("nope")).unwrap_err().kind(),
         ErrorKind::NotFound
     );
-    let saved = s.decision_made("Use delta", "faster").unwrap();
+    let decision = DecisionInput {
+        decision: "Use delta".into(),
+        why: Some("faster".into()),
+    };
+    let saved = s.record_decision(&decision).unwrap();
     assert_eq!(saved.decisions_made.last().unwrap().decision, "Use delta");
+    assert_eq!(saved.decisions_made.last().unwrap().rationale, "faster");
     assert_eq!(saved.decisions_made.last().unwrap().timestamp, now);
     let saved = s.before_compression().unwrap();
     assert_eq!(saved.context_usage.last_compression, Some(now));
     assert_eq!(s.load().unwrap().unwrap(), saved);
     // Restarting an agent replaces it in place.
-    let saved = s
-        .agent_started(&Agent::new("test-1", "test", "retry", now))
-        .unwrap();
+    let saved = s.record_agent_start(&start("retry")).unwrap();
     assert_eq!(saved.agents.len(), 3);
     assert_eq!(saved.agent("test-1").unwrap().task, "retry");
+    assert_eq!(
+        saved.agent("test-1").unwrap().status,
+        AgentStatus::InProgress
+    );
     let ended = s.session_end().unwrap();
     assert!(s.load().unwrap().is_none());
     let archived = s
@@ -534,7 +600,11 @@ fn concurrent_auto_saves_lose_no_update() {
             scope.spawn(move || {
                 let s = OrchestratorStore::new(store, clock(GOLDEN_NOW));
                 for i in 0..25 {
-                    s.decision_made(&format!("d{t}-{i}"), "r").unwrap();
+                    s.record_decision(&DecisionInput {
+                        decision: format!("d{t}-{i}"),
+                        why: Some("r".into()),
+                    })
+                    .unwrap();
                 }
             });
         }
@@ -590,7 +660,11 @@ fn concurrent_auto_saves_on_the_fs_store_lose_no_update() {
                 let store = session_state_fs::FsStore::new(root).unwrap();
                 let s = OrchestratorStore::new(store, clock(GOLDEN_NOW));
                 for i in 0..10 {
-                    s.decision_made(&format!("d{t}-{i}"), "r").unwrap();
+                    s.record_decision(&DecisionInput {
+                        decision: format!("d{t}-{i}"),
+                        why: Some("r".into()),
+                    })
+                    .unwrap();
                 }
             });
         }

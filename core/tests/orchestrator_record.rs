@@ -39,14 +39,16 @@ fn start(id: &str) -> AgentStart {
 #[test]
 fn new_makes_a_created_session_with_the_skill_id_shape() {
     let s = sessions();
-    let doc = s.record_new(&new("goal"), project(), "abc123").unwrap();
+    let doc = s
+        .record_new(&new("goal"), project(), Some("abc123"))
+        .unwrap();
     assert_eq!(doc.session_id, "2025-12-27-abc123");
     assert_eq!(doc.status, SessionStatus::Created);
     assert_eq!(doc.mode.as_deref(), Some("default"));
     assert_eq!(s.load().unwrap().unwrap(), doc);
 
     let err = s
-        .record_new(&new("other"), project(), "def456")
+        .record_new(&new("other"), project(), Some("def456"))
         .unwrap_err();
     assert_eq!(err.kind(), ErrorKind::AlreadyExists, "{err}");
     assert!(
@@ -61,7 +63,7 @@ fn new_makes_a_created_session_with_the_skill_id_shape() {
         mode: Some("debug".into()),
         ..new("other")
     };
-    let doc = s.record_new(&again, project(), "def456").unwrap();
+    let doc = s.record_new(&again, project(), Some("def456")).unwrap();
     assert_eq!(
         (doc.goal.as_str(), doc.mode.as_deref()),
         ("other", Some("debug"))
@@ -83,22 +85,24 @@ fn new_refuses_unsafe_or_taken_ids_and_an_empty_goal() {
         ..new("goal")
     };
     assert_eq!(
-        s.record_new(&bad, project(), "a").unwrap_err().kind(),
+        s.record_new(&bad, project(), Some("a")).unwrap_err().kind(),
         ErrorKind::InvalidKey
     );
     assert_eq!(
-        s.record_new(&new(" "), project(), "a").unwrap_err().kind(),
+        s.record_new(&new(" "), project(), Some("a"))
+            .unwrap_err()
+            .kind(),
         ErrorKind::InvalidInput
     );
     let mine = NewSession {
         id: Some("mine".into()),
         ..new("goal")
     };
-    s.record_new(&mine, project(), "a").unwrap();
+    s.record_new(&mine, project(), Some("a")).unwrap();
     s.record_agent_start(&start("a")).unwrap();
     s.complete().unwrap();
     // The id is archived: a new session under it could never be archived.
-    let err = s.record_new(&mine, project(), "a").unwrap_err();
+    let err = s.record_new(&mine, project(), Some("a")).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::AlreadyExists, "{err}");
     assert!(s.load().unwrap().is_none());
     // The current session's own id, archived on the way, is refused too; nothing changes.
@@ -106,13 +110,15 @@ fn new_refuses_unsafe_or_taken_ids_and_an_empty_goal() {
         id: Some("cur".into()),
         ..new("goal")
     };
-    s.record_new(&cur, project(), "a").unwrap();
+    s.record_new(&cur, project(), Some("a")).unwrap();
     let same = NewSession {
         archive_current: true,
         ..cur.clone()
     };
     assert_eq!(
-        s.record_new(&same, project(), "a").unwrap_err().kind(),
+        s.record_new(&same, project(), Some("a"))
+            .unwrap_err()
+            .kind(),
         ErrorKind::AlreadyExists
     );
     assert!(
@@ -127,11 +133,14 @@ fn new_refuses_unsafe_or_taken_ids_and_an_empty_goal() {
 #[test]
 fn a_finished_current_session_is_archived_by_new() {
     let s = sessions();
-    s.record_new(&new("goal"), project(), "aaa111").unwrap();
+    s.record_new(&new("goal"), project(), Some("aaa111"))
+        .unwrap();
     let mut doc = s.load().unwrap().unwrap();
     doc.status = SessionStatus::Complete;
     s.save(&mut doc).unwrap();
-    let next = s.record_new(&new("next"), project(), "bbb222").unwrap();
+    let next = s
+        .record_new(&new("next"), project(), Some("bbb222"))
+        .unwrap();
     assert_eq!(next.session_id, "2025-12-27-bbb222");
     assert!(
         s.store()
@@ -148,7 +157,8 @@ fn the_skill_flow_through_the_record_api() {
     assert_eq!(err.kind(), ErrorKind::NotFound);
     assert!(s.store().read(&current_key()).unwrap().is_none());
 
-    s.record_new(&new("goal"), project(), "abc123").unwrap();
+    s.record_new(&new("goal"), project(), Some("abc123"))
+        .unwrap();
     assert_eq!(
         s.record_agent_start(&start("arch-1")).unwrap().status,
         SessionStatus::InProgress

@@ -7,8 +7,9 @@ mod orchestrator_common;
 use orchestrator_common::{GOLDEN_NOW, clock, memory, vector};
 use serde_json::Value;
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorStore, ParseOptions, Project, RepairAction, SessionStatus,
-    current_key, history_dir, history_key, parse_document, salvage,
+    AgentProgress, DecisionInput, HistoryQuery, NewSession, OrchestratorStore, ParseOptions,
+    Project, RepairAction, SessionStatus, current_key, history_dir, history_key, parse_document,
+    salvage,
 };
 use session_state::{Error, ErrorKind, FixedClock, Key, MemoryStore, Result, Store, UpdateFn};
 
@@ -36,7 +37,12 @@ fn no_write_path_writes_a_document_over_the_read_limit() {
     assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
     assert!(e.message().contains("limit"), "{e}");
     unchanged(&s);
-    let e = s.decision_made("d", "r").unwrap_err();
+    let e = s
+        .record_decision(&DecisionInput {
+            decision: "d".into(),
+            why: Some("r".into()),
+        })
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
     unchanged(&s);
     let mut doc = s.load().unwrap().unwrap();
@@ -77,17 +83,13 @@ fn no_write_path_writes_a_progress_that_would_not_read_back() {
     let s = memory();
     let seed = vector("seed-example.json");
     s.store().write(&current_key(), &seed).unwrap();
-    let mut agent = s.load().unwrap().unwrap().agents[0].clone();
-    agent.id = "new".into();
-    agent.progress = Some(101);
-    let e = s.agent_started(&agent).unwrap_err();
+    let id = s.load().unwrap().unwrap().agents[0].id.clone();
+    let e = s
+        .record_agent_progress(&AgentProgress { id, percent: 101 })
+        .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
-    assert!(
-        e.message()
-            .contains("field `agents[2].progress` is 101, above 100"),
-        "{e}"
-    );
-    assert_eq!(e.context_value("field"), Some("agents[2].progress"));
+    assert!(e.message().contains("progress 101 is above 100"), "{e}");
+    assert_eq!(e.context_value("field"), Some("percent"));
     assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
     let mut doc = s.load().unwrap().unwrap();
     doc.agents[0].progress = Some(200);
@@ -174,7 +176,14 @@ fn ids_too_long_to_archive_are_refused_when_parsed() {
     );
     let project = Project::new("p", "/p", None);
     let e = memory()
-        .create_session("g", "default", project, Some(&"z".repeat(245)))
+        .record_new(
+            &NewSession {
+                goal: "g".into(),
+                ..NewSession::default()
+            },
+            project,
+            Some(&"z".repeat(245)),
+        )
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidKey, "{e}");
 }
@@ -475,9 +484,11 @@ fn doctor_fix_on_a_healthy_project_writes_nothing() {
     // With history and an up-to-date index: nothing is rewritten.
     let s = memory();
     let mut doc = s
-        .create_session(
-            "goal",
-            "default",
+        .record_new(
+            &NewSession {
+                goal: "goal".into(),
+                ..NewSession::default()
+            },
             Project::new("p", "/p", None),
             Some("one"),
         )

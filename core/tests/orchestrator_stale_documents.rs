@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicI64, Ordering};
 
 use chrono::{DateTime, Utc};
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorStore, Project, SessionStatus, current_key,
+    DecisionInput, HistoryQuery, NewSession, OrchestratorStore, Project, SessionStatus, current_key,
 };
 use session_state::{Clock, ErrorKind, MemoryStore, Store};
 
@@ -22,9 +22,11 @@ impl Clock for Ticking {
 
 fn sessions() -> OrchestratorStore<MemoryStore, Ticking> {
     let s = OrchestratorStore::new(MemoryStore::new(), Ticking(AtomicI64::new(0)));
-    s.create_session(
-        "goal",
-        "default",
+    s.record_new(
+        &NewSession {
+            goal: "goal".into(),
+            ..NewSession::default()
+        },
         Project::new("p", "/p", None),
         Some("abc"),
     )
@@ -37,7 +39,11 @@ fn sessions() -> OrchestratorStore<MemoryStore, Ticking> {
 fn an_archive_of_a_stale_snapshot_is_a_conflict_and_loses_nothing() {
     let s = sessions();
     let snapshot = s.load().unwrap().unwrap();
-    s.decision_made("use postgres", "important").unwrap();
+    s.record_decision(&DecisionInput {
+        decision: "use postgres".into(),
+        why: Some("important".into()),
+    })
+    .unwrap();
     let current = s.store().read(&current_key()).unwrap().unwrap();
     let err = s.archive(&snapshot, false).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
@@ -87,7 +93,12 @@ fn a_save_of_a_stale_snapshot_is_a_conflict_and_loses_nothing() {
     let s = sessions();
     let other = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(100)));
     let mut snapshot = s.load().unwrap().unwrap();
-    other.decision_made("use postgres", "important").unwrap();
+    other
+        .record_decision(&DecisionInput {
+            decision: "use postgres".into(),
+            why: Some("important".into()),
+        })
+        .unwrap();
     let current = s.store().read(&current_key()).unwrap().unwrap();
     snapshot.goal = "new goal".into();
     let err = s.save(&mut snapshot).unwrap_err();

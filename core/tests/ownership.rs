@@ -5,7 +5,9 @@ use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Duration, Utc};
 use serde_json::{Value, json};
-use session_state::orchestrator::{AgentStart, OrchestratorStore, Project, current_key};
+use session_state::orchestrator::{
+    AgentStart, NewSession, OrchestratorStore, Project, current_key,
+};
 use session_state::ownership::{
     Claim, Heartbeat, LIVE_DIR, OWNER_KEY, ProcessInfo, Release, Writer, live_key, owner_key,
 };
@@ -71,8 +73,15 @@ fn conflict_owner<T: std::fmt::Debug>(result: session_state::Result<T>) -> Strin
 #[test]
 fn a_claimed_session_takes_writes_from_its_owner_only() {
     let (a, b, _) = two_handles();
-    a.create_session("goal", "default", project(), Some("x"))
-        .unwrap();
+    a.record_new(
+        &NewSession {
+            goal: "goal".into(),
+            ..NewSession::default()
+        },
+        project(),
+        Some("x"),
+    )
+    .unwrap();
     let outcome = a.claim(&claim("alice")).unwrap();
     let lease = outcome.lease.unwrap();
     assert_eq!((lease.owner.as_deref(), lease.epoch), (Some("alice"), 1));
@@ -109,8 +118,15 @@ fn a_claimed_session_takes_writes_from_its_owner_only() {
 #[test]
 fn the_lease_lives_beside_the_session_and_renewing_leaves_it_alone() {
     let (a, _, clock) = two_handles();
-    a.create_session("goal", "default", project(), Some("x"))
-        .unwrap();
+    a.record_new(
+        &NewSession {
+            goal: "goal".into(),
+            ..NewSession::default()
+        },
+        project(),
+        Some("x"),
+    )
+    .unwrap();
     a.claim(&claim("alice")).unwrap();
     let session = a.store().read(&current_key()).unwrap();
     let stored: Value =
@@ -150,8 +166,15 @@ fn the_lease_lives_beside_the_session_and_renewing_leaves_it_alone() {
 #[test]
 fn takeover_needs_expiry_plus_skew_and_fences_the_old_owner() {
     let (a, b, clock) = two_handles();
-    a.create_session("goal", "default", project(), Some("x"))
-        .unwrap();
+    a.record_new(
+        &NewSession {
+            goal: "goal".into(),
+            ..NewSession::default()
+        },
+        project(),
+        Some("x"),
+    )
+    .unwrap();
     a.claim(&claim("alice")).unwrap();
     let takeover = Claim {
         takeover: true,
@@ -194,8 +217,15 @@ fn takeover_needs_expiry_plus_skew_and_fences_the_old_owner() {
 #[test]
 fn release_keeps_the_epoch_and_opens_the_session_to_everyone() {
     let (a, b, _) = two_handles();
-    a.create_session("goal", "default", project(), Some("x"))
-        .unwrap();
+    a.record_new(
+        &NewSession {
+            goal: "goal".into(),
+            ..NewSession::default()
+        },
+        project(),
+        Some("x"),
+    )
+    .unwrap();
     a.claim(&claim("alice")).unwrap();
     let err = b
         .release(&Release {
@@ -231,8 +261,15 @@ fn release_keeps_the_epoch_and_opens_the_session_to_everyone() {
 #[test]
 fn heartbeat_renews_the_owners_lease_and_lists_live_sessions_with_staleness() {
     let (a, b, clock) = two_handles();
-    a.create_session("goal", "default", project(), Some("x"))
-        .unwrap();
+    a.record_new(
+        &NewSession {
+            goal: "goal".into(),
+            ..NewSession::default()
+        },
+        project(),
+        Some("x"),
+    )
+    .unwrap();
     a.claim(&claim("alice")).unwrap();
     clock.advance(40);
     let hb = a

@@ -7,10 +7,14 @@ from typing import Any, Dict, List, Literal, Optional, TypedDict, Union
 
 __all__ = [
     "Agent",
+    "AgentDone",
     "AgentEntry",
+    "AgentFail",
     "AgentLine",
     "AgentMetadata",
+    "AgentProgress",
     "AgentResult",
+    "AgentStart",
     "AgentStatus",
     "AllSessions",
     "BackendType",
@@ -27,8 +31,10 @@ __all__ = [
     "CompletedWork",
     "ConformanceReport",
     "ContextBudget",
+    "ContextInput",
     "ContextUsage",
     "Decision",
+    "DecisionInput",
     "DoctorReport",
     "ErrorCode",
     "ForkOptions",
@@ -49,6 +55,7 @@ __all__ = [
     "LiveSession",
     "LiveStatus",
     "MemoryConfig",
+    "NewSession",
     "OrchestratorSession",
     "PlannedMember",
     "PlannedMemberRespawn",
@@ -83,6 +90,9 @@ __all__ = [
     "SkippedTeamFile",
     "SpawnConfig",
     "Staleness",
+    "TaskAdd",
+    "TaskDone",
+    "TaskRef",
     "TeamListing",
     "TeamMember",
     "TeamSummary",
@@ -112,6 +122,20 @@ class Agent(_AgentRequired, total=False):
     context_tokens: int
 
 
+class _AgentDoneRequired(TypedDict):
+    id: str
+
+
+class AgentDone(_AgentDoneRequired, total=False):
+    """An agent completed: status `complete`, its summary kept, and its work appended to
+    `completed_work` once per agent id (`{task, outcome, files}`: the agent's task, the
+    summary, the files).
+    """
+    summary: str
+    tokens: int
+    files: List[str]
+
+
 class AgentEntry(TypedDict):
     """One row of `AgentRegistry::agents`: `{agent_name, agent_id, chain_id, resume_count,
     has_result}`.
@@ -121,6 +145,12 @@ class AgentEntry(TypedDict):
     chain_id: Optional[str]
     resume_count: int
     has_result: bool
+
+
+class AgentFail(TypedDict):
+    """An agent failed: status `failed`, and the error logged in the session's `errors`."""
+    id: str
+    error: str
 
 
 class AgentLine(TypedDict):
@@ -143,6 +173,12 @@ class AgentMetadata(TypedDict, total=False):
     last_resumed_at: str
 
 
+class AgentProgress(TypedDict):
+    """An agent's progress, in percent."""
+    id: str
+    percent: int
+
+
 class _AgentResultRequired(TypedDict):
     result: "JsonValue"
 
@@ -154,6 +190,15 @@ class AgentResult(_AgentResultRequired, total=False):
     agent_name: str
     timestamp: Optional[str]
     chain_id: Optional[str]
+
+
+class AgentStart(TypedDict):
+    """An agent started: adds it to the current session (an agent with the same id is replaced:
+    a restart). The first agent started on a `created` session moves it to `in_progress`.
+    """
+    id: str
+    type: str
+    task: str
 
 
 # agent status; seen: pending, in_progress, complete, failed (others kept)
@@ -288,6 +333,18 @@ class ContextBudget(TypedDict):
     last_compression_relative: Optional[str]
 
 
+class _ContextInputRequired(TypedDict):
+    tokens: int
+
+
+class ContextInput(_ContextInputRequired, total=False):
+    """Context window figures: tokens used, the percentage, and whether the context is about to
+    be compressed (sets `context_usage.last_compression` to now).
+    """
+    percent: float
+    compressed: bool
+
+
 class ContextUsage(TypedDict):
     """The `context_usage` object."""
     estimated_tokens: int
@@ -300,6 +357,15 @@ class Decision(TypedDict):
     decision: str
     rationale: str
     timestamp: "Timestamp"
+
+
+class _DecisionInputRequired(TypedDict):
+    decision: str
+
+
+class DecisionInput(_DecisionInputRequired, total=False):
+    """A decision made: appended to `decisions_made` with the time."""
+    why: str
 
 
 class DoctorReport(TypedDict):
@@ -493,6 +559,17 @@ class MemoryConfig(TypedDict):
     """Memory limits for cross-turn context injection; snake_case keys inside `memoryConfig`."""
     max_turns: int
     budget_chars: int
+
+
+class _NewSessionRequired(TypedDict):
+    goal: str
+
+
+class NewSession(_NewSessionRequired, total=False):
+    """Start a new orchestrator session for a goal (status `created`)."""
+    mode: str
+    id: str
+    archive_current: bool
 
 
 class _OrchestratorSessionRequired(TypedDict):
@@ -822,6 +899,25 @@ class Staleness(TypedDict, total=False):
     """What moved since the last save, and how long ago it was."""
     idle: "Idle"
     head_moved: "HeadMove"
+
+
+class TaskAdd(TypedDict):
+    """A task to do later: appended to `pending_tasks`."""
+    task: str
+
+
+class _TaskDoneRequired(TypedDict):
+    task: "TaskRef"
+    outcome: str
+
+
+class TaskDone(_TaskDoneRequired, total=False):
+    """A pending task done: it leaves `pending_tasks` and is appended to `completed_work`."""
+    files: List[str]
+
+
+# A pending task, by number or by text.
+TaskRef = Union[int, str]
 
 
 class TeamListing(TypedDict):

@@ -26,8 +26,8 @@ Differences from the seed (SPEC section 5):
 - ``list_history`` orders by the instant of ``created`` (newest first), not by file name, and
   skips unreadable files instead of failing.
 
-:class:`OrchestratorStore` offers the whole core API: lifecycle moves, auto-save points,
-history pages, recovery.
+:class:`OrchestratorStore` offers the whole core API: lifecycle moves, the recording verbs
+(``record_new``, ``record_agent_start``, ...), history pages, recovery.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Union
+from typing import Any, Dict, List, Optional, Tuple, Union
 
 from . import _native
 from ._native import json_schema, salvage
@@ -262,7 +262,7 @@ class OrchestratorStore:
             store = FileStore(folder)
         if isinstance(store, FileStore):
             folder = os.path.abspath(os.fspath(store.root))
-        # The default `project` of `create_session`: the store's folder, else `root`.
+        # The default `project` of `record_new`: the store's folder, else `root`.
         self._folder = Path(folder)
         self._native = _native.Orchestrator(
             store,
@@ -307,21 +307,6 @@ class OrchestratorStore:
 
     # ------------------------------------------------------------------------------ lifecycle
 
-    def create_session(
-        self,
-        goal: str,
-        mode: str = "default",
-        project: Optional[Dict[str, Any]] = None,
-        suffix: Optional[str] = None,
-    ) -> Dict[str, Any]:
-        """A new current session in status ``created`` (``AlreadyExistsError`` when one
-        exists); ``project`` defaults to the root folder's name and path: the folder of the
-        ``FileStore`` (given as ``store`` or made from ``root``), else ``root`` (made absolute
-        when the ``OrchestratorStore`` was created; by default the current folder then)."""
-        if project is None:
-            project = {"name": self._folder.name, "path": str(self._folder)}
-        return self._native.create_session(goal, mode, _document(project, "project"), suffix)
-
     def move_to(self, status: str) -> Dict[str, Any]:
         """Moves the current session to ``status`` (``InvalidTransitionError``); ``complete``
         and ``aborted`` also archive it."""
@@ -350,28 +335,84 @@ class OrchestratorStore:
         :meth:`complete`."""
         return self._native.abort(replace=replace)
 
-    # ---------------------------------------------------------------------- auto-save points
+    # ------------------------------------------------------------------------ recording verbs
+    # The verbs of the command line (`new`, `agent start`, ...): keyword names are the members
+    # of the core's argument types; each returns the saved document.
 
-    def agent_started(self, agent: Dict[str, Any]) -> Dict[str, Any]:
-        """Adds ``agent`` (``{id, type, task, status?, started?, ...}``; one with the same id
-        is replaced): ``status`` defaults to ``"in_progress"`` and ``started`` to now, as in the
-        Node package."""
-        return self._native.agent_started(_document(agent, "agent"))
+    def record_new(
+        self,
+        goal: str,
+        mode: Optional[str] = None,
+        *,
+        id: Optional[str] = None,
+        archive_current: bool = False,
+        project: Optional[Dict[str, Any]] = None,
+        suffix: Optional[str] = None,
+    ) -> Dict[str, Any]:
+        """A new current session in status ``created``, id ``id`` or ``YYYY-MM-DD-{suffix}``
+        (default: six hex digits from the clock); a current session in a final status is
+        archived first, an unfinished one too with ``archive_current`` (else
+        ``AlreadyExistsError``). ``project`` defaults to the root folder's name and path: the
+        folder of the ``FileStore`` (given as ``store`` or made from ``root``), else ``root``."""
+        if project is None:
+            project = {"name": self._folder.name, "path": str(self._folder)}
+        new = _given(goal=goal, mode=mode, id=id, archive_current=archive_current)
+        return self._native.record_new(new, _document(project, "project"), suffix)
 
-    def agent_progress(self, agent_id: str, percent: int) -> Dict[str, Any]:
+    def record_agent_start(self, id: str, type: str, task: str) -> Dict[str, Any]:
+        """Adds the agent (status ``in_progress``, started now; one with the same id is
+        replaced); the first agent moves a ``created`` session to ``in_progress``."""
+        return self._native.record_agent_start(_given(id=id, type=type, task=task))
+
+    def record_agent_progress(self, id: str, percent: int) -> Dict[str, Any]:
         """Sets the agent's ``progress``: an int from 0 to 100 (``InvalidInputError``
-        otherwise, also when not an int or a ``bool``: ``True`` is not 1 here, as in the
-        Node package)."""
-        return self._native.agent_progress(agent_id, percent)
+        otherwise, also for a ``bool``)."""
+        return self._native.record_agent_progress(_given(id=id, percent=percent))
 
-    def agent_completed(self, agent_id: str, result_summary: str) -> Dict[str, Any]:
-        return self._native.agent_completed(agent_id, result_summary)
+    def record_agent_done(
+        self,
+        id: str,
+        summary: Optional[str] = None,
+        tokens: Optional[int] = None,
+        files: Optional[List[str]] = None,
+    ) -> Dict[str, Any]:
+        """Marks the agent ``complete`` and records its work in ``completed_work``."""
+        fields = _given(id=id, summary=summary, tokens=tokens, files=files)
+        return self._native.record_agent_done(fields)
 
-    def agent_failed(self, agent_id: str, error: str) -> Dict[str, Any]:
-        return self._native.agent_failed(agent_id, error)
+    def record_agent_fail(self, id: str, error: str) -> Dict[str, Any]:
+        """Marks the agent ``failed`` and logs the error in ``errors``."""
+        return self._native.record_agent_fail(_given(id=id, error=error))
 
-    def decision_made(self, decision: str, rationale: str) -> Dict[str, Any]:
-        return self._native.decision_made(decision, rationale)
+    def record_decision(self, decision: str, why: Optional[str] = None) -> Dict[str, Any]:
+        """Appends ``{decision, rationale: why, timestamp}`` to ``decisions_made``."""
+        return self._native.record_decision(_given(decision=decision, why=why))
+
+    def record_task_add(self, task: str) -> Dict[str, Any]:
+        """Appends ``task`` to ``pending_tasks``."""
+        return self._native.record_task_add(_given(task=task))
+
+    def record_task_done(
+        self, task: Union[int, str], outcome: str, files: Optional[List[str]] = None
+    ) -> Tuple[Dict[str, Any], str]:
+        """Moves a pending task (its 1-based number or its text) to ``completed_work``;
+        returns the saved document and the task's text."""
+        fields = _given(task=task, outcome=outcome, files=files)
+        doc, text = self._native.record_task_done(fields)
+        return doc, text
+
+    def record_context(
+        self, tokens: int, percent: Optional[float] = None, compressed: bool = False
+    ) -> Dict[str, Any]:
+        """Records the context figures; ``compressed`` sets ``last_compression`` to now."""
+        fields = _given(tokens=tokens, percent=percent, compressed=compressed)
+        return self._native.record_context(fields)
+
+    def record_save(self) -> Dict[str, Any]:
+        """Writes the current session again with ``updated`` set to now."""
+        return self._native.record_save()
+
+    # ---------------------------------------------------------------------------- hook points
 
     def before_compression(self) -> Dict[str, Any]:
         return self._native.before_compression()

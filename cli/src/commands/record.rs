@@ -197,7 +197,7 @@ fn report(doc: &OrchestratorSession, output: &Output, what: &str) {
 pub fn new_session(ctx: &Context, input: &NewSession) -> Result<OrchestratorSession> {
     input.validate()?;
     let facts = session_state_fs::project_facts(ctx.project_root()?)?;
-    sessions(ctx)?.record_new(input, facts.project, &random_suffix())
+    sessions(ctx)?.record_new(input, facts.project, Some(&random_suffix()))
 }
 
 /// Runs one recording verb.

@@ -6,12 +6,10 @@ use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use super::document::{Agent, OrchestratorSession};
+use super::document::OrchestratorSession;
 use super::parse::{ParseOptions, Source, parse_from, valid_typed};
-use super::status::AgentStatus;
 use super::summary::{ResumeSummary, render_resume, resume_summary};
 use crate::error::{Error, Result};
-use crate::time::Timestamp;
 
 /// Parses `bytes`, the JSON of the argument `name` (e.g. `doc`), as a schema "1.0" document.
 ///
@@ -67,25 +65,6 @@ pub fn valid_argument(
     valid_typed(doc, options)
 }
 
-/// The agent of the auto-save point "agent started" from its members as given (`id`, `type`,
-/// `task`, ...): `status` defaults to `in_progress` and `started` to `now` when absent, as the
-/// Node, Python and wasm packages document.
-///
-/// # Errors
-/// [`InvalidInput`](crate::ErrorKind::InvalidInput) `` `agent` is invalid: {serde's reason} ``
-/// when the members do not make an [`Agent`] (a missing `id`, a `progress` that is not an
-/// integer, ...).
-pub fn agent_from_start(mut fields: Map<String, Value>, now: Timestamp) -> Result<Agent> {
-    fields
-        .entry("status")
-        .or_insert_with(|| AgentStatus::InProgress.as_str().into());
-    fields
-        .entry("started")
-        .or_insert_with(|| now.to_rfc3339().into());
-    Agent::deserialize(&Value::Object(fields))
-        .map_err(|e| Error::invalid_input(format!("`agent` is invalid: {e}")))
-}
-
 /// The document in the object argument `name` (a JS object, a Python dict), read by
 /// [`parse_argument`] from its JSON.
 ///
@@ -135,6 +114,7 @@ fn summary_argument(
 mod tests {
     use super::*;
     use crate::ErrorKind;
+    use crate::time::Timestamp;
     use serde_json::json;
 
     fn map(value: Value) -> Map<String, Value> {
@@ -206,32 +186,6 @@ mod tests {
         let err = parse_text_argument("doc", r#"{"a": 1}"#, &options).unwrap_err();
         let via_value = parse_object_argument("doc", &map(json!({"a": 1})), &options);
         assert_eq!(err.message(), via_value.unwrap_err().message());
-    }
-
-    #[test]
-    fn agent_start_fills_status_and_started() {
-        let now = Timestamp::parse("2025-12-27T10:30:00Z").unwrap();
-        let agent = agent_from_start(
-            map(json!({"id": "a", "type": "code", "task": "t", "x": 1})),
-            now,
-        )
-        .unwrap();
-        assert_eq!(agent.status, AgentStatus::InProgress);
-        assert_eq!(agent.started, now);
-        assert_eq!(agent.extra.get("x"), Some(&json!(1)));
-        let given = agent_from_start(
-            map(
-                json!({"id": "a", "type": "code", "task": "t", "status": "pending",
-                "started": "2025-01-01T00:00:00Z"}),
-            ),
-            now,
-        )
-        .unwrap();
-        assert_eq!(given.status, AgentStatus::Pending);
-        assert_eq!(given.started.to_rfc3339(), "2025-01-01T00:00:00Z");
-        let err = agent_from_start(map(json!({"type": "code", "task": "t"})), now).unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::InvalidInput);
-        assert!(err.message().starts_with("`agent` is invalid: "), "{err}");
     }
 
     #[test]

@@ -5,25 +5,21 @@
 //! callers never lose each other's changes. Each returns the saved document.
 //!
 //! The `record_*` methods take the argument types of the `record` module (one per verb
-//! of the command line) and apply their rules; the older methods (`agent_started`, ...) keep
-//! their own behaviour for the bindings that use them.
+//! of the command line) and apply their rules.
 
-use serde_json::{Map, json};
-
-use super::document::{Agent, Decision, OrchestratorSession, Project};
+use super::document::{OrchestratorSession, Project};
 use super::keys::{current_key, history_key};
 use super::parse::parse_document;
 use super::record::{
     AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput, NewSession,
     TaskAdd, TaskDone, apply_disconnect, ensure_open,
 };
-use super::status::AgentStatus;
 use super::store::OrchestratorStore;
 use crate::error::{Error, ErrorKind, Hint, Result};
 use crate::json::check_rewrite;
 use crate::key::Key;
 use crate::store::{Store, update_with};
-use crate::time::{Clock, Timestamp, format_rfc3339};
+use crate::time::{Clock, Timestamp};
 
 /// [`ErrorKind::AlreadyExists`] for an unfinished current session in the way of `new`.
 fn unfinished(current: &OrchestratorSession) -> Error {
@@ -53,21 +49,6 @@ fn archived_id(id: &str, key: &Key) -> Error {
     .with_context("key", key.as_str())
 }
 
-fn agent_mut<'a>(doc: &'a mut OrchestratorSession, id: &str) -> Result<&'a mut Agent> {
-    let session = doc.session_id.clone();
-    doc.agents.iter_mut().find(|a| a.id == id).ok_or_else(|| {
-        Error::new(
-            ErrorKind::NotFound,
-            format!(
-                "session `{}` has no agent `{}`",
-                session.escape_debug(),
-                id.escape_debug()
-            ),
-        )
-        .with_context("agent_id", id)
-    })
-}
-
 /// A session id `YYYY-MM-DD-{suffix}` from the UTC date of `now`.
 ///
 /// # Errors
@@ -95,117 +76,6 @@ pub(crate) fn clock_suffix(now: Timestamp) -> String {
 }
 
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
-    /// Creates and saves a new current session in status `created`, id
-    /// `YYYY-MM-DD-{suffix}` (suffix: `suffix`, or `clock_suffix` when `None`).
-    ///
-    /// # Errors
-    /// [`ErrorKind::AlreadyExists`] when a current session file exists (archive it first;
-    /// nothing is written); [`ErrorKind::InvalidKey`] for an unsafe suffix.
-    pub fn create_session(
-        &self,
-        goal: &str,
-        mode: &str,
-        project: Project,
-        suffix: Option<&str>,
-    ) -> Result<OrchestratorSession> {
-        let now = self.now();
-        let suffix = suffix.map_or_else(|| clock_suffix(now), str::to_owned);
-        let id = session_id_for(now, &suffix)?;
-        let mut doc = OrchestratorSession::new(id, goal, mode, project, now);
-        self.record_head(&mut doc);
-        let key = current_key();
-        let bytes = self.encode(&key, &doc)?;
-        self.store.update(&key, &mut |old| {
-            self.fence()?;
-            if old.is_some() {
-                return Err(Error::new(
-                    ErrorKind::AlreadyExists,
-                    format!("a current session exists at `{key}`: archive it first"),
-                )
-                .with_context("key", key.as_str()));
-            }
-            Ok(Some(bytes.clone()))
-        })?;
-        Ok(doc)
-    }
-
-    /// Agent started: adds `agent` (an agent with the same id is replaced in place: a
-    /// restart) and saves.
-    pub fn agent_started(&self, agent: &Agent) -> Result<OrchestratorSession> {
-        self.modify(|doc| {
-            match doc.agents.iter_mut().find(|a| a.id == agent.id) {
-                Some(slot) => *slot = agent.clone(),
-                None => doc.agents.push(agent.clone()),
-            }
-            Ok(())
-        })
-    }
-
-    /// Agent progress: sets the agent's `progress` (0 to 100) and saves.
-    ///
-    /// # Errors
-    /// [`ErrorKind::InvalidInput`] above 100; [`ErrorKind::NotFound`] for an unknown agent.
-    pub fn agent_progress(&self, id: &str, percent: u8) -> Result<OrchestratorSession> {
-        if percent > 100 {
-            return Err(Error::invalid_input(format!(
-                "progress {percent} is above 100"
-            )));
-        }
-        self.modify(|doc| {
-            agent_mut(doc, id)?.progress = Some(percent);
-            Ok(())
-        })
-    }
-
-    /// Agent completed: status `complete`, `completed` = now, `result_summary`, and saves.
-    ///
-    /// # Errors
-    /// [`ErrorKind::NotFound`] for an unknown agent.
-    pub fn agent_completed(&self, id: &str, result_summary: &str) -> Result<OrchestratorSession> {
-        let now = self.now();
-        self.modify(|doc| {
-            let agent = agent_mut(doc, id)?;
-            agent.status = AgentStatus::Complete;
-            agent.completed = Some(now);
-            agent.result_summary = Some(result_summary.to_owned());
-            Ok(())
-        })
-    }
-
-    /// Agent failed: status `failed`, `completed` = now, and logs
-    /// `{"agent": id, "error": error, "timestamp": now}` in `errors`, then saves.
-    ///
-    /// # Errors
-    /// [`ErrorKind::NotFound`] for an unknown agent.
-    pub fn agent_failed(&self, id: &str, error: &str) -> Result<OrchestratorSession> {
-        let now = self.now();
-        self.modify(|doc| {
-            let agent = agent_mut(doc, id)?;
-            agent.status = AgentStatus::Failed;
-            agent.completed = Some(now);
-            doc.errors.push(json!({
-                "agent": id,
-                "error": error,
-                "timestamp": format_rfc3339(now.utc()),
-            }));
-            Ok(())
-        })
-    }
-
-    /// Decision made: appends `{decision, rationale, timestamp: now}` and saves.
-    pub fn decision_made(&self, decision: &str, rationale: &str) -> Result<OrchestratorSession> {
-        let now = self.now();
-        self.modify(|doc| {
-            doc.decisions_made.push(Decision {
-                decision: decision.to_owned(),
-                rationale: rationale.to_owned(),
-                timestamp: now,
-                extra: Map::new(),
-            });
-            Ok(())
-        })
-    }
-
     /// Before context compression: sets `context_usage.last_compression` to now and saves.
     pub fn before_compression(&self) -> Result<OrchestratorSession> {
         let now = self.now();
@@ -216,9 +86,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     }
 
     /// `new`: creates the current session from `input`, status `created`, id `input.id` or
-    /// `YYYY-MM-DD-{suffix}`, in one exclusive update of the current file. A current session
-    /// in a final status is archived first; an unfinished one too when
-    /// `input.archive_current`, else nothing is written.
+    /// `YYYY-MM-DD-{suffix}` (`suffix`, or six hex digits derived from the clock when `None`),
+    /// in one exclusive update of the current file. A current session in a final status is
+    /// archived first; an unfinished one too when `input.archive_current`, else nothing is
+    /// written.
     ///
     /// # Errors
     /// [`ErrorKind::AlreadyExists`] naming the unfinished current session (without
@@ -229,16 +100,17 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         &self,
         input: &NewSession,
         project: Project,
-        suffix: &str,
+        suffix: Option<&str>,
     ) -> Result<OrchestratorSession> {
         input.validate()?;
         let now = self.now();
-        let id = match &input.id {
-            Some(id) => {
+        let id = match (&input.id, suffix) {
+            (Some(id), _) => {
                 history_key(id)?;
                 id.clone()
             }
-            None => session_id_for(now, suffix)?,
+            (None, Some(suffix)) => session_id_for(now, suffix)?,
+            (None, None) => session_id_for(now, &clock_suffix(now))?,
         };
         let mut doc = OrchestratorSession::new(&id, &input.goal, input.mode(), project, now);
         self.record_head(&mut doc);

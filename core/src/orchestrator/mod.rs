@@ -3,11 +3,10 @@
 //! - [`OrchestratorSession`]: the typed schema "1.0" document; unknown fields kept at every
 //!   depth; [`parse_document`] turns bytes into it with a typed error for every bad input.
 //! - [`OrchestratorStore`]: `save`, `load`, `archive`, `list_history`, lifecycle moves
-//!   (`start`, `pause`, `resume` = `continue_session`, `complete`, `abort`), the auto-save points
-//!   (`agent_started`, `agent_completed`, `agent_failed`, `decision_made`,
-//!   `before_compression`, `session_end`), `create_session`, the recording verbs
-//!   (`record_new`, `record_agent_start`, ... over the argument types of the `record` module:
-//!   [`NewSession`], [`AgentStart`], ...), and recovery (`recover`, `doctor`).
+//!   (`start`, `pause`, `resume` = `continue_session`, `complete`, `abort`), the recording
+//!   verbs (`record_new`, `record_agent_start`, ... over the argument types of the `record`
+//!   module: [`NewSession`], [`AgentStart`], ...), the hook points `before_compression` and
+//!   `session_end`, and recovery (`recover`, `doctor`).
 //! - [`resume_summary`] and [`render_resume`]: the "RESUMING SESSION" block;
 //!   [`resume_summary_with`] adds what moved since the last save (age, git HEAD recorded by
 //!   [`OrchestratorStore::with_git_head`] as `project.git_head`); [`render_show`]: the session
@@ -16,17 +15,19 @@
 //!   `prune_history` ([`PruneHistoryOptions`], see [`crate::retention`]).
 //! - [`salvage`]: every complete field of a torn document.
 //! - [`json_schema`]: the JSON Schema of the document.
-//! - [`parse_argument`] and [`agent_from_start`]: a document or agent given to a binding as an
-//!   argument.
+//! - [`parse_argument`]: a document given to a binding as an argument.
 //!
 //! ```
 //! use session_state::{FixedClock, MemoryStore};
-//! use session_state::orchestrator::{OrchestratorStore, Project, render_resume, resume_summary};
+//! use session_state::orchestrator::{
+//!     NewSession, OrchestratorStore, Project, render_resume, resume_summary,
+//! };
 //!
 //! let clock = FixedClock::at("2025-12-27T10:30:00Z")?;
 //! let sessions = OrchestratorStore::new(MemoryStore::new(), clock);
 //! let project = Project::new("my-project", "/path/to/my-project", Some("dev"));
-//! let doc = sessions.create_session("Add sensitivity analysis", "default", project, Some("abc123"))?;
+//! let new = NewSession { goal: "Add sensitivity analysis".into(), ..NewSession::default() };
+//! let doc = sessions.record_new(&new, project, Some("abc123"))?;
 //! assert_eq!(doc.session_id, "2025-12-27-abc123");
 //! sessions.start()?;
 //! let doc = sessions.load()?.expect("saved");
@@ -60,8 +61,8 @@ mod store;
 mod summary;
 
 pub use arguments::{
-    agent_from_start, parse_argument, parse_object_argument, parse_text_argument,
-    render_resume_argument, valid_argument,
+    parse_argument, parse_object_argument, parse_text_argument, render_resume_argument,
+    valid_argument,
 };
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
@@ -74,7 +75,7 @@ pub use keys::{
     CURRENT_KEY, INDEX_HEAD_KEY, INDEX_JOURNAL_KEY, INDEX_KEY, current_key, history_dir,
     history_key, index_head_key, index_journal_key, index_key,
 };
-pub use options::{ArchiveOptions, CreateSession, DoctorOptions, HistoryOptions, StoreOptions};
+pub use options::{ArchiveOptions, DoctorOptions, HistoryOptions, StoreOptions};
 pub use parse::{ParseOptions, parse_document};
 pub use prune::PruneHistoryOptions;
 pub use record::{

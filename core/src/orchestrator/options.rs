@@ -1,13 +1,12 @@
 //! The options of the orchestrator operations as the bindings take them, parsed and checked
 //! here once: [`StoreOptions`] (a handle), [`ArchiveOptions`] (`archive`, `complete`,
-//! `abort`), [`DoctorOptions`], [`HistoryOptions`] and [`CreateSession`]. Members are spelt
+//! `abort`), [`DoctorOptions`] and [`HistoryOptions`]. Members are spelt
 //! as JavaScript spells them (`maxDocumentBytes`); each struct refuses a member it does not
 //! know. Python builds the same structs from keyword arguments.
 
 use chrono::FixedOffset;
 use serde::Deserialize;
 
-use super::document::{OrchestratorSession, Project};
 use super::history::HistoryQuery;
 use super::status::SessionStatus;
 use super::store::OrchestratorStore;
@@ -107,41 +106,11 @@ impl HistoryOptions {
     }
 }
 
-/// The argument of `createSession`: `{ goal, project, mode, suffix }`.
-#[derive(Clone, Debug, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CreateSession {
-    /// What the session is for.
-    pub goal: String,
-    /// The project the session works on.
-    pub project: Project,
-    /// The mode (default `default`).
-    #[serde(default)]
-    pub mode: Option<String>,
-    /// The id is `YYYY-MM-DD-{suffix}` (default: from the clock).
-    #[serde(default)]
-    pub suffix: Option<String>,
-}
-
-impl<S: Store, C: Clock> OrchestratorStore<S, C> {
-    /// [`create_session`](Self::create_session) with the members of `session`.
-    ///
-    /// # Errors
-    /// As [`create_session`](Self::create_session).
-    pub fn create(&self, session: CreateSession) -> Result<OrchestratorSession> {
-        self.create_session(
-            &session.goal,
-            session.mode.as_deref().unwrap_or("default"),
-            session.project,
-            session.suffix.as_deref(),
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::json::from_value;
+    use crate::orchestrator::{NewSession, Project};
     use crate::{FixedClock, MemoryStore};
     use serde_json::json;
 
@@ -176,7 +145,7 @@ mod tests {
     }
 
     #[test]
-    fn flags_history_and_create_session_read_their_members() {
+    fn flags_history_and_new_session_read_their_members() {
         let archive: ArchiveOptions = from_value(json!({ "replace": true }), "options").unwrap();
         assert!(archive.replace);
         assert!(!ArchiveOptions::default().replace);
@@ -188,17 +157,16 @@ mod tests {
             .query();
         assert_eq!((query.limit, query.offset, query.status), (3, 0, None));
         assert_eq!(HistoryOptions::default().query(), HistoryQuery::default());
-        let session: CreateSession = from_value(
-            json!({ "goal": "g", "project": { "name": "p", "path": "/p" }, "suffix": "abc123" }),
-            "session",
-        )
-        .unwrap();
-        let doc = sessions().create(session).unwrap();
+        let session: NewSession = from_value(json!({ "goal": "g" }), "session").unwrap();
+        let project = Project::new("p", "/p", None);
+        let doc = sessions()
+            .record_new(&session, project, Some("abc123"))
+            .unwrap();
         assert_eq!(doc.session_id, "2026-01-02-abc123");
         assert_eq!(doc.mode.as_deref(), Some("default"));
-        assert!(
-            from_value::<CreateSession>(json!({ "goal": "g", "project": {}, "moed": 1 }), "s")
-                .is_err()
-        );
+        assert!(from_value::<NewSession>(json!({ "goal": "g", "moed": 1 }), "s").is_err());
+        let camel: NewSession = from_value(json!({ "goal": "g", "archiveCurrent": true }), "s")
+            .expect("the JS spelling");
+        assert!(camel.archive_current);
     }
 }

@@ -29,7 +29,7 @@ use crate::time::{Timestamp, format_rfc3339};
 pub const COMPLETED_WORK_AGENT: &str = "agent";
 
 /// Start a new orchestrator session for a goal (status `created`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct NewSession {
     /// What the session is for.
@@ -44,7 +44,7 @@ pub struct NewSession {
     pub id: Option<String>,
     /// Archive an unfinished current session (as it is) first; without it an unfinished
     /// current session is an `already_exists` error naming it.
-    #[serde(default)]
+    #[serde(default, alias = "archiveCurrent")]
     pub archive_current: bool,
 }
 

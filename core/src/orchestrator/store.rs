@@ -372,6 +372,14 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         &self,
         mut change: impl FnMut(&mut OrchestratorSession) -> Result<()>,
     ) -> Result<OrchestratorSession> {
+        self.modify_with(&mut change)
+    }
+
+    /// [`modify`](Self::modify) through one instance for every `change` (a smaller wasm).
+    fn modify_with(
+        &self,
+        change: &mut dyn FnMut(&mut OrchestratorSession) -> Result<()>,
+    ) -> Result<OrchestratorSession> {
         let key = current_key();
         self.require_current(&key)?;
         update_with(&self.store, &key, |old| {

@@ -28,7 +28,7 @@
 //!
 //! ```
 //! use session_state::{ErrorKind, FixedClock, MemoryStore};
-//! use session_state::orchestrator::{OrchestratorStore, Project};
+//! use session_state::orchestrator::{NewSession, OrchestratorStore, Project};
 //! use session_state::ownership::Claim;
 //!
 //! let clock = FixedClock::at("2025-12-27T10:30:00Z")?;
@@ -36,7 +36,8 @@
 //! let b = OrchestratorStore::new(a.store().clone(), clock);
 //! let claimed = a.claim(&Claim::owner("orchestrator-a"))?;
 //! assert_eq!(claimed.lease.expect("a session claim").epoch, 1);
-//! a.create_session("Add sensitivity analysis", "default", Project::new("p", "/p", None), Some("x"))?;
+//! let new = NewSession { goal: "Add sensitivity analysis".into(), ..NewSession::default() };
+//! a.record_new(&new, Project::new("p", "/p", None), Some("x"))?;
 //! // `b` names no owner: refused, nothing written.
 //! let err = b.start().unwrap_err();
 //! assert_eq!(err.kind(), ErrorKind::Conflict);

@@ -13,8 +13,9 @@ use serde_json::{Map, Value, json};
 use session_state::ErrorKind;
 use session_state::conformance::ConformanceReport;
 use session_state::orchestrator::{
-    DoctorReport, ForkOptions, HistoryPage, HistoryTree, OrchestratorSession, PruneHistoryOptions,
-    ResumeOptions, ResumeSummary, Salvaged,
+    AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput, DoctorReport,
+    ForkOptions, HistoryPage, HistoryTree, NewSession, OrchestratorSession, PruneHistoryOptions,
+    ResumeOptions, ResumeSummary, Salvaged, TaskAdd, TaskDone,
 };
 use session_state::ownership::{
     Claim, ClaimOutcome, Heartbeat, HeartbeatOutcome, Lease, LiveSession, LiveStatus, ProcessInfo,
@@ -84,6 +85,15 @@ fn main() {
     add::<PruneRegistryOptions>(&mut arguments);
     add::<PruneTeamOptions>(&mut arguments);
     add::<ResumeOptions>(&mut arguments);
+    add::<NewSession>(&mut arguments);
+    add::<AgentStart>(&mut arguments);
+    add::<AgentProgress>(&mut arguments);
+    add::<AgentDone>(&mut arguments);
+    add::<AgentFail>(&mut arguments);
+    add::<DecisionInput>(&mut arguments);
+    add::<TaskAdd>(&mut arguments);
+    add::<TaskDone>(&mut arguments);
+    add::<ContextInput>(&mut arguments);
     for (name, schema) in arguments.take_definitions(true) {
         defs.entry(name).or_insert(schema);
     }

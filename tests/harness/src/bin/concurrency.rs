@@ -30,7 +30,9 @@ use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use session_state::orchestrator::{OrchestratorStore, Project, SessionStatus, history_key};
+use session_state::orchestrator::{
+    NewSession, OrchestratorStore, Project, SessionStatus, history_key,
+};
 use session_state::registry::AgentRegistry;
 use session_state::{Error, Key, Result, Store, Timestamp};
 use session_state_fs::{Durability, FsStore, SystemClock};
@@ -393,12 +395,20 @@ struct MoveTally {
     ok: bool,
 }
 
+/// A new session for `goal`, the rest of `NewSession` by default.
+fn new_session(goal: &str) -> NewSession {
+    NewSession {
+        goal: goal.into(),
+        ..NewSession::default()
+    }
+}
+
 fn lifecycle_race(root: &Path, go: &Path, moves: u64) -> std::result::Result<MoveTally, String> {
     let store = fast_store(root).map_err(|e| e.to_string())?;
     let sessions = OrchestratorStore::new(store.clone(), SystemClock);
     let project = Project::new("race", "/tmp/race", None);
     let doc = sessions
-        .create_session("race lifecycle moves", "default", project, Some("race"))
+        .record_new(&new_session("race lifecycle moves"), project, Some("race"))
         .map_err(|e| e.to_string())?;
     let started = sessions.start().map_err(|e| e.to_string())?;
     let mut writes: BTreeMap<Timestamp, SessionStatus> = BTreeMap::new();

@@ -30,7 +30,7 @@ use std::process::{Command, ExitCode};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use session_state::orchestrator::{OrchestratorStore, Project};
+use session_state::orchestrator::{NewSession, OrchestratorStore, Project};
 use session_state::registry::{AgentRegistry, JournalMode};
 use session_state::{Error, Key, Result, Store};
 use session_state_fs::{Durability, FsStore, SystemClock};
@@ -149,7 +149,14 @@ fn setup(root: &Path) -> Result<()> {
     let store = FsStore::new(root)?;
     let sessions = OrchestratorStore::new(store.clone(), SystemClock);
     let project = Project::new("crash", "/tmp/crash", None);
-    let mut doc = sessions.create_session("survive SIGKILL", "default", project, Some("crash"))?;
+    let mut doc = sessions.record_new(
+        &NewSession {
+            goal: "survive SIGKILL".into(),
+            ..NewSession::default()
+        },
+        project,
+        Some("crash"),
+    )?;
     // About 8 KiB, so that a write takes long enough to be interrupted mid-way.
     doc.extra.insert("padding".into(), json!("x".repeat(8192)));
     sessions.save(&mut doc)?;

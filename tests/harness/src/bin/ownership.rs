@@ -30,7 +30,7 @@ use std::process::{Child, Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use session_state::orchestrator::{OrchestratorStore, Project};
+use session_state::orchestrator::{NewSession, OrchestratorStore, Project};
 use session_state::ownership::{Claim, Writer};
 use session_state::{Error, ErrorKind, Result};
 use session_state_fs::{Durability, FsStore, SystemClock};
@@ -203,9 +203,11 @@ fn parent(args: &[String]) -> std::result::Result<bool, String> {
     let exe = std::env::current_exe().map_err(|e| e.to_string())?;
     let setup = sessions(&root).map_err(|e| e.to_string())?;
     setup
-        .create_session(
-            "ownership race",
-            "default",
+        .record_new(
+            &NewSession {
+                goal: "ownership race".into(),
+                ..NewSession::default()
+            },
             Project::new("p", "/p", None),
             Some("race"),
         )
