@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
-use super::history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
+use super::history_page::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
 use super::status::SessionStatus;
 use crate::time::Timestamp;
 

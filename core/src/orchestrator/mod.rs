@@ -45,6 +45,7 @@ mod git_head;
 mod history;
 mod history_head;
 mod history_index;
+mod history_page;
 mod keys;
 mod options;
 mod parse;
@@ -70,7 +71,7 @@ pub use document::{
 pub use fork::{ForkOptions, HistoryTree, HistoryTreeEntry, forked_copy};
 pub use forked_from::{FORKED_FROM, ForkedFrom};
 pub use git_head::{GIT_HEAD, GitHead};
-pub use history::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
+pub use history_page::{HistoryEntry, HistoryPage, HistoryQuery, SkippedFile};
 pub use keys::{
     CURRENT_KEY, INDEX_HEAD_KEY, INDEX_JOURNAL_KEY, INDEX_KEY, current_key, history_dir,
     history_key, index_head_key, index_journal_key, index_key,

@@ -7,7 +7,7 @@
 use chrono::FixedOffset;
 use serde::Deserialize;
 
-use super::history::HistoryQuery;
+use super::history_page::HistoryQuery;
 use super::status::SessionStatus;
 use super::store::OrchestratorStore;
 use crate::error::{Error, Result};
