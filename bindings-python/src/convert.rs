@@ -8,7 +8,6 @@
 //! straight into the typed document, [`json_to_py`] builds the dict of a file in one pass.
 
 mod from_python;
-mod quick_hash;
 mod to_python;
 
 pub use from_python::fast_typed;

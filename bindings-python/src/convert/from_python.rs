@@ -9,7 +9,7 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
 use session_state::json as json_check;
 
 use super::Obj;
-use super::quick_hash::QuickHash;
+use rustc_hash::FxBuildHasher;
 
 /// Plain Python data read as `T` with serde straight from the objects (no JSON text), when
 /// every part of it is of an exact built-in type that needs no rewording: `dict` with `str`
@@ -41,7 +41,7 @@ const SEPARATOR: usize = 2;
 /// keeps alive while it is read).
 struct Walk {
     budget: usize,
-    keys: HashMap<usize, String, QuickHash>,
+    keys: HashMap<usize, String, FxBuildHasher>,
 }
 
 impl Walk {

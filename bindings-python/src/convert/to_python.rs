@@ -6,7 +6,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString};
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use super::quick_hash::QuickHash;
+use rustc_hash::FxBuildHasher;
 use super::{Obj, Out};
 
 /// The JSON text `bytes` (a leading UTF-8 BOM skipped), which the core has already parsed and
@@ -36,7 +36,7 @@ pub fn json_to_py<'py>(py: Python<'py>, bytes: &[u8]) -> Out<'py> {
 }
 
 /// The keys made so far by one [`json_to_py`], by text.
-type Keys<'de, 'py> = HashMap<&'de str, Bound<'py, PyString>, QuickHash>;
+type Keys<'de, 'py> = HashMap<&'de str, Bound<'py, PyString>, FxBuildHasher>;
 
 /// One value of [`json_to_py`].
 struct Build<'a, 'de, 'py> {
