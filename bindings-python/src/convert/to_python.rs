@@ -6,8 +6,8 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyDict, PyFloat, PyList, PyString};
 use serde::de::{self, DeserializeSeed, Visitor};
 
-use rustc_hash::FxBuildHasher;
 use super::{Obj, Out};
+use rustc_hash::FxBuildHasher;
 
 /// The JSON text `bytes` (a leading UTF-8 BOM skipped), which the core has already parsed and
 /// checked, as plain Python data equal to what `json.loads` gives, built in one pass over the
