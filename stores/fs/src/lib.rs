@@ -76,7 +76,7 @@ mod paths;
 pub mod process;
 
 pub use clock::SystemClock;
-pub use fs_store::{DEFAULT_LOCK_TIMEOUT, Durability, FsStore, MARK_SETTLE};
+pub use fs_store::{DEFAULT_LOCK_TIMEOUT, Durability, FsStore, MARK_SETTLE, STALE_SWEEP_INTERVAL};
 pub use git::{GitHead, ProjectFacts, git_head, project_facts};
 
 /// The README's Rust example, compiled as a doc test so it cannot drift from the API.

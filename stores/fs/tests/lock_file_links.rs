@@ -148,3 +148,28 @@ fn the_folders_of_a_lock_file_get_the_data_files_checks() {
         "a file was made outside the root"
     );
 }
+
+#[test]
+fn a_fifo_at_a_lock_path_is_refused_not_waited_on() {
+    // Opening a FIFO for writing blocks until a reader comes: the lock file is opened without
+    // blocking, then found not to be a plain file.
+    for name in [".journal.jsonl.lock", ".journal.jsonl.lock-queue"] {
+        let root = tempfile::tempdir().unwrap();
+        let store = store_with_data(root.path());
+        let fifo = root.path().join(".moai/memory").join(name);
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        for err in both_writes_fail(&store) {
+            assert_storage(&err, name);
+            assert!(err.message().contains("is not a plain file"), "{err}");
+        }
+        assert_eq!(
+            store.read(&k(KEY)).unwrap().as_deref(),
+            Some(&b"before\n"[..])
+        );
+    }
+}
