@@ -208,21 +208,30 @@ impl FsStore {
     }
 
     pub(crate) fn confined(&self, key: &Key) -> Result<PathBuf> {
-        check_not_reserved(key)?;
-        let path = self.path(key);
-        check_confined(self.canonical_root(key)?, &self.root, key, &path)?;
-        Ok(path)
+        Ok(self.confined_file(key)?.0)
     }
 
-    fn write_atomic(&self, key: &Key, path: &Path, data: &[u8]) -> Result<()> {
+    /// [`confined`](Self::confined), and whether the key's file is a symlink (see
+    /// `write_atomic`), seen by the same look.
+    fn confined_file(&self, key: &Key) -> Result<(PathBuf, bool)> {
+        check_not_reserved(key)?;
+        let path = self.path(key);
+        let is_link = check_confined(self.canonical_root(key)?, &self.root, key, &path)?;
+        Ok((path, is_link))
+    }
+
+    /// Replaces the file of `key` at `path` atomically; `is_link` is whether `path` was a
+    /// symlink when `confined_file` looked.
+    fn write_atomic(&self, key: &Key, path: &Path, is_link: bool, data: &[u8]) -> Result<()> {
         // A key that is a symlink (one leading inside the root: `confined` checked it) is
         // written through: its target is replaced, and the link stays, as a plain write would
         // do. Renaming over the link itself would turn it into a file and leave the target
-        // stale.
+        // stale. (A link swapped in since that look is replaced by the rename, never
+        // followed.)
         let resolved;
-        let path = match fs::symlink_metadata(path) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                resolved = fs::canonicalize(path).map_err(|e| io_error(key, path, "resolve", e))?;
+        let path = match is_link.then(|| fs::canonicalize(path)) {
+            Some(Ok(target)) => {
+                resolved = target;
                 let canonical_root = self.canonical_root(key)?;
                 if !canonical_root.is_some_and(|c| resolved.starts_with(c)) {
                     // Changed since `confined` looked at it.
@@ -230,7 +239,14 @@ impl FsStore {
                 }
                 resolved.as_path()
             }
-            _ => path,
+            // No longer a link (removed or replaced since that look): written as a plain key.
+            Some(Err(_))
+                if !fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) =>
+            {
+                path
+            }
+            Some(Err(e)) => return Err(io_error(key, path, "resolve", e)),
+            None => path,
         };
         let parent = path.parent().unwrap_or(&self.root);
         let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);
@@ -536,8 +552,8 @@ impl Store for FsStore {
     }
 
     fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
-        let path = self.confined(key)?;
-        self.write_atomic(key, &path, data)
+        let (path, is_link) = self.confined_file(key)?;
+        self.write_atomic(key, &path, is_link, data)
     }
 
     fn delete(&self, key: &Key) -> Result<bool> {
@@ -651,11 +667,11 @@ impl Store for FsStore {
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
-        let path = self.confined(key)?;
+        let (path, is_link) = self.confined_file(key)?;
         self.locked(key, &path, || {
             let current = read_file(key, &path)?;
             match apply(current.as_deref())? {
-                Some(bytes) => self.write_atomic(key, &path, &bytes),
+                Some(bytes) => self.write_atomic(key, &path, is_link, &bytes),
                 None => Ok(()),
             }
         })
