@@ -11,8 +11,8 @@ use std::time::{Duration, Instant};
 use session_state::{Error, ErrorKind, Key, Leftover, Result, Store, UpdateFn};
 
 use crate::paths::{
-    TMP_INFIX, check_confined, check_not_reserved, io_error, is_reserved, path_of,
-    remove_stale_temps, sibling,
+    LOCK_SUFFIX, QUEUE_SUFFIX, TMP_INFIX, check_confined, check_not_reserved, io_error,
+    is_reserved, path_of, remove_stale_temps, sibling,
 };
 
 /// How hard a write tries to reach the disk before it returns.
@@ -288,31 +288,54 @@ impl FsStore {
     /// lock again at once (with the lock alone, a steady writer could hold off another process
     /// until its lock timeout). Both waits share one deadline, the lock timeout.
     ///
-    /// When `f` is done and no writer waits (the queue is free), the lock and queue files are
-    /// removed before the lock is let go, so that they do not stay behind (a read that brings
-    /// the history index up to date leaves no lock file). A writer that opened them before
-    /// their removal sees, once it holds one, that its file is no longer the one at the path,
-    /// and opens the path again (see `acquire_at`): so one file per path is ever locked.
+    /// The lock and queue files stay when `f` is done: one pair per key ever updated or
+    /// appended to, made at its first such write (creating and removing two files at every
+    /// write cost more than the write itself). [`delete`](Store::delete) removes the key's
+    /// pair when no writer holds or waits for it (see `remove_lock_files`). A writer that
+    /// opened a file before its removal sees, once it holds it, that its file is no longer
+    /// the one at the path, and opens the path again (see `acquire_at`): so one file per path
+    /// is ever locked.
     fn locked<T>(&self, key: &Key, path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
-        let lock_path = sibling(path, crate::paths::LOCK_SUFFIX);
-        let queue_path = sibling(path, crate::paths::QUEUE_SUFFIX);
+        let lock_path = sibling(path, LOCK_SUFFIX);
+        let queue_path = sibling(path, QUEUE_SUFFIX);
         let deadline = Instant::now() + self.lock_timeout;
-        let (queue, queue_id) = self.acquire_at(key, &queue_path, deadline)?;
+        let (queue, _) = self.acquire_at(key, &queue_path, deadline)?;
         let locked = self.acquire_at(key, &lock_path, deadline);
         let _ = queue.unlock();
-        let (lock, lock_id) = locked?;
+        let (lock, _) = locked?;
         self.sweep_stale_temps(path);
         let out = f();
-        // Off Unix a file cannot be told from its path's (see `is_at`): the files stay.
-        if cfg!(unix) && queue.try_lock().is_ok() {
+        let _ = lock.unlock();
+        out
+    }
+
+    /// Removes the lock and queue files of the key at `path` (after its deletion) when no
+    /// writer holds or waits for them: taken in the writers' order (queue, then lock), without
+    /// waiting, and removed only while both are still the files at their paths. Off Unix a
+    /// file cannot be told from its path's (see `is_at`): they stay. Best effort: a pair in
+    /// use stays, to be used again.
+    fn remove_lock_files(path: &Path) {
+        if !cfg!(unix) {
+            return;
+        }
+        let lock_path = sibling(path, LOCK_SUFFIX);
+        let queue_path = sibling(path, QUEUE_SUFFIX);
+        let Some((queue, queue_id)) = open_existing_lock_file(&queue_path) else {
+            return;
+        };
+        if queue.try_lock().is_err() {
+            return;
+        }
+        if let Some((lock, lock_id)) = open_existing_lock_file(&lock_path)
+            && lock.try_lock().is_ok()
+        {
             if is_at(&queue_id, &queue_path) && is_at(&lock_id, &lock_path) {
                 let _ = fs::remove_file(&lock_path);
                 let _ = fs::remove_file(&queue_path);
             }
-            let _ = queue.unlock();
+            let _ = lock.unlock();
         }
-        let _ = lock.unlock();
-        out
+        let _ = queue.unlock();
     }
 
     /// Opens the lock or queue file `lock_path` and takes its lock by `deadline`. When the
@@ -510,6 +533,21 @@ fn open_lock_file(key: &Key, path: &Path) -> Result<(File, fs::Metadata)> {
 /// Room left past a file's size when reading it whole (at least std's probe of 32 bytes).
 const READ_SPARE: usize = 64;
 
+/// Opens the lock or queue file at `path` if it is there as a plain file (never created,
+/// never through a link).
+fn open_existing_lock_file(path: &Path) -> Option<(File, fs::Metadata)> {
+    let mut options = OpenOptions::new();
+    options.write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NOFOLLOW | libc::O_NONBLOCK,
+    );
+    let file = options.open(path).ok()?;
+    let meta = file.metadata().ok().filter(fs::Metadata::is_file)?;
+    Some((file, meta))
+}
+
 fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {
     let mut options = OpenOptions::new();
     options.read(true);
@@ -560,6 +598,7 @@ impl Store for FsStore {
         let path = self.confined(key)?;
         match fs::remove_file(&path) {
             Ok(()) => {
+                FsStore::remove_lock_files(&path);
                 if self.durability == Durability::Sync {
                     sync_folder(key, &path)?;
                 }
