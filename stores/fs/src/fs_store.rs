@@ -530,8 +530,27 @@ fn open_lock_file(key: &Key, path: &Path) -> Result<(File, fs::Metadata)> {
     }
 }
 
-/// Room left past a file's size when reading it whole (at least std's probe of 32 bytes).
-const READ_SPARE: usize = 64;
+/// Reads `file` to its end into a buffer sized for `size` bytes, the size its metadata gave:
+/// one read for the bytes and one that finds the end when the file has not grown since
+/// (`File::read_to_end` would look the size up again; reading without a size starts small and
+/// takes several reads).
+fn read_whole(mut file: &File, size: usize) -> io::Result<Vec<u8>> {
+    let mut bytes = vec![0; size.saturating_add(1)];
+    let mut filled = 0;
+    loop {
+        if filled == bytes.len() {
+            bytes.resize(filled.saturating_mul(2).max(8192), 0);
+        }
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
+}
 
 /// Opens the lock or queue file at `path` if it is there as a plain file (never created,
 /// never through a link).
@@ -568,14 +587,8 @@ fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {
                 let e = io::Error::other("it is not a regular file (a FIFO, socket or device)");
                 return Err(io_error(key, path, "read", e));
             }
-            // Sized from the metadata above (`File::read_to_end` would look it up again);
-            // the spare bytes let the read that finds the end go without a reallocation.
             let size = usize::try_from(meta.len()).unwrap_or(0);
-            let mut bytes = Vec::with_capacity(size.saturating_add(READ_SPARE));
-            (&file)
-                .take(u64::MAX)
-                .read_to_end(&mut bytes)
-                .map_err(|e| io_error(key, path, "read", e))?;
+            let bytes = read_whole(&file, size).map_err(|e| io_error(key, path, "read", e))?;
             Ok(Some(bytes))
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -736,5 +749,25 @@ impl Store for FsStore {
             }
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_whole;
+
+    #[test]
+    fn read_whole_reads_every_byte_whatever_the_size_it_was_told() {
+        let dir = tempfile::tempdir().unwrap();
+        for len in [0, 1, 8191, 8192, 8193, 100_000] {
+            let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let path = dir.path().join(format!("f{len}"));
+            std::fs::write(&path, &bytes).unwrap();
+            // Told the size, less (the file grew since), more (it shrank since).
+            for told in [len, 0, len / 2, len + 10] {
+                let file = std::fs::File::open(&path).unwrap();
+                assert_eq!(read_whole(&file, told).unwrap(), bytes, "{len} told {told}");
+            }
+        }
     }
 }
