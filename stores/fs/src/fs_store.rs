@@ -760,7 +760,7 @@ mod tests {
     fn read_whole_reads_every_byte_whatever_the_size_it_was_told() {
         let dir = tempfile::tempdir().unwrap();
         for len in [0, 1, 8191, 8192, 8193, 100_000] {
-            let bytes: Vec<u8> = (0..len).map(|i| (i % 251) as u8).collect();
+            let bytes: Vec<u8> = (0..len).map(|i| u8::try_from(i % 251).unwrap()).collect();
             let path = dir.path().join(format!("f{len}"));
             std::fs::write(&path, &bytes).unwrap();
             // Told the size, less (the file grew since), more (it shrank since).
