@@ -290,7 +290,7 @@ impl FsStore {
     ///
     /// The lock and queue files stay when `f` is done: one pair per key ever updated or
     /// appended to, made at its first such write (creating and removing two files at every
-    /// write cost more than the write itself). [`delete`](Store::delete) removes the key's
+    /// write would cost more than the write itself). [`delete`](Store::delete) removes the key's
     /// pair when no writer holds or waits for it (see `remove_lock_files`). A writer that
     /// opened a file before its removal sees, once it holds it, that its file is no longer
     /// the one at the path, and opens the path again (see `acquire_at`): so one file per path
@@ -617,7 +617,11 @@ impl Store for FsStore {
                 }
                 Ok(true)
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                // A key updated without ever being written has a pair too.
+                FsStore::remove_lock_files(&path);
+                Ok(false)
+            }
             Err(e) => Err(io_error(key, &path, "delete", e)),
         }
     }

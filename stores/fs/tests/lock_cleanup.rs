@@ -85,6 +85,10 @@ fn delete_removes_the_pair_of_its_key_unless_a_writer_holds_it() {
     }
     assert!(store.delete(&k("d/a.json")).unwrap());
     assert_eq!(names(&d), [".b.json.lock", ".b.json.lock-queue", "b.json"]);
+    // A key updated without being written: its pair goes with a delete that finds no file.
+    store.update(&k("d/c.json"), &mut |_| Ok(None)).unwrap();
+    assert!(!store.delete(&k("d/c.json")).unwrap());
+    assert_eq!(names(&d), [".b.json.lock", ".b.json.lock-queue", "b.json"]);
 
     // Another process's lock on the pair (flock on its own open file): kept, and used again.
     let holder = std::fs::File::open(d.join(".b.json.lock")).unwrap();
