@@ -10,11 +10,14 @@ import { ss, tempDir, throwsCode } from './helpers.mjs'
 const { OrchestratorStore, AgentRegistry, TeamStore, FileStore, sessionFromConfig, resumeSummary } = ss
 const PROJECT = { name: 'p', path: '/p' }
 
-/** Every file below `root` with its text, by relative path. */
+/**
+ * Every file below `root` with its text, by relative path (lock and queue files excluded: the
+ * file store keeps one pair per key written under a lock, and a delete removes its key's pair).
+ */
 function files(root) {
   const out = {}
   for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
-    if (!entry.isFile()) continue
+    if (!entry.isFile() || entry.name.includes('.lock')) continue
     const path = join(entry.parentPath, entry.name)
     out[path.slice(root.length + 1)] = readFileSync(path, 'utf8')
   }

@@ -1,6 +1,6 @@
 //! What a kill -9 leaves behind, through the real binary: `doctor` reports the temporary files
 //! of killed writers (exit 3) and `doctor --fix` removes them, never a live writer's; a read
-//! (`history` on a project with no index) leaves no lock file behind.
+//! (`history` on a project with no index) leaves only the lock pair of the index it writes.
 #![cfg(target_os = "linux")]
 
 use std::path::Path;
@@ -83,7 +83,7 @@ fn doctor_reports_the_temporary_files_of_killed_writers_and_fix_removes_them() {
 }
 
 #[test]
-fn history_on_a_project_without_an_index_leaves_no_lock_file() {
+fn history_on_a_project_without_an_index_leaves_only_the_index_journal_lock() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();
     example_project(root);
@@ -94,8 +94,25 @@ fn history_on_a_project_without_an_index_leaves_no_lock_file() {
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
     names.sort();
+    // The index is written under its journal's lock, whose pair of files stays (one per
+    // locked key, see `FsStore`); the history folder gets none.
     let locks: Vec<&String> = names.iter().filter(|n| n.contains(".lock")).collect();
-    assert!(locks.is_empty(), "history left {locks:?}");
+    assert_eq!(
+        locks,
+        [
+            ".orchestrator-history.index.journal.lock",
+            ".orchestrator-history.index.journal.lock-queue"
+        ],
+        "history left {locks:?}"
+    );
+    let history = root.join(".claude/orchestrator-history");
+    for entry in std::fs::read_dir(&history).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        assert!(
+            !name.contains(".lock"),
+            "history left {name} in {history:?}"
+        );
+    }
     // The listing is the same on the next call, through the index it made.
     assert_eq!(stdout(&run(root, &["history"])), stdout(&out));
 }

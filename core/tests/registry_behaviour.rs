@@ -531,7 +531,9 @@ fn a_result_too_deep_to_read_back_is_refused_and_nothing_is_written() {
 }
 
 /// A writer killed mid-write leaves `.agent-sessions.json.tmp-PID-N`; the next registration
-/// (which writes under the journal's lock) removes it in either mode.
+/// of a handle (which writes under the journal's lock) removes it in either mode (the
+/// filesystem store sweeps a folder at a handle's first locked write there, see
+/// `session_state_fs::STALE_SWEEP_INTERVAL`).
 #[test]
 fn a_registration_removes_a_dead_writers_temporary_file() {
     if !std::path::Path::new("/proc/self").exists() {
@@ -540,13 +542,17 @@ fn a_registration_removes_a_dead_writers_temporary_file() {
     for mode in [JournalMode::Off, JournalMode::DEFAULT_ON] {
         let dir = tempfile::tempdir().unwrap();
         let store = FsStore::new(dir.path()).unwrap();
-        let reg = AgentRegistry::new(store, clock()).with_journal(mode);
-        reg.register("a", "a1", json!(1), None).unwrap();
+        AgentRegistry::new(store, clock())
+            .with_journal(mode)
+            .register("a", "a1", json!(1), None)
+            .unwrap();
         // PID 4194304 is above Linux's pid_max: no process has it.
         let dead = dir
             .path()
             .join(".moai/memory/.agent-sessions.json.tmp-4194304-0");
         std::fs::write(&dead, b"{\"sessions\": {").unwrap();
+        let store = FsStore::new(dir.path()).unwrap();
+        let reg = AgentRegistry::new(store, clock()).with_journal(mode);
         reg.register("a", "a2", json!(2), None).unwrap();
         reg.compact().unwrap();
         assert!(!dead.exists(), "{mode:?}");

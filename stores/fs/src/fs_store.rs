@@ -1,17 +1,18 @@
 //! [`FsStore`]: keys as files below a root folder.
 
+use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use session_state::{Error, ErrorKind, Key, Leftover, Result, Store, UpdateFn};
 
 use crate::paths::{
-    TMP_INFIX, check_confined, check_not_reserved, io_error, is_reserved, path_of,
-    remove_stale_temps, sibling,
+    LOCK_SUFFIX, QUEUE_SUFFIX, TMP_INFIX, check_confined, check_not_reserved, io_error,
+    is_reserved, path_of, remove_stale_temps, sibling,
 };
 
 /// How hard a write tries to reach the disk before it returns.
@@ -39,6 +40,8 @@ pub struct FsStore {
     lock_timeout: Duration,
     lock_wait: Option<LockWait>,
     mark_settle: Duration,
+    /// When this handle (and its clones) last swept each folder for stale temporary files.
+    swept: Arc<Mutex<HashMap<PathBuf, Instant>>>,
 }
 
 /// What waits between polls for a lock, instead of a plain sleep: an error ends the wait with
@@ -109,6 +112,7 @@ impl FsStore {
             lock_timeout: DEFAULT_LOCK_TIMEOUT,
             lock_wait: None,
             mark_settle: MARK_SETTLE,
+            swept: Arc::default(),
         })
     }
 
@@ -204,21 +208,30 @@ impl FsStore {
     }
 
     pub(crate) fn confined(&self, key: &Key) -> Result<PathBuf> {
-        check_not_reserved(key)?;
-        let path = self.path(key);
-        check_confined(self.canonical_root(key)?, &self.root, key, &path)?;
-        Ok(path)
+        Ok(self.confined_file(key)?.0)
     }
 
-    fn write_atomic(&self, key: &Key, path: &Path, data: &[u8]) -> Result<()> {
+    /// [`confined`](Self::confined), and whether the key's file is a symlink (see
+    /// `write_atomic`), seen by the same look.
+    fn confined_file(&self, key: &Key) -> Result<(PathBuf, bool)> {
+        check_not_reserved(key)?;
+        let path = self.path(key);
+        let is_link = check_confined(self.canonical_root(key)?, &self.root, key, &path)?;
+        Ok((path, is_link))
+    }
+
+    /// Replaces the file of `key` at `path` atomically; `is_link` is whether `path` was a
+    /// symlink when `confined_file` looked.
+    fn write_atomic(&self, key: &Key, path: &Path, is_link: bool, data: &[u8]) -> Result<()> {
         // A key that is a symlink (one leading inside the root: `confined` checked it) is
         // written through: its target is replaced, and the link stays, as a plain write would
         // do. Renaming over the link itself would turn it into a file and leave the target
-        // stale.
+        // stale. (A link swapped in since that look is replaced by the rename, never
+        // followed.)
         let resolved;
-        let path = match fs::symlink_metadata(path) {
-            Ok(meta) if meta.file_type().is_symlink() => {
-                resolved = fs::canonicalize(path).map_err(|e| io_error(key, path, "resolve", e))?;
+        let path = match is_link.then(|| fs::canonicalize(path)) {
+            Some(Ok(target)) => {
+                resolved = target;
                 let canonical_root = self.canonical_root(key)?;
                 if !canonical_root.is_some_and(|c| resolved.starts_with(c)) {
                     // Changed since `confined` looked at it.
@@ -226,14 +239,29 @@ impl FsStore {
                 }
                 resolved.as_path()
             }
-            _ => path,
+            // No longer a link (removed or replaced since that look): written as a plain key.
+            Some(Err(_))
+                if !fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink()) =>
+            {
+                path
+            }
+            Some(Err(e)) => return Err(io_error(key, path, "resolve", e)),
+            None => path,
         };
         let parent = path.parent().unwrap_or(&self.root);
-        create_dirs(parent).map_err(|e| io_error(key, parent, "create the folder of", e))?;
         let n = TMP_COUNTER.fetch_add(1, Ordering::Relaxed);
         let tmp = sibling(path, &format!("{TMP_INFIX}{}-{n}", std::process::id()));
+        // The folder is made only when the temporary file finds it missing.
+        let mut file = match new_private_file(&tmp) {
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                create_dirs(parent)
+                    .map_err(|e| io_error(key, parent, "create the folder of", e))?;
+                new_private_file(&tmp)
+            }
+            opened => opened,
+        }
+        .map_err(|e| io_error(key, path, "write", e))?;
         let result = (|| {
-            let mut file = new_private_file(&tmp)?;
             file.write_all(data)?;
             if self.durability == Durability::Sync {
                 file.sync_all()?;
@@ -260,66 +288,116 @@ impl FsStore {
     /// lock again at once (with the lock alone, a steady writer could hold off another process
     /// until its lock timeout). Both waits share one deadline, the lock timeout.
     ///
-    /// When `f` is done and no writer waits (the queue is free), the lock and queue files are
-    /// removed before the lock is let go, so that they do not stay behind (a read that brings
-    /// the history index up to date leaves no lock file). A writer that opened them before
-    /// their removal sees, once it holds one, that its file is no longer the one at the path,
-    /// and opens the path again (see `acquire_at`): so one file per path is ever locked.
+    /// The lock and queue files stay when `f` is done: one pair per key ever updated or
+    /// appended to, made at its first such write (creating and removing two files at every
+    /// write would cost more than the write itself). [`delete`](Store::delete) removes the key's
+    /// pair when no writer holds or waits for it (see `remove_lock_files`). A writer that
+    /// opened a file before its removal sees, once it holds it, that its file is no longer
+    /// the one at the path, and opens the path again (see `acquire_at`): so one file per path
+    /// is ever locked.
     fn locked<T>(&self, key: &Key, path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
-        let parent = path.parent().unwrap_or(&self.root);
-        create_dirs(parent).map_err(|e| io_error(key, parent, "create the folder of", e))?;
-        let lock_path = sibling(path, crate::paths::LOCK_SUFFIX);
-        let queue_path = sibling(path, crate::paths::QUEUE_SUFFIX);
+        let lock_path = sibling(path, LOCK_SUFFIX);
+        let queue_path = sibling(path, QUEUE_SUFFIX);
         let deadline = Instant::now() + self.lock_timeout;
-        let queue = self.acquire_at(key, &queue_path, deadline)?;
+        let (queue, _) = self.acquire_at(key, &queue_path, deadline)?;
         let locked = self.acquire_at(key, &lock_path, deadline);
         let _ = queue.unlock();
-        let lock = locked?;
-        // Under the lock no other writer of this key is mid-update: clear what dead ones left.
-        remove_stale_temps(path);
+        let (lock, _) = locked?;
+        self.sweep_stale_temps(path);
         let out = f();
-        // Off Unix a file cannot be told from its path's (see `is_at`): the files stay.
-        if cfg!(unix) && queue.try_lock().is_ok() {
-            if is_at(&queue, &queue_path) && is_at(&lock, &lock_path) {
+        let _ = lock.unlock();
+        out
+    }
+
+    /// Removes the lock and queue files of the key at `path` (after its deletion) when no
+    /// writer holds or waits for them: taken in the writers' order (queue, then lock), without
+    /// waiting, and removed only while both are still the files at their paths. Off Unix a
+    /// file cannot be told from its path's (see `is_at`): they stay. Best effort: a pair in
+    /// use stays, to be used again.
+    fn remove_lock_files(path: &Path) {
+        if !cfg!(unix) {
+            return;
+        }
+        let lock_path = sibling(path, LOCK_SUFFIX);
+        let queue_path = sibling(path, QUEUE_SUFFIX);
+        let Some((queue, queue_id)) = open_existing_lock_file(&queue_path) else {
+            return;
+        };
+        if queue.try_lock().is_err() {
+            return;
+        }
+        if let Some((lock, lock_id)) = open_existing_lock_file(&lock_path)
+            && lock.try_lock().is_ok()
+        {
+            if is_at(&queue_id, &queue_path) && is_at(&lock_id, &lock_path) {
                 let _ = fs::remove_file(&lock_path);
                 let _ = fs::remove_file(&queue_path);
             }
-            let _ = queue.unlock();
+            let _ = lock.unlock();
         }
-        let _ = lock.unlock();
-        out
+        let _ = queue.unlock();
     }
 
     /// Opens the lock or queue file `lock_path` and takes its lock by `deadline`. When the
     /// file it locked is no longer the one at the path (its holder removed it meanwhile), it
     /// lets it go and opens the path again.
-    fn acquire_at(&self, key: &Key, lock_path: &Path, deadline: Instant) -> Result<File> {
+    fn acquire_at(
+        &self,
+        key: &Key,
+        lock_path: &Path,
+        deadline: Instant,
+    ) -> Result<(File, fs::Metadata)> {
         loop {
-            let file = open_lock_file(key, lock_path)?;
+            let (file, id) = open_lock_file(key, lock_path)?;
             self.acquire(key, lock_path, &file, deadline)?;
-            if is_at(&file, lock_path) {
-                return Ok(file);
+            if is_at(&id, lock_path) {
+                return Ok((file, id));
             }
             let _ = file.unlock();
         }
     }
+
+    /// Under the lock of the key `path`, no other writer of that key is mid-write: removes
+    /// the temporary files dead writers left in its folder (see `remove_stale_temps`). A
+    /// handle (with its clones) sweeps a folder at its first locked write there, then again
+    /// only once [`STALE_SWEEP_INTERVAL`] has passed since: a listing of the folder at every
+    /// write would cost more than the write in a busy folder, and a leftover is never read
+    /// or listed meanwhile.
+    fn sweep_stale_temps(&self, path: &Path) {
+        let Some(folder) = path.parent() else {
+            return;
+        };
+        let now = Instant::now();
+        {
+            let mut swept = self
+                .swept
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            match swept.get_mut(folder) {
+                Some(at) if now.duration_since(*at) < STALE_SWEEP_INTERVAL => return,
+                Some(at) => *at = now,
+                None => {
+                    swept.insert(folder.to_path_buf(), now);
+                }
+            }
+        }
+        remove_stale_temps(path);
+    }
 }
 
-/// Whether `file` is the file at `path` now (same device and inode; a path that is gone or
-/// holds another file is not). Off Unix it cannot tell and answers `true` (lock files are
-/// never removed there).
-fn is_at(file: &File, path: &Path) -> bool {
+/// Whether the file whose metadata is `held` is the file at `path` now (same device and
+/// inode; a path that is gone or holds another file is not). Off Unix it cannot tell and
+/// answers `true` (lock files are never removed there).
+fn is_at(held: &fs::Metadata, path: &Path) -> bool {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        match (file.metadata(), fs::symlink_metadata(path)) {
-            (Ok(held), Ok(there)) => held.dev() == there.dev() && held.ino() == there.ino(),
-            _ => false,
-        }
+        fs::symlink_metadata(path)
+            .is_ok_and(|there| held.dev() == there.dev() && held.ino() == there.ino())
     }
     #[cfg(not(unix))]
     {
-        let _ = (file, path);
+        let _ = (held, path);
         true
     }
 }
@@ -364,6 +442,10 @@ pub const MARK_SETTLE: Duration = Duration::from_secs(2);
 /// How long `update`/`append` wait for the cross-process lock by default: 30 s.
 pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How often one handle sweeps a folder it writes in for stale temporary files: at its first
+/// locked write there, then at the first one this long after its last sweep.
+pub const STALE_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
+
 /// Fsyncs the folder that holds `path`, so a rename, creation or removal in it is durable.
 fn sync_folder(key: &Key, path: &Path) -> Result<()> {
     let Some(parent) = path.parent() else {
@@ -393,13 +475,14 @@ fn new_private_file(path: &Path) -> io::Result<File> {
     options.open(path)
 }
 
-/// Opens the lock or queue file `path` of `key` (created with mode 0600 if missing, never
-/// truncated). A lock file is the store's own, never a user's link: a symlink there (leading
-/// inside the root or not, dangling or not) is refused with a `storage` error naming it, and
-/// nothing is created or opened through it (the open uses `O_NOFOLLOW` on Unix, so a link put
-/// there after the check is refused too). Anything else that is not a plain file (a folder, a
-/// FIFO that would block the open) is refused as well.
-fn open_lock_file(key: &Key, path: &Path) -> Result<File> {
+/// Opens the lock or queue file `path` of `key` (created with mode 0600 if missing, with the
+/// folders it needs, never truncated), with its metadata (what tells it from the file at the
+/// path later, see `is_at`). A lock file is the store's own, never a user's link: a symlink
+/// there (leading inside the root or not, dangling or not) is refused with a `storage` error
+/// naming it, and nothing is created or opened through it (the open uses `O_NOFOLLOW` on
+/// Unix). Anything else that is not a plain file (a folder, a FIFO: opened without blocking)
+/// is refused as well.
+fn open_lock_file(key: &Key, path: &Path) -> Result<(File, fs::Metadata)> {
     let refuse = |what: &str| {
         Error::new(
             ErrorKind::Storage,
@@ -412,25 +495,76 @@ fn open_lock_file(key: &Key, path: &Path) -> Result<File> {
         .with_context("key", key.as_str())
         .with_context("path", path.display().to_string())
     };
-    let is_link = || fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
-    match fs::symlink_metadata(path) {
-        Ok(meta) if meta.file_type().is_symlink() => return Err(refuse("is a symlink")),
-        Ok(meta) if !meta.is_file() => return Err(refuse("is not a plain file")),
-        _ => {}
-    }
     let mut options = OpenOptions::new();
     options.write(true).create(true).truncate(false);
     #[cfg(unix)]
     {
         use std::os::unix::fs::OpenOptionsExt;
-        options.mode(0o600).custom_flags(libc::O_NOFOLLOW);
+        options
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
-    match options.open(path) {
-        Ok(file) => Ok(file),
-        // Made a link since the check: `O_NOFOLLOW` refused it (ELOOP).
-        Err(_) if is_link() => Err(refuse("is a symlink")),
-        Err(e) => Err(io_error(key, path, "lock", e)),
+    let opened = match options.open(path) {
+        // The folder is made only when the lock file finds it missing.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            let parent = path.parent().unwrap_or(path);
+            create_dirs(parent).map_err(|e| io_error(key, parent, "create the folder of", e))?;
+            options.open(path)
+        }
+        opened => opened,
+    };
+    let failed = match opened {
+        Ok(file) => match file.metadata() {
+            Ok(meta) if meta.is_file() => return Ok((file, meta)),
+            Ok(_) => return Err(refuse("is not a plain file")),
+            Err(e) => e,
+        },
+        Err(e) => e,
+    };
+    // Why the open failed: `O_NOFOLLOW` refuses a link (ELOOP), a folder cannot be written
+    // (EISDIR), a FIFO without a reader cannot be opened without blocking (ENXIO).
+    match fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => Err(refuse("is a symlink")),
+        Ok(meta) if !meta.is_file() => Err(refuse("is not a plain file")),
+        _ => Err(io_error(key, path, "lock", failed)),
     }
+}
+
+/// Reads `file` to its end into a buffer sized for `size` bytes, the size its metadata gave:
+/// one read for the bytes and one that finds the end when the file has not grown since
+/// (`File::read_to_end` would look the size up again; reading without a size starts small and
+/// takes several reads).
+fn read_whole(mut file: &File, size: usize) -> io::Result<Vec<u8>> {
+    let mut bytes = vec![0; size.saturating_add(1)];
+    let mut filled = 0;
+    loop {
+        if filled == bytes.len() {
+            bytes.resize(filled.saturating_mul(2).max(8192), 0);
+        }
+        match file.read(&mut bytes[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    bytes.truncate(filled);
+    Ok(bytes)
+}
+
+/// Opens the lock or queue file at `path` if it is there as a plain file (never created,
+/// never through a link).
+fn open_existing_lock_file(path: &Path) -> Option<(File, fs::Metadata)> {
+    let mut options = OpenOptions::new();
+    options.write(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(
+        &mut options,
+        libc::O_NOFOLLOW | libc::O_NONBLOCK,
+    );
+    let file = options.open(path).ok()?;
+    let meta = file.metadata().ok().filter(fs::Metadata::is_file)?;
+    Some((file, meta))
 }
 
 fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {
@@ -441,7 +575,7 @@ fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {
     #[cfg(unix)]
     std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
     match options.open(path) {
-        Ok(mut file) => {
+        Ok(file) => {
             let meta = file
                 .metadata()
                 .map_err(|e| io_error(key, path, "read", e))?;
@@ -453,9 +587,8 @@ fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {
                 let e = io::Error::other("it is not a regular file (a FIFO, socket or device)");
                 return Err(io_error(key, path, "read", e));
             }
-            let mut bytes = Vec::new();
-            file.read_to_end(&mut bytes)
-                .map_err(|e| io_error(key, path, "read", e))?;
+            let size = usize::try_from(meta.len()).unwrap_or(0);
+            let bytes = read_whole(&file, size).map_err(|e| io_error(key, path, "read", e))?;
             Ok(Some(bytes))
         }
         Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
@@ -470,20 +603,25 @@ impl Store for FsStore {
     }
 
     fn write(&self, key: &Key, data: &[u8]) -> Result<()> {
-        let path = self.confined(key)?;
-        self.write_atomic(key, &path, data)
+        let (path, is_link) = self.confined_file(key)?;
+        self.write_atomic(key, &path, is_link, data)
     }
 
     fn delete(&self, key: &Key) -> Result<bool> {
         let path = self.confined(key)?;
         match fs::remove_file(&path) {
             Ok(()) => {
+                FsStore::remove_lock_files(&path);
                 if self.durability == Durability::Sync {
                     sync_folder(key, &path)?;
                 }
                 Ok(true)
             }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(false),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                // A key updated without ever being written has a pair too.
+                FsStore::remove_lock_files(&path);
+                Ok(false)
+            }
             Err(e) => Err(io_error(key, &path, "delete", e)),
         }
     }
@@ -585,11 +723,11 @@ impl Store for FsStore {
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
-        let path = self.confined(key)?;
+        let (path, is_link) = self.confined_file(key)?;
         self.locked(key, &path, || {
             let current = read_file(key, &path)?;
             match apply(current.as_deref())? {
-                Some(bytes) => self.write_atomic(key, &path, &bytes),
+                Some(bytes) => self.write_atomic(key, &path, is_link, &bytes),
                 None => Ok(()),
             }
         })
@@ -615,5 +753,25 @@ impl Store for FsStore {
             }
             Ok(())
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_whole;
+
+    #[test]
+    fn read_whole_reads_every_byte_whatever_the_size_it_was_told() {
+        let dir = tempfile::tempdir().unwrap();
+        for len in [0, 1, 8191, 8192, 8193, 100_000] {
+            let bytes: Vec<u8> = (0..len).map(|i| u8::try_from(i % 251).unwrap()).collect();
+            let path = dir.path().join(format!("f{len}"));
+            std::fs::write(&path, &bytes).unwrap();
+            // Told the size, less (the file grew since), more (it shrank since).
+            for told in [len, 0, len / 2, len + 10] {
+                let file = std::fs::File::open(&path).unwrap();
+                assert_eq!(read_whole(&file, told).unwrap(), bytes, "{len} told {told}");
+            }
+        }
     }
 }

@@ -21,8 +21,9 @@
 //! - **No side effect on a read**: making the store, `read`, `list` and `delete` create nothing;
 //!   a missing root reads as empty. Only `write`, `update` and `append` create the root and
 //!   the folders a key needs (an `update` does so even when it ends up writing nothing).
-//!   Lock and queue files exist while writers hold or wait for them: the last writer removes
-//!   them (Unix), so they stay behind only after a kill or while writers queue.
+//!   A key's lock and queue files are made by its first `update` or `append` and kept (empty,
+//!   0600): one pair per key ever updated, never one per write; `delete` removes the key's
+//!   pair unless a writer holds or waits for it (Unix).
 //! - **Confined**: keys are validated segments; a symlink inside the root that leads outside it
 //!   is refused with a `storage` error, for reads and writes alike, except a link at one of the
 //!   layout's own folders (`.claude`, `.moai`, `.moai/memory`, `teams`), which a dotfiles setup
@@ -35,8 +36,9 @@
 //! Temporary files (`.NAME.tmp-*`), lock files (`.NAME.lock`) and queue files
 //! (`.NAME.lock-queue`) are reserved names: they never
 //! appear in [`list`](session_state::Store::list), a temporary file left by a crash is
-//! never read, and the next write in its folder removes it (when its writer's PID is no longer
-//! running, checked in `/proc`), and a key with a segment of that form (`.x.lock`, `.x.tmp-1`) is refused with an
+//! never read, and removed (when its writer's PID is no longer running, checked in `/proc`)
+//! by a handle's first `update` or `append` in its folder, and again at its first one
+//! [`STALE_SWEEP_INTERVAL`] after that (or by `remove_leftovers`), and a key with a segment of that form (`.x.lock`, `.x.tmp-1`) is refused with an
 //! `invalid_key` error, since writing it would replace a lock file. Temp and lock names keep
 //! the first 200 bytes of the key's name, so a 255-byte segment still fits the file-name limit.
 //!
@@ -76,7 +78,7 @@ mod paths;
 pub mod process;
 
 pub use clock::SystemClock;
-pub use fs_store::{DEFAULT_LOCK_TIMEOUT, Durability, FsStore, MARK_SETTLE};
+pub use fs_store::{DEFAULT_LOCK_TIMEOUT, Durability, FsStore, MARK_SETTLE, STALE_SWEEP_INTERVAL};
 pub use git::{GitHead, ProjectFacts, git_head, project_facts};
 
 /// The README's Rust example, compiled as a doc test so it cannot drift from the API.

@@ -162,13 +162,15 @@ fn is_layout_folder(key: &Key, depth: usize) -> bool {
 /// exist: then no link can lead inside it), or inside the target of the last layout folder
 /// (`.claude`, `.moai`, `.moai/memory`, `teams`) above it that is a symlink: such a link is
 /// followed wherever it leads, as long as it leads to a folder. Missing components are fine:
-/// the store creates them as plain folders.
+/// the store creates them as plain folders. Returns whether the key's own file is a symlink
+/// (one found confined), from the same look.
 pub fn check_confined(
     canonical_root: Option<&Path>,
     root: &Path,
     key: &Key,
     path: &Path,
-) -> Result<()> {
+) -> Result<bool> {
+    let last = key.segments().count();
     let mut current = root.to_path_buf();
     // Where the links met so far may lead: the root, or a linked layout folder's target.
     let mut bound = canonical_root.map(Path::to_path_buf);
@@ -182,6 +184,9 @@ pub fn check_confined(
                     && target.is_dir()
                 {
                     bound = Some(target.clone());
+                    if depth + 1 == last {
+                        return Ok(true);
+                    }
                     continue;
                 }
                 let inside = resolved.as_ref().is_ok_and(|target| {
@@ -203,11 +208,14 @@ pub fn check_confined(
                     .with_context("path", path.display().to_string())
                     .with_context("symlink", current.display().to_string()));
                 }
+                if depth + 1 == last {
+                    return Ok(true);
+                }
             }
             Ok(_) => {}
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(false),
             Err(e) => return Err(io_error(key, &current, "inspect", e)),
         }
     }
-    Ok(())
+    Ok(false)
 }

@@ -1,6 +1,6 @@
 //! `FsStore::mark`: vouched for only once settled, changed by any change made since, by this
 //! store or by hand; and the history listing that relies on it (head read alone while the
-//! marks hold, archives added or removed by hand noticed, no lock file left per archive).
+//! marks hold, archives added or removed by hand noticed, no lock file per archive).
 
 use std::io::Write;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -178,15 +178,26 @@ fn the_listing_reads_the_head_alone_while_the_marks_hold_and_sees_changes_by_han
     assert_eq!(ids(&s.list_history(&status).unwrap()), ["hand"]);
     assert_eq!(s.list_history(&status).unwrap().total, 1);
 
-    // No lock or queue file is left by the archives and listings.
-    let mut left = Vec::new();
-    for folder in [dir.path().join(".claude"), folder] {
-        for entry in std::fs::read_dir(folder).unwrap() {
-            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
-            if name.contains(".lock") {
-                left.push(name);
-            }
-        }
-    }
-    assert_eq!(left, Vec::<String>::new());
+    // The archives and listings leave no lock or queue file per archive: none in the history
+    // folder, and in `.claude` the one pair of each key they lock (the current file's, under
+    // which archives are written, and the index journal's).
+    let locks = |folder: &std::path::Path| {
+        let mut names: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|name| name.contains(".lock"))
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(locks(&folder), Vec::<String>::new());
+    assert_eq!(
+        locks(&dir.path().join(".claude")),
+        [
+            ".orchestrator-history.index.journal.lock",
+            ".orchestrator-history.index.journal.lock-queue",
+            ".orchestrator-session.json.lock",
+            ".orchestrator-session.json.lock-queue",
+        ]
+    );
 }

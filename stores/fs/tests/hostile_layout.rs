@@ -163,6 +163,47 @@ fn writes_to_a_link_inside_the_root_go_to_its_target() {
     }
 }
 
+/// A key's link removed, or swapped for one leading outside, while an update holds the lock
+/// (after the key was checked): a removed link gives way to a plain file at the key, a link
+/// leading outside is refused (`storage`); neither the old nor the outside target changes.
+#[test]
+fn a_link_changed_during_an_update_is_never_followed_outside() {
+    let root = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let precious = outside.path().join("precious");
+    std::fs::write(&precious, b"precious").unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    store.write(&k("shared/as.json"), b"old").unwrap();
+    let link = root.path().join("d/as.json");
+    let key = k("d/as.json");
+    for swap_in in [None, Some(precious.as_path())] {
+        std::fs::create_dir_all(link.parent().unwrap()).unwrap();
+        let _ = std::fs::remove_file(&link);
+        symlink("../shared/as.json", &link).unwrap();
+        let updated = store.update(&key, &mut |old| {
+            assert_eq!(old, Some(&b"old"[..]));
+            std::fs::remove_file(&link).unwrap();
+            if let Some(target) = swap_in {
+                symlink(target, &link).unwrap();
+            }
+            Ok(Some(b"new".to_vec()))
+        });
+        match swap_in {
+            None => {
+                updated.unwrap();
+                assert!(!is_link(&link));
+                assert_eq!(std::fs::read(&link).unwrap(), b"new");
+            }
+            Some(_) => assert_storage(&updated.unwrap_err(), "d/as.json"),
+        }
+        assert_eq!(
+            store.read(&k("shared/as.json")).unwrap().as_deref(),
+            Some(&b"old"[..])
+        );
+        assert_eq!(std::fs::read(&precious).unwrap(), b"precious");
+    }
+}
+
 /// A relative root is resolved when the store is made: changing the current folder later does
 /// not move the store (the folder is made and written in one place).
 /// Runs in a child process, since the current folder is process-wide.

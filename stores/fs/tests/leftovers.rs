@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime};
 
 use common::k;
 use session_state::{Leftover, Store};
-use session_state_fs::FsStore;
+use session_state_fs::{FsStore, STALE_SWEEP_INTERVAL};
 
 /// The PID of a process that has exited (so no running process has it, barring reuse).
 fn dead_pid() -> u32 {
@@ -105,4 +105,50 @@ fn a_missing_folder_has_no_leftovers() {
     assert_eq!(store.leftovers(&k(".claude")).unwrap(), Vec::new());
     assert_eq!(store.remove_leftovers(&k(".claude")).unwrap(), Vec::new());
     assert!(!root.path().join("none").exists());
+}
+
+#[test]
+fn a_handle_sweeps_a_folder_at_its_first_update_there_then_once_an_interval() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let key = k(".claude/doc.json");
+    let dead = dead_pid();
+    let before = root.path().join(format!(".claude/.doc.json.tmp-{dead}-0"));
+    write(&before, 3);
+    store
+        .update(&key, &mut |_| Ok(Some(b"1".to_vec())))
+        .unwrap();
+    assert!(
+        !before.exists(),
+        "the handle's first update in the folder sweeps it"
+    );
+
+    // A writer that dies after that sweep: its file (of any key of the folder) is ignored,
+    // and this handle and its clones leave it until the interval has passed.
+    let after = root
+        .path()
+        .join(format!(".claude/.other.json.tmp-{dead}-1"));
+    write(&after, 3);
+    let clone = store.clone();
+    clone
+        .update(&key, &mut |_| Ok(Some(b"2".to_vec())))
+        .unwrap();
+    store.append(&k(".claude/other.json"), b"x").unwrap();
+    assert!(
+        after.exists(),
+        "swept again only {STALE_SWEEP_INTERVAL:?} after the last sweep"
+    );
+    assert_eq!(store.read(&key).unwrap().as_deref(), Some(&b"2"[..]));
+    assert_eq!(
+        store.list(&k(".claude")).unwrap(),
+        [k(".claude/doc.json"), k(".claude/other.json")]
+    );
+    assert_eq!(store.leftovers(&k(".claude")).unwrap().len(), 1);
+
+    // Another handle sweeps at its first update there.
+    let other = FsStore::new(root.path()).unwrap();
+    other
+        .update(&key, &mut |_| Ok(Some(b"3".to_vec())))
+        .unwrap();
+    assert!(!after.exists(), "a new handle's first update sweeps it");
 }

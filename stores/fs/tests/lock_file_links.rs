@@ -100,10 +100,10 @@ fn a_lock_file_linked_inside_the_root_is_refused_too() {
         store.read(&k(KEY)).unwrap().as_deref(),
         Some(&b"before\n"[..])
     );
-    // Once the link is gone the store makes its own lock file again (and removes it when done).
+    // Once the link is gone the store makes its own lock file again (a plain file it keeps).
     std::fs::remove_file(&lock).unwrap();
     store.append(&k(KEY), b"after\n").unwrap();
-    assert!(std::fs::symlink_metadata(&lock).is_err());
+    assert!(std::fs::symlink_metadata(&lock).unwrap().is_file());
     assert!(std::fs::symlink_metadata(&inside).unwrap().is_file());
     assert_eq!(
         store.read(&k(KEY)).unwrap().as_deref(),
@@ -147,4 +147,29 @@ fn the_folders_of_a_lock_file_get_the_data_files_checks() {
         std::fs::read_dir(outside.path()).unwrap().next().is_none(),
         "a file was made outside the root"
     );
+}
+
+#[test]
+fn a_fifo_at_a_lock_path_is_refused_not_waited_on() {
+    // Opening a FIFO for writing blocks until a reader comes: the lock file is opened without
+    // blocking, then found not to be a plain file.
+    for name in [".journal.jsonl.lock", ".journal.jsonl.lock-queue"] {
+        let root = tempfile::tempdir().unwrap();
+        let store = store_with_data(root.path());
+        let fifo = root.path().join(".moai/memory").join(name);
+        let _ = std::fs::remove_file(&fifo);
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        for err in both_writes_fail(&store) {
+            assert_storage(&err, name);
+            assert!(err.message().contains("is not a plain file"), "{err}");
+        }
+        assert_eq!(
+            store.read(&k(KEY)).unwrap().as_deref(),
+            Some(&b"before\n"[..])
+        );
+    }
 }
