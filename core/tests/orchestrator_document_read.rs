@@ -15,7 +15,7 @@ use serde_json::Value;
 use session_state::orchestrator as ours;
 
 /// The document types as the derive reads them, named as ours so `Debug` prints the same.
-#[allow(dead_code)]
+#[allow(dead_code, clippy::struct_field_names)]
 mod derived {
     use serde::{Deserialize, Deserializer};
     use serde_json::{Map, Number, Value};
