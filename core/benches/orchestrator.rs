@@ -1,4 +1,4 @@
-//! Orchestrator benches: save and load of a 200-agent session (memory and filesystem stores),
+//! Orchestrator benches: save, load and parse of a 200-agent session (memory and filesystem stores),
 //! `list_history(limit 10)` over 10,000 archived sessions with and without the index, and the
 //! scaling of `list_history(limit 10)` (1,000 to 100,000 archives) and of `archive` (100 and
 //! 10,000 archives).
@@ -10,7 +10,8 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorStore, SessionStatus, history_dir, index_head_key, index_key,
+    HistoryQuery, OrchestratorStore, ParseOptions, SessionStatus, current_key, history_dir,
+    index_head_key, index_key, parse_document,
 };
 use session_state::{FixedClock, MemoryStore, Store};
 use session_state_fs::{Durability, FsStore, MARK_SETTLE};
@@ -29,6 +30,9 @@ fn save_load(c: &mut Criterion) {
             .with_durability(Durability::Atomic),
         clock(),
     );
+    // A current session for the load rows to read, also when the save rows are filtered out.
+    memory.save(&mut doc.clone()).unwrap();
+    fs.save(&mut doc.clone()).unwrap();
     group.bench_function("save/memory", |b| {
         b.iter(|| memory.save(&mut black_box(doc.clone())).unwrap());
     });
@@ -39,6 +43,18 @@ fn save_load(c: &mut Criterion) {
         b.iter(|| black_box(memory.load().unwrap()));
     });
     group.bench_function("load/fs", |b| b.iter(|| black_box(fs.load().unwrap())));
+    // The parse alone (what every load of a file another writer wrote costs), and for
+    // reference serde_json's untyped read of the same bytes.
+    let bytes = doc.to_pretty_json();
+    let options = ParseOptions::default();
+    group.bench_function("parse/typed", |b| {
+        b.iter(|| black_box(parse_document(&current_key(), black_box(&bytes), &options).unwrap()));
+    });
+    group.bench_function("parse/value", |b| {
+        b.iter(|| {
+            black_box(serde_json::from_slice::<serde_json::Value>(black_box(&bytes)).unwrap())
+        });
+    });
     group.finish();
 }
 

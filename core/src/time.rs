@@ -13,7 +13,7 @@
 use std::fmt;
 
 use chrono::format::{Fixed, Item, Numeric, Pad, Parsed};
-use chrono::{DateTime, FixedOffset, NaiveDateTime, SecondsFormat, Utc};
+use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, SecondsFormat, Utc};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
@@ -82,6 +82,9 @@ impl Timestamp {
     /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the text when it is
     /// neither RFC 3339 nor naive ISO 8601.
     pub fn parse(text: &str) -> Result<Timestamp> {
+        if let Some(utc) = parse_utc_z(text) {
+            return Ok(Timestamp { utc, naive: false });
+        }
         if let Ok(dt) = DateTime::parse_from_rfc3339(text) {
             return Ok(Timestamp {
                 utc: dt.with_timezone(&Utc),
@@ -147,6 +150,47 @@ const SECOND: Item<'static> = Item::Numeric(Numeric::Second, Pad::Zero);
 const FRACTION: Item<'static> = Item::Fixed(Fixed::Nanosecond);
 const fn lit(text: &'static str) -> Item<'static> {
     Item::Literal(text)
+}
+
+/// `text` in the form every save writes, `YYYY-MM-DDTHH:MM:SS[.f]Z` with 1 to 9 fraction
+/// digits, read as chrono's RFC 3339 parser reads it, without that parser's generality: `None`
+/// for any other text (that parser then reads it), a leap second included.
+fn parse_utc_z(text: &str) -> Option<DateTime<Utc>> {
+    let bytes = text.as_bytes();
+    let (stamp, fraction) = bytes.strip_suffix(b"Z")?.split_at_checked(19)?;
+    let number = |digits: &[u8]| {
+        digits.iter().try_fold(0u32, |n, &c| {
+            c.is_ascii_digit().then(|| n * 10 + u32::from(c - b'0'))
+        })
+    };
+    let separators = [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')];
+    if separators.iter().any(|&(at, c)| stamp[at] != c) {
+        return None;
+    }
+    let nanosecond = match fraction {
+        [] => 0,
+        [b'.', digits @ ..] if (1..=9).contains(&digits.len()) => {
+            // At most 9 digits: at most 999,999,999, and the power at most 10^8.
+            number(digits)? * 10u32.pow(9 - u32::try_from(digits.len()).ok()?)
+        }
+        _ => return None,
+    };
+    let second = number(&stamp[17..19])?;
+    if second > 59 {
+        return None;
+    }
+    let date = NaiveDate::from_ymd_opt(
+        i32::try_from(number(&stamp[0..4])?).ok()?,
+        number(&stamp[5..7])?,
+        number(&stamp[8..10])?,
+    )?;
+    let time = NaiveTime::from_hms_nano_opt(
+        number(&stamp[11..13])?,
+        number(&stamp[14..16])?,
+        second,
+        nanosecond,
+    )?;
+    Some(date.and_time(time).and_utc())
 }
 
 /// `text` read as `%Y-%m-%d{separator}%H:%M:%S%.f` (`separator` is `T` or a space).
@@ -257,8 +301,7 @@ impl Serialize for Timestamp {
 
 impl<'de> Deserialize<'de> for Timestamp {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = std::borrow::Cow::<'de, str>::deserialize(deserializer)?;
-        Timestamp::parse(&text).map_err(serde::de::Error::custom)
+        crate::json::read_str_with(deserializer, Timestamp::parse)
     }
 }
 
@@ -412,6 +455,74 @@ mod tests {
                 assert_eq!(parse_naive(text, sep), strftime, "{text} with {pattern}");
             }
         }
+    }
+
+    /// The reader of the form every save writes agrees with chrono's RFC 3339 parser.
+    #[test]
+    fn utc_z_form_reads_as_chrono_reads_it() {
+        use proptest::prelude::*;
+        let chrono_utc = |text: &str| {
+            DateTime::parse_from_rfc3339(text)
+                .ok()
+                .map(|t| t.with_timezone(&Utc))
+        };
+        for text in [
+            "2025-12-27T10:30:00Z",
+            "2025-12-27T10:30:00.5Z",
+            "2025-12-27T10:30:00.123456789Z",
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.999999999Z",
+            "2024-02-29T00:00:00Z",
+        ] {
+            assert!(parse_utc_z(text).is_some(), "{text}");
+            assert_eq!(parse_utc_z(text), chrono_utc(text), "{text}");
+        }
+        for text in [
+            "2025-02-29T00:00:00Z",
+            "2025-12-27T24:00:00Z",
+            "2025-12-27T10:60:00Z",
+            "2025-12-27T10:30:60Z",
+            "2025-12-27T10:30:00.Z",
+            "2025-12-27T10:30:00.1234567891Z",
+            "2025-12-27t10:30:00Z",
+            "2025-12-27T10:30:00z",
+            "2025-12-27 10:30:00Z",
+            "2025-12-27T10:30:00+00:00",
+            "+2025-12-27T10:30:00Z",
+            "2025-12-2710:30:00Z",
+            "2025-1-27T10:30:00Z",
+            "2025-12-27T10:30:0\u{e9}Z",
+            "Z",
+            "",
+        ] {
+            assert_eq!(parse_utc_z(text), None, "{text}");
+        }
+        let near =
+            "[0-9]{4}-[0-9]{2}-[0-9]{2}[Tt ][0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{0,11})?[Zz]?";
+        let plausible = "(19|20)[0-9]{2}-(0[0-9]|1[0-3])-([0-2][0-9]|3[0-2])T([01][0-9]|2[0-4]):[0-6][0-9]:[0-6][0-9](\\.[0-9]{1,10})?Z";
+        let strategy = prop_oneof![near, plausible, "\\PC{0,24}"];
+        // The form exactly: what the fast reader must read itself (but a leap second).
+        let in_form = |text: &str| {
+            let b = text.as_bytes();
+            let digits = |at: std::ops::Range<usize>| b[at].iter().all(u8::is_ascii_digit);
+            (b.len() == 20 || (22..=30).contains(&b.len()))
+                && b.ends_with(b"Z")
+                && [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')]
+                    .iter()
+                    .all(|&(at, c)| b[at] == c)
+                && [0..4, 5..7, 8..10, 11..13, 14..16, 17..19]
+                    .into_iter()
+                    .all(digits)
+                && (b.len() == 20 || (b[19] == b'.' && digits(20..b.len() - 1)))
+        };
+        proptest!(ProptestConfig::with_cases(4096), |(text in strategy)| {
+            let fast = parse_utc_z(&text);
+            if fast.is_some() {
+                prop_assert_eq!(fast, chrono_utc(&text));
+            } else if chrono_utc(&text).is_some() && in_form(&text) {
+                prop_assert_eq!(&text[17..19], "60", "{} left to chrono", text);
+            }
+        });
     }
 
     #[test]

@@ -12,9 +12,11 @@
 //! [`check_input`], on a value built in code by the same limit.
 
 mod lenient;
+mod string_member;
 mod text_checks;
 
 pub(crate) use lenient::read as read_lenient;
+pub(crate) use string_member::read_str_with;
 pub(crate) use text_checks::refuse_js_value;
 pub use text_checks::{check_input, too_deep};
 pub(crate) use text_checks::{check_nesting, check_rewrite};

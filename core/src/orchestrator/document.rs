@@ -11,9 +11,12 @@
 //! `updated`, `project` (and its `name` and `path`) and `mode` may be absent: the seed never
 //! reads them. An absent one stays absent on write (but every save sets `updated`); `null`
 //! there is a wrong type, as any other.
+//!
+//! The `serde` attributes here drive writing and the JSON Schema; reading is
+//! `document_read.rs`, which follows them.
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Deserializer, Serialize};
+use serde::Serialize;
 use serde_json::{Map, Number, Value};
 
 use super::status::{AgentStatus, SessionStatus};
@@ -24,7 +27,7 @@ pub const SCHEMA_VERSION: &str = "1.0";
 
 /// An orchestrator session, as stored in `.claude/orchestrator-session.json` and
 /// `.claude/orchestrator-history/{session_id}.json` (schema "1.0").
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct OrchestratorSession {
     /// Always `"1.0"`; another value makes the document incompatible.
     pub schema_version: String,
@@ -33,30 +36,18 @@ pub struct OrchestratorSession {
     /// When the session was created.
     pub created: Timestamp,
     /// When the session was last saved (set by every save; may be absent).
-    #[serde(
-        default,
-        deserialize_with = "some",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Timestamp")]
     pub updated: Option<Timestamp>,
     /// The project the session works on (may be absent).
-    #[serde(
-        default,
-        deserialize_with = "some",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Project")]
     pub project: Option<Project>,
     /// What the session is for.
     pub goal: String,
     /// Orchestration mode; seen: `default`, `debug`, `optimize`, `release` (others kept; may
     /// be absent).
-    #[serde(
-        default,
-        deserialize_with = "some",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub mode: Option<String>,
     /// Lifecycle status (`abandoned` is read as `aborted`).
@@ -85,31 +76,19 @@ pub struct OrchestratorSession {
 }
 
 /// The `project` object: `{name, path, git_branch}`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
 pub struct Project {
     /// Project name (may be absent).
-    #[serde(
-        default,
-        deserialize_with = "some",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub name: Option<String>,
     /// Project folder path, as the orchestrator saw it (may be absent).
-    #[serde(
-        default,
-        deserialize_with = "some",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "String")]
     pub path: Option<String>,
     /// Git branch, a string or `null`, may be absent; the two are kept apart on write (in
     /// Rust: `None` when absent, `Some(None)` when `null`).
-    #[serde(
-        default,
-        deserialize_with = "present",
-        skip_serializing_if = "Option::is_none"
-    )]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>", extend("nullable" = true))]
     #[allow(clippy::option_option)]
     pub git_branch: Option<Option<String>>,
@@ -119,7 +98,7 @@ pub struct Project {
 }
 
 /// One sub-agent of the session.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct Agent {
     /// Agent id, e.g. `code-1`.
     pub id: String,
@@ -151,7 +130,7 @@ pub struct Agent {
 }
 
 /// One `completed_work` item: `{task, outcome, files}`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, JsonSchema)]
 pub struct CompletedWork {
     /// The finished task.
     pub task: String,
@@ -167,7 +146,7 @@ pub struct CompletedWork {
 }
 
 /// One `decisions_made` item: `{decision, rationale, timestamp}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct Decision {
     /// What was decided.
     pub decision: String,
@@ -181,7 +160,7 @@ pub struct Decision {
 }
 
 /// The `context_usage` object.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct ContextUsage {
     /// Estimated tokens used so far.
     pub estimated_tokens: u64,
@@ -203,26 +182,6 @@ impl Default for ContextUsage {
             extra: Map::new(),
         }
     }
-}
-
-/// Reads a present field as `Some(..)`; `null` is a wrong type (with `#[serde(default)]`, an
-/// absent field is `None`).
-fn some<'de, D, T>(deserializer: D) -> Result<Option<T>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    T::deserialize(deserializer).map(Some)
-}
-
-/// Reads a present field (even `null`) as `Some(..)`, so absent and `null` stay apart.
-#[allow(clippy::option_option)]
-fn present<'de, D, T>(deserializer: D) -> Result<Option<Option<T>>, D::Error>
-where
-    D: Deserializer<'de>,
-    T: Deserialize<'de>,
-{
-    Option::<T>::deserialize(deserializer).map(Some)
 }
 
 impl OrchestratorSession {

@@ -39,6 +39,7 @@
 mod arguments;
 mod autosave;
 mod document;
+mod document_read;
 mod fork;
 mod forked_from;
 mod git_head;

@@ -97,8 +97,7 @@ impl Serialize for SessionStatus {
 
 impl<'de> Deserialize<'de> for SessionStatus {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = Cow::<'de, str>::deserialize(deserializer)?;
-        SessionStatus::parse(&text).map_err(serde::de::Error::custom)
+        crate::json::read_str_with(deserializer, SessionStatus::parse)
     }
 }
 
@@ -177,8 +176,9 @@ impl Serialize for AgentStatus {
 
 impl<'de> Deserialize<'de> for AgentStatus {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let text = Cow::<'de, str>::deserialize(deserializer)?;
-        Ok(AgentStatus::parse(&text))
+        crate::json::read_str_with(deserializer, |text| {
+            Ok::<_, std::convert::Infallible>(AgentStatus::parse(text))
+        })
     }
 }
 
