@@ -293,6 +293,13 @@ export declare class OrchestratorStore {
   /** The key of the current session file: `.claude/orchestrator-session.json`. */
   get currentKey(): string
   /**
+   * The current session, or `null` when there is none.
+   *
+   * Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
+   * `invalid_input` (too large), `storage`.
+   */
+  load(): OrchestratorSession | null
+  /**
    * Saves `doc` as the current session with `updated` set to now, and returns the saved
    * document (`doc` itself is not changed). A current file that does not parse is copied
    * aside first.
@@ -331,13 +338,6 @@ export declare class OrchestratorStore {
    * copy, writes the salvage. `null` when the file is absent or readable.
    */
   recover(key?: string): Repair | null
-  /**
-   * The current session, or `null` when there is none.
-   *
-   * Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
-   * `invalid_input` (too large), `storage`.
-   */
-  load(): OrchestratorSession | null
   /** Rebuilds the history listing index from the history files. */
   rebuildIndex(): void
   /**

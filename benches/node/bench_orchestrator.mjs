@@ -160,7 +160,15 @@ function main() {
           () => ours.load(),
           () => JSON.parse(readFileSync(file, 'utf8')),
         )
-        rows.push(['load', ...read])
+        rows.push(['load (the file this handle saved last: read as it is)', ...read])
+        // Another handle over the same folder: it parses and checks the file first.
+        const other = new OrchestratorStore(new FileStore(oursDir, { durable }))
+        const cold = race(
+          repeats,
+          () => other.load(),
+          () => JSON.parse(readFileSync(file, 'utf8')),
+        )
+        rows.push(['load of a file another handle wrote', ...cold])
         const memory = new OrchestratorStore(new MemoryStore())
         memory.save(doc)
         const parse = race(

@@ -6,7 +6,7 @@
 use std::any::TypeId;
 
 use napi::bindgen_prelude::{
-    Env, Function, JsObjectValue, JsValue, Object, Status, ToNapiValue, Unknown,
+    Env, Function, JsObjectValue, JsValue, Null, Object, Status, ToNapiValue, Unknown,
 };
 use napi::sys;
 use napi_derive::napi;
@@ -113,8 +113,29 @@ impl<T: Serialize + 'static> ToNapiValue for Out<T> {
             let message = format!("cannot serialise the result: {e}");
             napi::Error::new(Status::GenericFailure, message)
         })?;
-        let json: Object<'_> = env.get_global()?.get_named_property("JSON")?;
-        let parse: Function<'_, String, Unknown<'_>> = json.get_named_property("parse")?;
-        Ok(parse.call(text)?.raw())
+        json_parse(&env, text)
     }
+}
+
+/// JSON text from the core on its way to JavaScript: `JSON.parse` of it, `null` for none, or
+/// the error thrown (see [`to_js_error`]).
+#[derive(Debug)]
+pub struct JsonText(pub Result<Option<String>>);
+
+#[allow(unsafe_code)]
+impl ToNapiValue for JsonText {
+    unsafe fn to_napi_value(raw: sys::napi_env, value: Self) -> napi::Result<sys::napi_value> {
+        let env = Env::from_raw(raw);
+        match value.0.map_err(|err| to_js_error(&env, err))? {
+            Some(text) => json_parse(&env, text),
+            None => unsafe { Null::to_napi_value(raw, Null) },
+        }
+    }
+}
+
+/// The engine's `JSON.parse` of `text`.
+fn json_parse(env: &Env, text: String) -> napi::Result<sys::napi_value> {
+    let json: Object<'_> = env.get_global()?.get_named_property("JSON")?;
+    let parse: Function<'_, String, Unknown<'_>> = json.get_named_property("parse")?;
+    Ok(parse.call(text)?.raw())
 }

@@ -22,7 +22,7 @@ use session_state_fs::SystemClock;
 
 use crate::any_store::AnyStore;
 use crate::args::{Any, Arg, Doc, Instant, Json, Options, napi_failed};
-use crate::errors::{Out, out};
+use crate::errors::{JsonText, Out, out};
 use crate::json_text::session_argument;
 
 type Core = core::OrchestratorStore<AnyStore, SystemClock>;
@@ -59,6 +59,15 @@ impl OrchestratorStore {
     #[napi(getter)]
     pub fn current_key(&self) -> String {
         current_key().to_string()
+    }
+
+    /// The current session, or `null` when there is none.
+    ///
+    /// Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
+    /// `invalid_input` (too large), `storage`.
+    #[napi(ts_return_type = "OrchestratorSession | null")]
+    pub fn load(&self) -> JsonText {
+        JsonText(self.inner.load_json())
     }
 
     /// Saves `doc` as the current session with `updated` set to now, and returns the saved
@@ -146,11 +155,6 @@ impl OrchestratorStore {
 }
 
 core_methods!(OrchestratorStore:
-    #[doc = " The current session, or `null` when there is none."]
-    #[doc = ""]
-    #[doc = " Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,"]
-    #[doc = " `invalid_input` (too large), `storage`."]
-    load() -> Option<OrchestratorSession> = "", "OrchestratorSession | null";
     #[doc = " Rebuilds the history listing index from the history files."]
     rebuild_index() -> () = "", "void";
     #[doc = " `created → in_progress`; returns the saved document. Throws `invalid_transition`,"]

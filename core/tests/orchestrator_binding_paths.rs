@@ -2,7 +2,8 @@
 //! document the binding read with serde straight from its host's data) accepts exactly what
 //! `parse_argument` of the same data's JSON text accepts, and gives the same document;
 //! `OrchestratorStore::check` refuses what `parse` refuses, skipping only the bytes the
-//! handle saved last itself.
+//! handle saved last itself; `OrchestratorStore::load_json` is the JSON of what `load` gives,
+//! the file itself only when it is the one the handle saved last.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -84,4 +85,39 @@ fn check_skips_only_the_bytes_this_handle_saved_last() {
         other.check(&key, &saved[..10]).unwrap_err().kind(),
         ErrorKind::CorruptState
     );
+}
+
+#[test]
+fn load_json_is_the_json_of_load() {
+    let key = current_key();
+    let s = OrchestratorStore::new(MemoryStore::new(), clock());
+    assert_eq!(s.load_json().unwrap(), None);
+    let new = NewSession {
+        goal: "goal".into(),
+        ..NewSession::default()
+    };
+    s.record_new(&new, Project::new("p", "/p", None), Some("abc"))
+        .unwrap();
+    let mut doc = s.load().unwrap().unwrap();
+    s.save(&mut doc).unwrap();
+    let saved = s.store().read(&key).unwrap().unwrap();
+    assert_eq!(s.load_json().unwrap().unwrap().as_bytes(), saved.as_slice());
+
+    // A file this handle did not write: the parsed document (defaults filled in, naive
+    // times read), not the file's text.
+    let mut written = valid();
+    written["agents"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("progress");
+    s.store()
+        .write(&key, &serde_json::to_vec(&written).unwrap())
+        .unwrap();
+    let text = s.load_json().unwrap().unwrap();
+    let loaded = serde_json::to_value(s.load().unwrap().unwrap()).unwrap();
+    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), loaded);
+    assert_ne!(serde_json::from_str::<Value>(&text).unwrap(), written);
+
+    s.store().write(&key, b"{").unwrap();
+    assert_eq!(s.load_json().unwrap_err().kind(), ErrorKind::CorruptState);
 }

@@ -104,16 +104,44 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// without building the document when they are the current file this handle saved last:
     /// those were checked before they were written.
     pub fn check(&self, key: &Key, bytes: &[u8]) -> Result<()> {
-        if *key == current_key() {
-            let last_saved = self
-                .last_saved
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if !last_saved.is_empty() && *last_saved == bytes {
-                return Ok(());
-            }
+        if *key == current_key() && self.saved_last(bytes) {
+            return Ok(());
         }
         self.parse(key, bytes).map(drop)
+    }
+
+    /// Whether `bytes` are the current file this handle saved last.
+    fn saved_last(&self, bytes: &[u8]) -> bool {
+        let last_saved = self
+            .last_saved
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        !last_saved.is_empty() && *last_saved == bytes
+    }
+
+    /// The current session as JSON text of the document [`load`](Self::load) gives, for a
+    /// front end that builds its values from text (`JSON.parse`): the file as it is when it is
+    /// the one this handle saved last (written from that document), else the parsed document
+    /// written again. `None` when there is no current session.
+    ///
+    /// # Errors
+    /// As [`load`](Self::load).
+    pub fn load_json(&self) -> Result<Option<String>> {
+        let key = current_key();
+        let Some(bytes) = self.store.read(&key)? else {
+            return Ok(None);
+        };
+        let bytes = if self.saved_last(&bytes) {
+            match String::from_utf8(bytes) {
+                Ok(text) => return Ok(Some(text)),
+                Err(e) => e.into_bytes(),
+            }
+        } else {
+            bytes
+        };
+        let doc = self.parse(&key, &bytes)?;
+        // Serialising these types cannot fail: every map key is a string.
+        Ok(Some(serde_json::to_string(&doc).unwrap_or_default()))
     }
 
     /// Reads and parses the document under `key`; `None` when there is none.
