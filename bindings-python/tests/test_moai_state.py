@@ -6,6 +6,9 @@ read and change them."""
 import json
 import logging
 import os
+import shutil
+import subprocess
+import sys
 
 import pytest
 
@@ -171,18 +174,38 @@ def test_nothing_to_save_writes_nothing(tmp_path):
     assert m._session_file.read_bytes() == before
 
 
-@pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root writes anyway")
-def test_save_sessions_logs_a_write_failure_as_the_seed(tmp_path, caplog):
-    m = manager(tmp_path)
-    m.register_agent_result("a", "id-a", None)
-    m._sessions["b"] = "id-b"
-    m._session_file.parent.chmod(0o555)
-    try:
-        with caplog.at_level(logging.ERROR, logger="session_state.moai"):
-            m._save_sessions()
-    finally:
-        m._session_file.parent.chmod(0o755)
-    assert any(r.getMessage().startswith("Failed to save sessions: ") for r in caplog.records)
+# Run in a child process; as root, in a new user namespace (`unshare --user`), where root
+# keeps its owner bits on root's files but not CAP_DAC_OVERRIDE, so mode 555 is enforced.
+SAVE_INTO_A_READ_ONLY_FOLDER = r"""
+import logging, os, sys
+from pathlib import Path
+from session_state.moai import SessionManager
+root = Path(sys.argv[1])
+m = SessionManager(session_file=root / "memory" / "agent-sessions.json",
+                   transcript_dir=root / "transcripts")
+m.register_agent_result("a", "id-a", None)
+m._sessions["b"] = "id-b"
+logging.basicConfig(level=logging.ERROR, format="%(name)s|%(message)s", stream=sys.stdout)
+m._session_file.parent.chmod(0o555)
+try:
+    m._save_sessions()
+finally:
+    m._session_file.parent.chmod(0o755)
+"""
+
+
+def test_save_sessions_logs_a_write_failure_as_the_seed(tmp_path):
+    command = [sys.executable, "-c", SAVE_INTO_A_READ_ONLY_FOLDER, str(tmp_path)]
+    if hasattr(os, "geteuid") and os.geteuid() == 0:
+        unshare = shutil.which("unshare")
+        if unshare is None:
+            pytest.skip("run as root and `unshare` is missing: permissions are not enforced for root")
+        command = [unshare, "--user", *command]
+    done = subprocess.run(command, capture_output=True, text=True)
+    if done.returncode != 0 and "unshare failed" in done.stderr:
+        pytest.skip(f"run as root and user namespaces are refused: {done.stderr.strip()}")
+    assert done.returncode == 0, done.stderr
+    assert "session_state.moai|Failed to save sessions: " in done.stdout, done.stdout + done.stderr
 
 
 def test_results_persist_across_managers(tmp_path):
