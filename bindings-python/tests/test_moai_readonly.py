@@ -14,7 +14,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-import pytest
+from conftest import run_without_root_override
 
 SESSIONS = {
     "sessions": {"spec-builder": "agent-abc"},
@@ -59,19 +59,7 @@ print(json.dumps(out))
 
 
 def run_checks(root: Path, script: str = CHECKS) -> dict:
-    command = [sys.executable, "-c", script, str(root)]
-    if os.geteuid() == 0:
-        # In a user namespace with no uid mapped, root keeps its owner bits on root's files
-        # but loses CAP_DAC_OVERRIDE, so mode 555 is enforced and root's own Python still runs.
-        unshare = shutil.which("unshare")
-        if unshare is None:
-            pytest.skip("run as root and `unshare` is missing: permissions are not enforced for root")
-        command = [unshare, "--user", *command]
-        done = subprocess.run(command, capture_output=True, text=True)
-        if done.returncode != 0 and "unshare failed" in done.stderr:
-            pytest.skip(f"run as root and user namespaces are refused: {done.stderr.strip()}")
-    else:
-        done = subprocess.run(command, capture_output=True, text=True)
+    done = run_without_root_override(script, str(root))
     assert done.returncode == 0, done.stderr
     assert "Traceback" not in done.stderr, done.stderr
     return json.loads(done.stdout)

@@ -5,13 +5,10 @@ read and change them."""
 
 import json
 import logging
-import os
-import shutil
-import subprocess
-import sys
 
 import pytest
 
+from conftest import run_without_root_override
 from session_state import InvalidInputError
 from session_state.moai import SessionManager
 
@@ -174,8 +171,7 @@ def test_nothing_to_save_writes_nothing(tmp_path):
     assert m._session_file.read_bytes() == before
 
 
-# Run in a child process; as root, in a new user namespace (`unshare --user`), where root
-# keeps its owner bits on root's files but not CAP_DAC_OVERRIDE, so mode 555 is enforced.
+# Run where mode 555 holds for root too (`run_without_root_override`).
 SAVE_INTO_A_READ_ONLY_FOLDER = r"""
 import logging, os, sys
 from pathlib import Path
@@ -195,15 +191,7 @@ finally:
 
 
 def test_save_sessions_logs_a_write_failure_as_the_seed(tmp_path):
-    command = [sys.executable, "-c", SAVE_INTO_A_READ_ONLY_FOLDER, str(tmp_path)]
-    if hasattr(os, "geteuid") and os.geteuid() == 0:
-        unshare = shutil.which("unshare")
-        if unshare is None:
-            pytest.skip("run as root and `unshare` is missing: permissions are not enforced for root")
-        command = [unshare, "--user", *command]
-    done = subprocess.run(command, capture_output=True, text=True)
-    if done.returncode != 0 and "unshare failed" in done.stderr:
-        pytest.skip(f"run as root and user namespaces are refused: {done.stderr.strip()}")
+    done = run_without_root_override(SAVE_INTO_A_READ_ONLY_FOLDER, str(tmp_path))
     assert done.returncode == 0, done.stderr
     assert "session_state.moai|Failed to save sessions: " in done.stdout, done.stdout + done.stderr
 
