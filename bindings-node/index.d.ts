@@ -131,18 +131,15 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
  */
 export declare class AgentRegistry {
   /**
-   * A registry over `store`. Option `journal`: `true` appends registrations to
-   * `agent-sessions.journal.jsonl` (O(1); folded into `agent-sessions.json` by `compact`,
-   * `close` and other changes), `{ minCompactBytes }` sets its compaction trigger; default
-   * `false` (every change rewrites `agent-sessions.json`). Option `maxDocumentBytes`: the
-   * largest file read (default 16 MiB).
+   * A registry over `store`. Option `journal` (default `false`): `true` appends registrations
+   * to `agent-sessions.journal.jsonl` (O(1); folded by `compact`, `close` and other changes),
+   * `{ minCompactBytes }` sets its compaction trigger. `maxDocumentBytes`: default 16 MiB.
    */
   constructor(store: Store, options?: AgentRegistryOptions)
   /**
    * Registers a result (the seed's `register_agent_result`): maps the name to the id, keeps
-   * `result` (any JSON value), appends the id to `chainId` (created if needed). Throws
-   * `invalid_key` for an unsafe `agentId`, `corrupt_state` when the file is corrupt (kept
-   * aside, unchanged).
+   * `result` (any JSON value), appends the id to `chainId`. Throws `invalid_key` for an unsafe
+   * `agentId`, `corrupt_state` when the file is corrupt (kept aside, unchanged).
    */
   register(agentName: string, agentId: string, result: unknown, chainId?: string | null): void
   /**
@@ -162,25 +159,18 @@ export declare class AgentRegistry {
    * in `workflow-chains.json` and adds the chain to `agent-sessions.json`.
    */
   createChain(chainId: string, agentSequence: string[], metadata?: unknown): void
-  /** Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it). */
-  close(): void
-  /**
-   * The name's latest id, or `null` (unknown name, or the id belongs to another chain than a
-   * given `chainId`).
-   */
+  /** The name's latest id, or `null` (unknown name, or an id of another chain than `chainId`). */
   resumeId(agentName: string, chainId?: string | null): string | null
   /**
-   * The seed's `should_resume`, bit for bit (the compat policy): unknown agent, no
-   * previous task or 5 resumes give `false`, else whether a word of the previous task
-   * longer than 4 characters is in the current one.
+   * The seed's `should_resume`, bit for bit: `false` for an unknown agent, no previous task
+   * or 5 resumes, else whether a word of the previous task over 4 characters is in the current.
    */
   shouldResume(agentName: string, currentTask: string, previousTask?: string | null): boolean
   /** One row per agent name, in registration order (only those of `chainId` when given). */
   agents(chainId?: string | null): AgentEntry[]
-  /**
-   * The seed's `increment_resume_count`: +1 and `last_resumed_at`; `false` for an unknown
-   * id.
-   */
+  /** Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it). */
+  close(): void
+  /** The seed's `increment_resume_count`: +1 and `last_resumed_at`; `false` for an unknown id. */
   incrementResumeCount(agentId: string): boolean
   /** The stored result of `agentId`, or `null`. */
   agentResult(agentId: string): unknown
@@ -197,10 +187,7 @@ export declare class AgentRegistry {
   chainIds(): Array<string>
   /** Forgets an agent name (the seed's `clear_agent_session`); `false` for an unknown name. */
   clearAgent(agentName: string): boolean
-  /**
-   * The seed's `clear_chain` (also dropping the names of cleared ids); `false` for an
-   * unknown chain.
-   */
+  /** The seed's `clear_chain` (also forgetting the names of its ids); `false` if unknown. */
   clearChain(chainId: string): boolean
   /** Every session, chain and result count: `{sessions, chains, total_results}`. */
   allSessions(): AllSessions
@@ -216,12 +203,9 @@ export declare class AgentRegistry {
   /** Folds the journal, if any, into `agent-sessions.json`. */
   compact(): void
   /**
-   * Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json` (the
-   * core's `AgentRegistry::repair`): for each, keeps a copy aside
-   * (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries of the sessions
-   * file (as `session-state doctor --fix`) and an empty chains file. Returns one
-   * `{key, kept_copy, action}` per file repaired (the sessions file's first); empty when
-   * both files were fine or absent. After it, `register` and `createChain` work again.
+   * Repairs a corrupt `agent-sessions.json` (its complete entries, as `doctor --fix`) and a
+   * corrupt `workflow-chains.json` (emptied), keeping a copy of each aside first. Returns one
+   * `{key, kept_copy, action}` per file repaired; empty when both were fine or absent.
    */
   repair(): RegistryRepair[]
   /**
@@ -238,13 +222,9 @@ export declare class AgentRegistry {
  */
 export declare class FileStore {
   /**
-   * A store over the folder `root`; nothing is created until the first write, which creates
-   * it (0700) and the folders a key needs. Reads of a missing root find nothing.
-   *
-   * Throws `invalid_input` for a non-string, empty or NUL-holding `root`, or for options that
-   * are not an object, hold an unknown member (`{ durabilty: true }`) or a value of the
-   * wrong type (the message and `context.field` name it); `storage` when the folder cannot
-   * be created or is not a folder.
+   * A store over the folder `root`, created (0700) at the first write. Throws `invalid_input`
+   * for an empty or NUL-holding `root` or bad options (an unknown member: `{ durabilty: true
+   * }`, named in `context.field`); `storage` when the folder cannot be created.
    */
   constructor(root: string, options?: FileStoreOptions)
   /** The root folder, as given. */
@@ -292,17 +272,16 @@ export declare class OrchestratorStore {
   constructor(store: Store, options?: OrchestratorStoreOptions)
   /** The key of the current session file: `.claude/orchestrator-session.json`. */
   get currentKey(): string
+  /** Who this handle writes as, or `null`. */
+  get writer(): Writer | null
   /**
-   * The current session, or `null` when there is none.
-   *
-   * Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
-   * `invalid_input` (too large), `storage`.
+   * The current session, or `null` when there is none. Throws `corrupt_state` (with
+   * `salvaged`), `incompatible_schema`, `invalid_key`, `invalid_input` (too large), `storage`.
    */
   load(): OrchestratorSession | null
   /**
-   * Saves `doc` as the current session with `updated` set to now, and returns the saved
-   * document (`doc` itself is not changed). A current file that does not parse is copied
-   * aside first.
+   * Saves `doc` as the current session with `updated` set to now (a current file that does
+   * not parse is copied aside first) and returns the saved document; `doc` is not changed.
    */
   save(doc: OrchestratorSession): OrchestratorSession
   /**
@@ -372,10 +351,9 @@ export declare class OrchestratorStore {
   /** Auto-save "session end": archives the current session as it is and returns it. */
   sessionEnd(): OrchestratorSession
   /**
-   * Claims the current session (no `scopes`) or the scopes named, and records the caller's
-   * live entry; a claim of the session makes this handle write as the owner with the epoch
-   * claimed. Throws `conflict` naming the owner (`context.owner`, `epoch`, `expires`;
-   * `hint: 'takeover'` once the lease expired) and writes nothing.
+   * Claims the current session (no `scopes`; this handle then writes as the owner) or the
+   * scopes named, and records the caller's live entry. Throws `conflict` naming the owner
+   * (`context.owner`, `epoch`, `expires`; `hint: 'takeover'` once the lease expired).
    */
   claim(claim: Claim): ClaimOutcome
   /**
@@ -383,13 +361,18 @@ export declare class OrchestratorStore {
    * with). Throws `conflict` when `owner` does not hold it, `not_found` when nobody does.
    */
   renew(owner: string, leaseSeconds?: number | null): Lease
-  /** Releases the current session (no `scopes`; the epoch is kept) or the scopes named. */
-  release(release: Release): ReleaseOutcome
   /**
    * Refreshes the caller's live entry (creating it) and renews the lease when the caller
    * owns the session (`renewed`).
    */
   heartbeat(heartbeat: Heartbeat): HeartbeatOutcome
+  /**
+   * Writes from now on as `writer` (`{ owner, epoch? }`; `null`: as nobody). A claimed
+   * session takes writes from its owner only; others throw `conflict` naming the owner.
+   */
+  setWriter(writer: Writer | null): void
+  /** Releases the current session (no `scopes`; the epoch is kept) or the scopes named. */
+  release(release: Release): ReleaseOutcome
   /** The lease of the current session, or `null` when nobody ever claimed it. */
   lease(): Lease | null
   /**
@@ -398,17 +381,9 @@ export declare class OrchestratorStore {
    */
   liveSessions(): LiveStatus[]
   /**
-   * Writes from now on as `writer` (`{ owner, epoch? }`; `null`: as nobody). A claimed
-   * session takes writes from its owner only; others throw `conflict` naming the owner.
-   */
-  setWriter(writer: Writer | null): void
-  /** Who this handle writes as, or `null`. */
-  get writer(): Writer | null
-  /**
-   * Forks a session (default: the current one; `session_id`: an archived one) into a new
-   * current session recording `forked_from`; the original is archived as it is, never
-   * changed. Throws `already_exists` (hint `archive_current`) when another session is
-   * current, `not_found` when there is no such session.
+   * Forks a session (default: the current one; `session_id`: an archived one, left as it is)
+   * into a new current session recording `forked_from`. Throws `already_exists` (hint
+   * `archive_current`) when another session is current, `not_found` for no such session.
    */
   fork(options?: ForkOptions): OrchestratorSession
   /** Every session, each under the one it was forked from: `{ entries, skipped }`. */
@@ -427,11 +402,9 @@ export declare class OrchestratorStore {
  */
 export declare class RedisStore {
   /**
-   * A store on the server of `url`; no connection is made until the first call.
-   *
-   * Throws `invalid_input` for a non-string or invalid URL. Calls on a server that does not
-   * answer, refuses the password or replies with the wrong type throw `storage`, naming
-   * the server without its password.
+   * A store on the server of `url`, connecting at the first call. Throws `invalid_input` for
+   * an invalid URL; calls throw `storage` (naming the server without its password) when it
+   * does not answer, refuses the password or replies with the wrong type.
    */
   constructor(url: string)
   /** The server, without its password (`redis://user@host:port/db`). */
@@ -477,24 +450,18 @@ export declare class TeamStore {
    */
   recordSpawn(team: string, config: SpawnConfig, backend: BackendType): SessionState
   /**
-   * Changes a saved member in one exclusive read-modify-write: the keys of `changes`
-   * replace those of the stored document (as `Object.assign` would; `null` clears an
-   * optional field), and the result is written. Returns the state written. Throws
-   * `not_found` when there is no file, `corrupt_state` when it does not parse,
-   * `invalid_input` when the result is not a valid state (the core's `SessionState` rules:
-   * a member of the wrong type, `createdAt` without an offset, ...; the message and
-   * `context.field` name the member, e.g. `changes.memoryConfig.max_turns`), when
-   * `backendType` is changed to a backend the core does not know (`recordSpawn`'s rule;
-   * an unknown one already stored is kept) or when the agent is renamed. Nothing is
-   * written then.
+   * Changes a saved member in one exclusive read-modify-write: the keys of `changes` replace
+   * those of the stored document (as `Object.assign`; `null` clears an optional field).
+   * Returns the state written. Throws `not_found` (no file), `corrupt_state` (it does not
+   * parse), `invalid_input` when the result breaks the core's `SessionState` rules (naming
+   * the member, e.g. `changes.memoryConfig.max_turns`), changes `backendType` to an unknown
+   * backend (an unknown one already stored is kept) or renames the agent; nothing is written.
    */
   update(team: string, agent: string, changes: Partial<SessionState>): SessionState
   /**
-   * Replaces a saved member with `state` in one exclusive read-modify-write (unlike
-   * `save`, the file must exist and `state.name` must be `agent`). Returns the state
-   * written. Throws `not_found`, `corrupt_state` (the file does not parse; nothing
-   * written), `invalid_input` (wrong shape, naming the member; a rename; a `backendType`
-   * changed to an unknown backend, as `update`).
+   * Replaces a saved member with `state` in one exclusive read-modify-write (unlike `save`,
+   * the file must exist and `state.name` must be `agent`). Returns the state written. Throws
+   * as `update`: `not_found`, `corrupt_state`, `invalid_input` (naming the member).
    */
   replace(team: string, agent: string, state: SessionState): SessionState
   /**
@@ -538,35 +505,28 @@ export declare function parseBackendType(backendType: string): BackendType
 export declare function renderResume(summaryOrDoc: ResumeSummary | OrchestratorSession): string
 
 /**
- * The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
- * goal, status, started, started_relative, progress_percent, completed_work, in_progress,
- * pending, context, resume_from, stale}`. `now` is an RFC 3339 string or a `Date`; `options`
- * (`ResumeOptions`: `stale_after_hours`, `git_head`) say when `stale` notes an old save or a
- * moved HEAD.
+ * The "RESUMING SESSION" data of `doc` at `now` (an RFC 3339 string or a `Date`; default:
+ * the system clock); `options` (`stale_after_hours`, `git_head`) say when `stale` notes an
+ * old save or a moved HEAD.
  */
 export declare function resumeSummary(doc: OrchestratorSession, now?: string | Date | null, options?: ResumeOptions): ResumeSummary
 
 /**
  * Runs the store conformance suite on `store` below the folder key `scratch` (default
- * `"conformance"`; each case clears the keys of its own sub-folder, whose emptied folders
- * and lock files stay on a file store). Returns `{cases: [{name, passed, message}],
- * passed, failed}`; a store that breaks the contract gives failed cases, not an exception.
- * Throws `invalid_input` for a value that is not a store, `invalid_key` for an unsafe
- * `scratch`.
+ * `"conformance"`, each case in a sub-folder it clears). Returns `{cases: [{name, passed,
+ * message}], passed, failed}`: a store breaking the contract gives failed cases, no throw.
  */
 export declare function runStoreConformance(store: Store, scratch?: string): ConformanceReport
 
 /**
- * Every complete field of torn or damaged bytes, made into a valid "1.0" document:
- * `{document, missing, replaced, partial, top_level_object, recovered_anything}`. Never
- * throws for any bytes.
+ * Every complete field of torn or damaged bytes, made into a valid "1.0" document (never
+ * throws): `{document, missing, replaced, partial, top_level_object, recovered_anything}`.
  */
 export declare function salvage(bytes: Uint8Array | string): Salvaged
 
 /**
- * The state of a freshly spawned agent, as the crate's `SessionState::from_config`:
- * `createdAt` = `now` (an RFC 3339 string or `Date`; default the system clock), empty
- * `metadata`.
+ * The state of a freshly spawned agent (the crate's `SessionState::from_config`): `createdAt`
+ * = `now` (an RFC 3339 string or `Date`; default: the system clock), empty `metadata`.
  */
 export declare function sessionFromConfig(config: SpawnConfig, backend: BackendType, now?: string | Date): SessionState
 

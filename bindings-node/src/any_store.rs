@@ -1,16 +1,18 @@
 //! [`AnyStore`]: the store argument of every class constructor (`new TeamStore(store)`),
 //! resolved from a JS value into a [`FsStore`](session_state_fs::FsStore), a core
-//! `MemoryStore`, a Redis store or a [`HostStore`].
+//! `MemoryStore`, a Redis store or a [`HostStore`]; and [`WithHead`], the project's git HEAD
+//! that an `OrchestratorStore` over a `FileStore` records at each save (`project.git_head`),
+//! read from the store's root when the handle is made, as the CLI does.
 
 use std::fmt::Debug;
 
 use napi::bindgen_prelude::{ClassInstance, Either4, FromNapiValue, JsValue, Unknown, ValueType};
+use session_state::orchestrator::GitHead;
 use session_state::{Result, Store};
 
 use crate::args::{Arg, expected, napi_failed};
 use crate::host_store::HostStore;
-use crate::redis_store::RedisStore;
-use crate::stores::{FileStore, MemoryStore};
+use crate::stores::{FileStore, MemoryStore, RedisStore};
 
 /// The store classes, or anything else.
 type Classes<'a> = Either4<
@@ -48,5 +50,20 @@ impl<'a> Arg<'a> for AnyStore {
                 &value,
             )),
         }
+    }
+}
+
+/// A store argument with the HEAD of the repository holding its root when it is a
+/// `FileStore`; empty (nothing recorded) for another store or a folder in no repository.
+#[derive(Debug)]
+pub struct WithHead(pub AnyStore, pub GitHead);
+
+impl<'a> Arg<'a> for WithHead {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        let head = ClassInstance::<FileStore>::from_unknown(value).map_or_else(
+            |_| GitHead::default(),
+            |file| session_state_fs::git_head(file.inner.root()),
+        );
+        Ok(WithHead(AnyStore::arg(value, name)?, head))
     }
 }

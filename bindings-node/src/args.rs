@@ -1,14 +1,9 @@
-//! Arguments from JavaScript. Every function of the package takes its arguments as any JS value
-//! and reads each with [`Arg`] under its JS name ([`run!`](crate::run)), so a value of the
-//! wrong type is an `invalid_input` error with the package's `code` naming the argument, never
-//! napi-rs's own conversion error.
-//!
-//! Documents come in as plain JS objects of exactly the shape of the JSON files, through the
-//! engine's own `JSON.stringify` (napi's serde bridge turns integers above `u32::MAX` into
-//! `BigInt` and saturates large numbers). What JSON cannot hold exactly is `invalid_input`,
-//! never changed silently: `NaN`, `±Infinity`, `Map`, `Set`, functions, symbols, `BigInt`,
-//! cycles, integers beyond 2^53 - 1 (below 1e21), and nesting deeper than the core's
-//! [`MAX_VALUE_NESTING`] (context `max_depth`).
+//! Arguments from JavaScript: every function takes any JS values and reads each with [`Arg`]
+//! under its JS name ([`run!`](crate::run)), so a wrong type is `invalid_input` naming the
+//! argument, never napi-rs's own error. Documents come through the engine's `JSON.stringify`;
+//! what JSON cannot hold exactly is `invalid_input`, never changed silently: `NaN`,
+//! `±Infinity`, `Map`, `Set`, functions, symbols, `BigInt`, cycles, integers beyond 2^53 - 1
+//! (below 1e21), and nesting deeper than the core's [`MAX_VALUE_NESTING`] (context `max_depth`).
 
 use chrono::{DateTime, Utc};
 use napi::JsString;
@@ -21,7 +16,6 @@ use serde_json::{Map, Value};
 use session_state::js_json::{STRICT_JSON_JS, StrictJson, read_strict_json};
 use session_state::json::{from_value, kind_of};
 use session_state::{Error, Key, MAX_VALUE_NESTING, Result};
-use session_state_fs::process::{RecordsProcess, or_owning_process};
 
 /// An argument as napi hands it over: any JS value.
 pub type Any<'a> = Unknown<'a>;
@@ -32,58 +26,17 @@ pub type Doc = Map<String, Value>;
 /// An instant argument: an RFC 3339 string or a `Date`.
 pub type Instant = DateTime<Utc>;
 
-/// An argument as the core methods take it ([`core_methods!`](crate::core_methods)).
-pub trait Pass {
-    /// `&str` for a `String`, `Option<&str>` for an optional one.
-    type As<'a>
-    where
-        Self: 'a;
-    /// This argument as the core takes it.
-    fn pass(&self) -> Self::As<'_>;
-}
-
-impl Pass for String {
-    type As<'a> = &'a str;
-    fn pass(&self) -> &str {
-        self
-    }
-}
-
-impl Pass for Option<String> {
-    type As<'a> = Option<&'a str>;
-    fn pass(&self) -> Option<&str> {
-        self.as_deref()
-    }
-}
-
-/// A value of the shape of `T` ([`Json`], [`Options`], [`Here`]) as the core takes it: `&T`.
-macro_rules! pass_by_ref {
-    ($($wrapper:ident),*) => {$(
-        impl<T> Pass for $wrapper<T> {
-            type As<'a> = &'a T where T: 'a;
-            fn pass(&self) -> &T {
-                &self.0
-            }
-        }
-    )*};
-}
-pass_by_ref!(Json, Options, Here);
-
-/// An optional value the core takes by value (`leaseSeconds`, a `Writer`).
-impl<T: Clone> Pass for Option<Json<T>> {
-    type As<'a>
-        = Option<T>
-    where
-        T: 'a;
-    fn pass(&self) -> Option<T> {
-        self.as_ref().map(|json| json.0.clone())
-    }
-}
-
 /// A Rust value read from one JS argument.
 pub trait Arg<'a>: Sized {
     /// `value` read as `Self`; `invalid_input` (or the core's error for the value) naming `name`.
     fn arg(value: Unknown<'a>, name: &str) -> Result<Self>;
+}
+
+/// The value itself, for a method that reads it its own way.
+impl<'a> Arg<'a> for Unknown<'a> {
+    fn arg(value: Unknown<'a>, _: &str) -> Result<Self> {
+        Ok(value)
+    }
 }
 
 /// `undefined` and `null` give `None`; another value is read as `T`.
@@ -119,6 +72,20 @@ impl<'a> Arg<'a> for Vec<u8> {
     }
 }
 
+/// Bytes ([`Vec<u8>`]), or a string as its UTF-8 (as napi reads it: a lone surrogate is U+FFFD).
+#[derive(Debug)]
+pub struct Bytes(pub Vec<u8>);
+
+impl<'a> Arg<'a> for Bytes {
+    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
+        let failed = |e: napi::Error| napi_failed(name, &e);
+        match Either::<String, Unknown<'a>>::from_unknown(value).map_err(failed)? {
+            Either::A(text) => Ok(Bytes(text.into_bytes())),
+            Either::B(other) => Vec::arg(other, name).map(Bytes),
+        }
+    }
+}
+
 /// An array of strings.
 impl<'a> Arg<'a> for Vec<String> {
     fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
@@ -144,10 +111,8 @@ impl<'a> Arg<'a> for Value {
         let refused: Option<Vec<String>> = outcome.get_named_property("refused").map_err(failed)?;
         let text: Option<String> = outcome.get_named_property("text").map_err(failed)?;
         let refused = refused.unwrap_or_default();
-        read_strict_json(
-            name,
-            StrictJson::from_members(text.as_deref(), &refused, js_type),
-        )
+        let strict = StrictJson::from_members(text.as_deref(), &refused, js_type);
+        read_strict_json(name, strict)
     }
 }
 
@@ -174,17 +139,11 @@ impl<'a> Arg<'a> for Map<String, Value> {
 /// An instant: an RFC 3339 string or a `Date` (through its JSON form, the ISO text).
 impl<'a> Arg<'a> for DateTime<Utc> {
     fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
-        let kind = type_name(&value);
-        let text = match value.get_type() {
-            Ok(ValueType::String | ValueType::Object) => match Value::arg(value, name)? {
-                Value::String(text) => Some(text),
-                _ => None,
-            },
-            _ => None,
-        };
-        let text =
-            text.ok_or_else(|| Error::wrong_type(name, "an RFC 3339 string or a Date", kind))?;
-        session_state::Timestamp::parse(&text).map(|t| t.utc())
+        let json = matches!(value.get_type(), Ok(ValueType::String | ValueType::Object));
+        match json.then(|| Value::arg(value, name)).transpose()? {
+            Some(Value::String(text)) => session_state::Timestamp::parse(&text).map(|t| t.utc()),
+            _ => Err(expected(name, "an RFC 3339 string or a Date", &value)),
+        }
     }
 }
 
@@ -199,26 +158,18 @@ impl<'a, T: DeserializeOwned> Arg<'a> for Json<T> {
     }
 }
 
-/// A claim or heartbeat ([`Json`]) recording this process's orchestrator when it names no
-/// process ([`or_owning_process`]).
-#[derive(Debug)]
-pub struct Here<T>(pub T);
-
-impl<'a, T: DeserializeOwned + RecordsProcess> Arg<'a> for Here<T> {
-    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
-        Json::arg(value, name).map(|Json(request)| Here(or_owning_process(request)))
-    }
+/// Each wrapper of a value of the shape of `T` gives `&T`, as the core takes it.
+macro_rules! deref_to_value {
+    ($($wrapper:ident),*) => {$(
+        impl<T> std::ops::Deref for $wrapper<T> {
+            type Target = T;
+            fn deref(&self) -> &T {
+                &self.0
+            }
+        }
+    )*};
 }
-
-/// A plain object (as the `Map` argument) of the shape of `T`.
-#[derive(Debug)]
-pub struct Document<T>(pub T);
-
-impl<'a, T: DeserializeOwned> Arg<'a> for Document<T> {
-    fn arg(value: Unknown<'a>, name: &str) -> Result<Self> {
-        from_value(Map::arg(value, name)?.into(), name).map(Document)
-    }
-}
+deref_to_value!(Json, Options);
 
 /// An options object: `undefined` or `null` give `T::default()`; anything else must be an
 /// object of the shape of `T` (declared with `deny_unknown_fields`, so that a misspelt option

@@ -6,7 +6,7 @@
 use std::any::TypeId;
 
 use napi::bindgen_prelude::{
-    Env, Function, JsObjectValue, JsValue, Null, Object, Status, ToNapiValue, Unknown,
+    Env, Function, JsObjectValue, JsValue, Object, Status, ToNapiValue, Unknown,
 };
 use napi::sys;
 use napi_derive::napi;
@@ -20,10 +20,7 @@ type ErrorCode = &'static str;
 
 /// Every error `code` the package can throw, in the core's order (`test/errors.test.mjs`
 /// checks it against the `ErrorCode` union).
-//
-// Typed (not `skip_typescript`): the napi CLI lists only typed items among the explicit
-// `module.exports.NAME =` lines of `index.js`, and only those are named exports for ES
-// modules (`import { ERROR_CODES } from 'session-state'`, `test/esm.test.mjs`).
+// Typed, not `skip_typescript`: only typed items are named ES module exports (`index.js`).
 #[napi]
 pub const ERROR_CODES: [ErrorCode; ErrorKind::ALL.len()] = ErrorKind::CODES;
 
@@ -35,12 +32,10 @@ pub struct HostException(pub napi::Error);
 
 impl std::fmt::Display for HostException {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let reason = &self.0.reason;
-        f.write_str(if reason.is_empty() {
-            "the host store threw"
-        } else {
-            reason
-        })
+        match self.0.reason.as_str() {
+            "" => f.write_str("the host store threw"),
+            reason => f.write_str(reason),
+        }
     }
 }
 
@@ -58,8 +53,7 @@ pub fn to_js_error(env: &Env, mut err: Error) -> napi::Error {
     };
     // The environment is shutting down: a plain error still carries message and code.
     thrown.unwrap_or_else(|_| {
-        let message = format!("[{}] {}", err.code(), js_message(&err));
-        napi::Error::new(Status::GenericFailure, message)
+        napi::Error::from_reason(format!("[{}] {}", err.code(), js_message(&err)))
     })
 }
 
@@ -77,16 +71,11 @@ fn rethrow(env: &Env, outcome: napi::Error) -> napi::Result<()> {
 /// terms, [`js_message`]) and the core's [`js_error_members`] (`code`, `hint`, `context`,
 /// `salvaged`).
 fn build_error<'env>(env: &'env Env, err: &Error) -> napi::Result<Object<'env>> {
-    let mut object = env.create_error(napi::Error::new(Status::GenericFailure, js_message(err)))?;
+    let mut object = env.create_error(napi::Error::from_reason(js_message(err)))?;
     for (name, value) in js_error_members(err) {
         object.set_named_property(&name, env.to_js_value(&value)?)?;
     }
     Ok(object)
-}
-
-/// A core result with its error mapped by [`to_js_error`].
-pub fn js<T>(env: &Env, result: Result<T>) -> napi::Result<T> {
-    result.map_err(|e| to_js_error(env, e))
 }
 
 /// Runs `call` (argument conversions and the core call) into an [`Out`].
@@ -109,10 +98,8 @@ impl<T: Serialize + 'static> ToNapiValue for Out<T> {
         if TypeId::of::<T>() == TypeId::of::<()>() {
             return Ok(std::ptr::null_mut()); // `undefined`
         }
-        let text = serde_json::to_string(&value).map_err(|e| {
-            let message = format!("cannot serialise the result: {e}");
-            napi::Error::new(Status::GenericFailure, message)
-        })?;
+        let text = serde_json::to_string(&value)
+            .map_err(|e| napi::Error::from_reason(format!("cannot serialise the result: {e}")))?;
         json_parse(&env, text)
     }
 }
@@ -126,10 +113,8 @@ pub struct JsonText(pub Result<Option<String>>);
 impl ToNapiValue for JsonText {
     unsafe fn to_napi_value(raw: sys::napi_env, value: Self) -> napi::Result<sys::napi_value> {
         let env = Env::from_raw(raw);
-        match value.0.map_err(|err| to_js_error(&env, err))? {
-            Some(text) => json_parse(&env, text),
-            None => unsafe { Null::to_napi_value(raw, Null) },
-        }
+        let text = value.0.map_err(|err| to_js_error(&env, err))?;
+        json_parse(&env, text.unwrap_or_else(|| "null".to_owned()))
     }
 }
 

@@ -1,22 +1,18 @@
 //! [`HostStore`]: a [`Store`] over any JS object with synchronous `read`, `write`, `delete`
-//! and `list` methods (`HostStore` in `index.d.ts`).
+//! and `list` methods (`HostStore` in `index.d.ts`), used only on the JavaScript thread it
+//! came from (neither `Send` nor `Sync`).
 //!
 //! - A value thrown by a method becomes a `storage` error whose source is a
 //!   [`HostException`]; [`crate::errors::to_js_error`] re-throws that very value to the caller.
-//! - A method returning the wrong type is a `storage` error naming the method; one returning a
-//!   thenable (a Promise, an `async` method's result) too ("host store methods must be
-//!   synchronous", context `key` and `method`), never a success whose write lands later.
-//! - `update` is `read`, then the closure, then `write`: nothing runs between them but the
-//!   host's own synchronous methods. They can re-enter the package over the same JS object, so
-//!   the object (whichever wrapper holds it, see [`OBJECT_ID`]) is marked busy for the whole
-//!   `update`, and a second `update` on it meanwhile is a `conflict`, not a lost update.
-//! - `list` results are checked: keys that are not valid or not below the prefix are
-//!   dropped, and the rest sorted and deduplicated, as the [`Store`] contract requires.
-//!
-//! The adapter is only used on the JavaScript thread it came from (neither `Send` nor `Sync`).
+//! - A method returning the wrong type, or a thenable (a Promise: "host store methods must be
+//!   synchronous"), is a `storage` error naming the method, never a success landing later.
+//! - `update` is `read`, the closure, `write`. The host's methods can re-enter the package over
+//!   the same JS object, so the object (whichever wrapper holds it, see [`OBJECT_ID`]) is busy
+//!   for the whole `update`, and a second `update` on it meanwhile is a `conflict`.
+//! - `list` results are checked as the [`Store`] contract requires ([`keys_under`]).
 
 use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Mutex, PoisonError};
 
 use napi::bindgen_prelude::{
@@ -33,14 +29,14 @@ pub struct HostStore {
     env: Env,
     object: Option<ObjectRef<false>>,
     trampoline: FunctionRef<TrampolineArgs<'static>, Object<'static>>,
-    id: u64,
+    id: i64,
 }
 
 /// The next host object id; ids are never reused, in any thread of the process.
-static NEXT_ID: AtomicU64 = AtomicU64::new(1);
+static NEXT_ID: AtomicI64 = AtomicI64::new(1);
 
 /// The ids of the host objects inside an `update` right now, process-wide.
-static BUSY: Mutex<BTreeSet<u64>> = Mutex::new(BTreeSet::new());
+static BUSY: Mutex<BTreeSet<i64>> = Mutex::new(BTreeSet::new());
 
 /// Gives each JS object one id for its lifetime, whichever wrapper asks: a `WeakMap` from
 /// object to id on `globalThis` under a registered symbol, non-enumerable and non-writable
@@ -80,22 +76,9 @@ const TRAMPOLINE: &str = "(function (o, m, k, d) {
 /// Arguments of [`TRAMPOLINE`]: object, method, key, data.
 type TrampolineArgs<'a> = FnArgs<(Object<'a>, String, String, Option<Buffer>)>;
 
-/// The mark that a host object is inside an `update`; removed when dropped.
-struct Busy(u64);
-
-impl Drop for Busy {
-    fn drop(&mut self) {
-        BUSY.lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .remove(&self.0);
-    }
-}
-
 impl std::fmt::Debug for HostStore {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HostStore")
-            .field("id", &self.id)
-            .finish_non_exhaustive()
+        write!(f, "HostStore {{ id: {}, .. }}", self.id)
     }
 }
 
@@ -112,14 +95,10 @@ impl HostStore {
         let env = Env::from_raw(object.value().env);
         let trampoline: Function<'_, TrampolineArgs<'static>, Object<'static>> =
             env.run_script(TRAMPOLINE).map_err(failed)?;
-        let object_id: Function<'_, FnArgs<(Object<'_>, f64)>, f64> =
+        let object_id: Function<'_, FnArgs<(Object<'_>, i64)>, i64> =
             env.run_script(OBJECT_ID).map_err(failed)?;
-        #[allow(clippy::cast_precision_loss)] // ids stay far below 2^53
-        let fresh = NEXT_ID.fetch_add(1, Ordering::Relaxed) as f64;
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let id = object_id
-            .call(FnArgs::from((*object, fresh)))
-            .map_err(failed)? as u64;
+        let fresh = NEXT_ID.fetch_add(1, Ordering::Relaxed); // far below 2^53
+        let id = object_id.call((*object, fresh).into()).map_err(failed)?;
         Ok(HostStore {
             env,
             object: Some(object.create_ref::<false>().map_err(failed)?),
@@ -150,12 +129,7 @@ impl HostStore {
             .borrow_back(&self.env)
             .and_then(|f| {
                 let object = object.get_value(&self.env)?;
-                f.call(FnArgs::from((
-                    object,
-                    method.to_owned(),
-                    key.to_string(),
-                    data,
-                )))
+                f.call((object, method.to_owned(), key.to_string(), data).into())
             })
             .map_err(broken)?;
         if !outcome.get_named_property::<bool>("ok").map_err(broken)? {
@@ -169,12 +143,7 @@ impl HostStore {
         let value = outcome.get_named_property::<Either<Ret, Unknown<'_>>>("value");
         match value.map_err(broken)? {
             Either::A(value) => Ok(value),
-            Either::B(other) => Err(Error::host_returned(
-                key,
-                method,
-                type_name(&other),
-                expected,
-            )),
+            Either::B(got) => Err(Error::host_returned(key, method, type_name(&got), expected)),
         }
     }
 }
@@ -205,15 +174,13 @@ impl Store for HostStore {
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
-        if !BUSY
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(self.id)
-        {
+        let busy = || BUSY.lock().unwrap_or_else(PoisonError::into_inner);
+        if !busy().insert(self.id) {
             return Err(Error::host_reentered(key));
         }
-        let _busy = Busy(self.id);
-        read_apply_write(self, key, apply)
+        let updated = read_apply_write(self, key, apply);
+        busy().remove(&self.id);
+        updated
     }
 }
 

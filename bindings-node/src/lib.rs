@@ -17,17 +17,45 @@ macro_rules! run {
     };
 }
 
-/// The body of a constructor: [`run!`], its error thrown through the `Env` `$env`.
+/// A `#[napi]` class holding `inner`, a value of the core: `Class(Inner type);`, its constructor
+/// `new(argName: Type, ...) = "TS args" => body;` (a core `Result<Self>`, its error thrown),
+/// then its getters, `get name(&self) -> Rust type = "TS type" => value;`, each after its
+/// `#[doc = " ..."]` lines (see [`core_methods!`]).
 #[macro_export]
-macro_rules! construct {
-    ($env:ident; $($arg:ident: $ty:ty),* => $body:expr) => {
-        $crate::js(&$env, $crate::run!($($arg: $ty),* => $body).0)
+macro_rules! js_class {
+    ($(#[doc = $class_doc:tt])+ $class:ident($inner:ty);
+        $(#[doc = $new_doc:tt])+ new($($arg:ident: $ty:ty),*) = $args:tt => $body:expr;
+        $($(#[doc = $doc:tt])+ get $name:ident(&$s:ident) -> $ret:ty = $ts:tt => $get:expr;)*
+    ) => {
+        $(#[doc = $class_doc])+
+        #[napi]
+        #[derive(Debug)]
+        pub struct $class {
+            pub(crate) inner: $inner,
+        }
+
+        #[napi]
+        #[allow(non_snake_case)]
+        impl $class {
+            $(#[doc = $new_doc])+
+            #[napi(constructor, ts_args_type = $args)]
+            pub fn new(env: napi::Env, $($arg: $crate::args::Any<'_>),*) -> napi::Result<Self> {
+                $crate::run!($($arg: $ty),* => $body).0.map_err(|e| $crate::to_js_error(&env, e))
+            }
+            $(
+                $(#[doc = $doc])+
+                #[napi(getter, ts_return_type = $ts)]
+                pub fn $name(&$s) -> $ret {
+                    $get
+                }
+            )*
+        }
     };
 }
 
 /// Methods of the `#[napi]` class `$class` that read their arguments by type ([`run!`]) and
-/// return the core method of the same name on `self.inner` (arguments as [`args::Pass`] gives
-/// them) through [`Out`]. Written as `#[doc = " ..."]` lines, then
+/// return the core method of the same name on `self.inner` (arguments by reference: `&str`,
+/// or `&T` for a [`args::Json`]) through [`Out`]. Written as `#[doc = " ..."]` lines, then
 /// `name(argName: Type, ...) -> Rust type = "TS args", "TS type";` (napi-derive would copy the
 /// `r"` of a `///` comment passed through a macro into the JSDoc).
 #[macro_export]
@@ -36,7 +64,7 @@ macro_rules! core_methods {
         $crate::js_methods!($class {$(
             $(#[doc = $doc])+
             fn $name(&self $(, $arg: $ty)*) -> $ret = $args, $ts
-                => self.inner.$name($($crate::args::Pass::pass(&$arg)),*);
+                => self.inner.$name($(&*$arg),*);
         )+});
     };
 }
@@ -62,20 +90,31 @@ macro_rules! js_methods {
     };
 }
 
+/// Free functions of the package: as [`js_methods!`], without `&self`.
+#[macro_export]
+macro_rules! js_functions {
+    ($($(#[doc = $doc:tt])+ fn $name:ident($($arg:ident: $ty:ty),*) -> $ret:ty = $args:tt, $ts:tt => $body:expr;)+) => {$(
+        $(#[doc = $doc])+
+        #[napi(ts_args_type = $args, ts_return_type = $ts)]
+        #[allow(non_snake_case)]
+        pub fn $name($($arg: $crate::args::Any<'_>),*) -> $crate::Out<$ret> {
+            $crate::run!($($arg: $ty),* => $body)
+        }
+    )+};
+}
+
 pub mod any_store;
 pub mod args;
 pub mod conformance;
 pub mod errors;
-pub mod git_head;
 pub mod host_store;
 pub mod json_text;
 pub mod orchestrator;
 pub mod ownership;
-pub mod redis_store;
 pub mod registry;
 pub mod retention;
 pub mod stores;
 pub mod team;
 
 pub use any_store::AnyStore;
-pub use errors::{Out, js, out, to_js_error};
+pub use errors::{Out, out, to_js_error};

@@ -1,14 +1,9 @@
 //! The orchestrator session (SPEC section 1) for JavaScript: the class `OrchestratorStore`
 //! and the free functions `resumeSummary`, `renderResume`, `salvage` and `jsonSchema`.
-//!
-//! Documents go in and out as plain objects of the file's shape (`schema_version`,
-//! `session_id`, ... in snake_case, as in `.claude/orchestrator-session.json`). A document
-//! passed in is read with the core's own parser, so a wrong shape is an `invalid_input` error
-//! naming the field (`agents[1].progress`), an unsafe `session_id` is `invalid_key` and another
-//! schema version `incompatible_schema`. Nothing the caller passes is mutated: `save` returns
-//! the saved document (with the new `updated`) instead.
+//! Documents are plain objects of the file's shape (snake_case), read with the core's own
+//! parser (a wrong shape is `invalid_input` naming the field, `agents[1].progress`); nothing
+//! the caller passes is mutated.
 
-use napi::bindgen_prelude::{Either, Env, FromNapiValue, Unknown};
 use napi_derive::napi;
 use serde_json::Value;
 use session_state::orchestrator::{
@@ -17,142 +12,89 @@ use session_state::orchestrator::{
     OrchestratorSession, ParseOptions, Project, Repair, ResumeOptions, ResumeSummary, Salvaged,
     SessionStatus, StoreOptions, TaskAdd, TaskDone, current_key, parse_object_argument,
 };
+use session_state::ownership::Writer;
 use session_state::{Clock, Key};
 use session_state_fs::SystemClock;
 
-use crate::any_store::AnyStore;
-use crate::args::{Any, Arg, Doc, Instant, Json, Options, napi_failed};
-use crate::errors::{JsonText, Out, out};
+use crate::any_store::WithHead;
+use crate::args::{Any, Bytes, Doc, Instant, Json, Options};
+use crate::errors::{JsonText, Out};
 use crate::json_text::session_argument;
 
-type Core = core::OrchestratorStore<AnyStore, SystemClock>;
+type Core = core::OrchestratorStore<crate::AnyStore, SystemClock>;
 type Replace = Options<ArchiveOptions>;
-type Saved = Out<OrchestratorSession>;
 
-/// The orchestrator session operations over a store (`.claude/orchestrator-session.json` and
-/// `.claude/orchestrator-history/`), stamping times with the system clock.
-#[napi]
-#[derive(Debug)]
-pub struct OrchestratorStore {
-    pub(crate) inner: Core,
-}
+js_class!(
+    #[doc = " The orchestrator session operations over a store (`.claude/orchestrator-session.json` and"]
+    #[doc = " `.claude/orchestrator-history/`), stamping times with the system clock."]
+    OrchestratorStore(Core);
+    #[doc = " Operations over `store`, with the `OrchestratorStoreOptions` (`naiveOffsetMinutes`,"]
+    #[doc = " `maxDocumentBytes`). Throws `invalid_input` for a value that is not a store or bad options."]
+    new(store: WithHead, options: Options<StoreOptions>) = "store: Store, options?: OrchestratorStoreOptions" => {
+        let inner = options.0.apply(Core::new(store.0, SystemClock), "options")?;
+        Ok(OrchestratorStore { inner: inner.with_git_head(store.1) })
+    };
+    #[doc = " The key of the current session file: `.claude/orchestrator-session.json`."]
+    get current_key(&self) -> String = "string" => current_key().to_string();
+    #[doc = " Who this handle writes as, or `null`."]
+    get writer(&self) -> Out<Option<Writer>> = "Writer | null" => Out(Ok(self.inner.writer()));
+);
 
 #[napi]
-#[allow(non_snake_case)]
 impl OrchestratorStore {
-    /// Operations over `store`, with the `OrchestratorStoreOptions` (`naiveOffsetMinutes`,
-    /// `maxDocumentBytes`). Throws `invalid_input` for a value that is not a store or bad options.
-    #[napi(
-        constructor,
-        ts_args_type = "store: Store, options?: OrchestratorStoreOptions"
-    )]
-    pub fn new(env: Env, store: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
-        let head = crate::git_head::of_store(store);
-        construct!(env; store: AnyStore, options: Options<StoreOptions> => {
-            let inner = options.0.apply(Core::new(store, SystemClock), "options")?;
-            let inner = inner.with_git_head(head);
-            Ok(OrchestratorStore { inner })
-        })
-    }
-
-    /// The key of the current session file: `.claude/orchestrator-session.json`.
-    #[napi(getter)]
-    pub fn current_key(&self) -> String {
-        current_key().to_string()
-    }
-
-    /// The current session, or `null` when there is none.
-    ///
-    /// Throws `corrupt_state` (with `salvaged`), `incompatible_schema`, `invalid_key`,
-    /// `invalid_input` (too large), `storage`.
+    /// The current session, or `null` when there is none. Throws `corrupt_state` (with
+    /// `salvaged`), `incompatible_schema`, `invalid_key`, `invalid_input` (too large), `storage`.
     #[napi(ts_return_type = "OrchestratorSession | null")]
     pub fn load(&self) -> JsonText {
         JsonText(self.inner.load_json())
     }
-
-    /// Saves `doc` as the current session with `updated` set to now, and returns the saved
-    /// document (`doc` itself is not changed). A current file that does not parse is copied
-    /// aside first.
-    #[napi(
-        ts_args_type = "doc: OrchestratorSession",
-        ts_return_type = "OrchestratorSession"
-    )]
-    pub fn save(&self, doc: Any<'_>) -> Out<OrchestratorSession> {
-        out(|| {
-            let mut doc = session_argument(doc, "doc", self.inner.options())?;
-            self.inner.save(&mut doc)?;
-            Ok(doc)
-        })
-    }
-
-    /// Writes `doc` to `.claude/orchestrator-history/{session_id}.json` and removes the current
-    /// file when it holds the same session; returns the archive key. Throws `already_exists`
-    /// unless `{ replace: true }`.
-    #[napi(
-        ts_args_type = "doc: OrchestratorSession, options?: { replace?: boolean }",
-        ts_return_type = "string"
-    )]
-    pub fn archive(&self, doc: Any<'_>, options: Any<'_>) -> Out<String> {
-        run!(doc: Doc, options: Replace => {
-            let doc = parse_object_argument("doc", &doc, self.inner.options())?;
-            Ok(self.inner.archive(&doc, options.0.replace)?.to_string())
-        })
-    }
-
-    /// One page of archived sessions, newest first: `{ entries, skipped, total }`. Options:
-    /// `limit` (default 10), `offset` (default 0), `status` (only that status).
-    #[napi(ts_args_type = "query?: HistoryQuery", ts_return_type = "HistoryPage")]
-    pub fn list_history(&self, query: Any<'_>) -> Out<HistoryPage> {
-        run!(query: Options<HistoryOptions> => self.inner.list_history(&query.0.query()))
-    }
-
-    /// `in_progress → complete`, then archive; all or nothing. Throws `already_exists` (and
-    /// changes nothing) when the archive exists, unless `{ replace: true }`.
-    #[napi(
-        ts_args_type = "options?: { replace?: boolean }",
-        ts_return_type = "OrchestratorSession"
-    )]
-    pub fn complete(&self, options: Any<'_>) -> Out<OrchestratorSession> {
-        run!(options: Replace => self.inner.move_to_with(SessionStatus::Complete, options.0.replace))
-    }
-
-    /// `created | paused | in_progress → aborted`, then archive; all or nothing, as `complete`.
-    #[napi(
-        ts_args_type = "options?: { replace?: boolean }",
-        ts_return_type = "OrchestratorSession"
-    )]
-    pub fn abort(&self, options: Any<'_>) -> Out<OrchestratorSession> {
-        run!(options: Replace => self.inner.move_to_with(SessionStatus::Aborted, options.0.replace))
-    }
-
-    /// The verb `new`: a new current session, id `input.id` or `YYYY-MM-DD-{suffix}` (default
-    /// suffix from the clock); see `NewSession.archive_current` for a current one.
-    #[napi(
-        ts_args_type = "input: NewSession, project: Project, suffix?: string",
-        ts_return_type = "OrchestratorSession"
-    )]
-    pub fn record_new(&self, input: Any<'_>, project: Any<'_>, suffix: Any<'_>) -> Saved {
-        run!(input: Json<NewSession>, project: Json<Project>, suffix: Option<String>
-            => self.inner.record_new(&input.0, project.0, suffix.as_deref()))
-    }
-
-    /// Checks the current and history files; with `{ fix: true }` repairs the corrupt ones
-    /// (keeping copies) and rebuilds the index.
-    #[napi(
-        ts_args_type = "options?: { fix?: boolean }",
-        ts_return_type = "DoctorReport"
-    )]
-    pub fn doctor(&self, options: Any<'_>) -> Out<DoctorReport> {
-        run!(options: Options<DoctorOptions> => self.inner.doctor(options.0.fix))
-    }
-
-    /// Repairs the corrupt document under `key` (default: the current session file): keeps a
-    /// copy, writes the salvage. `null` when the file is absent or readable.
-    #[napi(ts_args_type = "key?: string", ts_return_type = "Repair | null")]
-    pub fn recover(&self, key: Any<'_>) -> Out<Option<Repair>> {
-        run!(key: Option<Key> => self.inner.recover(&key.unwrap_or_else(current_key)))
-    }
 }
+
+js_methods!(OrchestratorStore {
+    #[doc = " Saves `doc` as the current session with `updated` set to now (a current file that does"]
+    #[doc = " not parse is copied aside first) and returns the saved document; `doc` is not changed."]
+    fn save(&self, doc: Any<'_>) -> OrchestratorSession
+        = "doc: OrchestratorSession", "OrchestratorSession" => {
+        let mut doc = session_argument(doc, "doc", self.inner.options())?;
+        self.inner.save(&mut doc).map(|_key| doc)
+    };
+    #[doc = " Writes `doc` to `.claude/orchestrator-history/{session_id}.json` and removes the current"]
+    #[doc = " file when it holds the same session; returns the archive key. Throws `already_exists`"]
+    #[doc = " unless `{ replace: true }`."]
+    fn archive(&self, doc: Doc, options: Replace) -> String
+        = "doc: OrchestratorSession, options?: { replace?: boolean }", "string" => {
+        let doc = parse_object_argument("doc", &doc, self.inner.options())?;
+        Ok(self.inner.archive(&doc, options.0.replace)?.to_string())
+    };
+    #[doc = " One page of archived sessions, newest first: `{ entries, skipped, total }`. Options:"]
+    #[doc = " `limit` (default 10), `offset` (default 0), `status` (only that status)."]
+    fn list_history(&self, query: Options<HistoryOptions>) -> HistoryPage
+        = "query?: HistoryQuery", "HistoryPage"
+        => self.inner.list_history(&query.0.query());
+    #[doc = " `in_progress → complete`, then archive; all or nothing. Throws `already_exists` (and"]
+    #[doc = " changes nothing) when the archive exists, unless `{ replace: true }`."]
+    fn complete(&self, options: Replace) -> OrchestratorSession
+        = "options?: { replace?: boolean }", "OrchestratorSession"
+        => self.inner.move_to_with(SessionStatus::Complete, options.0.replace);
+    #[doc = " `created | paused | in_progress → aborted`, then archive; all or nothing, as `complete`."]
+    fn abort(&self, options: Replace) -> OrchestratorSession
+        = "options?: { replace?: boolean }", "OrchestratorSession"
+        => self.inner.move_to_with(SessionStatus::Aborted, options.0.replace);
+    #[doc = " The verb `new`: a new current session, id `input.id` or `YYYY-MM-DD-{suffix}` (default"]
+    #[doc = " suffix from the clock); see `NewSession.archive_current` for a current one."]
+    fn record_new(&self, input: Json<NewSession>, project: Json<Project>, suffix: Option<String>) -> OrchestratorSession
+        = "input: NewSession, project: Project, suffix?: string", "OrchestratorSession"
+        => self.inner.record_new(&input.0, project.0, suffix.as_deref());
+    #[doc = " Checks the current and history files; with `{ fix: true }` repairs the corrupt ones"]
+    #[doc = " (keeping copies) and rebuilds the index."]
+    fn doctor(&self, options: Options<DoctorOptions>) -> DoctorReport
+        = "options?: { fix?: boolean }", "DoctorReport"
+        => self.inner.doctor(options.0.fix);
+    #[doc = " Repairs the corrupt document under `key` (default: the current session file): keeps a"]
+    #[doc = " copy, writes the salvage. `null` when the file is absent or readable."]
+    fn recover(&self, key: Option<Key>) -> Option<Repair> = "key?: string", "Repair | null"
+        => self.inner.recover(&key.unwrap_or_else(current_key));
+});
 
 core_methods!(OrchestratorStore:
     #[doc = " Rebuilds the history listing index from the history files."]
@@ -188,53 +130,25 @@ core_methods!(OrchestratorStore:
     session_end() -> OrchestratorSession = "", "OrchestratorSession";
 );
 
-/// The "RESUMING SESSION" data of `doc` at `now` (default: the system clock): `{session_id,
-/// goal, status, started, started_relative, progress_percent, completed_work, in_progress,
-/// pending, context, resume_from, stale}`. `now` is an RFC 3339 string or a `Date`; `options`
-/// (`ResumeOptions`: `stale_after_hours`, `git_head`) say when `stale` notes an old save or a
-/// moved HEAD.
-#[napi(
-    ts_args_type = "doc: OrchestratorSession, now?: string | Date | null, options?: ResumeOptions",
-    ts_return_type = "ResumeSummary"
-)]
-pub fn resume_summary(doc: Any<'_>, now: Any<'_>, options: Any<'_>) -> Out<ResumeSummary> {
-    run!(doc: Doc, now: Option<Instant>, options: Options<ResumeOptions> => {
+js_functions! {
+    #[doc = " The \"RESUMING SESSION\" data of `doc` at `now` (an RFC 3339 string or a `Date`; default:"]
+    #[doc = " the system clock); `options` (`stale_after_hours`, `git_head`) say when `stale` notes an"]
+    #[doc = " old save or a moved HEAD."]
+    fn resume_summary(doc: Doc, now: Option<Instant>, options: Options<ResumeOptions>) -> ResumeSummary
+        = "doc: OrchestratorSession, now?: string | Date | null, options?: ResumeOptions", "ResumeSummary" => {
         let doc = parse_object_argument("doc", &doc, &ParseOptions::default())?;
-        let now = now.unwrap_or_else(|| SystemClock.now());
-        Ok(core::resume_summary_with(&doc, now, &options.0))
-    })
-}
-
-/// The "RESUMING SESSION" markdown block, from a summary (`resumeSummary`) or a document (then
-/// summarised at the system clock's now).
-#[napi(
-    ts_args_type = "summaryOrDoc: ResumeSummary | OrchestratorSession",
-    ts_return_type = "string"
-)]
-#[allow(non_snake_case)]
-pub fn render_resume(summaryOrDoc: Any<'_>) -> Out<String> {
-    run!(summaryOrDoc: Doc => core::render_resume_argument("summaryOrDoc", summaryOrDoc, SystemClock.now()))
-}
-
-/// Every complete field of torn or damaged bytes, made into a valid "1.0" document:
-/// `{document, missing, replaced, partial, top_level_object, recovered_anything}`. Never
-/// throws for any bytes.
-#[napi(
-    ts_args_type = "bytes: Uint8Array | string",
-    ts_return_type = "Salvaged"
-)]
-pub fn salvage(bytes: Any<'_>) -> Out<Salvaged> {
-    out(
-        || match Either::<String, Unknown<'_>>::from_unknown(bytes) {
-            Ok(Either::A(text)) => Ok(core::salvage(text.as_bytes())),
-            Ok(Either::B(other)) => Ok(core::salvage(&Vec::<u8>::arg(other, "bytes")?)),
-            Err(e) => Err(napi_failed("bytes", &e)),
-        },
-    )
-}
-
-/// The JSON Schema of the schema "1.0" document.
-#[napi(ts_return_type = "Record<string, unknown>")]
-pub fn json_schema() -> Out<Value> {
-    Out(Ok(core::json_schema()))
+        Ok(core::resume_summary_with(&doc, now.unwrap_or_else(|| SystemClock.now()), &options.0))
+    };
+    #[doc = " The \"RESUMING SESSION\" markdown block, from a summary (`resumeSummary`) or a document (then"]
+    #[doc = " summarised at the system clock's now)."]
+    fn render_resume(summaryOrDoc: Doc) -> String
+        = "summaryOrDoc: ResumeSummary | OrchestratorSession", "string"
+        => core::render_resume_argument("summaryOrDoc", summaryOrDoc, SystemClock.now());
+    #[doc = " Every complete field of torn or damaged bytes, made into a valid \"1.0\" document (never"]
+    #[doc = " throws): `{document, missing, replaced, partial, top_level_object, recovered_anything}`."]
+    fn salvage(bytes: Bytes) -> Salvaged
+        = "bytes: Uint8Array | string", "Salvaged"
+        => Ok(core::salvage(&bytes.0));
+    #[doc = " The JSON Schema of the schema \"1.0\" document."]
+    fn json_schema() -> Value = "", "Record<string, unknown>" => Ok(core::json_schema());
 }

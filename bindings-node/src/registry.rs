@@ -3,7 +3,6 @@
 //! `resumeId`, `shouldResume`, ...). It reads and writes `.moai/memory/agent-sessions.json`
 //! and `workflow-chains.json` like the CLI and Python.
 
-use napi::bindgen_prelude::Env;
 use napi_derive::napi;
 use serde_json::Value;
 use session_state::registry::{
@@ -14,44 +13,26 @@ use session_state::registry::{
 use session_state_fs::SystemClock;
 
 use crate::any_store::AnyStore;
-use crate::args::{Any, Options};
+use crate::args::Options;
 
 type Core = core::AgentRegistry<AnyStore, SystemClock>;
 
-/// The sub-agent registry over a store, stamping times with the system clock. Every method
-/// reads the files afresh and every change is one exclusive read-modify-write, so several
-/// handles and processes can share a folder without losing an update.
-#[napi]
-#[derive(Debug)]
-pub struct AgentRegistry {
-    pub(crate) inner: Core,
-}
-
-#[napi]
-#[allow(non_snake_case)]
-impl AgentRegistry {
-    /// A registry over `store`. Option `journal`: `true` appends registrations to
-    /// `agent-sessions.journal.jsonl` (O(1); folded into `agent-sessions.json` by `compact`,
-    /// `close` and other changes), `{ minCompactBytes }` sets its compaction trigger; default
-    /// `false` (every change rewrites `agent-sessions.json`). Option `maxDocumentBytes`: the
-    /// largest file read (default 16 MiB).
-    #[napi(
-        constructor,
-        ts_args_type = "store: Store, options?: AgentRegistryOptions"
-    )]
-    pub fn new(env: Env, store: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
-        construct!(env; store: AnyStore, options: Options<RegistryOptions> => {
-            let inner = options.0.apply(Core::new(store, SystemClock), "options")?;
-            Ok(AgentRegistry { inner })
-        })
-    }
-}
+js_class!(
+    #[doc = " The sub-agent registry over a store, stamping times with the system clock. Every method"]
+    #[doc = " reads the files afresh and every change is one exclusive read-modify-write, so several"]
+    #[doc = " handles and processes can share a folder without losing an update."]
+    AgentRegistry(Core);
+    #[doc = " A registry over `store`. Option `journal` (default `false`): `true` appends registrations"]
+    #[doc = " to `agent-sessions.journal.jsonl` (O(1); folded by `compact`, `close` and other changes),"]
+    #[doc = " `{ minCompactBytes }` sets its compaction trigger. `maxDocumentBytes`: default 16 MiB."]
+    new(store: AnyStore, options: Options<RegistryOptions>) = "store: Store, options?: AgentRegistryOptions"
+        => Ok(AgentRegistry { inner: options.0.apply(Core::new(store, SystemClock), "options")? });
+);
 
 js_methods!(AgentRegistry {
     #[doc = " Registers a result (the seed's `register_agent_result`): maps the name to the id, keeps"]
-    #[doc = " `result` (any JSON value), appends the id to `chainId` (created if needed). Throws"]
-    #[doc = " `invalid_key` for an unsafe `agentId`, `corrupt_state` when the file is corrupt (kept"]
-    #[doc = " aside, unchanged)."]
+    #[doc = " `result` (any JSON value), appends the id to `chainId`. Throws `invalid_key` for an unsafe"]
+    #[doc = " `agentId`, `corrupt_state` when the file is corrupt (kept aside, unchanged)."]
     fn register(&self, agentName: String, agentId: String, result: Option<Value>, chainId: Option<String>) -> ()
         = "agentName: string, agentId: string, result: unknown, chainId?: string | null", "void"
         => self.inner.register(&agentName, &agentId, result.unwrap_or_default(), chainId.as_deref());
@@ -71,24 +52,24 @@ js_methods!(AgentRegistry {
     fn create_chain(&self, chainId: String, agentSequence: Vec<String>, metadata: Option<Value>) -> ()
         = "chainId: string, agentSequence: string[], metadata?: unknown", "void"
         => self.inner.create_chain(&chainId, &agentSequence, metadata);
+    #[doc = " The name's latest id, or `null` (unknown name, or an id of another chain than `chainId`)."]
+    fn resume_id(&self, agentName: String, chainId: Option<String>) -> Option<String>
+        = "agentName: string, chainId?: string | null", "string | null"
+        => self.inner.resume_id(&agentName, chainId.as_deref());
+    #[doc = " The seed's `should_resume`, bit for bit: `false` for an unknown agent, no previous task"]
+    #[doc = " or 5 resumes, else whether a word of the previous task over 4 characters is in the current."]
+    fn should_resume(&self, agentName: String, currentTask: String, previousTask: Option<String>) -> bool
+        = "agentName: string, currentTask: string, previousTask?: string | null", "boolean"
+        => self.inner.should_resume(&agentName, &currentTask, previousTask.as_deref());
+    #[doc = " One row per agent name, in registration order (only those of `chainId` when given)."]
+    fn agents(&self, chainId: Option<String>) -> Vec<AgentEntry> = "chainId?: string | null", "AgentEntry[]"
+        => self.inner.agents(chainId.as_deref());
     #[doc = " Compacts the journal. The handle stays usable (unlike Rust's `close`, which drops it)."]
     fn close(&self) -> () = "", "void" => self.inner.compact();
 });
 
 core_methods!(AgentRegistry:
-    #[doc = " The name's latest id, or `null` (unknown name, or the id belongs to another chain than a"]
-    #[doc = " given `chainId`)."]
-    resume_id(agentName: String, chainId: Option<String>) -> Option<String>
-        = "agentName: string, chainId?: string | null", "string | null";
-    #[doc = " The seed's `should_resume`, bit for bit (the compat policy): unknown agent, no"]
-    #[doc = " previous task or 5 resumes give `false`, else whether a word of the previous task"]
-    #[doc = " longer than 4 characters is in the current one."]
-    should_resume(agentName: String, currentTask: String, previousTask: Option<String>) -> bool
-        = "agentName: string, currentTask: string, previousTask?: string | null", "boolean";
-    #[doc = " One row per agent name, in registration order (only those of `chainId` when given)."]
-    agents(chainId: Option<String>) -> Vec<AgentEntry> = "chainId?: string | null", "AgentEntry[]";
-    #[doc = " The seed's `increment_resume_count`: +1 and `last_resumed_at`; `false` for an unknown"]
-    #[doc = " id."]
+    #[doc = " The seed's `increment_resume_count`: +1 and `last_resumed_at`; `false` for an unknown id."]
     increment_resume_count(agentId: String) -> bool = "agentId: string", "boolean";
     #[doc = " The stored result of `agentId`, or `null`."]
     agent_result(agentId: String) -> Option<Value> = "agentId: string", "unknown";
@@ -103,8 +84,7 @@ core_methods!(AgentRegistry:
     chain_ids() -> Vec<String> = "", "Array<string>";
     #[doc = " Forgets an agent name (the seed's `clear_agent_session`); `false` for an unknown name."]
     clear_agent(agentName: String) -> bool = "agentName: string", "boolean";
-    #[doc = " The seed's `clear_chain` (also dropping the names of cleared ids); `false` for an"]
-    #[doc = " unknown chain."]
+    #[doc = " The seed's `clear_chain` (also forgetting the names of its ids); `false` if unknown."]
     clear_chain(chainId: String) -> bool = "chainId: string", "boolean";
     #[doc = " Every session, chain and result count: `{sessions, chains, total_results}`."]
     all_sessions() -> AllSessions = "", "AllSessions";
@@ -118,11 +98,8 @@ core_methods!(AgentRegistry:
     load_chains() -> ChainsDocument = "", "Record<string, ChainDefinition>";
     #[doc = " Folds the journal, if any, into `agent-sessions.json`."]
     compact() -> () = "", "void";
-    #[doc = " Repairs a corrupt `agent-sessions.json` and a corrupt `workflow-chains.json` (the"]
-    #[doc = " core's `AgentRegistry::repair`): for each, keeps a copy aside"]
-    #[doc = " (`<key>.corrupt-<UTC stamp>`), then writes back the complete entries of the sessions"]
-    #[doc = " file (as `session-state doctor --fix`) and an empty chains file. Returns one"]
-    #[doc = " `{key, kept_copy, action}` per file repaired (the sessions file's first); empty when"]
-    #[doc = " both files were fine or absent. After it, `register` and `createChain` work again."]
+    #[doc = " Repairs a corrupt `agent-sessions.json` (its complete entries, as `doctor --fix`) and a"]
+    #[doc = " corrupt `workflow-chains.json` (emptied), keeping a copy of each aside first. Returns one"]
+    #[doc = " `{key, kept_copy, action}` per file repaired; empty when both were fine or absent."]
     repair() -> Vec<RegistryRepair> = "", "RegistryRepair[]";
 );

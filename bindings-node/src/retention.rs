@@ -1,8 +1,7 @@
-//! Fork, the history tree and retention for JavaScript (issue #21): the `OrchestratorStore`
-//! methods `fork`, `historyTree` and `pruneHistory`, `AgentRegistry.prune` and
-//! `TeamStore.prune`. Each options object is read into the core's serde type (snake_case
-//! members, or JavaScript's camelCase: `olderThanDays`); a prune is a dry run unless
-//! `apply: true`, and the plan it returns is the same either way.
+//! Fork, the history tree and retention for JavaScript (issue #21): `OrchestratorStore`'s
+//! `fork`, `historyTree` and `pruneHistory`, `AgentRegistry.prune` and `TeamStore.prune`
+//! (options in snake_case or camelCase: `olderThanDays`). A prune is a dry run unless
+//! `apply: true`, and returns the same plan either way.
 
 use napi_derive::napi;
 use session_state::orchestrator::{
@@ -18,10 +17,9 @@ use crate::registry::AgentRegistry;
 use crate::team::TeamStore;
 
 core_methods!(OrchestratorStore:
-    #[doc = " Forks a session (default: the current one; `session_id`: an archived one) into a new"]
-    #[doc = " current session recording `forked_from`; the original is archived as it is, never"]
-    #[doc = " changed. Throws `already_exists` (hint `archive_current`) when another session is"]
-    #[doc = " current, `not_found` when there is no such session."]
+    #[doc = " Forks a session (default: the current one; `session_id`: an archived one, left as it is)"]
+    #[doc = " into a new current session recording `forked_from`. Throws `already_exists` (hint"]
+    #[doc = " `archive_current`) when another session is current, `not_found` for no such session."]
     fork(options: Options<ForkOptions>) -> OrchestratorSession
         = "options?: ForkOptions", "OrchestratorSession";
     #[doc = " Every session, each under the one it was forked from: `{ entries, skipped }`."]

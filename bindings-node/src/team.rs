@@ -1,80 +1,66 @@
 //! Team agent spawn state (SPEC section 3, the `agent-teams` crate's `SessionState` files) for
 //! JavaScript: the class `TeamStore` and the free functions `sessionFromConfig`,
-//! `toSpawnConfig` and `parseBackendType`.
-//!
-//! Documents are plain objects with the file's camelCase keys (`backendType`, `createdAt`,
-//! `memoryConfig: { max_turns, budget_chars }`), read by the core's own parser, so a wrong
-//! shape is an `invalid_input` error with serde's reason.
+//! `toSpawnConfig` and `parseBackendType`. Documents are plain objects with the file's
+//! camelCase keys (`backendType`, `createdAt`), read by the core's own parser.
 
-use napi::bindgen_prelude::Env;
 use napi_derive::napi;
-use session_state::Clock;
+use session_state::json::from_value;
 use session_state::team::{
     self as core, BackendType, ResumePlan, SessionState, SpawnConfig, TeamListing,
     TeamStoreOptions, TeamSummary,
 };
+use session_state::{Clock, Result};
 use session_state_fs::SystemClock;
 
 use crate::any_store::AnyStore;
-use crate::args::{Any, Doc, Document, Instant, Options};
-use crate::errors::Out;
+use crate::args::{Any, Arg, Doc, Instant, Options};
 
 type Core = core::TeamStore<AnyStore, SystemClock>;
-/// A session state argument, through the core's `SessionState` rules; a mismatch is
-/// `invalid_input` naming the member (`state.maxTurns`).
-type State = Document<SessionState>;
-
-/// Team session files `teams/{team}/sessions/{agent}.json` over a store, stamped with the
-/// system clock. Listings never fail on one bad file: it is reported in `skipped`.
-#[napi]
-#[derive(Debug)]
-pub struct TeamStore {
-    pub(crate) inner: Core,
-}
-
-#[napi]
-#[allow(non_snake_case)]
-impl TeamStore {
-    /// Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`).
-    /// Option `maxDocumentBytes`: the largest session file read (default 16 MiB).
-    #[napi(constructor, ts_args_type = "store: Store, options?: TeamStoreOptions")]
-    pub fn new(env: Env, store: Any<'_>, options: Any<'_>) -> napi::Result<Self> {
-        construct!(env; store: AnyStore, options: Options<TeamStoreOptions> => Ok(TeamStore { inner: options.0.apply(Core::new(store, SystemClock)) }))
+/// A session state argument: a plain object, through the core's `SessionState` rules; a
+/// mismatch is `invalid_input` naming the member (`state.maxTurns`).
+impl<'a> Arg<'a> for SessionState {
+    fn arg(value: Any<'a>, name: &str) -> Result<Self> {
+        from_value(Doc::arg(value, name)?.into(), name)
     }
 }
+
+js_class!(
+    #[doc = " Team session files `teams/{team}/sessions/{agent}.json` over a store, stamped with the"]
+    #[doc = " system clock. Listings never fail on one bad file: it is reported in `skipped`."]
+    TeamStore(Core);
+    #[doc = " Team files in `store` (for the crate's layout, a `FileStore` over `~/.claude`)."]
+    #[doc = " Option `maxDocumentBytes`: the largest session file read (default 16 MiB)."]
+    new(store: AnyStore, options: Options<TeamStoreOptions>) = "store: Store, options?: TeamStoreOptions"
+        => Ok(TeamStore { inner: options.0.apply(Core::new(store, SystemClock)) });
+);
 
 js_methods!(TeamStore {
     #[doc = " Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not"]
     #[doc = " parse is copied aside first); returns the key written. Throws `invalid_key` for an"]
     #[doc = " invalid team or agent name, `invalid_input` for a state of the wrong shape."]
-    fn save(&self, team: String, state: State) -> String = "team: string, state: SessionState", "string"
-        => Ok(self.inner.save(&team, &state.0)?.to_string());
+    fn save(&self, team: String, state: SessionState) -> String
+        = "team: string, state: SessionState", "string"
+        => Ok(self.inner.save(&team, &state)?.to_string());
     #[doc = " Records that `config` was spawned on `backend` now; an existing readable file keeps"]
     #[doc = " its `createdAt`, `metadata` and unknown keys. Returns the state written."]
     fn record_spawn(&self, team: String, config: Doc, backend: String) -> SessionState
         = "team: string, config: SpawnConfig, backend: BackendType", "SessionState"
         => self.inner.record_spawn(&team, &SpawnConfig::from_argument(config, "config")?, backend.parse()?);
-    #[doc = " Changes a saved member in one exclusive read-modify-write: the keys of `changes`"]
-    #[doc = " replace those of the stored document (as `Object.assign` would; `null` clears an"]
-    #[doc = " optional field), and the result is written. Returns the state written. Throws"]
-    #[doc = " `not_found` when there is no file, `corrupt_state` when it does not parse,"]
-    #[doc = " `invalid_input` when the result is not a valid state (the core's `SessionState` rules:"]
-    #[doc = " a member of the wrong type, `createdAt` without an offset, ...; the message and"]
-    #[doc = " `context.field` name the member, e.g. `changes.memoryConfig.max_turns`), when"]
-    #[doc = " `backendType` is changed to a backend the core does not know (`recordSpawn`'s rule;"]
-    #[doc = " an unknown one already stored is kept) or when the agent is renamed. Nothing is"]
-    #[doc = " written then."]
+    #[doc = " Changes a saved member in one exclusive read-modify-write: the keys of `changes` replace"]
+    #[doc = " those of the stored document (as `Object.assign`; `null` clears an optional field)."]
+    #[doc = " Returns the state written. Throws `not_found` (no file), `corrupt_state` (it does not"]
+    #[doc = " parse), `invalid_input` when the result breaks the core's `SessionState` rules (naming"]
+    #[doc = " the member, e.g. `changes.memoryConfig.max_turns`), changes `backendType` to an unknown"]
+    #[doc = " backend (an unknown one already stored is kept) or renames the agent; nothing is written."]
     fn update(&self, team: String, agent: String, changes: Doc) -> SessionState
         = "team: string, agent: string, changes: Partial<SessionState>", "SessionState"
         => self.inner.update(&team, &agent, |state| state.merge_argument(&changes, "changes"));
-    #[doc = " Replaces a saved member with `state` in one exclusive read-modify-write (unlike"]
-    #[doc = " `save`, the file must exist and `state.name` must be `agent`). Returns the state"]
-    #[doc = " written. Throws `not_found`, `corrupt_state` (the file does not parse; nothing"]
-    #[doc = " written), `invalid_input` (wrong shape, naming the member; a rename; a `backendType`"]
-    #[doc = " changed to an unknown backend, as `update`)."]
-    fn replace(&self, team: String, agent: String, state: State) -> SessionState
+    #[doc = " Replaces a saved member with `state` in one exclusive read-modify-write (unlike `save`,"]
+    #[doc = " the file must exist and `state.name` must be `agent`). Returns the state written. Throws"]
+    #[doc = " as `update`: `not_found`, `corrupt_state`, `invalid_input` (naming the member)."]
+    fn replace(&self, team: String, agent: String, state: SessionState) -> SessionState
         = "team: string, agent: string, state: SessionState", "SessionState"
-        => self.inner.replace(&team, &agent, &state.0).map_err(|e| e.below("state"));
+        => self.inner.replace(&team, &agent, &state).map_err(|e| e.below("state"));
 });
 
 core_methods!(TeamStore:
@@ -95,30 +81,18 @@ core_methods!(TeamStore:
     resume_plan(team: String) -> ResumePlan = "team: string", "ResumePlan";
 );
 
-/// The state of a freshly spawned agent, as the crate's `SessionState::from_config`:
-/// `createdAt` = `now` (an RFC 3339 string or `Date`; default the system clock), empty
-/// `metadata`.
-#[napi(
-    ts_args_type = "config: SpawnConfig, backend: BackendType, now?: string | Date",
-    ts_return_type = "SessionState"
-)]
-pub fn session_from_config(config: Any<'_>, backend: Any<'_>, now: Any<'_>) -> Out<SessionState> {
-    run!(config: Doc, backend: String, now: Option<Instant> => {
+js_functions! {
+    #[doc = " The state of a freshly spawned agent (the crate's `SessionState::from_config`): `createdAt`"]
+    #[doc = " = `now` (an RFC 3339 string or `Date`; default: the system clock), empty `metadata`."]
+    fn session_from_config(config: Doc, backend: String, now: Option<Instant>) -> SessionState
+        = "config: SpawnConfig, backend: BackendType, now?: string | Date", "SessionState" => {
         let config = SpawnConfig::from_argument(config, "config")?;
-        let backend = backend.parse()?;
-        Ok(SessionState::from_config(&config, backend, now.unwrap_or_else(|| SystemClock.now())))
-    })
-}
-
-/// The config to re-spawn a saved agent with (no delegations).
-#[napi(ts_args_type = "state: SessionState", ts_return_type = "SpawnConfig")]
-pub fn to_spawn_config(state: Any<'_>) -> Out<SpawnConfig> {
-    run!(state: State => Ok(state.0.to_spawn_config()))
-}
-
-/// The backend named by a `backendType` string; throws `invalid_input` for an unknown one.
-#[napi(ts_args_type = "backendType: string", ts_return_type = "BackendType")]
-#[allow(non_snake_case)]
-pub fn parse_backend_type(backendType: Any<'_>) -> Out<String> {
-    run!(backendType: String => Ok(backendType.parse::<BackendType>()?.as_str().to_owned()))
+        Ok(SessionState::from_config(&config, backend.parse()?, now.unwrap_or_else(|| SystemClock.now())))
+    };
+    #[doc = " The config to re-spawn a saved agent with (no delegations)."]
+    fn to_spawn_config(state: SessionState) -> SpawnConfig = "state: SessionState", "SpawnConfig"
+        => Ok(state.to_spawn_config());
+    #[doc = " The backend named by a `backendType` string; throws `invalid_input` for an unknown one."]
+    fn parse_backend_type(backendType: String) -> String = "backendType: string", "BackendType"
+        => Ok(backendType.parse::<BackendType>()?.as_str().to_owned());
 }
