@@ -143,10 +143,9 @@ export declare class AgentRegistry {
    */
   register(agentName: string, agentId: string, result: unknown, chainId?: string | null): void
   /**
-   * Whether to resume, with the reason: `{resume, score, matched, reason}`. Options:
-   * `policy` (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a
-   * Dice score), `cap` (resumes before starting new, default 5), `threshold` (minimum score
-   * for `explained`, default 0.3).
+   * Whether to resume, with the reason: `{resume, score, matched, reason}`. Options: `policy`
+   * (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a Dice score),
+   * `cap` (resumes before starting new, default 5), `threshold` (minimum `explained` score, 0.3).
    */
   decideResume(agentName: string, currentTask: string, previousTask?: string | null, options?: ResumePolicyOptions): ResumeDecision
   /**
@@ -223,8 +222,8 @@ export declare class AgentRegistry {
 export declare class FileStore {
   /**
    * A store over the folder `root`, created (0700) at the first write. Throws `invalid_input`
-   * for an empty or NUL-holding `root` or bad options (an unknown member: `{ durabilty: true
-   * }`, named in `context.field`); `storage` when the folder cannot be created.
+   * for an empty or NUL-holding `root` or bad options (a misspelt member: `durabilty`, named
+   * in `context.field`); `storage` when the folder cannot be created.
    */
   constructor(root: string, options?: FileStoreOptions)
   /** The root folder, as given. */
@@ -285,9 +284,8 @@ export declare class OrchestratorStore {
    */
   save(doc: OrchestratorSession): OrchestratorSession
   /**
-   * Writes `doc` to `.claude/orchestrator-history/{session_id}.json` and removes the current
-   * file when it holds the same session; returns the archive key. Throws `already_exists`
-   * unless `{ replace: true }`.
+   * Writes `doc` to `.claude/orchestrator-history/{session_id}.json`, removes the current file
+   * if it holds that session, returns the archive key. Throws `already_exists` unless `replace`.
    */
   archive(doc: OrchestratorSession, options?: { replace?: boolean }): string
   /**
@@ -439,9 +437,8 @@ export declare class TeamStore {
    */
   constructor(store: Store, options?: TeamStoreOptions)
   /**
-   * Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not
-   * parse is copied aside first); returns the key written. Throws `invalid_key` for an
-   * invalid team or agent name, `invalid_input` for a state of the wrong shape.
+   * Saves `state` as `teams/{team}/sessions/{state.name}.json` (copying aside a file there that
+   * does not parse); returns the key written. Throws `invalid_key`, `invalid_input` (shape).
    */
   save(team: string, state: SessionState): string
   /**

@@ -13,10 +13,8 @@ js_functions! {
     #[doc = " `\"conformance\"`, each case in a sub-folder it clears). Returns `{cases: [{name, passed,"]
     #[doc = " message}], passed, failed}`: a store breaking the contract gives failed cases, no throw."]
     fn run_store_conformance(store: AnyStore, scratch: Option<Key>) -> ConformanceReport
-        = "store: Store, scratch?: string", "ConformanceReport" => {
-        let scratch = scratch.map_or_else(|| Key::new("conformance"), Ok)?;
-        Ok(conformance::run_all(&store, &scratch))
-    };
+        = "store: Store, scratch?: string", "ConformanceReport"
+        => Ok(conformance::run_all(&store, &scratch.map_or_else(|| Key::new("conformance"), Ok)?));
     #[doc = " Every case name of the suite, in the order `runStoreConformance` runs them."]
     fn store_conformance_cases() -> Vec<&'static str> = "", "Array<string>"
         => Ok(conformance::CASES.iter().map(|c| c.name).collect());

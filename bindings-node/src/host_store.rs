@@ -107,17 +107,11 @@ impl HostStore {
         })
     }
 
-    /// Calls `object[method](key[, data])` through [`TRAMPOLINE`]; a result that is not a `Ret`
+    /// Calls `object[method](key[, data])` through [`TRAMPOLINE`]; a result that is not an `R`
     /// is a `storage` error saying it is not what was `expected`.
-    fn call<Ret>(
-        &self,
-        key: &Key,
-        method: &str,
-        data: Option<Buffer>,
-        expected: &str,
-    ) -> Result<Ret>
+    fn call<R>(&self, key: &Key, method: &str, data: Option<Buffer>, expected: &str) -> Result<R>
     where
-        Ret: FromNapiValue + ValidateNapiValue + TypeName,
+        R: FromNapiValue + ValidateNapiValue + TypeName,
     {
         let broken = |e: napi::Error| Error::host_unreachable(key, method, &e.reason);
         let object = self
@@ -140,7 +134,7 @@ impl HostStore {
         if outcome.has_named_property("thenable").map_err(broken)? {
             return Err(Error::host_async(key, method));
         }
-        let value = outcome.get_named_property::<Either<Ret, Unknown<'_>>>("value");
+        let value = outcome.get_named_property::<Either<R, Unknown<'_>>>("value");
         match value.map_err(broken)? {
             Either::A(value) => Ok(value),
             Either::B(got) => Err(Error::host_returned(key, method, type_name(&got), expected)),

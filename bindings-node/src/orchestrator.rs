@@ -58,9 +58,8 @@ js_methods!(OrchestratorStore {
         let mut doc = session_argument(doc, "doc", self.inner.options())?;
         self.inner.save(&mut doc).map(|_key| doc)
     };
-    #[doc = " Writes `doc` to `.claude/orchestrator-history/{session_id}.json` and removes the current"]
-    #[doc = " file when it holds the same session; returns the archive key. Throws `already_exists`"]
-    #[doc = " unless `{ replace: true }`."]
+    #[doc = " Writes `doc` to `.claude/orchestrator-history/{session_id}.json`, removes the current file"]
+    #[doc = " if it holds that session, returns the archive key. Throws `already_exists` unless `replace`."]
     fn archive(&self, doc: Doc, options: Replace) -> String
         = "doc: OrchestratorSession, options?: { replace?: boolean }", "string" => {
         let doc = parse_object_argument("doc", &doc, self.inner.options())?;

@@ -36,10 +36,9 @@ js_methods!(AgentRegistry {
     fn register(&self, agentName: String, agentId: String, result: Option<Value>, chainId: Option<String>) -> ()
         = "agentName: string, agentId: string, result: unknown, chainId?: string | null", "void"
         => self.inner.register(&agentName, &agentId, result.unwrap_or_default(), chainId.as_deref());
-    #[doc = " Whether to resume, with the reason: `{resume, score, matched, reason}`. Options:"]
-    #[doc = " `policy` (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a"]
-    #[doc = " Dice score), `cap` (resumes before starting new, default 5), `threshold` (minimum score"]
-    #[doc = " for `explained`, default 0.3)."]
+    #[doc = " Whether to resume, with the reason: `{resume, score, matched, reason}`. Options: `policy`"]
+    #[doc = " (`'compat'`, the seed's rule, default; or `'explained'`, whole words with a Dice score),"]
+    #[doc = " `cap` (resumes before starting new, default 5), `threshold` (minimum `explained` score, 0.3)."]
     fn decide_resume(&self, agentName: String, currentTask: String, previousTask: Option<String>, options: Options<PolicyOptions>) -> ResumeDecision
         = "agentName: string, currentTask: string, previousTask?: string | null, options?: ResumePolicyOptions", "ResumeDecision"
         => self.inner.decide_resume(&agentName, &currentTask, previousTask.as_deref(), &options.0.policy()?);

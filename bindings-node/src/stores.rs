@@ -30,8 +30,8 @@ js_class!(
     #[doc = " (0600/0700), and no key reaches outside the root."]
     FileStore(FsStore);
     #[doc = " A store over the folder `root`, created (0700) at the first write. Throws `invalid_input`"]
-    #[doc = " for an empty or NUL-holding `root` or bad options (an unknown member: `{ durabilty: true"]
-    #[doc = " }`, named in `context.field`); `storage` when the folder cannot be created."]
+    #[doc = " for an empty or NUL-holding `root` or bad options (a misspelt member: `durabilty`, named"]
+    #[doc = " in `context.field`); `storage` when the folder cannot be created."]
     new(root: String, options: Options<FileStoreOptions>) = "root: string, options?: FileStoreOptions" => {
         let atomic = options.0.durable == Some(false);
         let durability = if atomic { Durability::Atomic } else { Durability::Sync };

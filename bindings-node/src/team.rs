@@ -35,9 +35,8 @@ js_class!(
 );
 
 js_methods!(TeamStore {
-    #[doc = " Saves `state` as `teams/{team}/sessions/{state.name}.json` (a file there that does not"]
-    #[doc = " parse is copied aside first); returns the key written. Throws `invalid_key` for an"]
-    #[doc = " invalid team or agent name, `invalid_input` for a state of the wrong shape."]
+    #[doc = " Saves `state` as `teams/{team}/sessions/{state.name}.json` (copying aside a file there that"]
+    #[doc = " does not parse); returns the key written. Throws `invalid_key`, `invalid_input` (shape)."]
     fn save(&self, team: String, state: SessionState) -> String
         = "team: string, state: SessionState", "string"
         => Ok(self.inner.save(&team, &state)?.to_string());
