@@ -1,8 +1,7 @@
-//! [`AnyStore`]: the store argument of every class constructor (`new TeamStore(store)`),
-//! resolved from a JS value into a [`FsStore`](session_state_fs::FsStore), a core
-//! `MemoryStore`, a Redis store or a [`HostStore`]; and [`WithHead`], the project's git HEAD
-//! that an `OrchestratorStore` over a `FileStore` records at each save (`project.git_head`),
-//! read from the store's root when the handle is made, as the CLI does.
+//! [`AnyStore`]: the store argument of every class constructor (`new TeamStore(store)`): a
+//! [`FsStore`](session_state_fs::FsStore), a core `MemoryStore`, a Redis store or a
+//! [`HostStore`]; and [`WithHead`], with the git HEAD an `OrchestratorStore` over a `FileStore`
+//! records at each save (`project.git_head`), read when the handle is made, as the CLI does.
 
 use std::fmt::Debug;
 

@@ -14,8 +14,7 @@ use serde::Serialize;
 use session_state::js_message::{js_error_members, js_message};
 use session_state::{Error, ErrorKind, Result};
 
-/// The code of an error thrown by this package; in `index.d.ts`, the `ErrorCode` union of the
-/// shared declarations (generated from the core's `ErrorKind`).
+/// An error's `code`; in `index.d.ts`, the `ErrorCode` union generated from the core's `ErrorKind`.
 type ErrorCode = &'static str;
 
 /// Every error `code` the package can throw, in the core's order (`test/errors.test.mjs`
@@ -83,9 +82,8 @@ pub fn out<T>(call: impl FnOnce() -> Result<T>) -> Out<T> {
     Out(call())
 }
 
-/// A core result on its way to JavaScript, what [`run!`](crate::run) gives:
-/// the value as `JSON.parse` of its JSON text (`()` is `undefined`), or the error thrown (see
-/// [`to_js_error`]).
+/// A core result on its way to JavaScript ([`run!`](crate::run)): the value as `JSON.parse` of
+/// its JSON text (`()` is `undefined`), or the error thrown ([`to_js_error`]).
 #[derive(Debug)]
 pub struct Out<T>(pub Result<T>);
 

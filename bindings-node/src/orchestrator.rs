@@ -1,8 +1,6 @@
-//! The orchestrator session (SPEC section 1) for JavaScript: the class `OrchestratorStore`
-//! and the free functions `resumeSummary`, `renderResume`, `salvage` and `jsonSchema`.
-//! Documents are plain objects of the file's shape (snake_case), read with the core's own
-//! parser (a wrong shape is `invalid_input` naming the field, `agents[1].progress`); nothing
-//! the caller passes is mutated.
+//! The orchestrator session (SPEC section 1) for JavaScript: the class `OrchestratorStore` and
+//! the free functions `resumeSummary`, `renderResume`, `salvage` and `jsonSchema`. Documents are
+//! plain objects of the file's shape, read with the core's own parser; none passed is mutated.
 
 use napi_derive::napi;
 use serde_json::Value;

@@ -1,7 +1,6 @@
-//! The ownership of the current session for JavaScript (issue #20): the `OrchestratorStore`
-//! methods `claim`, `renew`, `release`, `heartbeat`, `lease`, `liveSessions` and `setWriter`
-//! (the `writer` getter is in `orchestrator.rs`). Argument objects are read into the core's
-//! serde types (snake_case members); a claim or heartbeat naming no process records this one's.
+//! The ownership of the current session for JavaScript (issue #20): `OrchestratorStore`'s
+//! `claim`, `renew`, `release`, `heartbeat`, `lease`, `liveSessions`, `setWriter` (`writer` is
+//! in `orchestrator.rs`); a claim or heartbeat naming no process records this one's.
 
 use napi_derive::napi;
 use session_state::ownership::{

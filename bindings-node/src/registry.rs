@@ -1,7 +1,6 @@
 //! The sub-agent registry (SPEC section 2, MoAI-ADK's `SessionManager`) for JavaScript: the
-//! class `AgentRegistry`, with the core's operation names in camelCase (`register`,
-//! `resumeId`, `shouldResume`, ...). It reads and writes `.moai/memory/agent-sessions.json`
-//! and `workflow-chains.json` like the CLI and Python.
+//! class `AgentRegistry`, the core's operations in camelCase, over the same files
+//! (`.moai/memory/agent-sessions.json`, `workflow-chains.json`) as the CLI and Python.
 
 use napi_derive::napi;
 use serde_json::Value;

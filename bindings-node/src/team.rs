@@ -16,8 +16,7 @@ use crate::any_store::AnyStore;
 use crate::args::{Any, Arg, Doc, Instant, Options};
 
 type Core = core::TeamStore<AnyStore, SystemClock>;
-/// A session state argument: a plain object, through the core's `SessionState` rules; a
-/// mismatch is `invalid_input` naming the member (`state.maxTurns`).
+/// A session state: a plain object, read by the core's rules (errors name the member).
 impl<'a> Arg<'a> for SessionState {
     fn arg(value: Any<'a>, name: &str) -> Result<Self> {
         from_value(Doc::arg(value, name)?.into(), name)
