@@ -20,7 +20,7 @@ use super::document::{
 };
 use super::document_changes;
 use super::journal::{JournalEntry, JournalHeader, JournalMode, has_entries, replay};
-use super::writer::{Previous, write_sessions};
+use super::writer::{Previous, Registered, write_sessions};
 
 /// `agent-sessions.json`, relative to the project root.
 pub const SESSIONS_KEY: &str = ".moai/memory/agent-sessions.json";
@@ -272,16 +272,16 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     }
 
     /// One exclusive read-modify-write of the state. `apply` returns whether it changed the
-    /// document, and a value. `registered`: the one id whose `metadata` and `results` entries
-    /// `apply` may change, when it changes no other entry of those maps (a registration): the
-    /// other entries are then copied from the file as it was (see [`super::writer`]).
+    /// document, and a value. `registered`: the only entries `apply` may change, when it
+    /// updates or appends those and changes no other entry of the four maps (a registration):
+    /// the other entries are then copied from the file as it was (see [`super::writer`]).
     ///
     /// Every write of `agent-sessions.json`, in either mode, happens under the journal key's
     /// lock (the registry's lock), so handles in different modes never lose each other's
     /// updates; a plain-mode change folds the entries a journal-mode handle left first.
     pub(super) fn mutate<T>(
         &self,
-        registered: Option<&str>,
+        registered: Option<Registered<'_>>,
         mut apply: impl FnMut(&mut SessionsDocument, &str) -> (bool, T),
     ) -> Result<T> {
         match self.mode {
@@ -303,7 +303,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
     /// cache when it is the file this handle last wrote), changed by `apply` and written back.
     fn rewrite_base<T>(
         &self,
-        registered: Option<&str>,
+        registered: Option<Registered<'_>>,
         apply: &mut impl FnMut(&mut SessionsDocument, &str) -> (bool, T),
     ) -> Result<T> {
         let current = self.read(&self.sessions_key)?;
@@ -322,22 +322,23 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         }
         let previous_len = current.map_or(0, <[u8]>::len);
         let (bytes, layout) = match registered {
-            Some(changed_id) => {
+            Some(changed) => {
                 doc.last_updated = Some(self.now());
                 let previous = current
                     .zip(layout.as_ref())
                     .map(|(bytes, layout)| Previous {
                         bytes,
                         layout,
-                        changed_id,
+                        changed,
                     });
-                let (bytes, layout) = write_sessions(&doc, previous, size_hint(previous_len))?;
+                let buffer = self.cache.spare_buffer(size_hint(previous_len));
+                let (bytes, layout) = write_sessions(&doc, previous, buffer)?;
                 (bytes, Some(layout))
             }
             None => (self.serialise(&mut doc, previous_len)?, None),
         };
         self.store.write(&self.sessions_key, &bytes)?;
-        self.cache.put_written(&bytes, doc, layout);
+        self.cache.put_written(bytes, doc, layout);
         Ok(out)
     }
 
@@ -446,17 +447,24 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         // The file holds the result 3 levels down; deeper would not read back.
         crate::json::check_nesting("the result", &result)?;
         match self.mode {
-            JournalMode::Off => self.mutate(Some(agent_id), |doc, now| {
-                document_changes::register(
-                    doc,
-                    agent_name,
-                    agent_id,
-                    result.clone(),
-                    chain_id,
-                    now,
-                );
-                (true, ())
-            }),
+            JournalMode::Off => self.mutate(
+                Some(Registered {
+                    name: agent_name,
+                    id: agent_id,
+                    chain: chain_id,
+                }),
+                |doc, now| {
+                    document_changes::register(
+                        doc,
+                        agent_name,
+                        agent_id,
+                        result.clone(),
+                        chain_id,
+                        now,
+                    );
+                    (true, ())
+                },
+            ),
             JournalMode::On { min_compact_bytes } => {
                 if !self.journal_ready.swap(true, Ordering::Relaxed) {
                     // The first append of a handle goes into a journal that has a header.

@@ -20,9 +20,12 @@ pub(super) struct DocumentCache {
 
 #[derive(Debug, Default)]
 struct State {
-    /// The file the document was read from or written as. The buffer is kept (and reused)
-    /// while `parsed` is taken.
+    /// The file the document was read from or written as. The buffer is kept while `parsed`
+    /// is taken.
     bytes: Vec<u8>,
+    /// The buffer of the version written before `bytes`, for the next write to reuse: a file of
+    /// a megabyte would otherwise cost a fresh allocation, and its page faults, on every write.
+    spare: Vec<u8>,
     /// What `bytes` parse to, with their layout when this handle wrote them.
     parsed: Option<(SessionsDocument, Option<Layout>)>,
 }
@@ -52,20 +55,30 @@ impl DocumentCache {
 
     /// Remembers that `bytes` parse to `doc` (what parsing `bytes` gives).
     pub(super) fn put(&self, bytes: Vec<u8>, doc: SessionsDocument) {
-        *self.state() = State {
-            bytes,
-            parsed: Some((doc, None)),
-        };
+        let mut state = self.state();
+        state.bytes = bytes;
+        state.parsed = Some((doc, None));
     }
 
-    /// Remembers that `doc` was written as `bytes`, laid out as `layout`. The copy of `bytes`
-    /// is made in the buffer of the previous entry (a file of a megabyte would otherwise cost
-    /// a fresh allocation, and its page faults, on every write).
-    pub(super) fn put_written(&self, bytes: &[u8], doc: SessionsDocument, layout: Option<Layout>) {
+    /// Remembers that `doc` was written as `bytes`, laid out as `layout`; the buffer it
+    /// replaces becomes the spare one.
+    pub(super) fn put_written(
+        &self,
+        bytes: Vec<u8>,
+        doc: SessionsDocument,
+        layout: Option<Layout>,
+    ) {
         let mut state = self.state();
-        state.bytes.clear();
-        state.bytes.extend_from_slice(bytes);
+        state.spare = std::mem::replace(&mut state.bytes, bytes);
         state.parsed = Some((doc, layout));
+    }
+
+    /// An empty buffer of at least `capacity` bytes: the spare one when there is one.
+    pub(super) fn spare_buffer(&self, capacity: usize) -> Vec<u8> {
+        let mut buffer = std::mem::take(&mut self.state().spare);
+        buffer.clear();
+        buffer.reserve(capacity);
+        buffer
     }
 }
 
@@ -89,12 +102,17 @@ mod tests {
         // A look with other bytes drops the stale entry.
         assert_eq!(cache.take_if_same(b"{\"a\":2}"), None);
         assert_eq!(cache.clone_if_same(b"{\"a\":1}"), None);
-        cache.put_written(b"x", doc("b"), Some(Layout::default()));
+        cache.put_written(b"x".to_vec(), doc("b"), Some(Layout::default()));
         assert_eq!(
             cache.take_if_same(b"x"),
             Some((doc("b"), Some(Layout::default())))
         );
         // Taken: empty until the next put.
         assert_eq!(cache.take_if_same(b"x"), None);
+        // The buffer `x` replaced is the spare one, then taken.
+        let spare = cache.spare_buffer(8);
+        assert!(spare.is_empty() && spare.capacity() >= 8);
+        cache.put_written(b"y".to_vec(), doc("c"), None);
+        assert_eq!(cache.spare_buffer(0).capacity(), 1);
     }
 }

@@ -1,16 +1,17 @@
 //! Writing `agent-sessions.json` after a registration without serialising every entry again.
 //!
-//! A registration changes one entry of `metadata` and of `results` (the two maps that grow
-//! with every registered id and make up nearly all of the file), plus the small `sessions`,
-//! `chains` and `last_updated`. [`write_sessions`] writes the file exactly as
+//! A registration changes one entry of each top-level map (`sessions`, `chains`, `metadata`
+//! and `results`, which together make up nearly all of the file) and `last_updated`.
+//! [`write_sessions`] writes the file exactly as
 //! [`to_python_json`](super::document::to_python_json) does, byte for byte, and records where
-//! each entry of the two large maps sits ([`Layout`]); given the previous file and its layout,
-//! it copies every entry the registration did not change from the previous file instead of
-//! serialising it.
+//! each entry of the four maps sits ([`Layout`]); given the previous file and its layout, it
+//! copies the unchanged entries before and after the changed one from the previous file, each
+//! run in one piece, instead of serialising them.
 //!
-//! An entry is copied only when it sits at the same position in both versions, its key reads
-//! the same in the previous file, and it is not the registered id: anything else is serialised
-//! afresh. Debug builds check every output against `to_python_json`.
+//! A registration only updates or appends entries, so every entry the previous file holds
+//! keeps its position. A run is copied only when its first and last keys read the same in the
+//! previous file at their positions (an entry removed or moved meanwhile fails that check, and
+//! the run is serialised afresh). Debug builds check every output against `to_python_json`.
 
 use std::ops::Range;
 
@@ -20,33 +21,60 @@ use serde::Serialize;
 use super::document::SessionsDocument;
 use crate::error::{Error, Result};
 
-/// Byte ranges of the entries of `metadata` and `results` in a written file, in map order.
-/// Each range runs from the entry's indentation to the end of its value.
+/// Byte ranges of the entries of the four maps in a written file, in map order. Each range runs
+/// from the entry's indentation to the end of its value.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Layout {
+    sessions: Vec<Range<usize>>,
+    chains: Vec<Range<usize>>,
     metadata: Vec<Range<usize>>,
     results: Vec<Range<usize>>,
 }
 
-/// The previous version of the file, its layout, and the id whose entries changed since.
+/// The keys one registration changed: the agent name in `sessions`, the chain in `chains`
+/// (when it has one) and the id in `metadata` and `results`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Registered<'a> {
+    pub(super) name: &'a str,
+    pub(super) id: &'a str,
+    pub(super) chain: Option<&'a str>,
+}
+
+/// The previous version of the file, its layout, and what changed since.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Previous<'a> {
     /// The previous file's bytes.
     pub(super) bytes: &'a [u8],
     /// Where its entries sit.
     pub(super) layout: &'a Layout,
-    /// The only id whose `metadata` and `results` entries may differ from the previous file.
-    pub(super) changed_id: &'a str,
+    /// The only entries that may differ from the previous file.
+    pub(super) changed: Registered<'a>,
 }
 
-/// The previous file, the ranges of one map's entries in it, and the changed id.
-type PreviousEntries<'a> = (&'a [u8], &'a [Range<usize>], &'a str);
+impl<'a> Previous<'a> {
+    fn of(&self, ranges: &'a [Range<usize>], changed: Option<&'a str>) -> PreviousEntries<'a> {
+        PreviousEntries {
+            bytes: self.bytes,
+            ranges,
+            changed,
+        }
+    }
+}
+
+/// The previous file, the ranges of one map's entries in it, and that map's changed key.
+#[derive(Clone, Copy, Debug)]
+struct PreviousEntries<'a> {
+    bytes: &'a [u8],
+    ranges: &'a [Range<usize>],
+    changed: Option<&'a str>,
+}
 
 /// Indentation of the entries of a top-level map.
 const ENTRY_INDENT: &[u8] = b"    ";
 
-/// Writes `doc` as `to_python_json` does into a buffer of `capacity` bytes, copying unchanged
-/// entries from `previous` when given. Returns the bytes and their layout.
+/// Writes `doc` as `to_python_json` does into `out` (cleared first; pass the buffer of an
+/// earlier version to reuse its memory), copying unchanged entries from `previous` when given.
+/// Returns the bytes and their layout.
 ///
 /// # Errors
 /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) if a value cannot be serialised
@@ -54,21 +82,31 @@ const ENTRY_INDENT: &[u8] = b"    ";
 pub(super) fn write_sessions(
     doc: &SessionsDocument,
     previous: Option<Previous<'_>>,
-    capacity: usize,
+    mut out: Vec<u8>,
 ) -> Result<(Vec<u8>, Layout)> {
+    out.clear();
+    out.push(b'{');
     let mut w = Writer {
-        out: Vec::with_capacity(capacity),
+        out,
         scratch: Vec::new(),
         first: true,
     };
+    let p = previous.as_ref();
     let mut layout = Layout::default();
-    w.out.push(b'{');
-    w.field("sessions", &doc.sessions)?;
-    w.field("chains", &doc.chains)?;
+    w.key("sessions")?;
+    layout.sessions = w.entries(
+        &doc.sessions,
+        p.map(|p| p.of(&p.layout.sessions, Some(p.changed.name))),
+    )?;
+    w.key("chains")?;
+    layout.chains = w.entries(
+        &doc.chains,
+        p.map(|p| p.of(&p.layout.chains, p.changed.chain)),
+    )?;
     w.key("metadata")?;
     layout.metadata = w.entries(
         &doc.metadata,
-        previous.map(|p| (p.bytes, p.layout.metadata.as_slice(), p.changed_id)),
+        p.map(|p| p.of(&p.layout.metadata, Some(p.changed.id))),
     )?;
     if let Some(last_updated) = &doc.last_updated {
         w.field("last_updated", last_updated)?;
@@ -77,7 +115,7 @@ pub(super) fn write_sessions(
         w.key("results")?;
         layout.results = w.entries(
             &doc.results,
-            previous.map(|p| (p.bytes, p.layout.results.as_slice(), p.changed_id)),
+            p.map(|p| p.of(&p.layout.results, Some(p.changed.id))),
         )?;
     }
     if let Some(mark) = &doc.journal_folded {
@@ -138,7 +176,8 @@ impl Writer {
         Ok(())
     }
 
-    /// A top-level map of ids to entries, copying each entry `previous` holds unchanged.
+    /// A top-level map of keys to entries (as serde_json's pretty output at depth 1), copying
+    /// the runs of entries [`copyable_runs`] finds in `previous`.
     fn entries<T: Serialize>(
         &mut self,
         map: &IndexMap<String, T>,
@@ -148,44 +187,71 @@ impl Writer {
             self.out.extend_from_slice(b"{}");
             return Ok(Vec::new());
         }
+        let runs = previous.map(|p| (p, copyable_runs(map, p)));
         let mut ranges = Vec::with_capacity(map.len());
         self.out.push(b'{');
-        for (i, (id, entry)) in map.iter().enumerate() {
+        let mut i = 0;
+        while let Some((id, entry)) = map.get_index(i) {
             self.out
                 .extend_from_slice(if i == 0 { b"\n" } else { b",\n" });
-            let start = self.out.len();
-            let copied = previous
-                .and_then(|(bytes, ranges, changed)| reusable(bytes, ranges.get(i)?, id, changed));
-            if let Some(text) = copied {
-                self.out.extend_from_slice(text);
-            } else {
-                self.out.extend_from_slice(ENTRY_INDENT);
-                serde_json::to_writer(&mut self.out, id).map_err(|e| serialise_error(&e))?;
-                self.out.extend_from_slice(b": ");
-                self.value(entry, ENTRY_INDENT)?;
+            let run = runs.as_ref().and_then(|(p, runs)| {
+                let run = runs.iter().find(|r| r.start == i && !r.is_empty())?;
+                Some((p, run.clone()))
+            });
+            if let Some((p, run)) = run {
+                // The entries and the separators between them, in one piece.
+                let (first, last) = (p.ranges[run.start].start, p.ranges[run.end - 1].end);
+                let base = self.out.len();
+                self.out.extend_from_slice(&p.bytes[first..last]);
+                let moved = |r: &Range<usize>| (r.start - first + base)..(r.end - first + base);
+                ranges.extend(p.ranges[run.clone()].iter().map(moved));
+                i = run.end;
+                continue;
             }
+            let start = self.out.len();
+            self.out.extend_from_slice(ENTRY_INDENT);
+            serde_json::to_writer(&mut self.out, id).map_err(|e| serialise_error(&e))?;
+            self.out.extend_from_slice(b": ");
+            self.value(entry, ENTRY_INDENT)?;
             ranges.push(start..self.out.len());
+            i += 1;
         }
         self.out.extend_from_slice(b"\n  }");
         Ok(ranges)
     }
 }
 
-/// The previous text of the entry `id` at `range`, if it can be copied: `id` is not the
-/// changed id and the text starts with `    "id": ` (an id needing escapes is never copied).
-fn reusable<'a>(
-    bytes: &'a [u8],
-    range: &Range<usize>,
-    id: &str,
-    changed: &str,
-) -> Option<&'a [u8]> {
-    if id == changed {
-        return None;
-    }
-    let text = bytes.get(range.clone())?;
-    let key = text.strip_prefix(ENTRY_INDENT)?.strip_prefix(b"\"")?;
-    let rest = key.strip_prefix(id.as_bytes())?;
-    rest.starts_with(b"\": ").then_some(text)
+/// The runs of entries (index ranges of `map`) to copy from the previous file: the entries it
+/// holds before and after the changed key. A run whose first or last key does not read the
+/// same at its position in the previous file ([`reads_as`]) is left empty.
+fn copyable_runs<T>(map: &IndexMap<String, T>, p: PreviousEntries<'_>) -> [Range<usize>; 2] {
+    let held = p.ranges.len().min(map.len());
+    let changed = p.changed.and_then(|key| map.get_index_of(key));
+    let at = changed.unwrap_or(held).min(held);
+    [0..at, (at + 1).min(held)..held].map(|run| {
+        let ends = [run.start, run.end.saturating_sub(1)];
+        let same = |i: usize| {
+            map.get_index(i)
+                .is_some_and(|(key, _)| reads_as(&p, i, key))
+        };
+        if run.is_empty() || ends.into_iter().all(same) {
+            run
+        } else {
+            run.start..run.start
+        }
+    })
+}
+
+/// Whether the entry at position `i` of the previous file starts with `    "key": ` (a key
+/// needing escapes never does, so its entry is serialised afresh).
+fn reads_as(p: &PreviousEntries<'_>, i: usize, key: &str) -> bool {
+    let Some(text) = p.ranges.get(i).and_then(|r| p.bytes.get(r.clone())) else {
+        return false;
+    };
+    text.strip_prefix(ENTRY_INDENT)
+        .and_then(|t| t.strip_prefix(b"\""))
+        .and_then(|t| t.strip_prefix(key.as_bytes()))
+        .is_some_and(|rest| rest.starts_with(b"\": "))
 }
 
 #[cfg(test)]
@@ -217,6 +283,10 @@ mod tests {
         doc
     }
 
+    fn registered<'a>(name: &'a str, id: &'a str, chain: Option<&'a str>) -> Registered<'a> {
+        Registered { name, id, chain }
+    }
+
     #[test]
     fn writes_what_serde_json_writes() {
         let mut cases = vec![SessionsDocument::default(), filled(1), filled(7)];
@@ -232,22 +302,32 @@ mod tests {
             .insert("unknown".into(), json!([{"a": {}}]));
         odd.sessions
             .insert("needs \"escape\"\u{1}".into(), "id-\u{7f}é".into());
+        odd.chains.insert("empty".into(), Vec::new());
         cases.push(odd);
         let mut no_results = filled(2);
         no_results.results.clear();
         no_results.last_updated = None;
         cases.push(no_results);
         for doc in cases {
-            let (bytes, layout) = write_sessions(&doc, None, 0).unwrap();
+            let (bytes, layout) = write_sessions(&doc, None, b"old".to_vec()).unwrap();
             assert_eq!(
                 String::from_utf8(bytes.clone()).unwrap(),
                 String::from_utf8(to_python_json(&doc).unwrap()).unwrap()
             );
-            assert_eq!(layout.metadata.len(), doc.metadata.len());
-            for (range, id) in layout.metadata.iter().zip(doc.metadata.keys()) {
-                let text = std::str::from_utf8(&bytes[range.clone()]).unwrap();
-                assert!(text.starts_with(&format!("    \"{id}\": {{")), "{text}");
-                assert!(text.ends_with('}'), "{text}");
+            let maps = [
+                (&layout.sessions, doc.sessions.keys().collect::<Vec<_>>()),
+                (&layout.chains, doc.chains.keys().collect()),
+                (&layout.metadata, doc.metadata.keys().collect()),
+                (&layout.results, doc.results.keys().collect()),
+            ];
+            for (ranges, keys) in maps {
+                assert_eq!(ranges.len(), keys.len());
+                for (range, key) in ranges.iter().zip(keys) {
+                    let text = std::str::from_utf8(&bytes[range.clone()]).unwrap();
+                    let key = serde_json::to_string(key).unwrap();
+                    assert!(text.starts_with(&format!("    {key}: ")), "{text}");
+                    assert!(!text.ends_with(','), "{text}");
+                }
             }
         }
     }
@@ -255,23 +335,27 @@ mod tests {
     #[test]
     fn copies_unchanged_entries_and_rewrites_the_changed_one() {
         let mut doc = filled(6);
-        let (before, layout) = write_sessions(&doc, None, 0).unwrap();
+        let (before, layout) = write_sessions(&doc, None, Vec::new()).unwrap();
         // Re-register a known id (changed in place) and a new one (appended).
-        document_changes::register(
-            &mut doc,
-            "agent-9",
-            "id-2",
-            json!("again"),
-            None,
-            "2026-11-30T00:00:00",
-        );
+        let again = registered("agent-9", "id-2", None);
+        document_changes::register(&mut doc, "agent-9", "id-2", json!("again"), None, NOW);
         let previous = Previous {
             bytes: &before,
             layout: &layout,
-            changed_id: "id-2",
+            changed: again,
         };
-        let (middle, middle_layout) = write_sessions(&doc, Some(previous), 0).unwrap();
+        let metadata = previous.of(&layout.metadata, Some("id-2"));
+        assert_eq!(copyable_runs(&doc.metadata, metadata), [0..2, 3..6]);
+        let chains = previous.of(&layout.chains, None);
+        assert_eq!(copyable_runs(&doc.chains, chains), [0..3, 3..3]);
+        // `agent-9` is new: every name the previous file holds is copied.
+        let sessions = previous.of(&layout.sessions, Some("agent-9"));
+        assert_eq!(copyable_runs(&doc.sessions, sessions), [0..4, 4..4]);
+        let (middle, middle_layout) =
+            write_sessions(&doc, Some(previous), b"reused".to_vec()).unwrap();
         assert_eq!(middle, to_python_json(&doc).unwrap());
+
+        let new = registered("agent-9", "id-new", Some("chain-0"));
         document_changes::register(
             &mut doc,
             "agent-9",
@@ -283,9 +367,11 @@ mod tests {
         let previous = Previous {
             bytes: &middle,
             layout: &middle_layout,
-            changed_id: "id-new",
+            changed: new,
         };
-        let (after, layout) = write_sessions(&doc, Some(previous), 0).unwrap();
+        let chains = previous.of(&middle_layout.chains, Some("chain-0"));
+        assert_eq!(copyable_runs(&doc.chains, chains), [0..0, 1..3]);
+        let (after, layout) = write_sessions(&doc, Some(previous), Vec::new()).unwrap();
         assert_eq!(after, to_python_json(&doc).unwrap());
         // Every entry but the new one is the same text as before (moved by the longer chain).
         let texts = |bytes: &[u8], ranges: &[Range<usize>]| -> Vec<String> {
@@ -302,9 +388,9 @@ mod tests {
     }
 
     #[test]
-    fn an_entry_whose_key_moved_is_serialised_afresh() {
+    fn a_run_whose_keys_moved_is_serialised_afresh() {
         let doc = filled(4);
-        let (before, layout) = write_sessions(&doc, None, 0).unwrap();
+        let (before, layout) = write_sessions(&doc, None, Vec::new()).unwrap();
         let mut shifted = doc.clone();
         shifted.metadata.shift_remove("id-0");
         shifted.results.shift_remove("id-0");
@@ -312,12 +398,14 @@ mod tests {
         let previous = Previous {
             bytes: &before,
             layout: &layout,
-            changed_id: "none",
+            changed: registered("agent-0", "none", None),
         };
-        let (after, _) = write_sessions(&shifted, Some(previous), 0).unwrap();
+        let metadata = previous.of(&layout.metadata, Some("none"));
+        assert_eq!(copyable_runs(&shifted.metadata, metadata), [0..0, 3..3]);
+        let (after, _) = write_sessions(&shifted, Some(previous), Vec::new()).unwrap();
         assert_eq!(after, to_python_json(&shifted).unwrap());
-        assert_eq!(reusable(&before, &layout.metadata[1], "id-2", "none"), None);
-        assert!(reusable(&before, &layout.metadata[1], "id-1", "none").is_some());
-        assert_eq!(reusable(&before, &layout.metadata[1], "id-1", "id-1"), None);
+        assert!(!reads_as(&metadata, 1, "id-2"));
+        assert!(reads_as(&metadata, 1, "id-1"));
+        assert!(!reads_as(&metadata, 9, "id-1"));
     }
 }
