@@ -10,12 +10,13 @@ use chrono::{DateTime, Utc};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
 use serde::de::DeserializeOwned;
-use session_state::{Clock, Error, Timestamp};
-use session_state_fs::SystemClock;
+use session_state::orchestrator::SessionStatus;
+use session_state::{Error, Key, Timestamp};
 use session_state_fs::process::{RecordsProcess, or_owning_process};
 
 use crate::convert::{Obj, from_py};
 use crate::errors::{IntoPyResult, to_py_err};
+use crate::stores::{AnyStore, store_arg};
 
 /// `InvalidInputError`: `` `name` must be {expected}, not {type} ``.
 pub fn wrong_type(value: &Obj<'_>, name: &str, expected: &str) -> PyErr {
@@ -43,31 +44,10 @@ fn out_of_range(name: &str, value: &Obj<'_>, range: &str) -> PyErr {
     to_py_err(Error::invalid_input(message).with_context("argument", name))
 }
 
-/// A count (a limit, an offset): an int from 0 up; one too large for a `usize` counts as
-/// `usize::MAX` (no list is that long).
-pub fn count(value: &Obj<'_>, name: &str) -> PyResult<usize> {
-    let negative = || out_of_range(name, value, "zero or more");
-    match int(value, name)? {
-        Some(n) if n < 0 => Err(negative()),
-        Some(n) => Ok(usize::try_from(n).unwrap_or(usize::MAX)),
-        // Beyond i128: positive or negative.
-        None if value.lt(0i32)? => Err(negative()),
-        None => Ok(usize::MAX),
-    }
-}
-
-/// The `max_document_bytes` keyword: `None` (or absent) for the default, else a count.
-pub fn byte_limit(value: Option<&Obj<'_>>, name: &str) -> PyResult<Option<u64>> {
-    value
-        .filter(|b| !b.is_none())
-        .map(|b| count(b, name).map(|n| u64::try_from(n).unwrap_or(u64::MAX)))
-        .transpose()
-}
-
 /// An int within `min..=max`.
-pub fn bounded(value: &Obj<'_>, name: &str, min: i64, max: i64) -> PyResult<i64> {
+pub fn bounded(value: &Obj<'_>, name: &str, min: i32, max: i32) -> PyResult<i32> {
     int(value, name)?
-        .and_then(|n| i64::try_from(n).ok())
+        .and_then(|n| i32::try_from(n).ok())
         .filter(|n| (min..=max).contains(n))
         .ok_or_else(|| out_of_range(name, value, &format!("an int from {min} to {max}")))
 }
@@ -83,52 +63,6 @@ pub fn text<'a>(value: &'a Obj<'_>, name: &str) -> PyResult<Cow<'a, str>> {
         .map_err(|_| to_py_err(Error::lone_surrogate(name)))
 }
 
-/// A `str` or `None` (an omitted argument is `None`).
-pub fn opt_text<'a>(value: Option<&'a Obj<'_>>, name: &str) -> PyResult<Option<Cow<'a, str>>> {
-    match value {
-        Some(v) if !v.is_none() => text(v, name).map(Some),
-        _ => Ok(None),
-    }
-}
-
-/// A `bool` (exactly: `0`/`1` are refused as pyo3 refuses them); an omitted argument is
-/// `default`.
-pub fn flag(value: Option<&Obj<'_>>, name: &str, default: bool) -> PyResult<bool> {
-    let wrong = |v: &Obj<'_>| wrong_type(v, name, "a bool");
-    match value {
-        None => Ok(default),
-        Some(v) => Ok(v.cast::<PyBool>().map_err(|_| wrong(v))?.is_true()),
-    }
-}
-
-/// `bytes` (not `str`: a str has no single byte form).
-pub fn bytes<'a>(value: &'a Obj<'_>, name: &str) -> PyResult<&'a [u8]> {
-    let wrong = |_| wrong_type(value, name, "bytes");
-    Ok(value.cast::<PyBytes>().map_err(wrong)?.as_bytes())
-}
-
-/// A list (or tuple) of `str`.
-pub fn texts(value: &Obj<'_>, name: &str) -> PyResult<Vec<String>> {
-    if value.is_instance_of::<PyString>() {
-        return Err(wrong_type(value, name, "a list of str"));
-    }
-    value
-        .extract::<Vec<Bound<'_, PyAny>>>()
-        .map_err(|_| wrong_type(value, name, "a list of str"))?
-        .iter()
-        .enumerate()
-        .map(|(i, item)| text(item, &format!("{name}[{i}]")).map(Cow::into_owned))
-        .collect()
-}
-
-/// The time `now` (RFC 3339), or the system clock's when it is `None`.
-pub fn now(now: Option<&Obj<'_>>) -> PyResult<DateTime<Utc>> {
-    match opt_text(now, "now")? {
-        Some(text) => Ok(Timestamp::parse(&text).py()?.utc()),
-        None => Ok(SystemClock.now()),
-    }
-}
-
 /// A folder: a `str` or `os.PathLike`, with `~` expanded as `os.path.expanduser` does.
 pub fn folder(value: &Obj<'_>, name: &str) -> PyResult<PathBuf> {
     let wrong = |_: PyErr| wrong_type(value, name, "a str or os.PathLike");
@@ -139,46 +73,135 @@ pub fn folder(value: &Obj<'_>, name: &str) -> PyResult<PathBuf> {
 }
 
 /// A typed argument of [`py_methods!`]: read from the Python object passed as `name`.
-pub trait Arg: Sized {
+pub trait Arg<'a>: Sized {
     /// `value` read as `Self`, errors naming `name`.
-    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self>;
+    fn arg(value: &'a Obj<'_>, name: &str) -> PyResult<Self>;
 }
 
-impl Arg for String {
+/// An optional argument: `None` (or omitted) gives `None`; another value is read as `T`.
+pub fn opt<'a, T: Arg<'a>>(value: Option<&'a Obj<'_>>, name: &str) -> PyResult<Option<T>> {
+    value
+        .filter(|v| !v.is_none())
+        .map(|v| T::arg(v, name))
+        .transpose()
+}
+
+impl Arg<'_> for String {
     fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
         text(value, name).map(Cow::into_owned)
     }
 }
 
 /// `None` gives `None`; another value is read as `T`.
-impl<T: Arg> Arg for Option<T> {
-    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
-        (!value.is_none()).then(|| T::arg(value, name)).transpose()
+impl<'a, T: Arg<'a>> Arg<'a> for Option<T> {
+    fn arg(value: &'a Obj<'_>, name: &str) -> PyResult<Self> {
+        opt(Some(value), name)
     }
 }
 
-/// An optional argument: `None` (or omitted) gives `None`; another value is read as `T`.
-pub fn opt<T: Arg>(value: Option<&Obj<'_>>, name: &str) -> PyResult<Option<T>> {
-    Ok(value
-        .map(|v| Option::<T>::arg(v, name))
-        .transpose()?
-        .flatten())
+/// A `bool` (exactly: `0`/`1` are refused as pyo3 refuses them).
+impl Arg<'_> for bool {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        let flag = value.cast::<PyBool>();
+        Ok(flag
+            .map_err(|_| wrong_type(value, name, "a bool"))?
+            .is_true())
+    }
+}
+
+/// A count (a limit, an offset, a size): an int from 0 up; one too large for a `u64` counts
+/// as `u64::MAX` (no list is that long).
+impl Arg<'_> for u64 {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        let negative = || out_of_range(name, value, "zero or more");
+        match int(value, name)? {
+            Some(n) if n < 0 => Err(negative()),
+            Some(n) => Ok(u64::try_from(n).unwrap_or(u64::MAX)),
+            // Beyond i128: positive or negative.
+            None if value.lt(0i32)? => Err(negative()),
+            None => Ok(u64::MAX),
+        }
+    }
+}
+
+/// A count, as for `u64`.
+impl Arg<'_> for usize {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        u64::arg(value, name).map(|n| usize::try_from(n).unwrap_or(usize::MAX))
+    }
+}
+
+/// `bytes` (not `str`: a str has no single byte form).
+impl<'a> Arg<'a> for &'a [u8] {
+    fn arg(value: &'a Obj<'_>, name: &str) -> PyResult<Self> {
+        let wrong = |_| wrong_type(value, name, "bytes");
+        Ok(value.cast::<PyBytes>().map_err(wrong)?.as_bytes())
+    }
+}
+
+/// A list (or tuple) of `str`.
+impl Arg<'_> for Vec<String> {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        if value.is_instance_of::<PyString>() {
+            return Err(wrong_type(value, name, "a list of str"));
+        }
+        value
+            .extract::<Vec<Bound<'_, PyAny>>>()
+            .map_err(|_| wrong_type(value, name, "a list of str"))?
+            .iter()
+            .enumerate()
+            .map(|(i, item)| String::arg(item, &format!("{name}[{i}]")))
+            .collect()
+    }
 }
 
 /// The time in an RFC 3339 `str`.
-impl Arg for DateTime<Utc> {
+impl Arg<'_> for DateTime<Utc> {
     fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
         Ok(Timestamp::parse(&text(value, name)?).py()?.utc())
     }
 }
 
+/// A key: a `str` (`InvalidInputError` otherwise) that is a safe key (`InvalidKeyError`
+/// otherwise).
+impl Arg<'_> for Key {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        Key::new(text(value, name)?).py()
+    }
+}
+
+/// A session status (`active`, `paused`, ...).
+impl Arg<'_> for SessionStatus {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        SessionStatus::parse(&text(value, name)?).py()
+    }
+}
+
+/// A store ([`store_arg`]).
+impl Arg<'_> for AnyStore {
+    fn arg(value: &Obj<'_>, _: &str) -> PyResult<Self> {
+        store_arg(value)
+    }
+}
+
 /// Plain data of the shape of the core's serde type `T` ([`from_py`]).
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct Json<T>(pub T);
 
-impl<T: DeserializeOwned> Arg for Json<T> {
+impl<T: DeserializeOwned> Arg<'_> for Json<T> {
     fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
         from_py(name, value).map(Json)
+    }
+}
+
+/// [`Json`] whose errors name the members only, not the argument (the recording verbs'
+/// `input`).
+#[derive(Debug)]
+pub struct Fields<T>(pub T);
+
+impl<T: DeserializeOwned> Arg<'_> for Fields<T> {
+    fn arg(value: &Obj<'_>, _: &str) -> PyResult<Self> {
+        from_py("", value).map(Fields)
     }
 }
 
@@ -187,34 +210,80 @@ impl<T: DeserializeOwned> Arg for Json<T> {
 #[derive(Debug)]
 pub struct Here<T>(pub T);
 
-impl<T: DeserializeOwned + RecordsProcess> Arg for Here<T> {
+impl<T: DeserializeOwned + RecordsProcess> Arg<'_> for Here<T> {
     fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
         from_py(name, value).map(|request| Here(or_owning_process(request)))
     }
 }
 
-/// `#[pymethods]` of a handle class whose arguments are read by type ([`Arg`], named as the
-/// parameter) and whose body, a core `Result`, runs without the interpreter lock (other
-/// Python threads run meanwhile; a host store takes it again) and is returned as plain data:
-/// `fn name(&self, a: T, ...; o: U, ...) => body;`, the arguments after `;` optional (`None`
-/// by default, read as `Option<U>`).
+/// The body of a method or function of [`py_methods!`] or [`py_functions!`]: the arguments
+/// read by type ([`Arg`], errors naming the parameter; the optional ones as `Option<T>`, or
+/// as `T` with the default given after `=`), then `body`, a core `Result`, run without the
+/// interpreter lock (other Python threads run meanwhile; a host store takes it again) and
+/// returned as plain data ([`ToPyData`](crate::convert::ToPyData)).
+macro_rules! py_body {
+    ($py:ident, $($a:ident: $t:ty),*; $($o:ident: $ot:ty $(= $d:expr)?),*; $body:expr) => {{
+        $(let $a = <$t as $crate::args::Arg>::arg($a, stringify!($a))?;)*
+        $(
+            let $o = $crate::args::opt::<$ot>($o, stringify!($o))?;
+            $(let $o = match $o { Some(value) => value, None => $d };)?
+        )*
+        $crate::convert::ToPyData::out($py.detach(|| $body), $py)
+    }};
+}
+pub(crate) use py_body;
+
+/// `#[pymethods]` of a handle class: `fn name(&self, a: T, ...; o: U = default, ...) =>
+/// body;` ([`py_body!`]), the arguments after `;` optional (`None` by default in Python; a
+/// leading `*,` makes them keyword-only). A leading list `[name(a, ...; o, ...), ...]`
+/// declares methods passing their `str` arguments to the core method of the same name on
+/// `self.inner`.
 macro_rules! py_methods {
+    ($class:ident {
+        [$($name:ident($($p:ident),* $(; $($q:ident),*)?)),* $(,)?], $($rest:tt)*
+    }) => {
+        $crate::args::py_methods!($class { $(
+            fn $name(&self $(, $p: String)* $(; $($q: String),*)?) =>
+                self.inner.$name($(&$p,)* $($($q.as_deref()),*)?);
+        )* $($rest)* });
+    };
     ($class:ident { $(
         $(#[$meta:meta])*
-        fn $name:ident(&$s:ident $(, $a:ident: $t:ty)* $(; $($o:ident: $ot:ty),*)?) => $body:expr;
+        fn $name:ident(&$s:ident $(, $a:ident: $t:ty)*
+            $(; $(*$star:tt)? $($o:ident: $ot:ty $(= $d:expr)?),*)?) => $body:expr;
     )* }) => {
         #[pymethods]
         impl $class {$(
             $(#[$meta])*
-            #[pyo3(signature = ($($a,)* $($($o = None),*)?))]
+            #[pyo3(signature = ($($a,)* $($(*$star)? $($o = None),*)?))]
             fn $name<'py>(
-                &$s, py: Python<'py>, $($a: &Obj<'py>,)* $($($o: Option<&Obj<'py>>),*)?
+                &$s, py: Python<'py>, $($a: &$crate::convert::Obj<'py>,)*
+                $($($o: Option<&$crate::convert::Obj<'py>>),*)?
             ) -> $crate::convert::Out<'py> {
-                $(let $a = <$t as $crate::args::Arg>::arg($a, stringify!($a))?;)*
-                $($(let $o = $crate::args::opt::<$ot>($o, stringify!($o))?;)*)?
-                $crate::convert::ToPyData::out(py.detach(|| $body), py)
+                $crate::args::py_body!(py, $($a: $t),*; $($($o: $ot $(= $d)?),*)?; $body)
             }
         )*}
     };
 }
 pub(crate) use py_methods;
+
+/// `#[pyfunction]`s: `fn name(a: T, ...; o: U = default, ...) => body;` as in
+/// [`py_methods!`].
+macro_rules! py_functions {
+    ($(
+        $(#[$meta:meta])*
+        fn $name:ident($($a:ident: $t:ty),* $(; $($o:ident: $ot:ty $(= $d:expr)?),*)?) =>
+            $body:expr;
+    )*) => {$(
+        $(#[$meta])*
+        #[pyfunction]
+        #[pyo3(signature = ($($a,)* $($($o = None),*)?))]
+        pub fn $name<'py>(
+            py: Python<'py>, $($a: &$crate::convert::Obj<'py>,)*
+            $($($o: Option<&$crate::convert::Obj<'py>>),*)?
+        ) -> $crate::convert::Out<'py> {
+            $crate::args::py_body!(py, $($a: $t),*; $($($o: $ot $(= $d)?),*)?; $body)
+        }
+    )*};
+}
+pub(crate) use py_functions;

@@ -13,6 +13,7 @@ mod to_python;
 pub use from_python::fast_typed;
 pub use to_python::json_to_py;
 
+use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyRecursionError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -41,6 +42,17 @@ pub trait ToPyData {
 impl<T: Serialize> ToPyData for Result<T, Error> {
     fn out(self, py: Python<'_>) -> Out<'_> {
         to_py(py, &self.map_err(to_py_err)?)
+    }
+}
+
+/// A result Python gets as pyo3 converts it (`bytes`, a `pathlib.Path`, a tuple), not as
+/// plain data.
+#[derive(Debug)]
+pub struct Native<T>(pub T);
+
+impl<T: for<'py> IntoPyObject<'py>> ToPyData for Result<Native<T>, Error> {
+    fn out(self, py: Python<'_>) -> Out<'_> {
+        self.map_err(to_py_err)?.0.into_bound_py_any(py)
     }
 }
 
@@ -117,26 +129,3 @@ pub fn from_py_as<T: DeserializeOwned>(
     let json = json.map_err(|e| invalid(format!("`{name}` is not plain JSON data: {e}")))?;
     from_argument(json, name, names).map_err(to_py_err)
 }
-
-/// The `#[pymethods]` of a handle class: first the methods that pass their `str` arguments
-/// (checked by [`crate::args::text`], named; those after `;` optional, `None` by default) to
-/// the core method of the same name on `self.inner` and return its result as plain data; then
-/// the class's own methods.
-macro_rules! handle_methods {
-    ($class:ident { [$($name:ident($($a:ident),* $(; $($o:ident),*)?)),* $(,)?], $($own:tt)* }) => {
-        #[pymethods]
-        impl $class {
-            $(#[pyo3(signature = ($($a,)* $($($o = None),*)?))]
-            fn $name<'py>(
-                &self, py: Python<'py>, $($a: &Obj<'py>,)* $($($o: Option<&Obj<'py>>),*)?
-            ) -> Out<'py> {
-                self.inner.$name(
-                    $(&$crate::args::text($a, stringify!($a))?,)*
-                    $($($crate::args::opt_text($o, stringify!($o))?.as_deref()),*)?
-                ).out(py)
-            })*
-            $($own)*
-        }
-    };
-}
-pub(crate) use handle_methods;

@@ -4,14 +4,13 @@
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 use session_state::Store;
 use session_state_redis::RedisStore;
 
 use crate::args;
 use crate::convert::Obj;
 use crate::errors::IntoPyResult;
-use crate::stores::{key_arg, store_methods};
+use crate::stores::store_methods;
 
 /// Keys on a Redis server: `redis://[user][:password@]host[:port][/db][?prefix=P]` or
 /// `rediss://` for TLS.
@@ -21,7 +20,10 @@ pub struct PyRedisStore {
     pub(crate) inner: Arc<RedisStore>,
 }
 
-store_methods!(PyRedisStore {
+store_methods!(PyRedisStore);
+
+#[pymethods]
+impl PyRedisStore {
     /// `RedisStore(url)`; connects on first use. `InvalidInputError` for a bad URL.
     #[new]
     fn new(url: &Obj<'_>) -> PyResult<Self> {
@@ -49,4 +51,4 @@ store_methods!(PyRedisStore {
     fn __repr__(&self) -> String {
         format!("RedisStore({:?})", self.inner.options().server())
     }
-});
+}

@@ -11,10 +11,10 @@ use session_state::registry::{
 };
 use session_state_fs::SystemClock;
 
-use crate::args::{self, Json, opt_text, py_methods, text};
-use crate::convert::{Obj, Out, ToPyData, from_py, handle_methods, to_py};
+use crate::args::{self, Json, opt, py_functions, py_methods, text};
+use crate::convert::{Obj, Out, ToPyData, from_py};
 use crate::errors::IntoPyResult;
-use crate::stores::{AnyStore, key_or, store_arg};
+use crate::stores::{AnyStore, store_arg};
 
 /// The registry over a store.
 #[pyclass(module = "session_state._native", name = "AgentRegistry", frozen)]
@@ -23,19 +23,13 @@ pub struct PyAgentRegistry {
     inner: AgentRegistry<AnyStore, SystemClock>,
 }
 
-handle_methods!(PyAgentRegistry {
-    // `should_resume(agent_name, current_task, previous_task=None) -> bool` is the seed's rule
-    // (the compat policy); `repair() -> list[dict]` repairs a corrupt sessions file (what it
-    // still holds written back) and a corrupt chains file (started as `{}`), keeping copies:
-    // one `{key, kept_copy, action}` per file repaired, the sessions file's first.
-    [
-        agent_result(agent_id), chain_results(chain_id), chain_summary(chain_id),
-        chain_status(chain_id), all_sessions(), repair(), load(), load_chains(), agents(; chain_id),
-        chain_ids(), clear_agent(agent_name), clear_chain(chain_id),
-        increment_resume_count(agent_id), resume_id(agent_name; chain_id),
-        should_resume(agent_name, current_task; previous_task),
-    ],
+/// The key argument `name`, or `default` when it is `None`.
+fn key_or(value: Option<&Obj<'_>>, name: &str, default: &str) -> PyResult<Key> {
+    opt(value, name)?.map_or_else(|| Key::new(default).py(), Ok)
+}
 
+#[pymethods]
+impl PyAgentRegistry {
     /// `AgentRegistry(store, sessions_key=None, chains_key=None, journal_key=None, *,
     /// journal=False, max_document_bytes=None)`: the keys default to the core's
     /// (`.moai/memory/agent-sessions.json`, ...); files read up to `max_document_bytes`
@@ -54,8 +48,8 @@ handle_methods!(PyAgentRegistry {
         max_document_bytes: Option<&Obj<'_>>,
     ) -> PyResult<Self> {
         let options = RegistryOptions {
-            journal: Some(Value::Bool(args::flag(journal, "journal", false)?)),
-            max_document_bytes: args::byte_limit(max_document_bytes, "max_document_bytes")?,
+            journal: Some(Value::Bool(opt(journal, "journal")?.unwrap_or(false))),
+            max_document_bytes: opt(max_document_bytes, "max_document_bytes")?,
         };
         let inner = AgentRegistry::new(store_arg(store)?, SystemClock).with_keys(
             key_or(sessions_key, "sessions_key", registry::SESSIONS_KEY)?,
@@ -84,7 +78,7 @@ handle_methods!(PyAgentRegistry {
         previous_task: Option<&Obj<'py>>,
         policy: Option<&Obj<'py>>,
     ) -> Out<'py> {
-        let policy = opt_text(policy, "policy")?.unwrap_or("compat".into());
+        let policy = opt(policy, "policy")?.unwrap_or_else(|| "compat".to_owned());
         let policy = policy.parse::<PolicyName>().py()?;
         let previous = previous_task.filter(|p| !p.is_none()).map(task);
         let previous = previous.transpose()?;
@@ -95,19 +89,6 @@ handle_methods!(PyAgentRegistry {
         decision.out(py)
     }
 
-    #[pyo3(signature = (chain_id, agent_sequence, metadata = None))]
-    fn create_chain(
-        &self,
-        chain_id: &Obj<'_>,
-        agent_sequence: &Obj<'_>,
-        metadata: Option<&Obj<'_>>,
-    ) -> PyResult<()> {
-        let chain_id = text(chain_id, "chain_id")?;
-        let sequence = args::texts(agent_sequence, "agent_sequence")?;
-        let metadata: Option<Value> = metadata.map(|m| from_py("metadata", m)).transpose()?;
-        self.inner.create_chain(&chain_id, &sequence, metadata).py()
-    }
-
     /// `prune(*, older_than_days, keep_agent_ids=None, apply=False) -> dict`: the keywords
     /// are the core's options; returns the plan `{applied, removed, kept}`.
     #[pyo3(signature = (**options))]
@@ -116,9 +97,24 @@ handle_methods!(PyAgentRegistry {
         let options: PruneRegistryOptions = from_py("options", options.as_any())?;
         self.inner.prune(&options).out(py)
     }
-});
+}
 
 py_methods!(PyAgentRegistry {
+    // `should_resume(agent_name, current_task, previous_task=None) -> bool` is the seed's rule
+    // (the compat policy); `repair() -> list[dict]` repairs a corrupt sessions file (what it
+    // still holds written back) and a corrupt chains file (started as `{}`), keeping copies:
+    // one `{key, kept_copy, action}` per file repaired, the sessions file's first.
+    [
+        agent_result(agent_id), chain_results(chain_id), chain_summary(chain_id),
+        chain_status(chain_id), all_sessions(), repair(), load(), load_chains(), agents(; chain_id),
+        chain_ids(), clear_agent(agent_name), clear_chain(chain_id),
+        increment_resume_count(agent_id), resume_id(agent_name; chain_id),
+        should_resume(agent_name, current_task; previous_task),
+    ],
+
+    fn create_chain(&self, chain_id: String, agent_sequence: Vec<String>; metadata: Json<Value>) =>
+        self.inner.create_chain(&chain_id, &agent_sequence, metadata.map(|m| m.0));
+
     /// `register(agent_name, agent_id, result, chain_id=None)`: records `result` (plain data)
     /// as run `agent_id` of `agent_name`, in chain `chain_id` when given.
     fn register(&self, agent_name: String, agent_id: String, result: Json<Value>; chain_id: String) =>
@@ -154,38 +150,21 @@ fn task_arg(task: &Result<String, String>) -> TaskArg<'_> {
     }
 }
 
-/// The transcript of `agent_id` in `store`, a store rooted at the transcript folder: its key
-/// (`agent-{agent_id}.jsonl`) and bytes, or `None` when there is none (also for an id too long
-/// for that file name, as the core's `export_transcript`). Read through the store as the Node
-/// package reads it: a folder there, or a symlink leading outside the store's root, is a
-/// `StorageError`; an unsafe id an `InvalidKeyError`.
-fn transcript_in(store: &Obj<'_>, agent_id: &Obj<'_>) -> PyResult<Option<(Key, Vec<u8>)>> {
-    let (py, store) = (store.py(), store_arg(store)?);
-    let agent_id = text(agent_id, "agent_id")?;
-    py.detach(|| find_transcript(&store, &agent_id, true)).py()
-}
+py_functions! {
+    /// `export_transcript(store, agent_id) -> str | None`: the file name of `agent_id`'s
+    /// transcript in `store`, a store rooted at the transcript folder, if it exists (not for
+    /// an id too long for that file name, as the core's `export_transcript`). Read through the
+    /// store as the Node package reads it: a folder there, or a symlink leading outside the
+    /// store's root, is a `StorageError`; an unsafe id an `InvalidKeyError`.
+    fn export_transcript(store: AnyStore, agent_id: String) => find_transcript(&store, &agent_id, true)
+        .map(|found| found.map(|(key, _)| key.as_str().to_owned()));
 
-/// `export_transcript(store, agent_id) -> str | None`: the file name of `agent_id`'s
-/// transcript in `store` (rooted at the transcript folder) if it exists; see `transcript_in`.
-#[pyfunction]
-pub fn export_transcript(store: &Obj<'_>, agent_id: &Obj<'_>) -> PyResult<Option<String>> {
-    Ok(transcript_in(store, agent_id)?.map(|(key, _)| key.as_str().to_owned()))
-}
+    /// `read_transcript(store, agent_id) -> list[dict] | None`: the lines of `agent_id`'s
+    /// transcript in `store` (found as by `export_transcript`), or `None` when there is none.
+    fn read_transcript(store: AnyStore, agent_id: String) => find_transcript(&store, &agent_id, true)
+        .map(|found| found.map(|(_, bytes)| TranscriptLines::new(&bytes).collect::<Vec<_>>()));
 
-/// `read_transcript(store, agent_id) -> list[dict] | None`: the lines of `agent_id`'s
-/// transcript in `store` (`{"kind": "record" | "invalid" | "torn", "line": n, ...}`), or
-/// `None` when there is none; see `transcript_in`.
-#[pyfunction]
-pub fn read_transcript<'py>(py: Python<'py>, store: &Obj<'py>, agent_id: &Obj<'py>) -> Out<'py> {
-    let lines = transcript_in(store, agent_id)?
-        .map(|(_, bytes)| TranscriptLines::new(&bytes).collect::<Vec<_>>());
-    to_py(py, &lines)
-}
-
-/// `parse_transcript(data) -> list[dict]`: the lines of a transcript
-/// (`{"kind": "record" | "invalid" | "torn", "line": n, ...}`).
-#[pyfunction]
-pub fn parse_transcript<'py>(py: Python<'py>, data: &Obj<'py>) -> Out<'py> {
-    let lines: Vec<_> = TranscriptLines::new(args::bytes(data, "data")?).collect();
-    to_py(py, &lines)
+    /// `parse_transcript(data) -> list[dict]`: the lines of a transcript
+    /// (`{"kind": "record" | "invalid" | "torn", "line": n, ...}`).
+    fn parse_transcript(data: &[u8]) => Ok(TranscriptLines::new(data).collect::<Vec<_>>());
 }

@@ -7,8 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
-use session_state::{Error, ErrorKind, Key, MemoryStore as CoreMemoryStore, Store};
+use session_state::{Error, ErrorKind, MemoryStore as CoreMemoryStore, Store};
 use session_state_fs::{Durability, FsStore};
 
 use crate::args;
@@ -44,46 +43,17 @@ pub fn store_arg(object: &Obj<'_>) -> PyResult<AnyStore> {
     Ok(Box::new(HostStore::new(object)))
 }
 
-/// The key argument `name`: a `str` (`InvalidInputError` otherwise) that is a safe key
-/// (`InvalidKeyError` otherwise).
-pub fn key_arg(value: &Obj<'_>, name: &str) -> PyResult<Key> {
-    Key::new(args::text(value, name)?).py()
-}
-
-/// The key argument `name`, or `default` when it is `None`.
-pub fn key_or(value: Option<&Obj<'_>>, name: &str, default: &str) -> PyResult<Key> {
-    match value.filter(|v| !v.is_none()) {
-        Some(value) => key_arg(value, name),
-        None => Key::new(default).py(),
-    }
-}
-
-/// The `#[pymethods]` of a store class: `read`, `write`, `delete` and `list` over its `inner`
-/// store, then the class's own methods.
+/// `read`, `write`, `delete` and `list` of a store class, over its `inner` store.
 macro_rules! store_methods {
-    ($class:ident { $($own:tt)* }) => {
-        #[pymethods]
-        impl $class {
-            fn read<'py>(&self, key: &Obj<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
-                let bytes = self.inner.read(&key_arg(key, "key")?).py()?;
-                Ok(bytes.map(|b| PyBytes::new(key.py(), &b)))
-            }
-
-            fn write(&self, key: &Obj<'_>, data: &Obj<'_>) -> PyResult<()> {
-                self.inner.write(&key_arg(key, "key")?, args::bytes(data, "data")?).py()
-            }
-
-            fn delete(&self, key: &Obj<'_>) -> PyResult<bool> {
-                self.inner.delete(&key_arg(key, "key")?).py()
-            }
-
-            fn list(&self, prefix: &Obj<'_>) -> PyResult<Vec<String>> {
-                let keys = self.inner.list(&key_arg(prefix, "prefix")?).py()?;
-                Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
-            }
-
-            $($own)*
-        }
+    ($class:ident) => {
+        $crate::args::py_methods!($class {
+            fn read(&self, key: session_state::Key) => self.inner.read(&key).map($crate::convert::Native);
+            fn write(&self, key: session_state::Key, data: &[u8]) => self.inner.write(&key, data);
+            fn delete(&self, key: session_state::Key) => self.inner.delete(&key);
+            fn list(&self, prefix: session_state::Key) => self.inner.list(&prefix).map(|keys| {
+                keys.iter().map(|k| k.as_str().to_owned()).collect::<Vec<_>>()
+            });
+        });
     };
 }
 pub(crate) use store_methods;
@@ -95,14 +65,17 @@ pub struct PyFileStore {
     pub(crate) inner: FsStore,
 }
 
-store_methods!(PyFileStore {
+store_methods!(PyFileStore);
+
+#[pymethods]
+impl PyFileStore {
     /// `FileStore(root, *, durable=True)`: `root` is a `str` or `os.PathLike`, a leading `~`
     /// expanded as `os.path.expanduser` does; `durable` fsyncs each write and its folder,
     /// `False` skips that (faster, but a power loss may lose the last writes).
     #[new]
     #[pyo3(signature = (root, *, durable = None))]
     fn new(root: &Obj<'_>, durable: Option<&Obj<'_>>) -> PyResult<Self> {
-        let durability = if args::flag(durable, "durable", true)? {
+        let durability = if args::opt(durable, "durable")?.unwrap_or(true) {
             Durability::Sync
         } else {
             Durability::Atomic
@@ -134,7 +107,7 @@ store_methods!(PyFileStore {
     fn __repr__(&self) -> String {
         format!("FileStore({:?})", self.inner.root().display().to_string())
     }
-});
+}
 
 /// Bytes in memory; shared by every object that was handed the same `MemoryStore`.
 #[pyclass(module = "session_state._native", name = "MemoryStore", frozen)]
@@ -143,7 +116,10 @@ pub struct PyMemoryStore {
     inner: CoreMemoryStore,
 }
 
-store_methods!(PyMemoryStore {
+store_methods!(PyMemoryStore);
+
+#[pymethods]
+impl PyMemoryStore {
     #[new]
     fn new() -> Self {
         Self::default()
@@ -156,7 +132,7 @@ store_methods!(PyMemoryStore {
     fn __repr__(&self) -> String {
         format!("MemoryStore(<{} keys>)", self.inner.len())
     }
-});
+}
 
 /// How a `FileStore` waits between polls for another process's lock: Python's signal
 /// handlers run first, so Ctrl-C (`KeyboardInterrupt`) ends the wait and nothing is written

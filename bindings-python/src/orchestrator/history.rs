@@ -6,13 +6,11 @@ use session_state::orchestrator::{ForkOptions, PruneHistoryOptions};
 
 use super::PyOrchestrator;
 use crate::args::{Json, py_methods};
-use crate::convert::Obj;
 
 py_methods!(PyOrchestrator {
     /// `fork(options=None) -> dict`: `options` is `{session_id?, new_id?, suffix?,
     /// archive_current?}`; returns the new current session.
-    fn fork(&self; options: Json<ForkOptions>) =>
-        self.inner.fork(&options.map(|o| o.0).unwrap_or_default());
+    fn fork(&self; options: Json<ForkOptions> = Json::default()) => self.inner.fork(&options.0);
 
     /// `history_tree() -> dict`: `{entries: [{depth, id, goal, status, created, forked_from,
     /// current}], skipped}`.

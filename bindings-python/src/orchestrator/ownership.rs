@@ -7,7 +7,6 @@ use session_state::ownership::{Claim, Heartbeat, Release, Writer};
 
 use super::PyOrchestrator;
 use crate::args::{Here, Json, py_methods};
-use crate::convert::Obj;
 
 py_methods!(PyOrchestrator {
     /// `claim(claim) -> dict`: `claim` is `{owner, lease_seconds?, scopes?, takeover?, force?,
