@@ -1,11 +1,7 @@
 //! `session_state.orchestrator`, native half: the orchestrator session operations
 //! (`OrchestratorStore`) and the resume summary, documents as plain dicts.
 
-mod history;
 mod ownership;
-mod staleness;
-
-pub use staleness::{render_resume_with, resume_summary_with};
 
 use std::path::PathBuf;
 
@@ -13,8 +9,9 @@ use chrono::{DateTime, Utc};
 use pyo3::prelude::*;
 use session_state::orchestrator::{
     self, AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput,
-    HistoryQuery, NewSession, OrchestratorSession, OrchestratorStore, ParseOptions, Project,
-    SessionStatus, StoreOptions, TaskAdd, TaskDone, current_key, parse_argument, valid_argument,
+    ForkOptions, GitHead, HistoryQuery, NewSession, OrchestratorSession, OrchestratorStore,
+    ParseOptions, Project, PruneHistoryOptions, ResumeOptions, SessionStatus, StoreOptions,
+    TaskAdd, TaskDone, current_key, parse_argument, valid_argument,
 };
 use session_state::{Clock, Key, Store};
 use session_state_fs::SystemClock;
@@ -22,7 +19,7 @@ use session_state_fs::SystemClock;
 use crate::args::{self, Arg, Fields, Json, py_functions, py_methods};
 use crate::convert::{Native, Obj, fast_typed, json_bytes, json_to_py, to_py};
 use crate::errors::IntoPyResult;
-use crate::stores::{AnyStore, store_arg};
+use crate::stores::{AnyStore, PyFileStore, store_arg};
 
 /// The argument `name`, a Python document, as the core reads a file (same checks). What would
 /// make a file corrupt is an `InvalidInputError` here, `` `state` is not an orchestrator
@@ -42,6 +39,15 @@ impl Arg<'_> for OrchestratorSession {
     fn arg(value: &Obj<'_>, _: &str) -> PyResult<Self> {
         doc_from_py(value, &ParseOptions::default())
     }
+}
+
+/// The git HEAD of the project a `FileStore` holds (its root), as the CLI records it at each
+/// save; empty for other stores.
+fn head_of(store: &Obj<'_>) -> GitHead {
+    let file = store.cast::<PyFileStore>().ok();
+    file.map_or_else(GitHead::default, |f| {
+        session_state_fs::git_head(f.get().inner.root())
+    })
 }
 
 /// `key` as a `pathlib.Path`.
@@ -75,8 +81,8 @@ impl PyOrchestrator {
             naive_offset_minutes: minutes.transpose()?,
             max_document_bytes: args::opt(max_document_bytes, "max_document_bytes")?,
         };
-        let inner = OrchestratorStore::new(store_arg(store)?, SystemClock)
-            .with_git_head(staleness::head_of(store));
+        let inner =
+            OrchestratorStore::new(store_arg(store)?, SystemClock).with_git_head(head_of(store));
         let inner = options.apply(inner, "options").py()?;
         Ok(PyOrchestrator { inner })
     }
@@ -137,6 +143,30 @@ py_methods!(PyOrchestrator {
         }
     };
 
+    /// `fork(options=None) -> dict`: `options` is `{session_id?, new_id?, suffix?,
+    /// archive_current?}`; returns the new current session.
+    fn fork(&self; options: Json<ForkOptions> = Json::default()) => self.inner.fork(&options.0);
+
+    /// `history_tree() -> dict`: `{entries: [{depth, id, goal, status, created, forked_from,
+    /// current}], skipped}`.
+    fn history_tree(&self) => self.inner.history_tree();
+
+    /// `prune_history(options) -> dict`: `options` is `{keep?, older_than_days?, status?,
+    /// apply?}`; returns the plan `{applied, removed, kept}`.
+    fn prune_history(&self, options: Json<PruneHistoryOptions>) =>
+        self.inner.prune_history(&options.0);
+
+    /// `resume_summary(options=None, now=None) -> dict | None`: the current session's resume
+    /// summary with `stale` under `options`; `git_head` defaults to the HEAD this handle
+    /// records at each save.
+    fn resume_summary(&self; options: Json<ResumeOptions> = Json::default(),
+        now: DateTime<Utc> = SystemClock.now()) => {
+        let mut options = options.0;
+        options.git_head = options.git_head.or_else(|| self.inner.git_head().cloned());
+        let doc = self.inner.load();
+        doc.map(|doc| doc.map(|doc| orchestrator::resume_summary_with(&doc, now, &options)))
+    };
+
     fn move_to(&self, status: SessionStatus) => self.inner.move_to(status);
 
     /// `complete(*, replace=False)`: all or nothing; `replace` overwrites an existing archive.
@@ -188,6 +218,18 @@ py_functions! {
     /// `render_resume(doc, now=None) -> str`: the "RESUMING SESSION" markdown block.
     fn render_resume(doc: OrchestratorSession; now: DateTime<Utc> = SystemClock.now()) =>
         Ok(orchestrator::render_resume(&orchestrator::resume_summary(&doc, now)));
+
+    /// `resume_summary_with(doc, options=None, now=None) -> dict`: the resume summary of `doc`
+    /// with `stale` under `options` (`{stale_after_hours?, git_head?}`).
+    fn resume_summary_with(doc: OrchestratorSession; options: Json<ResumeOptions> =
+        Json::default(), now: DateTime<Utc> = SystemClock.now()) =>
+        Ok(orchestrator::resume_summary_with(&doc, now, &options.0));
+
+    /// `render_resume_with(doc, options=None, now=None) -> str`: the "RESUMING SESSION" block of
+    /// `doc` with a line for each note of `stale` under `options`.
+    fn render_resume_with(doc: OrchestratorSession; options: Json<ResumeOptions> =
+        Json::default(), now: DateTime<Utc> = SystemClock.now()) =>
+        Ok(orchestrator::render_resume(&orchestrator::resume_summary_with(&doc, now, &options.0)));
 
     /// `salvage(data) -> dict`: every complete field of damaged bytes
     /// (`{document, missing, replaced, partial, top_level_object, recovered_anything}`).
