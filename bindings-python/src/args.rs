@@ -11,6 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyInt, PyString};
 use serde::de::DeserializeOwned;
 use session_state::orchestrator::SessionStatus;
+use session_state::team::BackendType;
 use session_state::{Error, Key, Timestamp};
 use session_state_fs::process::{RecordsProcess, or_owning_process};
 
@@ -29,9 +30,8 @@ pub fn type_name(value: &Obj<'_>) -> String {
     name.map_or_else(|_| "an object".to_owned(), |n| n.to_string())
 }
 
-/// The int in `value` as an `i128`, or `None` when it is larger still. Wrong type when `value`
-/// is not an int, and for a `bool`: `agent_progress("a", True)` storing 1 is not what the
-/// caller meant, and the Node package refuses a boolean too.
+/// The int in `value` as an `i128`, or `None` when it is larger still. Wrong type for a `bool`
+/// too (`agent_progress("a", True)` storing 1 is not what the caller meant; Node refuses it).
 fn int(value: &Obj<'_>, name: &str) -> PyResult<Option<i128>> {
     if !value.is_instance_of::<PyInt>() || value.is_instance_of::<PyBool>() {
         return Err(wrong_type(value, name, "an int"));
@@ -44,32 +44,14 @@ fn out_of_range(name: &str, value: &Obj<'_>, range: &str) -> PyErr {
     to_py_err(Error::invalid_input(message).with_context("argument", name))
 }
 
-/// An int within `min..=max`.
-pub fn bounded(value: &Obj<'_>, name: &str, min: i32, max: i32) -> PyResult<i32> {
-    int(value, name)?
-        .and_then(|n| i32::try_from(n).ok())
-        .filter(|n| (min..=max).contains(n))
-        .ok_or_else(|| out_of_range(name, value, &format!("an int from {min} to {max}")))
-}
-
 /// A `str` (a subclass such as a `str` enum counts). A lone surrogate, which UTF-8 cannot
 /// hold, is an `InvalidInputError` as well.
 pub fn text<'a>(value: &'a Obj<'_>, name: &str) -> PyResult<Cow<'a, str>> {
-    let Ok(string) = value.cast::<PyString>() else {
-        return Err(wrong_type(value, name, "a str"));
-    };
-    string
-        .to_cow()
-        .map_err(|_| to_py_err(Error::lone_surrogate(name)))
-}
-
-/// A folder: a `str` or `os.PathLike`, with `~` expanded as `os.path.expanduser` does.
-pub fn folder(value: &Obj<'_>, name: &str) -> PyResult<PathBuf> {
-    let wrong = |_: PyErr| wrong_type(value, name, "a str or os.PathLike");
-    let os = value.py().import("os")?;
-    let fspath = os.call_method1("fspath", (value,)).map_err(wrong)?;
-    let expanded = os.getattr("path")?.call_method1("expanduser", (fspath,))?;
-    expanded.extract::<PathBuf>().map_err(wrong)
+    let string = value
+        .cast::<PyString>()
+        .map_err(|_| wrong_type(value, name, "a str"))?;
+    let lone_surrogate = |_| to_py_err(Error::lone_surrogate(name));
+    string.to_cow().map_err(lone_surrogate)
 }
 
 /// A typed argument of [`py_methods!`]: read from the Python object passed as `name`.
@@ -96,6 +78,31 @@ impl Arg<'_> for String {
 impl<'a, T: Arg<'a>> Arg<'a> for Option<T> {
     fn arg(value: &'a Obj<'_>, name: &str) -> PyResult<Self> {
         opt(Some(value), name)
+    }
+}
+
+/// An int within `MIN..=MAX`.
+#[derive(Debug)]
+pub struct Bounded<const MIN: i32, const MAX: i32>(pub i32);
+
+impl<const MIN: i32, const MAX: i32> Arg<'_> for Bounded<MIN, MAX> {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        int(value, name)?
+            .and_then(|n| i32::try_from(n).ok())
+            .filter(|n| (MIN..=MAX).contains(n))
+            .map(Bounded)
+            .ok_or_else(|| out_of_range(name, value, &format!("an int from {MIN} to {MAX}")))
+    }
+}
+
+/// A folder: a `str` or `os.PathLike`, with `~` expanded as `os.path.expanduser` does.
+impl Arg<'_> for PathBuf {
+    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+        let wrong = |_: PyErr| wrong_type(value, name, "a str or os.PathLike");
+        let os = value.py().import("os")?;
+        let fspath = os.call_method1("fspath", (value,)).map_err(wrong)?;
+        let expanded = os.getattr("path")?.call_method1("expanduser", (fspath,))?;
+        expanded.extract::<PathBuf>().map_err(wrong)
     }
 }
 
@@ -155,27 +162,26 @@ impl Arg<'_> for Vec<String> {
     }
 }
 
-/// The time in an RFC 3339 `str`.
-impl Arg<'_> for DateTime<Utc> {
-    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
-        Ok(Timestamp::parse(&text(value, name)?).py()?.utc())
-    }
+/// Arguments that are a `str` the core parses (its error when it does not parse).
+macro_rules! parsed_args {
+    ($($t:ty => $parse:expr),* $(,)?) => {$(
+        impl Arg<'_> for $t {
+            fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
+                $parse(&*text(value, name)?).py()
+            }
+        }
+    )*};
 }
 
-/// A key: a `str` (`InvalidInputError` otherwise) that is a safe key (`InvalidKeyError`
-/// otherwise).
-impl Arg<'_> for Key {
-    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
-        Key::new(text(value, name)?).py()
-    }
-}
-
-/// A session status (`active`, `paused`, ...).
-impl Arg<'_> for SessionStatus {
-    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
-        SessionStatus::parse(&text(value, name)?).py()
-    }
-}
+parsed_args!(
+    // A time in RFC 3339.
+    DateTime<Utc> => |t| Timestamp::parse(t).map(|t| t.utc()),
+    // A safe key (`InvalidKeyError` otherwise).
+    Key => Key::new,
+    SessionStatus => SessionStatus::parse,
+    // A backend name (`claude-code`, `codex`, `gemini-cli`).
+    BackendType => str::parse,
+);
 
 /// A store ([`store_arg`]).
 impl Arg<'_> for AnyStore {
@@ -216,28 +222,25 @@ impl<T: DeserializeOwned + RecordsProcess> Arg<'_> for Here<T> {
     }
 }
 
-/// The body of a method or function of [`py_methods!`] or [`py_functions!`]: the arguments
-/// read by type ([`Arg`], errors naming the parameter; the optional ones as `Option<T>`, or
-/// as `T` with the default given after `=`), then `body`, a core `Result`, run without the
-/// interpreter lock (other Python threads run meanwhile; a host store takes it again) and
-/// returned as plain data ([`ToPyData`](crate::convert::ToPyData)).
-macro_rules! py_body {
-    ($py:ident, $($a:ident: $t:ty),*; $($o:ident: $ot:ty $(= $d:expr)?),*; $body:expr) => {{
+/// The arguments of [`py_methods!`], [`py_functions!`] and [`py_new!`] as local variables,
+/// read by type ([`Arg`]; the optional ones as `Option<T>`, or as `T` with the default after
+/// `=`).
+macro_rules! read_args {
+    ($($a:ident: $t:ty),*; $($o:ident: $ot:ty $(= $d:expr)?),*) => {
         $(let $a = <$t as $crate::args::Arg>::arg($a, stringify!($a))?;)*
         $(
             let $o = $crate::args::opt::<$ot>($o, stringify!($o))?;
             $(let $o = match $o { Some(value) => value, None => $d };)?
         )*
-        $crate::convert::ToPyData::out($py.detach(|| $body), $py)
-    }};
+    };
 }
-pub(crate) use py_body;
+pub(crate) use read_args;
 
-/// `#[pymethods]` of a handle class: `fn name(&self, a: T, ...; o: U = default, ...) =>
-/// body;` ([`py_body!`]), the arguments after `;` optional (`None` by default in Python; a
-/// leading `*,` makes them keyword-only). A leading list `[name(a, ...; o, ...), ...]`
-/// declares methods passing their `str` arguments to the core method of the same name on
-/// `self.inner`.
+/// `#[pymethods]`: `fn name(&self, a: T, ...; o: U = default, ...) => body;`, the arguments
+/// read by [`read_args!`] (those after `;` optional, `None` in Python; after `*,`
+/// keyword-only), `body` a core `Result` run without the interpreter lock and returned by
+/// [`ToPyData`](crate::convert::ToPyData). A leading list `[name(a, ...; o, ...), ...]`
+/// passes `str` arguments to the same method of `self.inner`.
 macro_rules! py_methods {
     ($class:ident {
         [$($name:ident($($p:ident),* $(; $($q:ident),*)?)),* $(,)?], $($rest:tt)*
@@ -250,25 +253,25 @@ macro_rules! py_methods {
     ($class:ident { $(
         $(#[$meta:meta])*
         fn $name:ident(&$s:ident $(, $a:ident: $t:ty)*
-            $(; $(*$star:tt)? $($o:ident: $ot:ty $(= $d:expr)?),*)?) => $body:expr;
+            $(; $($(*$star:tt)? $o:ident: $ot:ty $(= $d:expr)?),*)?) => $body:expr;
     )* }) => {
         #[pymethods]
         impl $class {$(
             $(#[$meta])*
-            #[pyo3(signature = ($($a,)* $($(*$star)? $($o = None),*)?))]
+            #[pyo3(signature = ($($a,)* $($($(*$star)? $o = None),*)?))]
             fn $name<'py>(
                 &$s, py: Python<'py>, $($a: &$crate::convert::Obj<'py>,)*
                 $($($o: Option<&$crate::convert::Obj<'py>>),*)?
             ) -> $crate::convert::Out<'py> {
-                $crate::args::py_body!(py, $($a: $t),*; $($($o: $ot $(= $d)?),*)?; $body)
+                $crate::args::read_args!($($a: $t),*; $($($o: $ot $(= $d)?),*)?);
+                $crate::convert::ToPyData::out(py.detach(|| $body), py)
             }
         )*}
     };
 }
 pub(crate) use py_methods;
 
-/// `#[pyfunction]`s: `fn name(a: T, ...; o: U = default, ...) => body;` as in
-/// [`py_methods!`].
+/// `#[pyfunction]`s: `fn name(a: T, ...; o: U = default, ...) => body;` as in [`py_methods!`].
 macro_rules! py_functions {
     ($(
         $(#[$meta:meta])*
@@ -282,8 +285,35 @@ macro_rules! py_functions {
             py: Python<'py>, $($a: &$crate::convert::Obj<'py>,)*
             $($($o: Option<&$crate::convert::Obj<'py>>),*)?
         ) -> $crate::convert::Out<'py> {
-            $crate::args::py_body!(py, $($a: $t),*; $($($o: $ot $(= $d)?),*)?; $body)
+            $crate::args::read_args!($($a: $t),*; $($($o: $ot $(= $d)?),*)?);
+            $crate::convert::ToPyData::out(py.detach(|| $body), py)
         }
     )*};
 }
 pub(crate) use py_functions;
+
+/// The `#[pymethods]` of a class: `fn new(a: T, ...; o: U = default, ...) => body;` (the
+/// arguments as in [`py_methods!`], `body` a `PyResult<Self>`), then the class's own methods.
+macro_rules! py_new {
+    ($class:ident {
+        $(#[$meta:meta])*
+        fn new($($a:ident: $t:ty),* $(; $($(*$star:tt)? $o:ident: $ot:ty $(= $d:expr)?),*)?) =>
+            $body:expr;
+        $($own:tt)*
+    }) => {
+        #[pymethods]
+        impl $class {
+            $(#[$meta])*
+            #[new]
+            #[pyo3(signature = ($($a,)* $($($(*$star)? $o = None),*)?))]
+            fn new(
+                $($a: &$crate::convert::Obj<'_>,)* $($($o: Option<&$crate::convert::Obj<'_>>),*)?
+            ) -> PyResult<Self> {
+                $crate::args::read_args!($($a: $t),*; $($($o: $ot $(= $d)?),*)?);
+                $body
+            }
+            $($own)*
+        }
+    };
+}
+pub(crate) use py_new;

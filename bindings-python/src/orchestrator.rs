@@ -16,7 +16,7 @@ use session_state::orchestrator::{
 use session_state::{Clock, Key, Store};
 use session_state_fs::SystemClock;
 
-use crate::args::{self, Arg, Fields, Json, py_functions, py_methods};
+use crate::args::{self, Arg, Bounded, Fields, Json, py_functions, py_methods, py_new};
 use crate::convert::{Native, Obj, fast_typed, json_bytes, json_to_py, to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, PyFileStore, store_arg};
@@ -41,13 +41,19 @@ impl Arg<'_> for OrchestratorSession {
     }
 }
 
-/// The git HEAD of the project a `FileStore` holds (its root), as the CLI records it at each
-/// save; empty for other stores.
-fn head_of(store: &Obj<'_>) -> GitHead {
-    let file = store.cast::<PyFileStore>().ok();
-    file.map_or_else(GitHead::default, |f| {
-        session_state_fs::git_head(f.get().inner.root())
-    })
+/// A store, with the git HEAD of the project a `FileStore` holds (its root) as the CLI
+/// records it at each save (empty for other stores).
+struct HeadedStore(AnyStore, GitHead);
+
+impl Arg<'_> for HeadedStore {
+    fn arg(value: &Obj<'_>, _: &str) -> PyResult<Self> {
+        let head = |f: &Bound<'_, PyFileStore>| session_state_fs::git_head(f.get().inner.root());
+        let file = value.cast::<PyFileStore>().ok();
+        Ok(HeadedStore(
+            store_arg(value)?,
+            file.map_or_else(GitHead::default, head),
+        ))
+    }
 }
 
 /// `key` as a `pathlib.Path`.
@@ -62,30 +68,21 @@ pub struct PyOrchestrator {
     inner: OrchestratorStore<AnyStore, SystemClock>,
 }
 
-#[pymethods]
-impl PyOrchestrator {
+py_new!(PyOrchestrator {
     /// `Orchestrator(store, *, naive_offset_minutes=None, max_document_bytes=None)`: naive
-    /// timestamps read at that offset from UTC (default UTC); documents read or written up to
-    /// `max_document_bytes` (default 16 MiB; above it `InvalidInputError`, nothing written).
-    #[new]
-    #[pyo3(signature = (store, *, naive_offset_minutes = None, max_document_bytes = None))]
-    fn new(
-        store: &Obj<'_>,
-        naive_offset_minutes: Option<&Obj<'_>>,
-        max_document_bytes: Option<&Obj<'_>>,
-    ) -> PyResult<Self> {
-        // FixedOffset takes less than a day either way.
-        let minutes = naive_offset_minutes.filter(|m| !m.is_none());
-        let minutes = minutes.map(|m| args::bounded(m, "naive_offset_minutes", -1439, 1439));
+    /// timestamps read at that offset from UTC (default UTC; FixedOffset takes less than a day
+    /// either way); documents read or written up to `max_document_bytes` (default 16 MiB; above
+    /// it `InvalidInputError`, nothing written).
+    fn new(store: HeadedStore; *, naive_offset_minutes: Bounded<-1439, 1439>,
+        max_document_bytes: u64) => {
         let options = StoreOptions {
-            naive_offset_minutes: minutes.transpose()?,
-            max_document_bytes: args::opt(max_document_bytes, "max_document_bytes")?,
+            naive_offset_minutes: naive_offset_minutes.map(|m| m.0),
+            max_document_bytes,
         };
-        let inner =
-            OrchestratorStore::new(store_arg(store)?, SystemClock).with_git_head(head_of(store));
+        let inner = OrchestratorStore::new(store.0, SystemClock).with_git_head(store.1);
         let inner = options.apply(inner, "options").py()?;
         Ok(PyOrchestrator { inner })
-    }
+    };
 
     /// `save(doc) -> (key, saved_doc)`.
     fn save<'py>(&self, py: Python<'py>, doc: &Obj<'py>) -> PyResult<(String, Obj<'py>)> {
@@ -123,7 +120,7 @@ impl PyOrchestrator {
         let doc = doc_from_py(doc, self.inner.options())?;
         Ok(path(&self.inner.archive(&doc, replace).py()?))
     }
-}
+});
 
 py_methods!(PyOrchestrator {
     [
@@ -135,7 +132,11 @@ py_methods!(PyOrchestrator {
     /// `limit` and `offset` are ints from 0 up (`InvalidInputError` otherwise).
     fn list_history(&self; limit: usize = 10, offset: usize = 0, status: SessionStatus,
         full_scan: bool = false) => {
-        let query = HistoryQuery { limit, offset, status };
+        let query = HistoryQuery {
+            limit,
+            offset,
+            status,
+        };
         if full_scan {
             self.inner.list_history_full_scan(&query)
         } else {

@@ -7,8 +7,7 @@ use pyo3::prelude::*;
 use session_state::Store;
 use session_state_redis::RedisStore;
 
-use crate::args;
-use crate::convert::Obj;
+use crate::args::py_new;
 use crate::errors::IntoPyResult;
 use crate::stores::store_methods;
 
@@ -20,16 +19,17 @@ pub struct PyRedisStore {
     pub(crate) inner: Arc<RedisStore>,
 }
 
-store_methods!(PyRedisStore);
+store_methods!(PyRedisStore {
+    /// Checks the server answers; `StorageError` naming it when it does not.
+    fn ping(&self) => self.inner.ping();
+});
 
-#[pymethods]
-impl PyRedisStore {
+py_new!(PyRedisStore {
     /// `RedisStore(url)`; connects on first use. `InvalidInputError` for a bad URL.
-    #[new]
-    fn new(url: &Obj<'_>) -> PyResult<Self> {
-        let inner = Arc::new(RedisStore::open(&args::text(url, "url")?).py()?);
+    fn new(url: String) => {
+        let inner = Arc::new(RedisStore::open(&url).py()?);
         Ok(PyRedisStore { inner })
-    }
+    };
 
     /// The server, without its password.
     #[getter]
@@ -43,12 +43,7 @@ impl PyRedisStore {
         self.inner.options().prefix().to_owned()
     }
 
-    /// Checks the server answers; `StorageError` naming it when it does not.
-    fn ping(&self) -> PyResult<()> {
-        self.inner.ping().py()
-    }
-
     fn __repr__(&self) -> String {
         format!("RedisStore({:?})", self.inner.options().server())
     }
-}
+});

@@ -11,10 +11,10 @@ use session_state::registry::{
 };
 use session_state_fs::SystemClock;
 
-use crate::args::{self, Json, opt, py_functions, py_methods, text};
+use crate::args::{self, Json, opt, py_functions, py_methods, py_new, text};
 use crate::convert::{Obj, Out, ToPyData, from_py};
 use crate::errors::IntoPyResult;
-use crate::stores::{AnyStore, store_arg};
+use crate::stores::AnyStore;
 
 /// The registry over a store.
 #[pyclass(module = "session_state._native", name = "AgentRegistry", frozen)]
@@ -23,42 +23,24 @@ pub struct PyAgentRegistry {
     inner: AgentRegistry<AnyStore, SystemClock>,
 }
 
-/// The key argument `name`, or `default` when it is `None`.
-fn key_or(value: Option<&Obj<'_>>, name: &str, default: &str) -> PyResult<Key> {
-    opt(value, name)?.map_or_else(|| Key::new(default).py(), Ok)
-}
-
-#[pymethods]
-impl PyAgentRegistry {
+py_new!(PyAgentRegistry {
     /// `AgentRegistry(store, sessions_key=None, chains_key=None, journal_key=None, *,
     /// journal=False, max_document_bytes=None)`: the keys default to the core's
     /// (`.moai/memory/agent-sessions.json`, ...); files read up to `max_document_bytes`
     /// (default 16 MiB).
-    #[new]
-    #[pyo3(signature = (
-        store, sessions_key = None, chains_key = None, journal_key = None, *, journal = None,
-        max_document_bytes = None
-    ))]
-    fn new(
-        store: &Obj<'_>,
-        sessions_key: Option<&Obj<'_>>,
-        chains_key: Option<&Obj<'_>>,
-        journal_key: Option<&Obj<'_>>,
-        journal: Option<&Obj<'_>>,
-        max_document_bytes: Option<&Obj<'_>>,
-    ) -> PyResult<Self> {
+    fn new(store: AnyStore; sessions_key: Key = Key::new(registry::SESSIONS_KEY).py()?,
+        chains_key: Key = Key::new(registry::CHAINS_KEY).py()?,
+        journal_key: Key = Key::new(registry::JOURNAL_KEY).py()?,
+        *, journal: bool = false, max_document_bytes: u64) => {
         let options = RegistryOptions {
-            journal: Some(Value::Bool(opt(journal, "journal")?.unwrap_or(false))),
-            max_document_bytes: opt(max_document_bytes, "max_document_bytes")?,
+            journal: Some(Value::Bool(journal)),
+            max_document_bytes,
         };
-        let inner = AgentRegistry::new(store_arg(store)?, SystemClock).with_keys(
-            key_or(sessions_key, "sessions_key", registry::SESSIONS_KEY)?,
-            key_or(chains_key, "chains_key", registry::CHAINS_KEY)?,
-            key_or(journal_key, "journal_key", registry::JOURNAL_KEY)?,
-        );
+        let inner = AgentRegistry::new(store, SystemClock);
+        let inner = inner.with_keys(sessions_key, chains_key, journal_key);
         let inner = options.apply(inner, "options").py()?;
         Ok(PyAgentRegistry { inner })
-    }
+    };
 
     /// Whether registrations go to the journal.
     #[getter]
@@ -97,7 +79,7 @@ impl PyAgentRegistry {
         let options: PruneRegistryOptions = from_py("options", options.as_any())?;
         self.inner.prune(&options).out(py)
     }
-}
+});
 
 py_methods!(PyAgentRegistry {
     // `should_resume(agent_name, current_task, previous_task=None) -> bool` is the seed's rule
@@ -120,10 +102,8 @@ py_methods!(PyAgentRegistry {
     fn register(&self, agent_name: String, agent_id: String, result: Json<Value>; chain_id: String) =>
         self.inner.register(&agent_name, &agent_id, result.0, chain_id.as_deref());
 
-    /// `save_edits(before, after) -> bool`: writes the entries of the four maps (`sessions`,
-    /// `chains`, `metadata`, `results`) that differ between `before` (as read) and `after` (as
-    /// the caller changed them) into the file as it is now, under the registry's lock (the
-    /// core's `save_edits`). Whether the file changed.
+    /// `save_edits(before, after) -> bool`: the core's `save_edits` (the entries `after`
+    /// changed from `before`, written into the file as it is now); whether the file changed.
     fn save_edits(&self, before: Json<Value>, after: Json<Value>) =>
         self.inner.save_edits(&before.0, &after.0);
 
@@ -144,18 +124,14 @@ fn task(value: &Obj<'_>) -> PyResult<Result<String, String>> {
 }
 
 fn task_arg(task: &Result<String, String>) -> TaskArg<'_> {
-    match task {
-        Ok(text) => TaskArg::Text(text),
-        Err(type_name) => TaskArg::Other(type_name),
-    }
+    task.as_ref()
+        .map_or_else(|name| TaskArg::Other(name), |text| TaskArg::Text(text))
 }
 
 py_functions! {
     /// `export_transcript(store, agent_id) -> str | None`: the file name of `agent_id`'s
-    /// transcript in `store`, a store rooted at the transcript folder, if it exists (not for
-    /// an id too long for that file name, as the core's `export_transcript`). Read through the
-    /// store as the Node package reads it: a folder there, or a symlink leading outside the
-    /// store's root, is a `StorageError`; an unsafe id an `InvalidKeyError`.
+    /// transcript in `store` (rooted at the transcript folder) if it exists, as the core's
+    /// `find_transcript` finds it.
     fn export_transcript(store: AnyStore, agent_id: String) => find_transcript(&store, &agent_id, true)
         .map(|found| found.map(|(key, _)| key.as_str().to_owned()));
 

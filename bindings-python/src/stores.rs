@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use session_state::{Error, ErrorKind, MemoryStore as CoreMemoryStore, Store};
 use session_state_fs::{Durability, FsStore};
 
-use crate::args;
+use crate::args::py_new;
 use crate::convert::Obj;
 use crate::errors::IntoPyResult;
 use crate::host_store::HostStore;
@@ -43,9 +43,10 @@ pub fn store_arg(object: &Obj<'_>) -> PyResult<AnyStore> {
     Ok(Box::new(HostStore::new(object)))
 }
 
-/// `read`, `write`, `delete` and `list` of a store class, over its `inner` store.
+/// `read`, `write`, `delete` and `list` of a store class over its `inner` store, then its own
+/// [`py_methods!`](crate::args::py_methods).
 macro_rules! store_methods {
-    ($class:ident) => {
+    ($class:ident { $($own:tt)* }) => {
         $crate::args::py_methods!($class {
             fn read(&self, key: session_state::Key) => self.inner.read(&key).map($crate::convert::Native);
             fn write(&self, key: session_state::Key, data: &[u8]) => self.inner.write(&key, data);
@@ -53,6 +54,7 @@ macro_rules! store_methods {
             fn list(&self, prefix: session_state::Key) => self.inner.list(&prefix).map(|keys| {
                 keys.iter().map(|k| k.as_str().to_owned()).collect::<Vec<_>>()
             });
+            $($own)*
         });
     };
 }
@@ -65,27 +67,26 @@ pub struct PyFileStore {
     pub(crate) inner: FsStore,
 }
 
-store_methods!(PyFileStore);
+store_methods!(PyFileStore {
+    /// Creates the root folder now (0700, missing parents too), as the first write would.
+    fn create_root(&self) => self.inner.create_root();
+});
 
-#[pymethods]
-impl PyFileStore {
+py_new!(PyFileStore {
     /// `FileStore(root, *, durable=True)`: `root` is a `str` or `os.PathLike`, a leading `~`
     /// expanded as `os.path.expanduser` does; `durable` fsyncs each write and its folder,
     /// `False` skips that (faster, but a power loss may lose the last writes).
-    #[new]
-    #[pyo3(signature = (root, *, durable = None))]
-    fn new(root: &Obj<'_>, durable: Option<&Obj<'_>>) -> PyResult<Self> {
-        let durability = if args::opt(durable, "durable")?.unwrap_or(true) {
+    fn new(root: PathBuf; *, durable: bool = true) => {
+        let durability = if durable {
             Durability::Sync
         } else {
             Durability::Atomic
         };
-        let inner = FsStore::new(args::folder(root, "root")?).py()?;
-        let inner = inner
-            .with_durability(durability)
-            .with_lock_wait(wait_for_lock);
-        Ok(PyFileStore { inner })
-    }
+        let inner = FsStore::new(root).py()?.with_durability(durability);
+        Ok(PyFileStore {
+            inner: inner.with_lock_wait(wait_for_lock),
+        })
+    };
 
     /// The root folder.
     #[getter]
@@ -99,15 +100,10 @@ impl PyFileStore {
         self.inner.durability() == Durability::Sync
     }
 
-    /// Creates the root folder now (0700, missing parents too), as the first write would.
-    fn create_root(&self) -> PyResult<()> {
-        self.inner.create_root().py()
-    }
-
     fn __repr__(&self) -> String {
         format!("FileStore({:?})", self.inner.root().display().to_string())
     }
-}
+});
 
 /// Bytes in memory; shared by every object that was handed the same `MemoryStore`.
 #[pyclass(module = "session_state._native", name = "MemoryStore", frozen)]
@@ -116,14 +112,10 @@ pub struct PyMemoryStore {
     inner: CoreMemoryStore,
 }
 
-store_methods!(PyMemoryStore);
+store_methods!(PyMemoryStore {});
 
-#[pymethods]
-impl PyMemoryStore {
-    #[new]
-    fn new() -> Self {
-        Self::default()
-    }
+py_new!(PyMemoryStore {
+    fn new() => Ok(Self::default());
 
     fn __len__(&self) -> usize {
         self.inner.len()
@@ -132,7 +124,7 @@ impl PyMemoryStore {
     fn __repr__(&self) -> String {
         format!("MemoryStore(<{} keys>)", self.inner.len())
     }
-}
+});
 
 /// How a `FileStore` waits between polls for another process's lock: Python's signal
 /// handlers run first, so Ctrl-C (`KeyboardInterrupt`) ends the wait and nothing is written

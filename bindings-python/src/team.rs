@@ -10,17 +10,9 @@ use session_state::argument_fields::{MemberNames, member_below};
 use session_state::team::{self, BackendType, PruneTeamOptions, SessionState, SpawnConfig};
 use session_state_fs::SystemClock;
 
-use crate::args::{self, Arg, Json, py_functions, py_methods};
+use crate::args::{Arg, Json, py_functions, py_methods, py_new};
 use crate::convert::{Native, Obj, Out, from_py, from_py_as, to_py};
-use crate::errors::IntoPyResult;
-use crate::stores::{AnyStore, store_arg};
-
-/// A backend name (`claude-code`, `codex`, `gemini-cli`).
-impl Arg<'_> for BackendType {
-    fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
-        args::text(value, name)?.parse().py()
-    }
-}
+use crate::stores::AnyStore;
 
 /// A spawn config: a snake_case dict of `SpawnConfig`.
 impl Arg<'_> for SpawnConfig {
@@ -70,19 +62,15 @@ pub struct PyTeamStore {
     inner: team::TeamStore<AnyStore, SystemClock>,
 }
 
-#[pymethods]
-impl PyTeamStore {
+py_new!(PyTeamStore {
     /// `TeamStore(store, *, max_document_bytes=None)`: session files read up to
     /// `max_document_bytes` (default 16 MiB).
-    #[new]
-    #[pyo3(signature = (store, *, max_document_bytes = None))]
-    fn new(store: &Obj<'_>, max_document_bytes: Option<&Obj<'_>>) -> PyResult<Self> {
-        let max_document_bytes = args::opt(max_document_bytes, "max_document_bytes")?;
-        let inner = team::TeamStore::new(store_arg(store)?, SystemClock);
+    fn new(store: AnyStore; *, max_document_bytes: u64) => {
+        let inner = team::TeamStore::new(store, SystemClock);
         let inner = team::TeamStoreOptions { max_document_bytes }.apply(inner);
         Ok(PyTeamStore { inner })
-    }
-}
+    };
+});
 
 py_methods!(PyTeamStore {
     [load(team, agent), list(team), list_teams(), resume_plan(team), delete(team, agent)],
