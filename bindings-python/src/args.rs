@@ -1,7 +1,6 @@
-//! Arguments checked the way a Python user expects: a value of the wrong type is an
-//! `InvalidInputError` (also a `TypeError`) naming the argument, an int out of range an
-//! `InvalidInputError` naming it, never a builtin `OverflowError` or pyo3's bare `TypeError`.
-//! Every public native method takes its arguments as Python objects and converts them here.
+//! Arguments, taken as Python objects and checked here the way a Python user expects: a wrong
+//! type or an int out of range is an `InvalidInputError` (the former also a `TypeError`) naming
+//! the argument, never a builtin `OverflowError` or pyo3's bare `TypeError`.
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -17,7 +16,6 @@ use session_state_fs::process::{RecordsProcess, or_owning_process};
 
 use crate::convert::{Obj, from_py};
 use crate::errors::{IntoPyResult, to_py_err};
-use crate::stores::{AnyStore, store_arg};
 
 /// `InvalidInputError`: `` `name` must be {expected}, not {type} ``.
 pub fn wrong_type(value: &Obj<'_>, name: &str, expected: &str) -> PyErr {
@@ -47,11 +45,11 @@ fn out_of_range(name: &str, value: &Obj<'_>, range: &str) -> PyErr {
 /// A `str` (a subclass such as a `str` enum counts). A lone surrogate, which UTF-8 cannot
 /// hold, is an `InvalidInputError` as well.
 pub fn text<'a>(value: &'a Obj<'_>, name: &str) -> PyResult<Cow<'a, str>> {
-    let string = value
-        .cast::<PyString>()
-        .map_err(|_| wrong_type(value, name, "a str"))?;
-    let lone_surrogate = |_| to_py_err(Error::lone_surrogate(name));
-    string.to_cow().map_err(lone_surrogate)
+    let wrong = |_| wrong_type(value, name, "a str");
+    let string = value.cast::<PyString>().map_err(wrong)?;
+    string
+        .to_cow()
+        .map_err(|_| to_py_err(Error::lone_surrogate(name)))
 }
 
 /// A typed argument of [`py_methods!`]: read from the Python object passed as `name`.
@@ -183,33 +181,26 @@ parsed_args!(
     BackendType => str::parse,
 );
 
-/// A store ([`store_arg`]).
-impl Arg<'_> for AnyStore {
-    fn arg(value: &Obj<'_>, _: &str) -> PyResult<Self> {
-        store_arg(value)
-    }
-}
-
-/// Plain data of the shape of the core's serde type `T` ([`from_py`]).
+/// Plain data of the shape of the core's serde type `T` ([`from_py`]), errors naming the
+/// argument unless `NAMED` is false.
 #[derive(Debug, Default)]
-pub struct Json<T>(pub T);
+pub struct Json<T, const NAMED: bool = true>(pub T);
 
-impl<T: DeserializeOwned> Arg<'_> for Json<T> {
+impl<T: DeserializeOwned, const NAMED: bool> Arg<'_> for Json<T, NAMED> {
     fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
-        from_py(name, value).map(Json)
+        from_py(if NAMED { name } else { "" }, value).map(Json)
     }
 }
 
-/// [`Json`] whose errors name the members only, not the argument (the recording verbs'
-/// `input`).
-#[derive(Debug)]
-pub struct Fields<T>(pub T);
-
-impl<T: DeserializeOwned> Arg<'_> for Fields<T> {
-    fn arg(value: &Obj<'_>, _: &str) -> PyResult<Self> {
-        from_py("", value).map(Fields)
+impl<T, const NAMED: bool> std::ops::Deref for Json<T, NAMED> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
     }
 }
+
+/// [`Json`] whose errors name the members only (the recording verbs' `input`).
+pub type Fields<T> = Json<T, false>;
 
 /// A claim or heartbeat ([`Json`]) recording this process's orchestrator when it names no
 /// process ([`or_owning_process`]).
@@ -222,9 +213,8 @@ impl<T: DeserializeOwned + RecordsProcess> Arg<'_> for Here<T> {
     }
 }
 
-/// The arguments of [`py_methods!`], [`py_functions!`] and [`py_new!`] as local variables,
-/// read by type ([`Arg`]; the optional ones as `Option<T>`, or as `T` with the default after
-/// `=`).
+/// The arguments of [`py_methods!`], [`py_functions!`] and [`py_new!`] read by type ([`Arg`])
+/// into local variables; the optional ones as `Option<T>`, or `T` with the default after `=`.
 macro_rules! read_args {
     ($($a:ident: $t:ty),*; $($o:ident: $ot:ty $(= $d:expr)?),*) => {
         $(let $a = <$t as $crate::args::Arg>::arg($a, stringify!($a))?;)*
@@ -236,17 +226,27 @@ macro_rules! read_args {
 }
 pub(crate) use read_args;
 
-/// `#[pymethods]`: `fn name(&self, a: T, ...; o: U = default, ...) => body;`, the arguments
-/// read by [`read_args!`] (those after `;` optional, `None` in Python; after `*,`
-/// keyword-only), `body` a core `Result` run without the interpreter lock and returned by
-/// [`ToPyData`](crate::convert::ToPyData). A leading list `[name(a, ...; o, ...), ...]`
-/// passes `str` arguments to the same method of `self.inner`.
+/// The type of an argument of the leading list of [`py_methods!`]: `String` unless given.
+macro_rules! or_string {
+    () => {
+        String
+    };
+    ($t:ty) => {
+        $t
+    };
+}
+pub(crate) use or_string;
+
+/// `#[pymethods]`: `fn name(&self, a: T, ...; o: U = default, ...) => body;` ([`read_args!`];
+/// after `;` optional, `None` in Python; after `*,` keyword-only), `body` a core `Result` run
+/// without the interpreter lock, returned by [`ToPyData`](crate::convert::ToPyData). A leading
+/// `[name(a, b: T, ...; o, ...), ...]` passes them (`str` unless typed) to `self.inner.name`.
 macro_rules! py_methods {
     ($class:ident {
-        [$($name:ident($($p:ident),* $(; $($q:ident),*)?)),* $(,)?], $($rest:tt)*
+        [$($name:ident($($p:ident $(: $pt:ty)?),* $(; $($q:ident),*)?)),* $(,)?], $($rest:tt)*
     }) => {
         $crate::args::py_methods!($class { $(
-            fn $name(&self $(, $p: String)* $(; $($q: String),*)?) =>
+            fn $name(&self $(, $p: $crate::args::or_string!($($pt)?))* $(; $($q: String),*)?) =>
                 self.inner.$name($(&$p,)* $($($q.as_deref()),*)?);
         )* $($rest)* });
     };
@@ -280,6 +280,7 @@ macro_rules! py_functions {
     )*) => {$(
         $(#[$meta])*
         #[pyfunction]
+        #[allow(clippy::elidable_lifetime_names)] // `json_schema()` takes no argument
         #[pyo3(signature = ($($a,)* $($($o = None),*)?))]
         pub fn $name<'py>(
             py: Python<'py>, $($a: &$crate::convert::Obj<'py>,)*
@@ -305,6 +306,7 @@ macro_rules! py_new {
         impl $class {
             $(#[$meta])*
             #[new]
+            #[allow(clippy::unnecessary_wraps)] // `MemoryStore()` cannot fail
             #[pyo3(signature = ($($a,)* $($($(*$star)? $o = None),*)?))]
             fn new(
                 $($a: &$crate::convert::Obj<'_>,)* $($($o: Option<&$crate::convert::Obj<'_>>),*)?

@@ -9,13 +9,11 @@ use crate::errors::IntoPyResult;
 use crate::stores::AnyStore;
 
 py_functions! {
-    /// `run_store_conformance(store, scratch=".conformance") -> dict`: runs every case of the
-    /// core suite on `store` below the folder key `scratch`; returns
-    /// `{"cases": [{"name", "passed", "message"}], "passed": int, "failed": int}`.
+    /// `run_store_conformance(store, scratch=".conformance") -> dict`: the core suite's report
+    /// on `store`, below the folder key `scratch`.
     fn run_store_conformance(store: AnyStore; scratch: Key = Key::new(".conformance").py()?) =>
         Ok(conformance::run_all(&store, &scratch));
 
-    /// `counter_increment(store, key) -> int`: one exclusive read-modify-write adding 1 to the
-    /// decimal counter under `key`; returns the new value (for no-lost-update tests).
+    /// `counter_increment(store, key) -> int`: the counter under `key` plus 1, in one update.
     fn counter_increment(store: AnyStore, key: Key) => conformance::counter_increment(&store, &key);
 }

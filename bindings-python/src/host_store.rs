@@ -57,8 +57,7 @@ impl HostStore {
     }
 
     /// `method(key)`, or `method(key, data)`, on the object; `check` reads what it returned,
-    /// `Err(what it was)` for a wrong type (as the Node package: `` host store `read` of `key`
-    /// returned int, expected bytes, str or None ``). An exception is the error's source.
+    /// `Err((what it was, expected))` for a wrong type. An exception is the error's source.
     fn call<T, F>(&self, key: &Key, method: &str, data: Option<&[u8]>, check: F) -> Result<T>
     where
         F: FnOnce(&Obj<'_>) -> PyResult<std::result::Result<T, (String, &'static str)>>,
@@ -77,8 +76,7 @@ impl HostStore {
 }
 
 impl Store for HostStore {
-    /// `read` may return `bytes` (or `bytearray`, `memoryview`), a `str` (taken as its UTF-8
-    /// encoding, as the Node package takes a string) or `None`.
+    /// `read` may return `bytes` (`bytearray`, `memoryview`), a `str` (UTF-8) or `None`.
     fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
         self.call(key, "read", None, |value| {
             let wrong = |expected| Ok(Err((type_name(value), expected)));

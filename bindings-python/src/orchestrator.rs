@@ -19,13 +19,10 @@ use session_state_fs::SystemClock;
 use crate::args::{self, Arg, Bounded, Fields, Json, py_functions, py_methods, py_new};
 use crate::convert::{Native, Obj, fast_typed, json_bytes, json_to_py, to_py};
 use crate::errors::IntoPyResult;
-use crate::stores::{AnyStore, PyFileStore, store_arg};
+use crate::stores::{AnyStore, PyFileStore};
 
-/// The argument `name`, a Python document, as the core reads a file (same checks). What would
-/// make a file corrupt is an `InvalidInputError` here, `` `state` is not an orchestrator
-/// session: field `goal`: ... `` with `context["field"]` when the parser names one: the
-/// argument is wrong, no file is. An unsafe `session_id` stays `InvalidKeyError`, another
-/// `schema_version` `IncompatibleSchemaError`.
+/// A Python document read as the core reads a file (same checks), except that what would make
+/// a file corrupt is an `InvalidInputError` about `state` (the core's `parse_argument`).
 fn doc_from_py(value: &Obj<'_>, options: &ParseOptions) -> PyResult<OrchestratorSession> {
     let fast = fast_typed(value, options.max_document_bytes);
     if let Some(doc) = fast.and_then(|doc| valid_argument(doc, options)) {
@@ -48,17 +45,12 @@ struct HeadedStore(AnyStore, GitHead);
 impl Arg<'_> for HeadedStore {
     fn arg(value: &Obj<'_>, _: &str) -> PyResult<Self> {
         let head = |f: &Bound<'_, PyFileStore>| session_state_fs::git_head(f.get().inner.root());
-        let file = value.cast::<PyFileStore>().ok();
-        Ok(HeadedStore(
-            store_arg(value)?,
-            file.map_or_else(GitHead::default, head),
-        ))
+        let (store, file) = (
+            AnyStore::arg(value, "store")?,
+            value.cast::<PyFileStore>().ok(),
+        );
+        Ok(HeadedStore(store, file.map_or_else(GitHead::default, head)))
     }
-}
-
-/// `key` as a `pathlib.Path`.
-fn path(key: &Key) -> PathBuf {
-    key.as_str().into()
 }
 
 /// The orchestrator session operations over a store.
@@ -96,15 +88,12 @@ py_new!(PyOrchestrator {
     fn save_stamp(&self, doc: &Obj<'_>) -> PyResult<(PathBuf, String)> {
         let mut doc = doc_from_py(doc, self.inner.options())?;
         let key = self.inner.save(&mut doc).py()?;
-        Ok((
-            path(&key),
-            doc.updated.map(|t| t.to_string()).unwrap_or_default(),
-        ))
+        let updated = doc.updated.map(|t| t.to_string());
+        Ok((PathBuf::from(key.as_str()), updated.unwrap_or_default()))
     }
 
-    /// `load_raw() -> dict | None`: the current file's values as written (what `json.loads`
-    /// gives) once they parse as a "1.0" document (same errors as `load`; the file this handle
-    /// saved last was checked before it was written), for the compatibility `load_session`.
+    /// `load_raw() -> dict | None`: the current file's values as written (as `json.loads` gives
+    /// them) once they parse as a document (errors as `load`), for the compatibility layer.
     fn load_raw<'py>(&self, py: Python<'py>) -> PyResult<Option<Obj<'py>>> {
         let key = current_key();
         let Some(bytes) = self.inner.store().read(&key).py()? else {
@@ -118,18 +107,23 @@ py_new!(PyOrchestrator {
     fn archive(&self, doc: &Obj<'_>, replace: Option<&Obj<'_>>) -> PyResult<PathBuf> {
         let replace = args::opt(replace, "replace")?.unwrap_or(false);
         let doc = doc_from_py(doc, self.inner.options())?;
-        Ok(path(&self.inner.archive(&doc, replace).py()?))
+        Ok(PathBuf::from(self.inner.archive(&doc, replace).py()?.as_str()))
     }
 });
 
 py_methods!(PyOrchestrator {
     [
         load(), start(), pause(), resume(), before_compression(), session_end(), rebuild_index(),
-        record_save(),
+        record_save(), history_tree(), prune_history(options: Json<PruneHistoryOptions>),
+        // The recording verbs `name(input) -> dict`: `input` is the core's argument struct.
+        record_agent_start(input: Fields<AgentStart>),
+        record_agent_progress(input: Fields<AgentProgress>),
+        record_agent_done(input: Fields<AgentDone>), record_agent_fail(input: Fields<AgentFail>),
+        record_decision(input: Fields<DecisionInput>), record_task_add(input: Fields<TaskAdd>),
+        record_task_done(input: Fields<TaskDone>), record_context(input: Fields<ContextInput>),
     ],
 
     /// `list_history(limit=10, offset=0, status=None, full_scan=False) -> dict` (a page).
-    /// `limit` and `offset` are ints from 0 up (`InvalidInputError` otherwise).
     fn list_history(&self; limit: usize = 10, offset: usize = 0, status: SessionStatus,
         full_scan: bool = false) => {
         let query = HistoryQuery {
@@ -144,22 +138,11 @@ py_methods!(PyOrchestrator {
         }
     };
 
-    /// `fork(options=None) -> dict`: `options` is `{session_id?, new_id?, suffix?,
-    /// archive_current?}`; returns the new current session.
+    /// `fork(options=None) -> dict`: the new current session.
     fn fork(&self; options: Json<ForkOptions> = Json::default()) => self.inner.fork(&options.0);
 
-    /// `history_tree() -> dict`: `{entries: [{depth, id, goal, status, created, forked_from,
-    /// current}], skipped}`.
-    fn history_tree(&self) => self.inner.history_tree();
-
-    /// `prune_history(options) -> dict`: `options` is `{keep?, older_than_days?, status?,
-    /// apply?}`; returns the plan `{applied, removed, kept}`.
-    fn prune_history(&self, options: Json<PruneHistoryOptions>) =>
-        self.inner.prune_history(&options.0);
-
-    /// `resume_summary(options=None, now=None) -> dict | None`: the current session's resume
-    /// summary with `stale` under `options`; `git_head` defaults to the HEAD this handle
-    /// records at each save.
+    /// `resume_summary(options=None, now=None) -> dict | None`: the current session's, `git_head`
+    /// by default the HEAD this handle records at each save.
     fn resume_summary(&self; options: Json<ResumeOptions> = Json::default(),
         now: DateTime<Utc> = SystemClock.now()) => {
         let mut options = options.0;
@@ -188,23 +171,8 @@ py_methods!(PyOrchestrator {
     fn doctor(&self; fix: bool = false) => self.inner.doctor(fix);
 
     /// `keep_corrupt_copy(key=None)`: the copy's key, or `None` when there is no file.
-    fn keep_corrupt_copy(&self; key: Key = current_key()) =>
-        self.inner.keep_corrupt_copy(&key).map(|copy| Native(copy.as_ref().map(path)));
-
-    // The recording verbs `name(input) -> dict`: `input` is the core's argument struct.
-    fn record_agent_start(&self, input: Fields<AgentStart>) =>
-        self.inner.record_agent_start(&input.0);
-    fn record_agent_progress(&self, input: Fields<AgentProgress>) =>
-        self.inner.record_agent_progress(&input.0);
-    fn record_agent_done(&self, input: Fields<AgentDone>) =>
-        self.inner.record_agent_done(&input.0);
-    fn record_agent_fail(&self, input: Fields<AgentFail>) =>
-        self.inner.record_agent_fail(&input.0);
-    fn record_decision(&self, input: Fields<DecisionInput>) =>
-        self.inner.record_decision(&input.0);
-    fn record_task_add(&self, input: Fields<TaskAdd>) => self.inner.record_task_add(&input.0);
-    fn record_task_done(&self, input: Fields<TaskDone>) => self.inner.record_task_done(&input.0);
-    fn record_context(&self, input: Fields<ContextInput>) => self.inner.record_context(&input.0);
+    fn keep_corrupt_copy(&self; key: Key = current_key()) => self.inner.keep_corrupt_copy(&key)
+        .map(|copy| Native(copy.map(|k| PathBuf::from(k.as_str()))));
 });
 
 py_functions! {
@@ -220,20 +188,17 @@ py_functions! {
     fn render_resume(doc: OrchestratorSession; now: DateTime<Utc> = SystemClock.now()) =>
         Ok(orchestrator::render_resume(&orchestrator::resume_summary(&doc, now)));
 
-    /// `resume_summary_with(doc, options=None, now=None) -> dict`: the resume summary of `doc`
-    /// with `stale` under `options` (`{stale_after_hours?, git_head?}`).
+    /// `resume_summary_with(doc, options=None, now=None) -> dict`: with `stale` under `options`.
     fn resume_summary_with(doc: OrchestratorSession; options: Json<ResumeOptions> =
         Json::default(), now: DateTime<Utc> = SystemClock.now()) =>
         Ok(orchestrator::resume_summary_with(&doc, now, &options.0));
 
-    /// `render_resume_with(doc, options=None, now=None) -> str`: the "RESUMING SESSION" block of
-    /// `doc` with a line for each note of `stale` under `options`.
+    /// `render_resume_with(doc, options=None, now=None) -> str`: with `stale` under `options`.
     fn render_resume_with(doc: OrchestratorSession; options: Json<ResumeOptions> =
         Json::default(), now: DateTime<Utc> = SystemClock.now()) =>
         Ok(orchestrator::render_resume(&orchestrator::resume_summary_with(&doc, now, &options.0)));
 
-    /// `salvage(data) -> dict`: every complete field of damaged bytes
-    /// (`{document, missing, replaced, partial, top_level_object, recovered_anything}`).
+    /// `salvage(data) -> dict`: every complete field of damaged bytes.
     fn salvage(data: &[u8]) => Ok(orchestrator::salvage(data));
 
     /// `json_schema() -> dict`: the JSON Schema of the document.

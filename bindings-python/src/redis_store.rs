@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use session_state::Store;
+use session_state::{Key, Store};
 use session_state_redis::RedisStore;
 
 use crate::args::py_new;

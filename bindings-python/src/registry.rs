@@ -24,10 +24,8 @@ pub struct PyAgentRegistry {
 }
 
 py_new!(PyAgentRegistry {
-    /// `AgentRegistry(store, sessions_key=None, chains_key=None, journal_key=None, *,
-    /// journal=False, max_document_bytes=None)`: the keys default to the core's
-    /// (`.moai/memory/agent-sessions.json`, ...); files read up to `max_document_bytes`
-    /// (default 16 MiB).
+    /// `AgentRegistry(store, ...)`: the keys default to the core's; files read up to
+    /// `max_document_bytes` (default 16 MiB).
     fn new(store: AnyStore; sessions_key: Key = Key::new(registry::SESSIONS_KEY).py()?,
         chains_key: Key = Key::new(registry::CHAINS_KEY).py()?,
         journal_key: Key = Key::new(registry::JOURNAL_KEY).py()?,
@@ -49,8 +47,7 @@ py_new!(PyAgentRegistry {
     }
 
     /// `decide_resume(agent_name, current_task, previous_task=None, policy="compat") -> dict`,
-    /// in the seed's order of checks (a task that is not a str is read only where the seed
-    /// reads it).
+    /// in the seed's order of checks (a task that is not a str is read where the seed reads it).
     #[pyo3(signature = (agent_name, current_task, previous_task = None, policy = None))]
     fn decide_resume<'py>(
         &self,
@@ -71,8 +68,7 @@ py_new!(PyAgentRegistry {
         decision.out(py)
     }
 
-    /// `prune(*, older_than_days, keep_agent_ids=None, apply=False) -> dict`: the keywords
-    /// are the core's options; returns the plan `{applied, removed, kept}`.
+    /// `prune(**options) -> dict`: the core's options; the plan `{applied, removed, kept}`.
     #[pyo3(signature = (**options))]
     fn prune<'py>(&self, py: Python<'py>, options: Option<&Bound<'py, PyDict>>) -> Out<'py> {
         let options = options.map_or_else(|| PyDict::new(py), Bound::clone);
@@ -85,30 +81,24 @@ py_methods!(PyAgentRegistry {
     // `should_resume(agent_name, current_task, previous_task=None) -> bool` is the seed's rule
     // (the compat policy); `repair() -> list[dict]` repairs a corrupt sessions file (what it
     // still holds written back) and a corrupt chains file (started as `{}`), keeping copies:
-    // one `{key, kept_copy, action}` per file repaired, the sessions file's first.
+    // one `{key, kept_copy, action}` per file repaired, the sessions file's first; `compact()`
+    // folds the journal into the sessions file.
     [
         agent_result(agent_id), chain_results(chain_id), chain_summary(chain_id),
         chain_status(chain_id), all_sessions(), repair(), load(), load_chains(), agents(; chain_id),
         chain_ids(), clear_agent(agent_name), clear_chain(chain_id),
         increment_resume_count(agent_id), resume_id(agent_name; chain_id),
-        should_resume(agent_name, current_task; previous_task),
+        should_resume(agent_name, current_task; previous_task), compact(),
+        save_edits(before: Json<Value>, after: Json<Value>),
     ],
 
     fn create_chain(&self, chain_id: String, agent_sequence: Vec<String>; metadata: Json<Value>) =>
         self.inner.create_chain(&chain_id, &agent_sequence, metadata.map(|m| m.0));
 
-    /// `register(agent_name, agent_id, result, chain_id=None)`: records `result` (plain data)
-    /// as run `agent_id` of `agent_name`, in chain `chain_id` when given.
-    fn register(&self, agent_name: String, agent_id: String, result: Json<Value>; chain_id: String) =>
+    /// `register(agent_name, agent_id, result, chain_id=None)`: records a run's `result`.
+    fn register(&self, agent_name: String, agent_id: String, result: Json<Value>;
+        chain_id: String) =>
         self.inner.register(&agent_name, &agent_id, result.0, chain_id.as_deref());
-
-    /// `save_edits(before, after) -> bool`: the core's `save_edits` (the entries `after`
-    /// changed from `before`, written into the file as it is now); whether the file changed.
-    fn save_edits(&self, before: Json<Value>, after: Json<Value>) =>
-        self.inner.save_edits(&before.0, &after.0);
-
-    /// Folds the journal into the sessions file.
-    fn compact(&self) => self.inner.compact();
 
     /// `agent(agent_name) -> dict | None`: the row of one agent name.
     fn agent(&self, agent_name: String) =>
@@ -130,17 +120,15 @@ fn task_arg(task: &Result<String, String>) -> TaskArg<'_> {
 
 py_functions! {
     /// `export_transcript(store, agent_id) -> str | None`: the file name of `agent_id`'s
-    /// transcript in `store` (rooted at the transcript folder) if it exists, as the core's
-    /// `find_transcript` finds it.
-    fn export_transcript(store: AnyStore, agent_id: String) => find_transcript(&store, &agent_id, true)
-        .map(|found| found.map(|(key, _)| key.as_str().to_owned()));
+    /// transcript in `store` (rooted at the transcript folder), found by `find_transcript`.
+    fn export_transcript(store: AnyStore, agent_id: String) =>
+        find_transcript(&store, &agent_id, true).map(|t| t.map(|(key, _)| key.as_str().to_owned()));
 
-    /// `read_transcript(store, agent_id) -> list[dict] | None`: the lines of `agent_id`'s
-    /// transcript in `store` (found as by `export_transcript`), or `None` when there is none.
-    fn read_transcript(store: AnyStore, agent_id: String) => find_transcript(&store, &agent_id, true)
-        .map(|found| found.map(|(_, bytes)| TranscriptLines::new(&bytes).collect::<Vec<_>>()));
+    /// `read_transcript(store, agent_id) -> list[dict] | None`: that transcript's lines.
+    fn read_transcript(store: AnyStore, agent_id: String) =>
+        find_transcript(&store, &agent_id, true)
+            .map(|t| t.map(|(_, bytes)| TranscriptLines::new(&bytes).collect::<Vec<_>>()));
 
-    /// `parse_transcript(data) -> list[dict]`: the lines of a transcript
-    /// (`{"kind": "record" | "invalid" | "torn", "line": n, ...}`).
+    /// `parse_transcript(data) -> list[dict]`: the lines of a transcript.
     fn parse_transcript(data: &[u8]) => Ok(TranscriptLines::new(data).collect::<Vec<_>>());
 }

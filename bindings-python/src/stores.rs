@@ -1,16 +1,15 @@
 //! The stores Python code can hand to session_state: `FileStore`, `MemoryStore`, `RedisStore`
-//! (`redis_store.rs`) and any object with `read`/`write`/`delete`/`list` methods (a host store,
-//! `host_store.rs`).
+//! (`redis_store.rs`) and any object with the four store methods (`host_store.rs`).
 
 use std::fmt::Debug;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use session_state::{Error, ErrorKind, MemoryStore as CoreMemoryStore, Store};
+use session_state::{Error, ErrorKind, Key, MemoryStore as CoreMemoryStore, Store};
 use session_state_fs::{Durability, FsStore};
 
-use crate::args::py_new;
+use crate::args::{Arg, py_new};
 use crate::convert::Obj;
 use crate::errors::IntoPyResult;
 use crate::host_store::HostStore;
@@ -23,24 +22,25 @@ impl<S: Store + Debug + Send + Sync> PyStore for S {}
 /// Any store a Python caller can pass.
 pub type AnyStore = Box<dyn PyStore>;
 
-/// Resolves the argument `store`: our own classes directly (sharing their state), anything else
-/// as a host store (checked to have the four methods).
-pub fn store_arg(object: &Obj<'_>) -> PyResult<AnyStore> {
-    if let Ok(fs) = object.cast::<PyFileStore>() {
-        return Ok(Box::new(fs.get().inner.clone()));
-    }
-    if let Ok(memory) = object.cast::<PyMemoryStore>() {
-        return Ok(Box::new(memory.get().inner.clone()));
-    }
-    if let Ok(redis) = object.cast::<PyRedisStore>() {
-        return Ok(Box::new(redis.get().inner.clone()));
-    }
-    for method in ["read", "write", "delete", "list"] {
-        if !object.hasattr(method)? {
-            return Err(Error::host_store_lacks("store", method)).py();
+/// The argument `store`: our own classes sharing their state, another object as a host store.
+impl Arg<'_> for AnyStore {
+    fn arg(object: &Obj<'_>, _: &str) -> PyResult<Self> {
+        if let Ok(fs) = object.cast::<PyFileStore>() {
+            return Ok(Box::new(fs.get().inner.clone()));
         }
+        if let Ok(memory) = object.cast::<PyMemoryStore>() {
+            return Ok(Box::new(memory.get().inner.clone()));
+        }
+        if let Ok(redis) = object.cast::<PyRedisStore>() {
+            return Ok(Box::new(redis.get().inner.clone()));
+        }
+        for method in ["read", "write", "delete", "list"] {
+            if !object.hasattr(method)? {
+                return Err(Error::host_store_lacks("store", method)).py();
+            }
+        }
+        Ok(Box::new(HostStore::new(object)))
     }
-    Ok(Box::new(HostStore::new(object)))
 }
 
 /// `read`, `write`, `delete` and `list` of a store class over its `inner` store, then its own
@@ -48,10 +48,10 @@ pub fn store_arg(object: &Obj<'_>) -> PyResult<AnyStore> {
 macro_rules! store_methods {
     ($class:ident { $($own:tt)* }) => {
         $crate::args::py_methods!($class {
-            fn read(&self, key: session_state::Key) => self.inner.read(&key).map($crate::convert::Native);
-            fn write(&self, key: session_state::Key, data: &[u8]) => self.inner.write(&key, data);
-            fn delete(&self, key: session_state::Key) => self.inner.delete(&key);
-            fn list(&self, prefix: session_state::Key) => self.inner.list(&prefix).map(|keys| {
+            fn read(&self, key: Key) => self.inner.read(&key).map($crate::convert::Native);
+            fn write(&self, key: Key, data: &[u8]) => self.inner.write(&key, data);
+            fn delete(&self, key: Key) => self.inner.delete(&key);
+            fn list(&self, prefix: Key) => self.inner.list(&prefix).map(|keys| {
                 keys.iter().map(|k| k.as_str().to_owned()).collect::<Vec<_>>()
             });
             $($own)*
@@ -73,9 +73,8 @@ store_methods!(PyFileStore {
 });
 
 py_new!(PyFileStore {
-    /// `FileStore(root, *, durable=True)`: `root` is a `str` or `os.PathLike`, a leading `~`
-    /// expanded as `os.path.expanduser` does; `durable` fsyncs each write and its folder,
-    /// `False` skips that (faster, but a power loss may lose the last writes).
+    /// `FileStore(root, *, durable=True)`: `durable` fsyncs each write and its folder (`False`
+    /// is faster, but a power loss may lose the last writes).
     fn new(root: PathBuf; *, durable: bool = true) => {
         let durability = if durable {
             Durability::Sync
@@ -126,11 +125,9 @@ py_new!(PyMemoryStore {
     }
 });
 
-/// How a `FileStore` waits between polls for another process's lock: Python's signal
-/// handlers run first, so Ctrl-C (`KeyboardInterrupt`) ends the wait and nothing is written
-/// (the exception reaches the caller unchanged: it is the error's source, see
-/// `errors::to_py_err`); then it sleeps without holding the interpreter lock, so other Python
-/// threads run meanwhile.
+/// How a `FileStore` waits for another process's lock: Python's signal handlers run first (so
+/// Ctrl-C ends the wait, the exception reaching the caller as the error's source), then it
+/// sleeps without the interpreter lock.
 fn wait_for_lock(pause: Duration) -> session_state::Result<()> {
     Python::attach(|py| {
         py.check_signals().map_err(|e| {

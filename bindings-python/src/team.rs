@@ -28,17 +28,14 @@ impl Arg<'_> for SessionState {
     }
 }
 
-/// `team_document(doc) -> dict`: checks a session document (camelCase keys) and returns it as
-/// the crate would write it (timestamps in UTC with `Z`, unknown keys kept).
+/// `team_document(doc) -> dict`: a session document checked, as the crate would write it.
 #[pyfunction]
 pub fn team_document<'py>(py: Python<'py>, doc: &Obj<'py>) -> Out<'py> {
     to_py(py, &from_py::<SessionState>("data", doc)?)
 }
 
 py_functions! {
-    /// `team_from_config(config, backend, now=None) -> dict`: a new session document from a
-    /// spawn config (snake_case dict of `SpawnConfig`), stamped `now` (RFC 3339) or the system
-    /// clock.
+    /// `team_from_config(config, backend, now=None) -> dict`: a new session document.
     fn team_from_config(config: SpawnConfig, backend_type: BackendType;
         now: DateTime<Utc> = SystemClock.now()) =>
         Ok(SessionState::from_config(&config, backend_type, now));
@@ -49,8 +46,7 @@ py_functions! {
     /// `team_to_json(doc) -> bytes`: the crate's bytes (pretty JSON, no trailing newline).
     fn team_to_json(doc: SessionState) => doc.to_json().map(Native);
 
-    /// `team_from_json(data) -> dict`: parses the bytes of a session file (checked as
-    /// documents from Python are: no integer outside 64 bits, no nesting over the limit).
+    /// `team_from_json(data) -> dict`: the bytes of a session file, checked as Python's.
     fn team_from_json(data: &[u8]) => session_state::json::check_input("session state", data)
         .and_then(|()| SessionState::from_json(data));
 }
@@ -73,32 +69,26 @@ py_new!(PyTeamStore {
 });
 
 py_methods!(PyTeamStore {
-    [load(team, agent), list(team), list_teams(), resume_plan(team), delete(team, agent)],
+    [
+        load(team, agent), list(team), list_teams(), resume_plan(team), delete(team, agent),
+        prune(team, options: Json<PruneTeamOptions>),
+    ],
 
     fn save(&self, team: String, doc: SessionState) =>
         self.inner.save(&team, &doc).map(|key| Native(PathBuf::from(key.as_str())));
 
-    /// `record_spawn(team, config, backend_type) -> dict`: records that `config` was spawned on
-    /// `backend_type` now; returns the document written.
+    /// `record_spawn(team, config, backend_type) -> dict`: the document written.
     fn record_spawn(&self, team: String, config: SpawnConfig, backend_type: BackendType) =>
         self.inner.record_spawn(&team, &config, backend_type);
 
-    /// Replaces the whole saved document of `agent` in one exclusive read-modify-write
-    /// (`createdAt` and `metadata` included, as the caller gives them).
+    /// Replaces the whole saved document of `agent` (`createdAt` and `metadata` included).
     fn replace(&self, team: String, agent: String, doc: SessionState) => self
         .inner
         .replace(&team, &agent, &doc)
         .map_err(|e| member_below(e, "state", MemberNames::SnakeCase));
 
-    /// `update(team, agent, changes) -> dict`: the keys of `changes` (document keys,
-    /// camelCase) replace those of the saved document ([`SessionState::merge`], as the Node
-    /// package's `TeamStore.update`; `None` clears an optional field), written in one
-    /// exclusive read-modify-write. Returns the document written.
+    /// `update(team, agent, changes) -> dict`: the keys of `changes` replace the saved ones
+    /// ([`SessionState::merge`]); the document written.
     fn update(&self, team: String, agent: String, changes: Json<Map<String, Value>>) =>
         self.inner.update(&team, &agent, |state| state.merge_argument(&changes.0, "changes"));
-
-    /// `prune(team, options) -> dict`: `options` is `{older_than_days, apply?}`; returns the
-    /// plan `{applied, removed, kept}`.
-    fn prune(&self, team: String, options: Json<PruneTeamOptions>) =>
-        self.inner.prune(&team, &options.0);
 });

@@ -12,13 +12,10 @@ use session_state::json as json_check;
 use super::Obj;
 use rustc_hash::FxBuildHasher;
 
-/// Plain Python data read as `T` with serde straight from the objects (no JSON text), when
-/// every part of it is of an exact built-in type that needs no rewording: `dict` with `str`
-/// keys, `list`, `str` without lone surrogates, `int` in the 64-bit range, finite `float`,
-/// `bool` and `None`, nested at most [`json_check::MAX_VALUE_NESTING`] levels, with JSON text
-/// of at most `limit` bytes for sure; and `T` accepts it. `None` otherwise: [`json_bytes`]
-/// (super::json_bytes) then converts or refuses the value with the named error. Both read the
-/// same `T` from what this one accepts (the same visitor calls as serde_json makes).
+/// Plain Python data read as `T` straight from the objects when all of it is of exact built-in
+/// types needing no rewording (`str` keys, no lone surrogate, 64-bit ints, finite floats, at
+/// most [`json_check::MAX_VALUE_NESTING`] levels, at most `limit` bytes of JSON for sure) and
+/// `T` accepts it, with the visitor calls serde_json makes; `None` sends it to `json_bytes`.
 pub fn fast_typed<T: DeserializeOwned>(value: &Obj<'_>, limit: usize) -> Option<T> {
     let mut walk = Walk(limit, HashMap::default());
     T::deserialize(PyData(value, 0, &mut walk)).ok()
@@ -27,10 +24,9 @@ pub fn fast_typed<T: DeserializeOwned>(value: &Obj<'_>, limit: usize) -> Option<
 /// The `, ` after a member or item, counted with each value.
 const SEPARATOR: usize = 2;
 
-/// The state of one [`fast_typed`]: how many bytes of JSON text are left under the limit
-/// (counted at their largest, as `json.dumps` writes it: every string byte escaped as
-/// `\u00XX`, `, ` and `: ` between members), and the keys already converted, by object (a
-/// dict's keys are mostly the same `str` objects, which the dict keeps alive while it is read).
+/// The state of one [`fast_typed`]: the bytes of JSON text left under the limit (counted at
+/// their largest: each string byte as `\u00XX`), and the keys converted, by object (a dict's
+/// keys are mostly the same `str` objects, kept alive by the dict while it is read).
 struct Walk(usize, HashMap<usize, String, FxBuildHasher>);
 
 /// Takes `bytes` from the `budget`; [`Declined`] when it would run out.
@@ -121,8 +117,7 @@ impl<'de> serde::Deserializer<'de> for PyData<'_, '_> {
     }
 }
 
-/// The members of a `dict` for [`PyData`]: the items, the value of the key just read, the
-/// depth and the walk.
+/// A `dict` for [`PyData`]: its items, the value of the key just read, the depth, the walk.
 struct PyMap<'a, 'py>(
     BoundDictIterator<'py>,
     Option<Obj<'py>>,

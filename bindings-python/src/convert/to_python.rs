@@ -9,11 +9,9 @@ use serde::de::{self, DeserializeSeed, Visitor};
 use super::{Obj, Out};
 use rustc_hash::FxBuildHasher;
 
-/// The JSON text `bytes` (a leading UTF-8 BOM skipped), which the core has already parsed and
-/// checked, as plain Python data equal to what `json.loads` gives, built in one pass over the
-/// text; keys that repeat share one `str` (as `json.loads` does). A number `json.loads` reads
-/// otherwise than serde_json (an integer outside the 64-bit range, which serde_json reads as a
-/// float, and `-0`) sends the whole text to `json.loads`.
+/// The JSON text `bytes` (BOM skipped) the core has checked, as what `json.loads` gives, built
+/// in one pass (repeated keys share one `str`); a number `json.loads` reads otherwise than
+/// serde_json (beyond 64 bits, `-0`) or a key with escapes sends the text to `json.loads`.
 pub fn json_to_py<'py>(py: Python<'py>, bytes: &[u8]) -> Out<'py> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let built = std::str::from_utf8(bytes).ok().and_then(|text| {
@@ -35,38 +33,6 @@ type Keys<'de, 'py> = HashMap<&'de str, Bound<'py, PyString>, FxBuildHasher>;
 
 /// One value of [`json_to_py`].
 struct Build<'a, 'de, 'py>(Python<'py>, &'a mut Keys<'de, 'py>);
-
-/// One key of [`json_to_py`]: the `str` made before for the same text, if any.
-struct Key<'a, 'de, 'py>(Python<'py>, &'a mut Keys<'de, 'py>);
-
-impl<'de, 'py> DeserializeSeed<'de> for Key<'_, 'de, 'py> {
-    type Value = Bound<'py, PyString>;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de, 'py> Visitor<'de> for Key<'_, 'de, 'py> {
-    type Value = Bound<'py, PyString>;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("a key")
-    }
-
-    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Self::Value, E> {
-        let py = self.0;
-        Ok(self
-            .1
-            .entry(v)
-            .or_insert_with(|| PyString::new(py, v))
-            .clone())
-    }
-
-    fn visit_str<E: de::Error>(self, v: &str) -> Result<Self::Value, E> {
-        Ok(PyString::new(self.0, v))
-    }
-}
 
 impl<'de, 'py> DeserializeSeed<'de> for Build<'_, 'de, 'py> {
     type Value = Obj<'py>;
@@ -125,7 +91,10 @@ impl<'de, 'py> Visitor<'de> for Build<'_, 'de, 'py> {
     fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Obj<'py>, A::Error> {
         let Build(py, keys) = self;
         let dict = PyDict::new(py);
-        while let Some(key) = map.next_key_seed(Key(py, &mut *keys))? {
+        // A key with escapes, which serde_json cannot lend, sends the text to `json.loads`.
+        while let Some(key) = map.next_key::<&'de str>()? {
+            let key = keys.entry(key).or_insert_with(|| PyString::new(py, key));
+            let key = key.clone();
             let value = map.next_value_seed(Build(py, &mut *keys))?;
             dict.set_item(key, value).map_err(de::Error::custom)?;
         }
