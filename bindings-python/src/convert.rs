@@ -1,11 +1,7 @@
-//! Documents across the boundary: serde values to plain `dict`/`list` and back.
-//!
-//! Most values go through JSON text handled by CPython's C-accelerated `json` module
-//! (`json.dumps` / `json.loads`) and serde_json on the Rust side: under the stable ABI this is
-//! faster than building them one call at a time through a generic converter. The user never sees the
-//! text: values arrive and leave as `dict`, `list`, `str`, `int`, `float`, `bool` and `None`.
-//! The orchestrator document, the largest, has its own paths: [`fast_typed`] reads a dict
-//! straight into the typed document, [`json_to_py`] builds the dict of a file in one pass.
+//! Documents across the boundary: serde values to plain `dict`/`list` and back, mostly through
+//! JSON text and CPython's C-accelerated `json` module (under the stable ABI faster than a
+//! generic converter; the user never sees the text). The orchestrator document has its own
+//! paths: [`fast_typed`] reads a dict into it, [`json_to_py`] builds a file's dict in one pass.
 
 mod from_python;
 mod to_python;
@@ -13,6 +9,7 @@ mod to_python;
 pub use from_python::fast_typed;
 pub use to_python::json_to_py;
 
+use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyRecursionError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
@@ -31,8 +28,7 @@ pub type Obj<'py> = Bound<'py, PyAny>;
 /// What a native method returning plain Python data returns.
 pub type Out<'py> = PyResult<Obj<'py>>;
 
-/// A core result as plain Python data: the value through [`to_py`], the error through
-/// [`to_py_err`].
+/// A core result for Python: the value through [`to_py`], the error through [`to_py_err`].
 pub trait ToPyData {
     /// The value as `dict`, `list`, `str`, ... or the mapped error.
     fn out(self, py: Python<'_>) -> Out<'_>;
@@ -41,6 +37,17 @@ pub trait ToPyData {
 impl<T: Serialize> ToPyData for Result<T, Error> {
     fn out(self, py: Python<'_>) -> Out<'_> {
         to_py(py, &self.map_err(to_py_err)?)
+    }
+}
+
+/// A result Python gets as pyo3 converts it (`bytes`, a `pathlib.Path`, a tuple), not as
+/// plain data.
+#[derive(Debug)]
+pub struct Native<T>(pub T);
+
+impl<T: for<'py> IntoPyObject<'py>> ToPyData for Result<Native<T>, Error> {
+    fn out(self, py: Python<'_>) -> Out<'_> {
+        self.map_err(to_py_err)?.0.into_bound_py_any(py)
     }
 }
 
@@ -57,41 +64,32 @@ fn invalid(message: String) -> PyErr {
     to_py_err(Error::invalid_input(message))
 }
 
-/// The JSON text of plain Python data (what `json.dumps` accepts); anything else is an
-/// `InvalidInputError` naming `what`:
-///
-/// - NaN and infinities (JSON has no such numbers);
-/// - an `int` outside the 64-bit range (`-2**63` to `2**64 - 1`), which would not be kept
-///   exactly (the message names where it is, e.g. `result["a"][0]`);
-/// - lists and dicts nested deeper than [`json_check::MAX_VALUE_NESTING`] levels;
-/// - a `str` (value or dict key) holding a lone surrogate such as `"\udc00"`, which UTF-8
-///   cannot encode (the message names where it is, e.g. `result["k"]`).
-///
-/// Dict keys that are `int`, `float`, `bool` or `None` become strings as `json.dumps` writes
-/// them (`1` -> `"1"`, `None` -> `"null"`), as the seeds' `json.dump` did; other key types
-/// are refused.
+/// The JSON text of plain Python data (what `json.dumps` accepts, keys `1` and `None` written
+/// `"1"` and `"null"` as the seeds' `json.dump` did); an `InvalidInputError` naming `what`
+/// otherwise, and for what the core's `check_input` refuses (an `int` outside 64 bits, nesting
+/// over [`json_check::MAX_VALUE_NESTING`]), NaN and a lone surrogate such as `"\udc00"`.
 pub fn json_bytes(what: &str, value: &Obj<'_>) -> PyResult<Vec<u8>> {
     let py = value.py();
     let (json, kwargs) = (py.import("json")?, PyDict::new(py));
     kwargs.set_item("ensure_ascii", false)?;
     kwargs.set_item("allow_nan", false)?;
+    let refused = |e: PyErr| {
+        if e.is_instance_of::<PyRecursionError>(py) {
+            return to_py_err(json_check::too_deep(what));
+        }
+        invalid(format!("{what} is not plain JSON data: {}", e.value(py)))
+    };
     let text = json
         .call_method("dumps", (value,), Some(&kwargs))
-        .map_err(|e| {
-            if e.is_instance_of::<PyRecursionError>(py) {
-                return to_py_err(json_check::too_deep(what));
-            }
-            invalid(format!("{what} is not plain JSON data: {}", e.value(py)))
-        })?;
+        .map_err(refused)?;
     let Ok(text) = text.extract::<String>() else {
         // Not UTF-8: a `str` holding a lone surrogate (`"\udc00"`). Written again with
         // `\uXXXX` escapes, the check finds and names it.
         kwargs.set_item("ensure_ascii", true)?;
         let ascii = json.call_method("dumps", (value,), Some(&kwargs))?;
         json_check::check_input(what, ascii.extract::<String>()?.as_bytes()).py()?;
-        return Err(invalid(format!(
-            "{what} holds a string that is not valid Unicode"
-        )));
+        let message = format!("{what} holds a string that is not valid Unicode");
+        return Err(invalid(message));
     };
     let bytes = text.into_bytes();
     json_check::check_input(what, &bytes).py()?;
@@ -99,9 +97,7 @@ pub fn json_bytes(what: &str, value: &Obj<'_>) -> PyResult<Vec<u8>> {
 }
 
 /// Plain Python data, the argument `name`, into a typed value; a shape that does not fit is
-/// an `InvalidInputError` naming the member at fault below `name` (the core's
-/// [`from_argument`]), without serde_json's line and column (the caller never sees the JSON
-/// text).
+/// an `InvalidInputError` naming the member at fault below `name` (the core's [`from_argument`]).
 pub fn from_py<T: DeserializeOwned>(name: &str, value: &Obj<'_>) -> PyResult<T> {
     from_py_as(name, value, MemberNames::Keys)
 }
@@ -117,26 +113,3 @@ pub fn from_py_as<T: DeserializeOwned>(
     let json = json.map_err(|e| invalid(format!("`{name}` is not plain JSON data: {e}")))?;
     from_argument(json, name, names).map_err(to_py_err)
 }
-
-/// The `#[pymethods]` of a handle class: first the methods that pass their `str` arguments
-/// (checked by [`crate::args::text`], named; those after `;` optional, `None` by default) to
-/// the core method of the same name on `self.inner` and return its result as plain data; then
-/// the class's own methods.
-macro_rules! handle_methods {
-    ($class:ident { [$($name:ident($($a:ident),* $(; $($o:ident),*)?)),* $(,)?], $($own:tt)* }) => {
-        #[pymethods]
-        impl $class {
-            $(#[pyo3(signature = ($($a,)* $($($o = None),*)?))]
-            fn $name<'py>(
-                &self, py: Python<'py>, $($a: &Obj<'py>,)* $($($o: Option<&Obj<'py>>),*)?
-            ) -> Out<'py> {
-                self.inner.$name(
-                    $(&$crate::args::text($a, stringify!($a))?,)*
-                    $($($crate::args::opt_text($o, stringify!($o))?.as_deref()),*)?
-                ).out(py)
-            })*
-            $($own)*
-        }
-    };
-}
-pub(crate) use handle_methods;

@@ -1,10 +1,8 @@
-//! Maps the core `Error` to the Python exceptions of `session_state.errors`, once.
-//!
-//! An error carrying a Python exception (raised by a host store) in its source chain re-raises
-//! that exception unchanged.
+//! Maps the core `Error` to the Python exceptions of `session_state.errors`, once; one carrying
+//! a Python exception (raised by a host store) in its source chain re-raises that exception.
 
 use pyo3::prelude::*;
-use pyo3::types::PyDict;
+use pyo3::types::{IntoPyDict, PyDict};
 use session_state::Error;
 use session_state::py_message::py_message;
 
@@ -20,11 +18,7 @@ fn build(py: Python<'_>, err: &Error) -> PyResult<PyErr> {
     let errors = py.import("session_state.errors")?;
     let class = errors.getattr("ERRORS_BY_CODE")?.get_item(err.code())?;
     let kwargs = PyDict::new(py);
-    let context = PyDict::new(py);
-    for (name, value) in err.context() {
-        context.set_item(*name, value)?;
-    }
-    kwargs.set_item("context", context)?;
+    kwargs.set_item("context", err.context().into_py_dict(py)?)?;
     if let Some(salvaged) = err.salvaged() {
         kwargs.set_item("salvaged", pythonize::pythonize(py, salvaged)?)?;
     }

@@ -21,9 +21,8 @@ pub struct HostStore {
     lock: Arc<HostLock>,
 }
 
-/// The update lock of one host object, shared by every wrapper over it (two
-/// `OrchestratorStore`s, an `OrchestratorStore` and a `TeamStore`, ...), so that their
-/// read-modify-writes are serialised against each other.
+/// The update lock of one host object, shared by every wrapper over it (two handles over one
+/// store), so that their read-modify-writes are serialised against each other.
 #[derive(Debug, Default)]
 struct HostLock {
     updates: Mutex<()>,
@@ -31,10 +30,9 @@ struct HostLock {
     owner: Mutex<Option<ThreadId>>,
 }
 
-/// The lock of each live host object, by the object's address. Every `HostStore` holds a
-/// strong reference to its object, so while an entry's lock is alive its object is alive and
-/// the address names it alone; once the last wrapper is dropped the `Weak` is dead, and the
-/// entry is dropped at the next lookup (a new object at a reused address gets a new lock).
+/// The lock of each live host object, by address: a `HostStore` keeps its object (and so its
+/// address) alive; once the last one is dropped the `Weak` is dead and the entry goes at the
+/// next lookup (a new object at a reused address gets a new lock).
 static HOST_LOCKS: Mutex<BTreeMap<usize, Weak<HostLock>>> = Mutex::new(BTreeMap::new());
 
 impl HostStore {
@@ -43,20 +41,23 @@ impl HostStore {
         let address = object.as_ptr() as usize;
         // A poisoned map is still a valid map: each step below leaves it consistent.
         let mut locks = HOST_LOCKS.lock().unwrap_or_else(PoisonError::into_inner);
-        let found = locks.get(&address).and_then(Weak::upgrade);
-        let lock = found.unwrap_or_else(|| {
-            locks.retain(|_, lock| lock.strong_count() > 0);
-            let lock = Arc::new(HostLock::default());
-            locks.insert(address, Arc::downgrade(&lock));
-            lock
-        });
-        let object = object.clone().unbind();
-        HostStore { object, lock }
+        let lock = locks
+            .get(&address)
+            .and_then(Weak::upgrade)
+            .unwrap_or_else(|| {
+                locks.retain(|_, lock| lock.strong_count() > 0);
+                let lock = Arc::new(HostLock::default());
+                locks.insert(address, Arc::downgrade(&lock));
+                lock
+            });
+        HostStore {
+            object: object.clone().unbind(),
+            lock,
+        }
     }
 
     /// `method(key)`, or `method(key, data)`, on the object; `check` reads what it returned,
-    /// `Err(what it was)` for a wrong type (as the Node package: `` host store `read` of `key`
-    /// returned int, expected bytes, str or None ``). An exception is the error's source.
+    /// `Err((what it was, expected))` for a wrong type. An exception is the error's source.
     fn call<T, F>(&self, key: &Key, method: &str, data: Option<&[u8]>, check: F) -> Result<T>
     where
         F: FnOnce(&Obj<'_>) -> PyResult<std::result::Result<T, (String, &'static str)>>,
@@ -75,10 +76,10 @@ impl HostStore {
 }
 
 impl Store for HostStore {
-    /// `read` may return `bytes` (or `bytearray`, `memoryview`), a `str` (taken as its UTF-8
-    /// encoding, as the Node package takes a string) or `None`.
+    /// `read` may return `bytes` (`bytearray`, `memoryview`), a `str` (UTF-8) or `None`.
     fn read(&self, key: &Key) -> Result<Option<Vec<u8>>> {
         self.call(key, "read", None, |value| {
+            let wrong = |expected| Ok(Err((type_name(value), expected)));
             if value.is_none() {
                 return Ok(Ok(None));
             }
@@ -86,10 +87,7 @@ impl Store for HostStore {
                 // A lone surrogate has no UTF-8 form.
                 return match text.to_cow() {
                     Ok(text) => Ok(Ok(Some(text.into_owned().into_bytes()))),
-                    Err(_) => Ok(Err((
-                        type_name(value),
-                        "bytes, str (valid Unicode) or None",
-                    ))),
+                    Err(_) => wrong("bytes, str (valid Unicode) or None"),
                 };
             }
             let bytes = match value.cast::<PyMemoryView>() {
@@ -101,7 +99,7 @@ impl Store for HostStore {
             }
             match bytes.cast::<PyByteArray>() {
                 Ok(array) => Ok(Ok(Some(array.to_vec()))),
-                Err(_) => Ok(Err((type_name(value), "bytes, str or None"))),
+                Err(_) => wrong("bytes, str or None"),
             }
         })
     }
@@ -126,28 +124,20 @@ impl Store for HostStore {
             if !listed.is_instance_of::<PyList>() && !listed.is_instance_of::<PyTuple>() {
                 return Ok(Err((type_name(listed), expected)));
             }
-            let mut names = Vec::new();
-            for item in listed.try_iter()? {
+            let names = listed.try_iter()?.map(|item| {
                 let item = item?;
-                let Some(name) = item.cast::<PyString>().ok().and_then(|s| s.extract().ok()) else {
-                    return Ok(Err((
-                        format!("a list holding {}", type_name(&item)),
-                        expected,
-                    )));
-                };
-                names.push(name);
-            }
-            Ok(Ok(names))
+                let name = item.cast::<PyString>().ok().and_then(|s| s.extract().ok());
+                Ok(name.ok_or_else(|| (format!("a list holding {}", type_name(&item)), expected)))
+            });
+            Ok(names.collect::<PyResult<Vec<_>>>()?.into_iter().collect())
         })?;
         Ok(keys_under(prefix, names))
     }
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
         fn poisoned<T>(_: T) -> Error {
-            Error::new(
-                ErrorKind::Storage,
-                "host store lock poisoned by an earlier panic",
-            )
+            let message = "host store lock poisoned by an earlier panic";
+            Error::new(ErrorKind::Storage, message)
         }
         let (me, lock) = (std::thread::current().id(), &*self.lock);
         let _exclusive = loop {

@@ -1,7 +1,5 @@
-//! Python bindings of session-state: the private native module `session_state._native`.
-//!
-//! Thin by design: each file converts types and maps errors for one core module; the logic is
-//! in the `session-state` crate.
+//! Python bindings of session-state: the private native module `session_state._native`. Thin
+//! by design: each file converts types and maps errors for one core module.
 
 mod args;
 mod conformance;

@@ -4,14 +4,12 @@
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
-use session_state::Store;
+use session_state::{Key, Store};
 use session_state_redis::RedisStore;
 
-use crate::args;
-use crate::convert::Obj;
+use crate::args::py_new;
 use crate::errors::IntoPyResult;
-use crate::stores::{key_arg, store_methods};
+use crate::stores::store_methods;
 
 /// Keys on a Redis server: `redis://[user][:password@]host[:port][/db][?prefix=P]` or
 /// `rediss://` for TLS.
@@ -22,12 +20,16 @@ pub struct PyRedisStore {
 }
 
 store_methods!(PyRedisStore {
+    /// Checks the server answers; `StorageError` naming it when it does not.
+    fn ping(&self) => self.inner.ping();
+});
+
+py_new!(PyRedisStore {
     /// `RedisStore(url)`; connects on first use. `InvalidInputError` for a bad URL.
-    #[new]
-    fn new(url: &Obj<'_>) -> PyResult<Self> {
-        let inner = Arc::new(RedisStore::open(&args::text(url, "url")?).py()?);
+    fn new(url: String) => {
+        let inner = Arc::new(RedisStore::open(&url).py()?);
         Ok(PyRedisStore { inner })
-    }
+    };
 
     /// The server, without its password.
     #[getter]
@@ -39,11 +41,6 @@ store_methods!(PyRedisStore {
     #[getter]
     fn prefix(&self) -> String {
         self.inner.options().prefix().to_owned()
-    }
-
-    /// Checks the server answers; `StorageError` naming it when it does not.
-    fn ping(&self) -> PyResult<()> {
-        self.inner.ping().py()
     }
 
     fn __repr__(&self) -> String {

@@ -11,10 +11,10 @@ use session_state::registry::{
 };
 use session_state_fs::SystemClock;
 
-use crate::args::{self, Json, opt_text, py_methods, text};
-use crate::convert::{Obj, Out, ToPyData, from_py, handle_methods, to_py};
+use crate::args::{self, Json, opt, py_functions, py_methods, py_new, text};
+use crate::convert::{Obj, Out, ToPyData, from_py};
 use crate::errors::IntoPyResult;
-use crate::stores::{AnyStore, key_or, store_arg};
+use crate::stores::AnyStore;
 
 /// The registry over a store.
 #[pyclass(module = "session_state._native", name = "AgentRegistry", frozen)]
@@ -23,48 +23,22 @@ pub struct PyAgentRegistry {
     inner: AgentRegistry<AnyStore, SystemClock>,
 }
 
-handle_methods!(PyAgentRegistry {
-    // `should_resume(agent_name, current_task, previous_task=None) -> bool` is the seed's rule
-    // (the compat policy); `repair() -> list[dict]` repairs a corrupt sessions file (what it
-    // still holds written back) and a corrupt chains file (started as `{}`), keeping copies:
-    // one `{key, kept_copy, action}` per file repaired, the sessions file's first.
-    [
-        agent_result(agent_id), chain_results(chain_id), chain_summary(chain_id),
-        chain_status(chain_id), all_sessions(), repair(), load(), load_chains(), agents(; chain_id),
-        chain_ids(), clear_agent(agent_name), clear_chain(chain_id),
-        increment_resume_count(agent_id), resume_id(agent_name; chain_id),
-        should_resume(agent_name, current_task; previous_task),
-    ],
-
-    /// `AgentRegistry(store, sessions_key=None, chains_key=None, journal_key=None, *,
-    /// journal=False, max_document_bytes=None)`: the keys default to the core's
-    /// (`.moai/memory/agent-sessions.json`, ...); files read up to `max_document_bytes`
-    /// (default 16 MiB).
-    #[new]
-    #[pyo3(signature = (
-        store, sessions_key = None, chains_key = None, journal_key = None, *, journal = None,
-        max_document_bytes = None
-    ))]
-    fn new(
-        store: &Obj<'_>,
-        sessions_key: Option<&Obj<'_>>,
-        chains_key: Option<&Obj<'_>>,
-        journal_key: Option<&Obj<'_>>,
-        journal: Option<&Obj<'_>>,
-        max_document_bytes: Option<&Obj<'_>>,
-    ) -> PyResult<Self> {
+py_new!(PyAgentRegistry {
+    /// `AgentRegistry(store, ...)`: the keys default to the core's; files read up to
+    /// `max_document_bytes` (default 16 MiB).
+    fn new(store: AnyStore; sessions_key: Key = Key::new(registry::SESSIONS_KEY).py()?,
+        chains_key: Key = Key::new(registry::CHAINS_KEY).py()?,
+        journal_key: Key = Key::new(registry::JOURNAL_KEY).py()?,
+        *, journal: bool = false, max_document_bytes: u64) => {
         let options = RegistryOptions {
-            journal: Some(Value::Bool(args::flag(journal, "journal", false)?)),
-            max_document_bytes: args::byte_limit(max_document_bytes, "max_document_bytes")?,
+            journal: Some(Value::Bool(journal)),
+            max_document_bytes,
         };
-        let inner = AgentRegistry::new(store_arg(store)?, SystemClock).with_keys(
-            key_or(sessions_key, "sessions_key", registry::SESSIONS_KEY)?,
-            key_or(chains_key, "chains_key", registry::CHAINS_KEY)?,
-            key_or(journal_key, "journal_key", registry::JOURNAL_KEY)?,
-        );
+        let inner = AgentRegistry::new(store, SystemClock);
+        let inner = inner.with_keys(sessions_key, chains_key, journal_key);
         let inner = options.apply(inner, "options").py()?;
         Ok(PyAgentRegistry { inner })
-    }
+    };
 
     /// Whether registrations go to the journal.
     #[getter]
@@ -73,8 +47,7 @@ handle_methods!(PyAgentRegistry {
     }
 
     /// `decide_resume(agent_name, current_task, previous_task=None, policy="compat") -> dict`,
-    /// in the seed's order of checks (a task that is not a str is read only where the seed
-    /// reads it).
+    /// in the seed's order of checks (a task that is not a str is read where the seed reads it).
     #[pyo3(signature = (agent_name, current_task, previous_task = None, policy = None))]
     fn decide_resume<'py>(
         &self,
@@ -84,7 +57,7 @@ handle_methods!(PyAgentRegistry {
         previous_task: Option<&Obj<'py>>,
         policy: Option<&Obj<'py>>,
     ) -> Out<'py> {
-        let policy = opt_text(policy, "policy")?.unwrap_or("compat".into());
+        let policy = opt(policy, "policy")?.unwrap_or_else(|| "compat".to_owned());
         let policy = policy.parse::<PolicyName>().py()?;
         let previous = previous_task.filter(|p| !p.is_none()).map(task);
         let previous = previous.transpose()?;
@@ -95,21 +68,7 @@ handle_methods!(PyAgentRegistry {
         decision.out(py)
     }
 
-    #[pyo3(signature = (chain_id, agent_sequence, metadata = None))]
-    fn create_chain(
-        &self,
-        chain_id: &Obj<'_>,
-        agent_sequence: &Obj<'_>,
-        metadata: Option<&Obj<'_>>,
-    ) -> PyResult<()> {
-        let chain_id = text(chain_id, "chain_id")?;
-        let sequence = args::texts(agent_sequence, "agent_sequence")?;
-        let metadata: Option<Value> = metadata.map(|m| from_py("metadata", m)).transpose()?;
-        self.inner.create_chain(&chain_id, &sequence, metadata).py()
-    }
-
-    /// `prune(*, older_than_days, keep_agent_ids=None, apply=False) -> dict`: the keywords
-    /// are the core's options; returns the plan `{applied, removed, kept}`.
+    /// `prune(**options) -> dict`: the core's options; the plan `{applied, removed, kept}`.
     #[pyo3(signature = (**options))]
     fn prune<'py>(&self, py: Python<'py>, options: Option<&Bound<'py, PyDict>>) -> Out<'py> {
         let options = options.map_or_else(|| PyDict::new(py), Bound::clone);
@@ -119,20 +78,27 @@ handle_methods!(PyAgentRegistry {
 });
 
 py_methods!(PyAgentRegistry {
-    /// `register(agent_name, agent_id, result, chain_id=None)`: records `result` (plain data)
-    /// as run `agent_id` of `agent_name`, in chain `chain_id` when given.
-    fn register(&self, agent_name: String, agent_id: String, result: Json<Value>; chain_id: String) =>
+    // `should_resume(agent_name, current_task, previous_task=None) -> bool` is the seed's rule
+    // (the compat policy); `repair() -> list[dict]` repairs a corrupt sessions file (what it
+    // still holds written back) and a corrupt chains file (started as `{}`), keeping copies:
+    // one `{key, kept_copy, action}` per file repaired, the sessions file's first; `compact()`
+    // folds the journal into the sessions file.
+    [
+        agent_result(agent_id), chain_results(chain_id), chain_summary(chain_id),
+        chain_status(chain_id), all_sessions(), repair(), load(), load_chains(), agents(; chain_id),
+        chain_ids(), clear_agent(agent_name), clear_chain(chain_id),
+        increment_resume_count(agent_id), resume_id(agent_name; chain_id),
+        should_resume(agent_name, current_task; previous_task), compact(),
+        save_edits(before: Json<Value>, after: Json<Value>),
+    ],
+
+    fn create_chain(&self, chain_id: String, agent_sequence: Vec<String>; metadata: Json<Value>) =>
+        self.inner.create_chain(&chain_id, &agent_sequence, metadata.map(|m| m.0));
+
+    /// `register(agent_name, agent_id, result, chain_id=None)`: records a run's `result`.
+    fn register(&self, agent_name: String, agent_id: String, result: Json<Value>;
+        chain_id: String) =>
         self.inner.register(&agent_name, &agent_id, result.0, chain_id.as_deref());
-
-    /// `save_edits(before, after) -> bool`: writes the entries of the four maps (`sessions`,
-    /// `chains`, `metadata`, `results`) that differ between `before` (as read) and `after` (as
-    /// the caller changed them) into the file as it is now, under the registry's lock (the
-    /// core's `save_edits`). Whether the file changed.
-    fn save_edits(&self, before: Json<Value>, after: Json<Value>) =>
-        self.inner.save_edits(&before.0, &after.0);
-
-    /// Folds the journal into the sessions file.
-    fn compact(&self) => self.inner.compact();
 
     /// `agent(agent_name) -> dict | None`: the row of one agent name.
     fn agent(&self, agent_name: String) =>
@@ -148,44 +114,21 @@ fn task(value: &Obj<'_>) -> PyResult<Result<String, String>> {
 }
 
 fn task_arg(task: &Result<String, String>) -> TaskArg<'_> {
-    match task {
-        Ok(text) => TaskArg::Text(text),
-        Err(type_name) => TaskArg::Other(type_name),
-    }
+    task.as_ref()
+        .map_or_else(|name| TaskArg::Other(name), |text| TaskArg::Text(text))
 }
 
-/// The transcript of `agent_id` in `store`, a store rooted at the transcript folder: its key
-/// (`agent-{agent_id}.jsonl`) and bytes, or `None` when there is none (also for an id too long
-/// for that file name, as the core's `export_transcript`). Read through the store as the Node
-/// package reads it: a folder there, or a symlink leading outside the store's root, is a
-/// `StorageError`; an unsafe id an `InvalidKeyError`.
-fn transcript_in(store: &Obj<'_>, agent_id: &Obj<'_>) -> PyResult<Option<(Key, Vec<u8>)>> {
-    let (py, store) = (store.py(), store_arg(store)?);
-    let agent_id = text(agent_id, "agent_id")?;
-    py.detach(|| find_transcript(&store, &agent_id, true)).py()
-}
+py_functions! {
+    /// `export_transcript(store, agent_id) -> str | None`: the file name of `agent_id`'s
+    /// transcript in `store` (rooted at the transcript folder), found by `find_transcript`.
+    fn export_transcript(store: AnyStore, agent_id: String) =>
+        find_transcript(&store, &agent_id, true).map(|t| t.map(|(key, _)| key.as_str().to_owned()));
 
-/// `export_transcript(store, agent_id) -> str | None`: the file name of `agent_id`'s
-/// transcript in `store` (rooted at the transcript folder) if it exists; see `transcript_in`.
-#[pyfunction]
-pub fn export_transcript(store: &Obj<'_>, agent_id: &Obj<'_>) -> PyResult<Option<String>> {
-    Ok(transcript_in(store, agent_id)?.map(|(key, _)| key.as_str().to_owned()))
-}
+    /// `read_transcript(store, agent_id) -> list[dict] | None`: that transcript's lines.
+    fn read_transcript(store: AnyStore, agent_id: String) =>
+        find_transcript(&store, &agent_id, true)
+            .map(|t| t.map(|(_, bytes)| TranscriptLines::new(&bytes).collect::<Vec<_>>()));
 
-/// `read_transcript(store, agent_id) -> list[dict] | None`: the lines of `agent_id`'s
-/// transcript in `store` (`{"kind": "record" | "invalid" | "torn", "line": n, ...}`), or
-/// `None` when there is none; see `transcript_in`.
-#[pyfunction]
-pub fn read_transcript<'py>(py: Python<'py>, store: &Obj<'py>, agent_id: &Obj<'py>) -> Out<'py> {
-    let lines = transcript_in(store, agent_id)?
-        .map(|(_, bytes)| TranscriptLines::new(&bytes).collect::<Vec<_>>());
-    to_py(py, &lines)
-}
-
-/// `parse_transcript(data) -> list[dict]`: the lines of a transcript
-/// (`{"kind": "record" | "invalid" | "torn", "line": n, ...}`).
-#[pyfunction]
-pub fn parse_transcript<'py>(py: Python<'py>, data: &Obj<'py>) -> Out<'py> {
-    let lines: Vec<_> = TranscriptLines::new(args::bytes(data, "data")?).collect();
-    to_py(py, &lines)
+    /// `parse_transcript(data) -> list[dict]`: the lines of a transcript.
+    fn parse_transcript(data: &[u8]) => Ok(TranscriptLines::new(data).collect::<Vec<_>>());
 }

@@ -1,17 +1,15 @@
 //! The stores Python code can hand to session_state: `FileStore`, `MemoryStore`, `RedisStore`
-//! (`redis_store.rs`) and any object with `read`/`write`/`delete`/`list` methods (a host store,
-//! `host_store.rs`).
+//! (`redis_store.rs`) and any object with the four store methods (`host_store.rs`).
 
 use std::fmt::Debug;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
 use session_state::{Error, ErrorKind, Key, MemoryStore as CoreMemoryStore, Store};
 use session_state_fs::{Durability, FsStore};
 
-use crate::args;
+use crate::args::{Arg, py_new};
 use crate::convert::Obj;
 use crate::errors::IntoPyResult;
 use crate::host_store::HostStore;
@@ -24,66 +22,40 @@ impl<S: Store + Debug + Send + Sync> PyStore for S {}
 /// Any store a Python caller can pass.
 pub type AnyStore = Box<dyn PyStore>;
 
-/// Resolves the argument `store`: our own classes directly (sharing their state), anything else
-/// as a host store (checked to have the four methods).
-pub fn store_arg(object: &Obj<'_>) -> PyResult<AnyStore> {
-    if let Ok(fs) = object.cast::<PyFileStore>() {
-        return Ok(Box::new(fs.get().inner.clone()));
-    }
-    if let Ok(memory) = object.cast::<PyMemoryStore>() {
-        return Ok(Box::new(memory.get().inner.clone()));
-    }
-    if let Ok(redis) = object.cast::<PyRedisStore>() {
-        return Ok(Box::new(redis.get().inner.clone()));
-    }
-    for method in ["read", "write", "delete", "list"] {
-        if !object.hasattr(method)? {
-            return Err(Error::host_store_lacks("store", method)).py();
+/// The argument `store`: our own classes sharing their state, another object as a host store.
+impl Arg<'_> for AnyStore {
+    fn arg(object: &Obj<'_>, _: &str) -> PyResult<Self> {
+        if let Ok(fs) = object.cast::<PyFileStore>() {
+            return Ok(Box::new(fs.get().inner.clone()));
         }
-    }
-    Ok(Box::new(HostStore::new(object)))
-}
-
-/// The key argument `name`: a `str` (`InvalidInputError` otherwise) that is a safe key
-/// (`InvalidKeyError` otherwise).
-pub fn key_arg(value: &Obj<'_>, name: &str) -> PyResult<Key> {
-    Key::new(args::text(value, name)?).py()
-}
-
-/// The key argument `name`, or `default` when it is `None`.
-pub fn key_or(value: Option<&Obj<'_>>, name: &str, default: &str) -> PyResult<Key> {
-    match value.filter(|v| !v.is_none()) {
-        Some(value) => key_arg(value, name),
-        None => Key::new(default).py(),
+        if let Ok(memory) = object.cast::<PyMemoryStore>() {
+            return Ok(Box::new(memory.get().inner.clone()));
+        }
+        if let Ok(redis) = object.cast::<PyRedisStore>() {
+            return Ok(Box::new(redis.get().inner.clone()));
+        }
+        for method in ["read", "write", "delete", "list"] {
+            if !object.hasattr(method)? {
+                return Err(Error::host_store_lacks("store", method)).py();
+            }
+        }
+        Ok(Box::new(HostStore::new(object)))
     }
 }
 
-/// The `#[pymethods]` of a store class: `read`, `write`, `delete` and `list` over its `inner`
-/// store, then the class's own methods.
+/// `read`, `write`, `delete` and `list` of a store class over its `inner` store, then its own
+/// [`py_methods!`](crate::args::py_methods).
 macro_rules! store_methods {
     ($class:ident { $($own:tt)* }) => {
-        #[pymethods]
-        impl $class {
-            fn read<'py>(&self, key: &Obj<'py>) -> PyResult<Option<Bound<'py, PyBytes>>> {
-                let bytes = self.inner.read(&key_arg(key, "key")?).py()?;
-                Ok(bytes.map(|b| PyBytes::new(key.py(), &b)))
-            }
-
-            fn write(&self, key: &Obj<'_>, data: &Obj<'_>) -> PyResult<()> {
-                self.inner.write(&key_arg(key, "key")?, args::bytes(data, "data")?).py()
-            }
-
-            fn delete(&self, key: &Obj<'_>) -> PyResult<bool> {
-                self.inner.delete(&key_arg(key, "key")?).py()
-            }
-
-            fn list(&self, prefix: &Obj<'_>) -> PyResult<Vec<String>> {
-                let keys = self.inner.list(&key_arg(prefix, "prefix")?).py()?;
-                Ok(keys.into_iter().map(|k| k.as_str().to_owned()).collect())
-            }
-
+        $crate::args::py_methods!($class {
+            fn read(&self, key: Key) => self.inner.read(&key).map($crate::convert::Native);
+            fn write(&self, key: Key, data: &[u8]) => self.inner.write(&key, data);
+            fn delete(&self, key: Key) => self.inner.delete(&key);
+            fn list(&self, prefix: Key) => self.inner.list(&prefix).map(|keys| {
+                keys.iter().map(|k| k.as_str().to_owned()).collect::<Vec<_>>()
+            });
             $($own)*
-        }
+        });
     };
 }
 pub(crate) use store_methods;
@@ -96,23 +68,24 @@ pub struct PyFileStore {
 }
 
 store_methods!(PyFileStore {
-    /// `FileStore(root, *, durable=True)`: `root` is a `str` or `os.PathLike`, a leading `~`
-    /// expanded as `os.path.expanduser` does; `durable` fsyncs each write and its folder,
-    /// `False` skips that (faster, but a power loss may lose the last writes).
-    #[new]
-    #[pyo3(signature = (root, *, durable = None))]
-    fn new(root: &Obj<'_>, durable: Option<&Obj<'_>>) -> PyResult<Self> {
-        let durability = if args::flag(durable, "durable", true)? {
+    /// Creates the root folder now (0700, missing parents too), as the first write would.
+    fn create_root(&self) => self.inner.create_root();
+});
+
+py_new!(PyFileStore {
+    /// `FileStore(root, *, durable=True)`: `durable` fsyncs each write and its folder (`False`
+    /// is faster, but a power loss may lose the last writes).
+    fn new(root: PathBuf; *, durable: bool = true) => {
+        let durability = if durable {
             Durability::Sync
         } else {
             Durability::Atomic
         };
-        let inner = FsStore::new(args::folder(root, "root")?).py()?;
-        let inner = inner
-            .with_durability(durability)
-            .with_lock_wait(wait_for_lock);
-        Ok(PyFileStore { inner })
-    }
+        let inner = FsStore::new(root).py()?.with_durability(durability);
+        Ok(PyFileStore {
+            inner: inner.with_lock_wait(wait_for_lock),
+        })
+    };
 
     /// The root folder.
     #[getter]
@@ -124,11 +97,6 @@ store_methods!(PyFileStore {
     #[getter]
     fn durable(&self) -> bool {
         self.inner.durability() == Durability::Sync
-    }
-
-    /// Creates the root folder now (0700, missing parents too), as the first write would.
-    fn create_root(&self) -> PyResult<()> {
-        self.inner.create_root().py()
     }
 
     fn __repr__(&self) -> String {
@@ -143,11 +111,10 @@ pub struct PyMemoryStore {
     inner: CoreMemoryStore,
 }
 
-store_methods!(PyMemoryStore {
-    #[new]
-    fn new() -> Self {
-        Self::default()
-    }
+store_methods!(PyMemoryStore {});
+
+py_new!(PyMemoryStore {
+    fn new() => Ok(Self::default());
 
     fn __len__(&self) -> usize {
         self.inner.len()
@@ -158,11 +125,9 @@ store_methods!(PyMemoryStore {
     }
 });
 
-/// How a `FileStore` waits between polls for another process's lock: Python's signal
-/// handlers run first, so Ctrl-C (`KeyboardInterrupt`) ends the wait and nothing is written
-/// (the exception reaches the caller unchanged: it is the error's source, see
-/// `errors::to_py_err`); then it sleeps without holding the interpreter lock, so other Python
-/// threads run meanwhile.
+/// How a `FileStore` waits for another process's lock: Python's signal handlers run first (so
+/// Ctrl-C ends the wait, the exception reaching the caller as the error's source), then it
+/// sleeps without the interpreter lock.
 fn wait_for_lock(pause: Duration) -> session_state::Result<()> {
     Python::attach(|py| {
         py.check_signals().map_err(|e| {

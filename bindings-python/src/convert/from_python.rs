@@ -4,6 +4,7 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
 use pyo3::prelude::*;
+use pyo3::types::iter::{BoundDictIterator, BoundListIterator};
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
 use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
 use session_state::json as json_check;
@@ -11,107 +12,63 @@ use session_state::json as json_check;
 use super::Obj;
 use rustc_hash::FxBuildHasher;
 
-/// Plain Python data read as `T` with serde straight from the objects (no JSON text), when
-/// every part of it is of an exact built-in type that needs no rewording: `dict` with `str`
-/// keys, `list`, `str` without lone surrogates, `int` in the 64-bit range, finite `float`,
-/// `bool` and `None`, nested at most [`json_check::MAX_VALUE_NESTING`] levels, with JSON text
-/// of at most `limit` bytes for sure; and `T` accepts it. `None` otherwise: [`json_bytes`](super::json_bytes) then
-/// converts or refuses the value with the named error. Both read the same `T` from what this
-/// one accepts (the same calls of serde's visitor as serde_json makes for the value's text).
+/// Plain Python data read as `T` straight from the objects when all of it is of exact built-in
+/// types needing no rewording (`str` keys, no lone surrogate, 64-bit ints, finite floats, at
+/// most [`json_check::MAX_VALUE_NESTING`] levels, at most `limit` bytes of JSON for sure) and
+/// `T` accepts it, with the visitor calls serde_json makes; `None` sends it to `json_bytes`.
 pub fn fast_typed<T: DeserializeOwned>(value: &Obj<'_>, limit: usize) -> Option<T> {
-    let mut walk = Walk {
-        budget: limit,
-        keys: HashMap::default(),
-    };
-    T::deserialize(PyData {
-        value,
-        depth: 0,
-        walk: &mut walk,
-    })
-    .ok()
+    let mut walk = Walk(limit, HashMap::default());
+    T::deserialize(PyData(value, 0, &mut walk)).ok()
 }
 
 /// The `, ` after a member or item, counted with each value.
 const SEPARATOR: usize = 2;
 
-/// The state of one [`fast_typed`]: how many bytes of JSON text are left under the limit
-/// (counted at their largest, as `json.dumps` writes it: every string byte escaped as
-/// `\u00XX`, `, ` and `: ` between members), and the keys already
-/// converted, by object (a dict's keys are mostly the same `str` objects, which the dict
-/// keeps alive while it is read).
-struct Walk {
-    budget: usize,
-    keys: HashMap<usize, String, FxBuildHasher>,
-}
+/// The state of one [`fast_typed`]: the bytes of JSON text left under the limit (counted at
+/// their largest: each string byte as `\u00XX`), and the keys converted, by object (a dict's
+/// keys are mostly the same `str` objects, kept alive by the dict while it is read).
+struct Walk(usize, HashMap<usize, String, FxBuildHasher>);
 
-impl Walk {
-    /// Takes `bytes` from the budget; [`Declined`] when it would run out.
-    fn spend(&mut self, bytes: usize) -> Result<(), Declined> {
-        self.budget = self.budget.checked_sub(bytes).ok_or(Declined)?;
-        Ok(())
-    }
+/// Takes `bytes` from the `budget`; [`Declined`] when it would run out.
+fn spend(budget: &mut usize, bytes: usize) -> Result<(), Declined> {
+    *budget = budget.checked_sub(bytes).ok_or_else(declined)?;
+    Ok(())
 }
 
 /// Why [`fast_typed`] gives up: the value needs the careful path (which names the fault).
-#[derive(Debug)]
-struct Declined;
+type Declined = de::value::Error;
 
-impl std::fmt::Display for Declined {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("not read directly")
-    }
-}
-
-impl std::error::Error for Declined {}
-
-impl de::Error for Declined {
-    fn custom<M: std::fmt::Display>(_: M) -> Self {
-        Declined
-    }
+fn declined() -> Declined {
+    de::Error::custom("not read directly")
 }
 
 /// One Python value as a serde deserializer, `depth` containers down.
-struct PyData<'a, 'py> {
-    value: &'a Obj<'py>,
-    depth: usize,
-    walk: &'a mut Walk,
-}
+struct PyData<'a, 'py>(&'a Obj<'py>, usize, &'a mut Walk);
 
 impl<'de> serde::Deserializer<'de> for PyData<'_, '_> {
     type Error = Declined;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Declined> {
-        let (value, depth, walk) = (self.value, self.depth, self.walk);
+        let PyData(value, depth, walk) = self;
         if let Ok(text) = value.cast_exact::<PyString>() {
-            let text = text.to_cow().map_err(|_| Declined)?;
-            walk.spend(text.len() * 6 + 2 + SEPARATOR)?;
+            let text = text.to_cow().map_err(|_| declined())?;
+            spend(&mut walk.0, text.len() * 6 + 2 + SEPARATOR)?;
             return visitor.visit_string(text.into_owned());
         }
-        if let Ok(dict) = value.cast_exact::<PyDict>() {
+        let (dict, list) = (value.cast_exact::<PyDict>(), value.cast_exact::<PyList>());
+        if dict.is_ok() || list.is_ok() {
             if depth == json_check::MAX_VALUE_NESTING {
-                return Err(Declined);
+                return Err(declined());
             }
-            walk.spend(2 + SEPARATOR)?;
-            return visitor.visit_map(PyMap {
-                items: dict.iter(),
-                next: None,
-                depth: depth + 1,
-                walk,
-            });
-        }
-        if let Ok(list) = value.cast_exact::<PyList>() {
-            if depth == json_check::MAX_VALUE_NESTING {
-                return Err(Declined);
-            }
-            walk.spend(2 + SEPARATOR)?;
-            return visitor.visit_seq(PySeq {
-                items: list.iter(),
-                depth: depth + 1,
-                walk,
-            });
+            spend(&mut walk.0, 2 + SEPARATOR)?;
+            return match (dict, list) {
+                (Ok(dict), _) => visitor.visit_map(PyMap(dict.iter(), None, depth + 1, walk)),
+                (_, Ok(list)) => visitor.visit_seq(PySeq(list.iter(), depth + 1, walk)),
+                _ => Err(declined()),
+            };
         }
         // The longest number `json.dumps` writes: `-2.2250738585072014e-308`.
-        walk.spend(24 + SEPARATOR)?;
+        spend(&mut walk.0, 24 + SEPARATOR)?;
         if value.is_none() {
             return visitor.visit_unit();
         }
@@ -125,22 +82,22 @@ impl<'de> serde::Deserializer<'de> for PyData<'_, '_> {
                     Ok(n) => visitor.visit_u64(n),
                     Err(_) => visitor.visit_i64(n),
                 },
-                Err(_) => visitor.visit_u64(value.extract::<u64>().map_err(|_| Declined)?),
+                Err(_) => visitor.visit_u64(value.extract::<u64>().map_err(|_| declined())?),
             };
         }
         if let Ok(float) = value.cast_exact::<PyFloat>() {
             let float = float.value();
             if !float.is_finite() {
-                return Err(Declined);
+                return Err(declined());
             }
             return visitor.visit_f64(float);
         }
-        Err(Declined)
+        Err(declined())
     }
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Declined> {
-        if self.value.is_none() {
-            self.walk.spend(4 + SEPARATOR)?;
+        if self.0.is_none() {
+            spend(&mut self.2.0, 4 + SEPARATOR)?;
             return visitor.visit_none();
         }
         visitor.visit_some(self)
@@ -160,13 +117,13 @@ impl<'de> serde::Deserializer<'de> for PyData<'_, '_> {
     }
 }
 
-/// The members of a `dict` for [`PyData`].
-struct PyMap<'a, 'py> {
-    items: pyo3::types::iter::BoundDictIterator<'py>,
-    next: Option<Obj<'py>>,
-    depth: usize,
-    walk: &'a mut Walk,
-}
+/// A `dict` for [`PyData`]: its items, the value of the key just read, the depth, the walk.
+struct PyMap<'a, 'py>(
+    BoundDictIterator<'py>,
+    Option<Obj<'py>>,
+    usize,
+    &'a mut Walk,
+);
 
 impl<'de> de::MapAccess<'de> for PyMap<'_, '_> {
     type Error = Declined;
@@ -175,40 +132,28 @@ impl<'de> de::MapAccess<'de> for PyMap<'_, '_> {
         &mut self,
         seed: K,
     ) -> Result<Option<K::Value>, Declined> {
-        let Some((key, value)) = self.items.next() else {
+        let Some((key, value)) = self.0.next() else {
             return Ok(None);
         };
-        self.next = Some(value);
-        let text = key.cast_exact::<PyString>().map_err(|_| Declined)?;
-        let text = match self.walk.keys.entry(key.as_ptr() as usize) {
+        self.1 = Some(value);
+        let text = key.cast_exact::<PyString>().map_err(|_| declined())?;
+        let text = match self.3.1.entry(key.as_ptr() as usize) {
             Entry::Occupied(known) => known.into_mut(),
-            Entry::Vacant(new) => new.insert(text.to_cow().map_err(|_| Declined)?.into_owned()),
+            Entry::Vacant(new) => new.insert(text.to_cow().map_err(|_| declined())?.into_owned()),
         };
-        self.walk.budget = self
-            .walk
-            .budget
-            .checked_sub(text.len() * 6 + 4) // `"key": `
-            .ok_or(Declined)?;
+        spend(&mut self.3.0, text.len() * 6 + 4)?; // `"key": `
         seed.deserialize(de::value::StrDeserializer::<Declined>::new(text))
             .map(Some)
     }
 
     fn next_value_seed<V: DeserializeSeed<'de>>(&mut self, seed: V) -> Result<V::Value, Declined> {
-        let value = self.next.take().ok_or(Declined)?;
-        seed.deserialize(PyData {
-            value: &value,
-            depth: self.depth,
-            walk: self.walk,
-        })
+        let value = self.1.take().ok_or_else(declined)?;
+        seed.deserialize(PyData(&value, self.2, self.3))
     }
 }
 
-/// The items of a `list` for [`PyData`].
-struct PySeq<'a, 'py> {
-    items: pyo3::types::iter::BoundListIterator<'py>,
-    depth: usize,
-    walk: &'a mut Walk,
-}
+/// The items of a `list` for [`PyData`], the depth and the walk.
+struct PySeq<'a, 'py>(BoundListIterator<'py>, usize, &'a mut Walk);
 
 impl<'de> de::SeqAccess<'de> for PySeq<'_, '_> {
     type Error = Declined;
@@ -217,14 +162,9 @@ impl<'de> de::SeqAccess<'de> for PySeq<'_, '_> {
         &mut self,
         seed: T,
     ) -> Result<Option<T::Value>, Declined> {
-        let Some(item) = self.items.next() else {
+        let Some(item) = self.0.next() else {
             return Ok(None);
         };
-        seed.deserialize(PyData {
-            value: &item,
-            depth: self.depth,
-            walk: self.walk,
-        })
-        .map(Some)
+        seed.deserialize(PyData(&item, self.1, self.2)).map(Some)
     }
 }
