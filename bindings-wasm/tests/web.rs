@@ -4,7 +4,6 @@
 
 use js_sys::{Object, Reflect};
 use session_state::{Clock, Key, Store};
-use session_state_wasm::convert::Text;
 use session_state_wasm::errors::{host_exception, to_js_error};
 use session_state_wasm::{JsClock, LocalStorageStore, MemoryStore, Thrown, errors, store_arg};
 use wasm_bindgen::JsCast;
@@ -40,8 +39,8 @@ fn s(text: &str) -> JsValue {
 }
 
 /// A `string` argument of a class method.
-fn t(text: &str) -> Text {
-    s(text).unchecked_into()
+fn t(text: &str) -> JsValue {
+    s(text)
 }
 
 fn prop(value: &JsValue, name: &str) -> JsValue {

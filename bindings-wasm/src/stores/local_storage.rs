@@ -10,8 +10,8 @@ use session_state::{Error, ErrorKind, Key, Result, Store};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::{AnyStore, method, store_class_methods};
-use crate::convert::{is_absent, key_arg, string_arg};
+use super::{method, store_class_methods};
+use crate::convert::{Arg, is_absent};
 use crate::errors::{JsResult, browser_exception, describe, invalid_input, type_name};
 
 #[wasm_bindgen]
@@ -42,17 +42,12 @@ impl TextItems for WebStorage {
         let value = self
             .get_item(name)
             .map_err(|e| browser_exception(key, action, e))?;
-        if is_absent(&value) {
-            return Ok(None);
+        if is_absent(&value) || value.is_string() {
+            return Ok(value.as_string());
         }
-        let got = || {
-            format!(
-                "cannot {action} `{key}`: the storage returned {}",
-                type_name(&value)
-            )
-        };
-        let error = || Error::new(ErrorKind::Storage, got()).with_context("key", key.as_str());
-        value.as_string().map(Some).ok_or_else(error)
+        let got = type_name(&value);
+        let message = format!("cannot {action} `{key}`: the storage returned {got}");
+        Err(Error::new(ErrorKind::Storage, message).with_context("key", key.as_str()))
     }
 
     fn set(&self, name: &str, text: &str, key: &Key) -> Result<()> {
@@ -98,7 +93,7 @@ impl LocalStorageStore {
         #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
         storage: Option<WebStorage>,
     ) -> JsResult<LocalStorageStore> {
-        let prefix = string_arg(prefix, "prefix")?;
+        let prefix = String::arg(prefix, "prefix")?;
         let storage = match storage {
             Some(object) => JsValue::from(object),
             None => default_storage()?,

@@ -11,7 +11,7 @@ use std::cell::RefCell;
 use std::fmt::Debug;
 
 use js_sys::{Function, Reflect};
-use session_state::{Error, Store};
+use session_state::{Error, Key, Store};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -19,7 +19,7 @@ pub use host::HostStore;
 pub use local_storage::{LocalStorage, LocalStorageStore, WebStorage};
 pub use memory::MemoryStore;
 
-use crate::convert::{StoreArg, Text, key_arg};
+use crate::convert::{Arg, js_methods};
 use crate::errors::{JsResult, Thrown, describe, invalid_input};
 
 /// A [`Store`] the classes can print.
@@ -29,6 +29,23 @@ impl<S: Store + Debug> JsStore for S {}
 /// A store given from JavaScript: a [`MemoryStore`]'s map or a [`LocalStorageStore`]'s
 /// storage (shared with the JS object), or a [`HostStore`].
 pub type AnyStore = Box<dyn JsStore>;
+
+/// A `store` argument ([`store_arg`]).
+impl Arg for AnyStore {
+    fn arg(value: &JsValue, _: &str) -> JsResult<Self> {
+        store_arg(value)
+    }
+}
+
+/// A folder key argument, named `key` in errors whatever the parameter's name.
+#[derive(Debug)]
+pub struct Folder(Key);
+
+impl Arg for Folder {
+    fn arg(value: &JsValue, _: &str) -> JsResult<Self> {
+        Key::arg(value, "key").map(Folder)
+    }
+}
 
 thread_local! {
     static HANDED_OFF: RefCell<Option<AnyStore>> = const { RefCell::new(None) };
@@ -43,55 +60,48 @@ macro_rules! store_class_methods {
         impl $class {
             /// The bytes under `key`, or `null`. Throws `invalid_key` for an unsafe key.
             #[wasm_bindgen(unchecked_return_type = "Uint8Array | null")]
-            pub fn read(&self, key: &crate::convert::Text) -> JsResult<JsValue> {
+            pub fn read(
+                &self,
+                #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
+            ) -> crate::errors::JsResult<JsValue> {
                 crate::stores::read(&self.inner, key, false)
             }
 
             /// The UTF-8 text under `key`, or `null` (`corrupt_state` when it is not UTF-8).
             #[wasm_bindgen(js_name = readText, unchecked_return_type = "string | null")]
-            pub fn read_text(&self, key: &crate::convert::Text) -> JsResult<JsValue> {
-                crate::stores::read(&self.inner, key, true)
-            }
-
-            /// Replaces the value under `key` (a string is stored as UTF-8); all or nothing.
-            /// Throws `invalid_input` when `data` is not a string or a `Uint8Array`.
-            pub fn write(
+            pub fn read_text(
                 &self,
-                key: &crate::convert::Text,
-                #[wasm_bindgen(unchecked_param_type = "Uint8Array | string")] data: &JsValue,
-            ) -> JsResult<()> {
-                let key = key_arg(key, "key")?;
-                Ok(self
-                    .inner
-                    .write(&key, &crate::convert::bytes_arg(data, "data")?)?)
-            }
-
-            /// Removes `key`; `true` if it existed.
-            pub fn delete(&self, key: &crate::convert::Text) -> JsResult<bool> {
-                Ok(self.inner.delete(&key_arg(key, "key")?)?)
-            }
-
-            /// Every key strictly below the folder `prefix`, sorted.
-            #[wasm_bindgen(unchecked_return_type = "string[]")]
-            pub fn list(&self, prefix: &crate::convert::Text) -> JsResult<js_sys::Array> {
-                let keys = self.inner.list(&key_arg(prefix, "key")?)?;
-                Ok(keys.iter().map(|k| JsValue::from_str(k.as_str())).collect())
+                #[wasm_bindgen(unchecked_param_type = "string")] key: &JsValue,
+            ) -> crate::errors::JsResult<JsValue> {
+                crate::stores::read(&self.inner, key, true)
             }
 
             /// Hands the Rust store to [`store_arg`] (not part of the TS API).
             #[wasm_bindgen(js_name = __sessionStateStore, skip_typescript)]
             pub fn hand_off(&self) {
-                let store: AnyStore = Box::new(self.inner.clone());
+                let store: crate::stores::AnyStore = Box::new(self.inner.clone());
                 crate::stores::HANDED_OFF.with(|slot| *slot.borrow_mut() = Some(store));
             }
         }
+
+        crate::convert::js_methods!($class {
+            #[doc = " Replaces the value under `key` (a string is stored as UTF-8); all or nothing."]
+            #[doc = " Throws `invalid_input` when `data` is not a string or a `Uint8Array`."]
+            fn write as write(&self, key: session_state::Key = "string", data: Vec<u8> =
+                "Uint8Array | string");
+            #[doc = " Removes `key`; `true` if it existed."]
+            fn delete as delete(&self, key: session_state::Key = "string") -> "boolean";
+            #[doc = " Every key strictly below the folder `prefix`, sorted."]
+            fn list as list(&self, prefix: crate::stores::Folder = "string") -> "string[]" =>
+                crate::stores::list(&self.inner, &prefix);
+        });
     };
 }
 use store_class_methods;
 
 /// `read` and `readText` of our store classes: the bytes (or text) under `key`, or `null`.
-fn read(store: &dyn Store, key: &Text, text: bool) -> JsResult<JsValue> {
-    let key = key_arg(key, "key")?;
+fn read(store: &dyn Store, key: &JsValue, text: bool) -> JsResult<JsValue> {
+    let key = Key::arg(key, "key")?;
     let Some(bytes) = store.read(&key)? else {
         return Ok(JsValue::NULL);
     };
@@ -100,6 +110,11 @@ fn read(store: &dyn Store, key: &Text, text: bool) -> JsResult<JsValue> {
     }
     let text = String::from_utf8(bytes).map_err(|_| Error::corrupt(&key, "it is not UTF-8"))?;
     Ok(text.into())
+}
+
+/// `list` of our store classes: the keys below `prefix` as strings.
+fn list(store: &dyn Store, prefix: &Folder) -> session_state::Result<Vec<String>> {
+    Ok(store.list(&prefix.0)?.iter().map(Key::to_string).collect())
 }
 
 /// The method `name` of the JS object `value`, or the error `missing(name)`.
@@ -127,25 +142,23 @@ pub fn store_arg(value: &JsValue) -> JsResult<AnyStore> {
     Ok(Box::new(HostStore::from_js(value)?))
 }
 
-/// Copies every key below the folder `prefix` from one store to another (overwriting what the
-/// target holds under the same keys) and returns how many keys it copied. Handy to move state
-/// between a `MemoryStore`, `localStorage` and a host store, e.g. to export or import it.
-///
-/// Throws `invalid_key` for a bad prefix, `invalid_input` for a value that is not a store, and
-/// whatever the stores throw; keys copied before a failure stay copied.
-#[wasm_bindgen(js_name = copyStore)]
-pub fn copy_store(
-    from: &StoreArg,
-    to: &StoreArg,
-    #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
-) -> JsResult<u32> {
-    let (from, to) = (store_arg(from)?, store_arg(to)?);
-    let mut copied = 0u32;
-    for key in from.list(&key_arg(prefix, "key")?)? {
-        if let Some(bytes) = from.read(&key)? {
-            to.write(&key, &bytes)?;
-            copied += 1;
+js_methods!(fn {
+    #[doc = " Copies every key below the folder `prefix` from one store to another (overwriting what"]
+    #[doc = " the target holds under the same keys) and returns how many keys it copied. Handy to"]
+    #[doc = " move state between a `MemoryStore`, `localStorage` and a host store, e.g. to export or"]
+    #[doc = " import it."]
+    #[doc = ""]
+    #[doc = " Throws `invalid_key` for a bad prefix, `invalid_input` for a value that is not a store,"]
+    #[doc = " and whatever the stores throw; keys copied before a failure stay copied."]
+    fn copyStore as copy_store(from: AnyStore = "Store", to: AnyStore = "Store", prefix: Folder =
+        "string") -> "number" => {
+        let mut copied = 0u32;
+        for key in from.list(&prefix.0)? {
+            if let Some(bytes) = from.read(&key)? {
+                to.write(&key, &bytes)?;
+                copied += 1;
+            }
         }
-    }
-    Ok(copied)
-}
+        Ok(copied)
+    };
+});
