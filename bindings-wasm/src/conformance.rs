@@ -10,11 +10,7 @@ use crate::convert::js_methods;
 use crate::stores::AnyStore;
 
 js_methods!(fn {
-    #[doc = " Runs the store conformance suite on `store` below the folder key `scratch` (default"]
-    #[doc = " `\"conformance\"`; each case clears the keys of its own sub-folder). Returns"]
-    #[doc = " `{cases: [{name, passed, message}], passed, failed}`; a store that breaks the contract"]
-    #[doc = " gives failed cases, not an exception. Throws `invalid_input` for a value that is not a"]
-    #[doc = " store, `invalid_key` for an unsafe `scratch`."]
+    #[doc = " Runs the store conformance suite on `store` below `scratch` (default `conformance`)."]
     fn runStoreConformance as run_store_conformance(store: AnyStore = "Store"; scratch:
         Option<String> = "string | null") -> "ConformanceReport" => Ok(conformance::run_all(
             &store, &Key::new(scratch.unwrap_or_else(|| "conformance".into()))?));

@@ -35,40 +35,6 @@ fn parse_json(text: serde_json::Result<String>) -> JsResult<JsValue> {
     js_sys::JSON::parse(&text).map_err(|e| invalid_input(describe(&e)))
 }
 
-/// Any JSON value from the JS argument `what` (the core's strict `JSON.stringify`).
-pub fn value_from_js(value: &JsValue, what: &str) -> JsResult<Value> {
-    #[allow(clippy::cast_possible_truncation)] // 100
-    let outcome = strict_json(value, MAX_VALUE_NESTING as u32)
-        .map_err(|e| invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
-    let get = |name: &str| Reflect::get(&outcome, &JsValue::from_str(name)).unwrap_or_default();
-    let (text, refused) = (get("text").as_string(), get("refused"));
-    let part = |p: JsValue| p.as_string().unwrap_or_default();
-    let parts: Vec<String> = refused
-        .dyn_ref::<Array>()
-        .map(|a| a.iter().map(part).collect())
-        .unwrap_or_default();
-    let type_name = type_name(value);
-    let outcome = StrictJson::from_members(text.as_deref(), &parts, &type_name);
-    Ok(read_strict_json(what, outcome)?)
-}
-
-/// A document (a plain JS object) from the argument `what`, members kept in order.
-pub fn document_from_js(value: &JsValue, what: &str) -> JsResult<Map<String, Value>> {
-    let not_object = || Thrown::from(Error::wrong_type(what, "an object", type_name(value)));
-    if !value.is_object() || Array::is_array(value) {
-        return Err(not_object());
-    }
-    match value_from_js(value, what)? {
-        Value::Object(map) => Ok(map),
-        _ => Err(not_object()),
-    }
-}
-
-/// The JS argument `what` read as `T` (the core's `json::from_value`).
-pub fn from_js<T: DeserializeOwned>(value: &JsValue, what: &str) -> JsResult<T> {
-    Ok(json::from_value(value_from_js(value, what)?, what)?)
-}
-
 /// `undefined` or `null`.
 pub fn is_absent(value: &JsValue) -> bool {
     value.is_undefined() || value.is_null()
@@ -135,33 +101,52 @@ impl Arg for chrono::DateTime<chrono::Utc> {
         if is_absent(value) {
             return Ok(session_state::Clock::now(&crate::clock::JsClock));
         }
-        Ok(from_js::<session_state::Timestamp>(value, what)?.utc())
+        Ok(Json::<session_state::Timestamp>::arg(value, what)?.utc())
     }
 }
 
-/// Any JSON value ([`value_from_js`]).
+/// Any JSON value, as the core's strict `JSON.stringify` writes it.
 impl Arg for Value {
     fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
-        value_from_js(value, what)
+        #[allow(clippy::cast_possible_truncation)] // 100
+        let outcome = strict_json(value, MAX_VALUE_NESTING as u32)
+            .map_err(|e| invalid_input(format!("`{what}` is not JSON: {}", describe(&e))))?;
+        let get = |name: &str| Reflect::get(&outcome, &JsValue::from_str(name)).unwrap_or_default();
+        let (text, refused) = (get("text").as_string(), get("refused"));
+        let part = |p: JsValue| p.as_string().unwrap_or_default();
+        let parts: Vec<String> = refused
+            .dyn_ref::<Array>()
+            .map(|a| a.iter().map(part).collect())
+            .unwrap_or_default();
+        let type_name = type_name(value);
+        let outcome = StrictJson::from_members(text.as_deref(), &parts, &type_name);
+        Ok(read_strict_json(what, outcome)?)
     }
 }
 
-/// A document argument: a plain JS object ([`document_from_js`]).
+/// A document argument: a plain JS object, members kept in order.
 pub type Doc = Map<String, Value>;
 
 impl Arg for Doc {
     fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
-        document_from_js(value, what)
+        let not_object = || Thrown::from(Error::wrong_type(what, "an object", type_name(value)));
+        if !value.is_object() || Array::is_array(value) {
+            return Err(not_object());
+        }
+        match Value::arg(value, what)? {
+            Value::Object(map) => Ok(map),
+            _ => Err(not_object()),
+        }
     }
 }
 
-/// A value of the shape of the core's serde type `T` ([`from_js`]).
+/// A value of the shape of the core's serde type `T` (the core's `json::from_value`).
 #[derive(Debug)]
 pub struct Json<T>(pub T);
 
 impl<T: DeserializeOwned> Arg for Json<T> {
     fn arg(value: &JsValue, what: &str) -> JsResult<Self> {
-        from_js(value, what).map(Json)
+        Ok(Json(json::from_value(Value::arg(value, what)?, what)?))
     }
 }
 
@@ -175,7 +160,7 @@ impl<T: DeserializeOwned + Default> Arg for Options<T> {
         if is_absent(value) {
             return Ok(Options(T::default()));
         }
-        let object = document_from_js(value, what)?;
+        let object = Doc::arg(value, what)?;
         Ok(Options(json::from_value(object.into(), what)?))
     }
 }
@@ -193,31 +178,13 @@ macro_rules! deref_to_inner {
 }
 deref_to_inner!(Json, Options);
 
-/// What [`js_methods!`] returns: a plain JS value ([`to_js`]), or nothing (TS `void`).
-pub trait JsOut: Sized {
-    /// `value` as `Self`.
-    fn js_out<T: Serialize>(value: &T) -> JsResult<Self>;
-}
-
-impl JsOut for JsValue {
-    fn js_out<T: Serialize>(value: &T) -> JsResult<Self> {
-        to_js(value)
-    }
-}
-
-impl JsOut for () {
-    fn js_out<T: Serialize>(_: &T) -> JsResult<Self> {
-        Ok(())
-    }
-}
-
 /// Exported methods of `Class` (`js_methods!(Class { ... })`) or free functions
 /// (`js_methods!(fn { ... })`): `fn jsName as rust_name(&self, a: T = "TS", ...; o: U = "TS",
 /// ...) -> "TS" => body;`. Each argument is read by its [`Arg`] impl (errors naming the JS
 /// parameter) and declared in TS as the string after `=`; those after `;` are optional in TS
-/// (`U` reads `undefined`). The body, a core `Result`, is returned by [`JsOut`] as the TS type
-/// after `->`, or as `void` without one; a method without `=> body` calls
-/// `self.inner.rust_name(&a, ...)`. Docs are `#[doc = " ..."]` lines (a
+/// (`U` reads `undefined`). The body, a core `Result`, is returned as a plain JS value
+/// ([`to_js`]) of the TS type after `->`, or as `void` without one; a method without `=> body`
+/// calls `self.inner.rust_name(&a, ...)`. Docs are `#[doc = " ..."]` lines (a
 /// `///` comment passed through a macro reaches wasm-bindgen as a raw string, whose `r"` it
 /// would copy into the TS declarations).
 macro_rules! js_methods {
@@ -239,9 +206,10 @@ macro_rules! js_methods {
             ) -> $crate::errors::JsResult<$crate::convert::js_methods!(@ret $($ret)?)> {
                 $(let $a = <$t as $crate::convert::Arg>::arg($a, stringify!($a))?;)*
                 $($(let $o = <$ot as $crate::convert::Arg>::arg($o, stringify!($o))?;)*)?
-                let out: session_state::Result<_> =
-                    $crate::convert::js_methods!(@body $name($($a)* $($($o)*)?) $($s)? $(=> $body)?);
-                $crate::convert::JsOut::js_out(&out?)
+                let out: session_state::Result<_> = $crate::convert::js_methods!(
+                    @body $name($($a)* $($($o)*)?) $($s)? $(=> $body)?
+                );
+                $crate::convert::js_methods!(@out out $($ret)?)
             }
         });
     )+};
@@ -252,6 +220,8 @@ macro_rules! js_methods {
     };
     (@ret) => { () };
     (@ret $ret:literal) => { wasm_bindgen::JsValue };
+    (@out $out:ident) => {{ $out?; Ok(()) }};
+    (@out $out:ident $ret:literal) => { $crate::convert::to_js(&$out?) };
     (@body $name:ident($($a:ident)*) $s:ident) => { $s.inner.$name($(&$a),*) };
     (@body $name:ident($($a:ident)*) $($s:ident)? => $body:expr) => { $body };
 }

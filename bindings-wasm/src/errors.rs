@@ -43,15 +43,10 @@ impl std::ops::Deref for Thrown {
     }
 }
 
-/// Every error code (the values of the TS union `ErrorCode`), in the core's order. The built
-/// package also exports the same list as the frozen constant `ERROR_CODES`.
-#[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
-pub fn error_codes() -> js_sys::Array {
-    ErrorKind::CODES
-        .iter()
-        .map(|c| JsValue::from_str(c))
-        .collect()
-}
+crate::convert::js_methods!(fn {
+    #[doc = " Every error code (the TS union `ErrorCode`), in order; also the constant `ERROR_CODES`."]
+    fn errorCodes as error_codes() -> "ErrorCode[]" => Ok(ErrorKind::CODES);
+});
 
 thread_local! {
     // Exceptions waiting, by id (one or two at a time), and the next id.
@@ -120,16 +115,13 @@ pub fn browser_exception(key: &Key, action: &str, exception: JsValue) -> Error {
 
 /// A thrown JS value in words: `Name: message` for an `Error`, a string as is, else its type.
 pub fn describe(value: &JsValue) -> String {
-    if let Some(err) = value.dyn_ref::<js_sys::Error>() {
-        format!(
+    match value.dyn_ref::<js_sys::Error>() {
+        Some(err) => format!(
             "{}: {}",
             String::from(err.name()),
             String::from(err.message())
-        )
-    } else {
-        value
-            .as_string()
-            .unwrap_or_else(|| format!("a thrown {}", type_name(value)))
+        ),
+        None => (value.as_string()).unwrap_or_else(|| format!("a thrown {}", type_name(value))),
     }
 }
 
@@ -157,11 +149,8 @@ pub fn to_js_error(err: Error) -> JsValue {
     }
     let js = js_sys::Error::new(&js_message(&err));
     for (name, value) in js_error_members(&err) {
-        set(
-            &js,
-            &name,
-            &crate::convert::to_js(&value).unwrap_or(JsValue::NULL),
-        );
+        let value = crate::convert::to_js(&value).unwrap_or(JsValue::NULL);
+        set(&js, &name, &value);
     }
     if let Some(cause) = carried.and_then(JsException::take) {
         set(&js, "cause", &cause);

@@ -7,9 +7,7 @@ use crate::convert::{Options, js_methods};
 use crate::orchestrator::OrchestratorStore;
 
 js_methods!(OrchestratorStore {
-    #[doc = " Forks the current session (or the archived one `sessionId`) into a new current"]
-    #[doc = " session with `forked_from` set; the original is archived as it is, never changed."]
-    #[doc = " Returns the new session."]
+    #[doc = " Forks the current (or archived `sessionId`) session into a new current one."]
     fn fork as fork(&self; options: Options<ForkOptions> = "ForkOptions") -> "OrchestratorSession";
     #[doc = " Every session with the one it was forked from, in tree order."]
     fn historyTree as history_tree(&self) -> "HistoryTree";

@@ -5,12 +5,12 @@
 #![allow(non_snake_case)]
 
 use chrono::{DateTime, Utc};
+use session_state::Key;
 use session_state::orchestrator::{
     self as core, AgentDone, AgentFail, AgentProgress, AgentStart, ArchiveOptions, ContextInput,
-    DecisionInput, DoctorOptions, HistoryOptions, NewSession, OrchestratorSession, ParseOptions,
-    SessionStatus, StoreOptions, TaskAdd, TaskDone, current_key,
+    DecisionInput, DoctorOptions, HistoryOptions, NewSession, ParseOptions, SessionStatus,
+    StoreOptions, TaskAdd, TaskDone, current_key,
 };
-use session_state::{Key, Result};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
@@ -48,50 +48,43 @@ impl OrchestratorStore {
     }
 }
 
-impl OrchestratorStore {
-    /// The document argument `doc`, read by the core's `parse_object_argument`.
-    fn doc(&self, doc: &Doc) -> Result<OrchestratorSession> {
-        core::parse_object_argument("doc", doc, self.inner.options())
-    }
-}
-
 js_methods!(OrchestratorStore {
-    #[doc = " Saves `doc` as the current session with `updated` set to now and returns the saved"]
-    #[doc = " document; a current file that does not parse is kept aside first."]
+    #[doc = " Saves `doc` as the current session (`updated`: now; a corrupt one is kept aside)."]
     fn save as save(&self, doc: Doc = "OrchestratorSession") -> "OrchestratorSession" => {
-        let mut doc = self.doc(&doc)?;
+        let mut doc = core::parse_object_argument("doc", &doc, self.inner.options())?;
         self.inner.save(&mut doc).map(|_| doc)
     };
-    #[doc = " Archives `doc` (removing the current file when it holds the same session) and returns"]
-    #[doc = " the archive key; `already_exists` when it exists, unless `{ replace: true }`."]
+    #[doc = " Archives `doc` and returns its key; `already_exists` unless `{ replace: true }`."]
     fn archive as archive(&self, doc: Doc = "OrchestratorSession"; options: JsValue =
-        "{ replace?: boolean } | null") -> "string" => self.inner.archive(&self.doc(&doc)?,
-            Options::<ArchiveOptions>::arg(&options, "options")?.replace).map(|k| k.to_string());
+        "{ replace?: boolean } | null") -> "string" => {
+        let doc = core::parse_object_argument("doc", &doc, self.inner.options())?;
+        let replace = Options::<ArchiveOptions>::arg(&options, "options")?.replace;
+        self.inner.archive(&doc, replace).map(|key| key.to_string())
+    };
     #[doc = " One page of archived sessions, newest first (`limit` 10 and `offset` 0 by default)."]
     fn listHistory as list_history(&self; query: Options<HistoryOptions> = "HistoryQuery")
         -> "HistoryPage" => self.inner.list_history(&query.query());
     #[doc = " `in_progress → complete`, then archive, all or nothing (`replace` as `archive`)."]
-    fn complete as complete(&self; options: Options<ArchiveOptions> = "{ replace?: boolean } | null")
-        -> "OrchestratorSession" => self.inner.move_to_with(SessionStatus::Complete, options.replace);
-    #[doc = " `created | paused | in_progress → aborted`, then archive; all or nothing, as `complete`."]
+    fn complete as complete(&self; options: Options<ArchiveOptions> =
+        "{ replace?: boolean } | null") -> "OrchestratorSession" =>
+        self.inner.move_to_with(SessionStatus::Complete, options.replace);
+    #[doc = " `created | paused | in_progress → aborted`, then archive, all or nothing."]
     fn abort as abort(&self; options: Options<ArchiveOptions> = "{ replace?: boolean } | null")
-        -> "OrchestratorSession" => self.inner.move_to_with(SessionStatus::Aborted, options.replace);
-    #[doc = " The verb `new`: a new current session, id `input.id` or `YYYY-MM-DD-{suffix}` (default"]
-    #[doc = " suffix from the clock); see `NewSession.archive_current` for a current one."]
+        -> "OrchestratorSession" =>
+        self.inner.move_to_with(SessionStatus::Aborted, options.replace);
+    #[doc = " The verb `new`: a new current session, id `input.id` or `YYYY-MM-DD-{suffix}`."]
     fn recordNew as record_new(&self, input: Json<NewSession> = "NewSession", project: JsValue =
         "Project"; suffix: Option<String> = "string | null") -> "OrchestratorSession" =>
         self.inner.record_new(&input, Json::arg(&project, "project")?.0, suffix.as_deref());
     #[doc = " Checks the current file and every archive; `fix: true` repairs them, keeping copies."]
     fn doctor as doctor(&self; options: Options<DoctorOptions> = "{ fix?: boolean }")
         -> "DoctorReport" => self.inner.doctor(options.fix);
-    #[doc = " Repairs the corrupt document under `key` (default: the current one), keeping a copy;"]
-    #[doc = " `null` when it is absent or readable."]
+    #[doc = " Repairs the corrupt document `key` (default: current), keeping a copy; else `null`."]
     fn recover as recover(&self; key: Option<Key> = "string | null") -> "Repair | null" =>
         self.inner.recover(&key.unwrap_or_else(current_key));
     #[doc = " Rebuilds the history listing index from the archive files."]
     fn rebuildIndex as rebuild_index(&self);
-    #[doc = " The current session, or `null`; throws `corrupt_state` (with `salvaged`),"]
-    #[doc = " `incompatible_schema`, `invalid_input` (too large), `storage`."]
+    #[doc = " The current session, or `null`; `corrupt_state` carries what was `salvaged`."]
     fn load as load(&self) -> "OrchestratorSession | null";
     #[doc = " `created → in_progress`; returns the saved document."]
     fn start as start(&self) -> "OrchestratorSession";
@@ -132,17 +125,14 @@ js_methods!(OrchestratorStore {
 });
 
 js_methods!(fn {
-    #[doc = " The \"RESUMING SESSION\" summary of `doc` at `now` (RFC 3339 or `Date`; default now),"]
-    #[doc = " with `stale` saying what moved since the last save under `options`"]
-    #[doc = " (`stale_after_hours`, `git_head`)."]
+    #[doc = " The \"RESUMING SESSION\" summary of `doc` at `now` (default now), with `stale`."]
     fn resumeSummary as resume_summary(doc: Doc = "OrchestratorSession"; now: JsValue =
         "string | Date", options: JsValue = "ResumeOptions") -> "ResumeSummary" => {
         let doc = core::parse_object_argument("doc", &doc, &ParseOptions::default())?;
         let options = Options::<core::ResumeOptions>::arg(&options, "options")?;
         Ok(core::resume_summary_with(&doc, DateTime::<Utc>::arg(&now, "now")?, &options))
     };
-    #[doc = " The markdown \"RESUMING SESSION\" block of a summary or a document (the core's"]
-    #[doc = " `render_resume_argument`, at `Date.now()`)."]
+    #[doc = " The markdown \"RESUMING SESSION\" block of a summary or a document."]
     fn renderResume as render_resume(summaryOrDoc: Doc = "ResumeSummary | OrchestratorSession")
         -> "string" => core::render_resume_argument("summaryOrDoc", summaryOrDoc,
             session_state::Clock::now(&JsClock));

@@ -12,9 +12,7 @@ use crate::errors::JsResult;
 use crate::orchestrator::OrchestratorStore;
 
 js_methods!(OrchestratorStore {
-    #[doc = " Claims the current session's lease (or, with `scopes`, those scopes) for `owner`; this"]
-    #[doc = " handle then writes as the owner. Throws `conflict` naming the owner (hint `takeover`"]
-    #[doc = " once that lease has expired)."]
+    #[doc = " Claims the session's lease (or `scopes`) for `owner`, else `conflict` naming the owner."]
     fn claim as claim(&self, claim: Json<Claim> = "Claim") -> "ClaimOutcome";
     #[doc = " Renews the lease `owner` holds for `leaseSeconds` (default: its length)."]
     fn renew as renew(&self, owner: String = "string"; leaseSeconds: Option<Json<u64>> =
@@ -28,8 +26,7 @@ js_methods!(OrchestratorStore {
     fn lease as lease(&self) -> "Lease | null";
     #[doc = " Every live-session entry with its age; stale and unreadable ones say why."]
     fn liveSessions as live_sessions(&self) -> "LiveStatus[]";
-    #[doc = " Writes from now on as `writer` (`null`: as nobody); a claimed session takes writes"]
-    #[doc = " from its owner only, others are `conflict`."]
+    #[doc = " Writes from now on as `writer` (`null`: nobody); a claimed session takes its owner's."]
     fn setWriter as set_writer(&self, writer: Option<Json<Writer>> = "Writer | null") => {
         self.inner.set_writer(writer.map(|w| w.0));
         Ok(())

@@ -29,15 +29,13 @@ impl AgentRegistry {
     ) -> JsResult<AgentRegistry> {
         let inner = core::AgentRegistry::new(AnyStore::arg(store, "store")?, JsClock);
         let options = Options::<RegistryOptions>::arg(options, "options")?;
-        Ok(AgentRegistry {
-            inner: options.apply(inner, "options")?,
-        })
+        let inner = options.apply(inner, "options")?;
+        Ok(AgentRegistry { inner })
     }
 }
 
 js_methods!(AgentRegistry {
-    #[doc = " Records `result` as agent `agentName`'s run `agentId` (the seed's"]
-    #[doc = " `register_agent_result`; `result` `undefined` is `null`)."]
+    #[doc = " Records `result` as agent `agentName`'s run `agentId` (`register_agent_result`)."]
     fn register as register(&self, agentName: String = "string", agentId: String = "string",
         result: Option<Value> = "JsonValue"; chainId: Option<String> = "string | null") => self
         .inner.register(&agentName, &agentId, result.unwrap_or_default(), chainId.as_deref());
@@ -65,8 +63,8 @@ js_methods!(AgentRegistry {
     fn agents as agents(&self; chainId: Option<String> = "string | null") -> "AgentEntry[]" =>
         self.inner.agents(chainId.as_deref());
     #[doc = " The seed's `export_transcript`: the key of `agent-{agentId}.jsonl`, or `null`."]
-    fn exportTranscript as export_transcript(&self, agentId: String = "string")
-        -> "string | null" => self.inner.export_transcript(&agentId).map(|key| key.map(|k| k.to_string()));
+    fn exportTranscript as export_transcript(&self, agentId: String = "string") -> "string | null"
+        => self.inner.export_transcript(&agentId).map(|key| key.map(|k| k.to_string()));
     #[doc = " The seed's `increment_resume_count`; `false` for an unknown id."]
     fn incrementResumeCount as increment_resume_count(&self, agentId: String = "string")
         -> "boolean";
@@ -78,8 +76,7 @@ js_methods!(AgentRegistry {
     fn chainSummary as chain_summary(&self, chainId: String = "string") -> "ChainSummary";
     #[doc = " Expected-vs-done status of a chain."]
     fn chainStatus as chain_status(&self, chainId: String = "string") -> "ChainStatus";
-    #[doc = " Forgets agent `agentName`; `false` for an unknown name (the seed's"]
-    #[doc = " `clear_agent_session`)."]
+    #[doc = " Forgets agent `agentName`; `false` for an unknown name (`clear_agent_session`)."]
     fn clearAgent as clear_agent(&self, agentName: String = "string") -> "boolean";
     #[doc = " The seed's `clear_chain`; `false` for an unknown chain."]
     fn clearChain as clear_chain(&self, chainId: String = "string") -> "boolean";
@@ -94,8 +91,6 @@ js_methods!(AgentRegistry {
     fn load as load(&self) -> "SessionsDocument";
     #[doc = " `workflow-chains.json` as a plain object (chain id to definition)."]
     fn loadChains as load_chains(&self) -> "Record<string, ChainDefinition>";
-    #[doc = " Repairs corrupt registry files, keeping copies (the core's `AgentRegistry::repair`):"]
-    #[doc = " one `{key, kept_copy, action}` per file repaired, the sessions file's first; empty"]
-    #[doc = " when both files were fine or absent. After it, `register` and `createChain` work again."]
+    #[doc = " Repairs corrupt registry files, keeping copies: one `{key, kept_copy, action}` each."]
     fn repair as repair(&self) -> "RegistryRepair[]";
 });

@@ -8,7 +8,7 @@ use session_state::team::{self as core, BackendType, SessionState, SpawnConfig};
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
-use crate::convert::{Arg, Doc, Options, document_from_js, js_methods};
+use crate::convert::{Arg, Doc, Options, js_methods};
 use crate::errors::{JsResult, invalid_input};
 use crate::stores::AnyStore;
 
@@ -30,9 +30,8 @@ impl TeamStore {
     ) -> JsResult<TeamStore> {
         let options = Options::<core::TeamStoreOptions>::arg(options, "options")?;
         let inner = core::TeamStore::new(AnyStore::arg(store, "store")?, JsClock);
-        Ok(TeamStore {
-            inner: options.apply(inner),
-        })
+        let inner = options.apply(inner);
+        Ok(TeamStore { inner })
     }
 }
 
@@ -44,13 +43,11 @@ js_methods!(TeamStore {
     fn recordSpawn as record_spawn(&self, team: String = "string", config: SpawnConfig =
         "SpawnConfig", backend: BackendType = "BackendType") -> "SessionState" =>
         self.inner.record_spawn(&team, &config, backend);
-    #[doc = " Changes a saved member in one read-modify-write, `changes` merged as `Object.assign`"]
-    #[doc = " (the core's `SessionState::merge_argument`); returns the state written."]
+    #[doc = " Merges `changes` into a saved member as `Object.assign`; returns the state written."]
     fn update as update(&self, team: String = "string", agent: String = "string", changes: Doc =
         "Partial<SessionState>") -> "SessionState" =>
         self.inner.update(&team, &agent, |state| state.merge_argument(&changes, "changes"));
-    #[doc = " Replaces a saved member with `state` in one read-modify-write (the core's"]
-    #[doc = " `TeamStore::replace`); returns the state written."]
+    #[doc = " Replaces a saved member with `state`; returns the state written."]
     fn replace as replace(&self, team: String = "string", agent: String = "string", state:
         SessionState = "SessionState") -> "SessionState" =>
         self.inner.replace(&team, &agent, &state).map_err(|e| e.below("state"));
@@ -82,10 +79,9 @@ js_methods!(fn {
 /// A session state argument, read by the core's `SessionState::from_json`.
 impl Arg for SessionState {
     fn arg(value: &JsValue, _: &str) -> JsResult<Self> {
-        let bytes = serde_json::to_vec(&document_from_js(value, "state")?);
-        Ok(SessionState::from_json(
-            &bytes.map_err(|e| invalid_input(e.to_string()))?,
-        )?)
+        let bytes = serde_json::to_vec(&Doc::arg(value, "state")?);
+        let bytes = bytes.map_err(|e| invalid_input(e.to_string()))?;
+        Ok(SessionState::from_json(&bytes)?)
     }
 }
 
@@ -99,9 +95,7 @@ impl Arg for BackendType {
 /// A spawn config argument, by the core's `SpawnConfig::from_argument`.
 impl Arg for SpawnConfig {
     fn arg(value: &JsValue, _: &str) -> JsResult<Self> {
-        Ok(SpawnConfig::from_argument(
-            document_from_js(value, "config")?,
-            "config",
-        )?)
+        let config = Doc::arg(value, "config")?;
+        Ok(SpawnConfig::from_argument(config, "config")?)
     }
 }

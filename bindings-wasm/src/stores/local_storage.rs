@@ -71,10 +71,8 @@ impl TextItems for WebStorage {
     }
 }
 
-/// A store in the browser's `localStorage` (or another Web Storage), every key kept as the
-/// item `prefix + key`. UTF-8 documents are stored as their text; other bytes as a NUL,
-/// `base64:` and base64. A write that exceeds the quota throws a `storage` error (with the
-/// browser's `QuotaExceededError` as `cause`) and leaves the old value intact.
+/// A store in `localStorage` (or another Web Storage), key `k` as the item `prefix + k`; a write
+/// over the quota throws `storage` (`cause`: the `QuotaExceededError`) and changes nothing.
 #[wasm_bindgen]
 #[derive(Clone, Debug)]
 pub struct LocalStorageStore {
@@ -84,10 +82,7 @@ pub struct LocalStorageStore {
 #[wasm_bindgen]
 impl LocalStorageStore {
     /// A store over `storage` (default: `globalThis.localStorage`) under `prefix`, e.g.
-    /// `"session-state/"`. An empty prefix lists every item whose name is a valid key.
-    ///
-    /// Throws `invalid_input` when `prefix` is not a string or `storage` lacks a Web Storage
-    /// method, `storage` when there is no `localStorage` (Node) or the browser refuses access.
+    /// `"session-state/"`; `storage` error when there is no `localStorage` (Node).
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,

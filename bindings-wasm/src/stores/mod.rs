@@ -1,6 +1,6 @@
 //! The stores a JS caller can hand to every class: [`MemoryStore`], [`LocalStorageStore`] and
 //! any JS object with `read`/`write`/`delete`/`list` ([`HostStore`]), resolved as an
-//! [`AnyStore`] by [`store_arg`]. Our own classes resolve to their Rust store (no JS round
+//! [`AnyStore`] (its [`Arg`] impl). Our own classes resolve to their Rust store (no JS round
 //! trip, data shared with the JS object); anything else is adapted as a host store.
 
 mod host;
@@ -30,30 +30,13 @@ impl<S: Store + Debug> JsStore for S {}
 /// storage (shared with the JS object), or a [`HostStore`].
 pub type AnyStore = Box<dyn JsStore>;
 
-/// A `store` argument ([`store_arg`]).
-impl Arg for AnyStore {
-    fn arg(value: &JsValue, _: &str) -> JsResult<Self> {
-        store_arg(value)
-    }
-}
-
-/// A folder key argument, named `key` in errors whatever the parameter's name.
-#[derive(Debug)]
-pub struct Folder(Key);
-
-impl Arg for Folder {
-    fn arg(value: &JsValue, _: &str) -> JsResult<Self> {
-        Key::arg(value, "key").map(Folder)
-    }
-}
-
 thread_local! {
     static HANDED_OFF: RefCell<Option<AnyStore>> = const { RefCell::new(None) };
 }
 
 /// Our store classes' shared JS methods (`read`, `readText`, `write`, `delete`, `list`) over
 /// their `inner` core store, and the hidden `__sessionStateStore` by which they hand a clone
-/// of that store to [`store_arg`].
+/// of that store to the `store` argument that holds them.
 macro_rules! store_class_methods {
     ($class:ident) => {
         #[wasm_bindgen]
@@ -76,7 +59,7 @@ macro_rules! store_class_methods {
                 crate::stores::read(&self.inner, key, true)
             }
 
-            /// Hands the Rust store to [`store_arg`] (not part of the TS API).
+            /// Hands the Rust store to a `store` argument (not part of the TS API).
             #[wasm_bindgen(js_name = __sessionStateStore, skip_typescript)]
             pub fn hand_off(&self) {
                 let store: crate::stores::AnyStore = Box::new(self.inner.clone());
@@ -85,15 +68,16 @@ macro_rules! store_class_methods {
         }
 
         crate::convert::js_methods!($class {
-            #[doc = " Replaces the value under `key` (a string is stored as UTF-8); all or nothing."]
-            #[doc = " Throws `invalid_input` when `data` is not a string or a `Uint8Array`."]
+            #[doc = " Replaces the value under `key` (a string as UTF-8); all or nothing."]
             fn write as write(&self, key: session_state::Key = "string", data: Vec<u8> =
                 "Uint8Array | string");
             #[doc = " Removes `key`; `true` if it existed."]
             fn delete as delete(&self, key: session_state::Key = "string") -> "boolean";
             #[doc = " Every key strictly below the folder `prefix`, sorted."]
-            fn list as list(&self, prefix: crate::stores::Folder = "string") -> "string[]" =>
-                crate::stores::list(&self.inner, &prefix);
+            fn list as list(&self, prefix: JsValue = "string") -> "string[]" => {
+                let keys = self.inner.list(&crate::convert::Arg::arg(&prefix, "key")?)?;
+                Ok(keys.iter().map(ToString::to_string).collect::<Vec<_>>())
+            };
         });
     };
 }
@@ -112,11 +96,6 @@ fn read(store: &dyn Store, key: &JsValue, text: bool) -> JsResult<JsValue> {
     Ok(text.into())
 }
 
-/// `list` of our store classes: the keys below `prefix` as strings.
-fn list(store: &dyn Store, prefix: &Folder) -> session_state::Result<Vec<String>> {
-    Ok(store.list(&prefix.0)?.iter().map(Key::to_string).collect())
-}
-
 /// The method `name` of the JS object `value`, or the error `missing(name)`.
 fn method(value: &JsValue, name: &str, missing: impl Fn(&str) -> Error) -> JsResult<Function> {
     Reflect::get(value, &JsValue::from_str(name))
@@ -125,35 +104,33 @@ fn method(value: &JsValue, name: &str, missing: impl Fn(&str) -> Error) -> JsRes
         .map_err(|_| missing(name).into())
 }
 
-/// Resolves the `store` argument of a JS call.
-pub fn store_arg(value: &JsValue) -> JsResult<AnyStore> {
-    if value.is_object() {
-        let hand_off = Reflect::get(value, &JsValue::from_str("__sessionStateStore"));
-        if let Some(method) = hand_off.map_err(Thrown)?.dyn_ref::<Function>() {
+/// The `store` argument of a JS call: our store classes hand over their Rust store, anything
+/// else is adapted as a host store.
+impl Arg for AnyStore {
+    fn arg(value: &JsValue, _: &str) -> JsResult<Self> {
+        let hand_off = if value.is_object() {
+            Reflect::get(value, &JsValue::from_str("__sessionStateStore")).map_err(Thrown)?
+        } else {
+            JsValue::UNDEFINED
+        };
+        if let Some(method) = hand_off.dyn_ref::<Function>() {
             HANDED_OFF.with(|slot| slot.borrow_mut().take());
-            method
-                .call0(value)
-                .map_err(|e| invalid_input(format!("`store` cannot be used: {}", describe(&e))))?;
+            let cannot = |e| invalid_input(format!("`store` cannot be used: {}", describe(&e)));
+            method.call0(value).map_err(cannot)?;
             if let Some(store) = HANDED_OFF.with(|slot| slot.borrow_mut().take()) {
                 return Ok(store);
             }
         }
+        Ok(Box::new(HostStore::from_js(value)?))
     }
-    Ok(Box::new(HostStore::from_js(value)?))
 }
 
 js_methods!(fn {
-    #[doc = " Copies every key below the folder `prefix` from one store to another (overwriting what"]
-    #[doc = " the target holds under the same keys) and returns how many keys it copied. Handy to"]
-    #[doc = " move state between a `MemoryStore`, `localStorage` and a host store, e.g. to export or"]
-    #[doc = " import it."]
-    #[doc = ""]
-    #[doc = " Throws `invalid_key` for a bad prefix, `invalid_input` for a value that is not a store,"]
-    #[doc = " and whatever the stores throw; keys copied before a failure stay copied."]
-    fn copyStore as copy_store(from: AnyStore = "Store", to: AnyStore = "Store", prefix: Folder =
+    #[doc = " Copies every key below the folder `prefix` from one store to another; returns how many."]
+    fn copyStore as copy_store(from: AnyStore = "Store", to: AnyStore = "Store", prefix: JsValue =
         "string") -> "number" => {
         let mut copied = 0u32;
-        for key in from.list(&prefix.0)? {
+        for key in from.list(&Key::arg(&prefix, "key")?)? {
             if let Some(bytes) = from.read(&key)? {
                 to.write(&key, &bytes)?;
                 copied += 1;
