@@ -160,8 +160,10 @@ impl<T: DeserializeOwned + Default> Arg for Options<T> {
         if is_absent(value) {
             return Ok(Options(T::default()));
         }
-        let object = Doc::arg(value, what)?;
-        Ok(Options(json::from_value(object.into(), what)?))
+        Ok(Options(json::from_value(
+            Doc::arg(value, what)?.into(),
+            what,
+        )?))
     }
 }
 
@@ -184,9 +186,8 @@ deref_to_inner!(Json, Options);
 /// parameter) and declared in TS as the string after `=`; those after `;` are optional in TS
 /// (`U` reads `undefined`). The body, a core `Result`, is returned as a plain JS value
 /// ([`to_js`]) of the TS type after `->`, or as `void` without one; a method without `=> body`
-/// calls `self.inner.rust_name(&a, ...)`. Docs are `#[doc = " ..."]` lines (a
-/// `///` comment passed through a macro reaches wasm-bindgen as a raw string, whose `r"` it
-/// would copy into the TS declarations).
+/// calls `self.inner.rust_name(&a, ...)`. Docs are `#[doc = " ..."]` lines (a `///` comment
+/// passed through a macro reaches wasm-bindgen as a raw string, whose `r"` it would copy).
 macro_rules! js_methods {
     ($class:tt { $(
         $(#[doc = $doc:literal])+

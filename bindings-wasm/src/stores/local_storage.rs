@@ -93,16 +93,13 @@ impl LocalStorageStore {
             Some(object) => JsValue::from(object),
             None => default_storage()?,
         };
+        let not_storage = "`storage` must be a Web Storage object";
         if !storage.is_object() {
             let got = type_name(&storage);
-            let message = format!("`storage` must be a Web Storage object, not {got}");
-            return Err(invalid_input(message));
+            return Err(invalid_input(format!("{not_storage}, not {got}")));
         }
-        let missing = |name: &str| {
-            let message =
-                format!("`storage` must be a Web Storage object; it has no `{name}` method");
-            Error::invalid_input(message)
-        };
+        let missing =
+            |name: &str| Error::invalid_input(format!("{not_storage}; it has no `{name}` method"));
         for name in ["getItem", "setItem", "removeItem", "key"] {
             method(&storage, name, missing)?;
         }
