@@ -150,8 +150,7 @@ impl<T: DeserializeOwned> Arg for Json<T> {
     }
 }
 
-/// An options object read as the core's options type `T`: `undefined` and `null` give
-/// `T::default()`.
+/// An options object read as the core's options type `T` (`undefined`, `null`: `T::default()`).
 #[derive(Debug)]
 pub struct Options<T>(pub T);
 

@@ -115,13 +115,16 @@ pub fn browser_exception(key: &Key, action: &str, exception: JsValue) -> Error {
 
 /// A thrown JS value in words: `Name: message` for an `Error`, a string as is, else its type.
 pub fn describe(value: &JsValue) -> String {
-    match value.dyn_ref::<js_sys::Error>() {
-        Some(err) => format!(
+    if let Some(err) = value.dyn_ref::<js_sys::Error>() {
+        format!(
             "{}: {}",
             String::from(err.name()),
             String::from(err.message())
-        ),
-        None => (value.as_string()).unwrap_or_else(|| format!("a thrown {}", type_name(value))),
+        )
+    } else {
+        value
+            .as_string()
+            .unwrap_or_else(|| format!("a thrown {}", type_name(value)))
     }
 }
 

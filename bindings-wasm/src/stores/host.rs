@@ -49,7 +49,8 @@ impl HostStore {
         }
         let missing = |name: &str| Error::host_store_lacks("store", name);
         let methods = NAMES.iter().map(|name| method(value, name, missing));
-        let (object, methods) = (value.clone(), methods.collect::<JsResult<_>>()?);
+        let methods = methods.collect::<JsResult<_>>()?;
+        let object = value.clone();
         Ok(HostStore { object, methods })
     }
 

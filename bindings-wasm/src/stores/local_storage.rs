@@ -81,8 +81,8 @@ pub struct LocalStorageStore {
 
 #[wasm_bindgen]
 impl LocalStorageStore {
-    /// A store over `storage` (default: `globalThis.localStorage`) under `prefix`, e.g.
-    /// `"session-state/"`; `storage` error when there is no `localStorage` (Node).
+    /// A store over `storage` (default: `globalThis.localStorage`; none in Node) under `prefix`,
+    /// e.g. `"session-state/"`. An empty prefix lists every item whose name is a valid key.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
