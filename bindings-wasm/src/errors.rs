@@ -43,15 +43,10 @@ impl std::ops::Deref for Thrown {
     }
 }
 
-/// Every error code (the values of the TS union `ErrorCode`), in the core's order. The built
-/// package also exports the same list as the frozen constant `ERROR_CODES`.
-#[wasm_bindgen(js_name = errorCodes, unchecked_return_type = "ErrorCode[]")]
-pub fn error_codes() -> js_sys::Array {
-    ErrorKind::CODES
-        .iter()
-        .map(|c| JsValue::from_str(c))
-        .collect()
-}
+crate::convert::js_methods!(fn {
+    #[doc = " Every error code (the TS union `ErrorCode`), in order; also the constant `ERROR_CODES`."]
+    fn errorCodes as error_codes() -> "ErrorCode[]" => Ok(ErrorKind::CODES);
+});
 
 thread_local! {
     // Exceptions waiting, by id (one or two at a time), and the next id.
@@ -157,11 +152,8 @@ pub fn to_js_error(err: Error) -> JsValue {
     }
     let js = js_sys::Error::new(&js_message(&err));
     for (name, value) in js_error_members(&err) {
-        set(
-            &js,
-            &name,
-            &crate::convert::to_js(&value).unwrap_or(JsValue::NULL),
-        );
+        let value = crate::convert::to_js(&value).unwrap_or(JsValue::NULL);
+        set(&js, &name, &value);
     }
     if let Some(cause) = carried.and_then(JsException::take) {
         set(&js, "cause", &cause);

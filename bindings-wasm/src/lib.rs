@@ -4,7 +4,7 @@
 //! in `bindings-wasm/`): the Node package's classes and method names, plain JS objects in and
 //! out, every failure a JS `Error` with a stable `code` ([`errors`]). Each class is a handle
 //! over a core type, one file per core module; [`convert`] reads arguments and writes results,
-//! [`stores::store_arg`] resolves the `store` argument, [`clock::JsClock`] reads `Date.now()`.
+//! [`stores::AnyStore`] is the `store` argument, [`clock::JsClock`] reads `Date.now()`.
 //! On a native target the crate compiles (clippy, unit tests) without JS calls.
 
 pub mod clock;
@@ -33,4 +33,4 @@ const TS_BINDING: &'static str = include_str!("types.d.ts");
 
 pub use clock::JsClock;
 pub use errors::{JsResult, Thrown, to_js_error};
-pub use stores::{AnyStore, HostStore, LocalStorageStore, MemoryStore, store_arg};
+pub use stores::{AnyStore, HostStore, LocalStorageStore, MemoryStore};

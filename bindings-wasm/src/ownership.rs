@@ -7,45 +7,34 @@
 use session_state::ownership::{Claim, Heartbeat, Release, Writer};
 use wasm_bindgen::prelude::*;
 
-use crate::convert::{Arg, Json, js_methods, to_js};
+use crate::convert::{Json, js_methods, to_js};
 use crate::errors::JsResult;
 use crate::orchestrator::OrchestratorStore;
 
 js_methods!(OrchestratorStore {
-    #[doc = " Claims the current session's lease (or, with `scopes`, those scopes) for `owner`; this"]
-    #[doc = " handle then writes as the owner. Throws `conflict` naming the owner (hint `takeover`"]
-    #[doc = " once that lease has expired)."]
-    fn claim as claim(&self, claim: Json<Claim> = "Claim") -> "ClaimOutcome" =>
-        self.inner.claim(&claim.0);
+    #[doc = " Claims the session's lease (or `scopes`) for `owner`, else `conflict` naming the owner."]
+    fn claim as claim(&self, claim: Json<Claim> = "Claim") -> "ClaimOutcome";
     #[doc = " Renews the lease `owner` holds for `leaseSeconds` (default: its length)."]
-    fn renew as renew(&self, owner: String = "string"; leaseSeconds: Json<u64> = "number")
-        -> "Lease" => self.inner.renew(&owner, leaseSeconds.map(|s| s.0));
+    fn renew as renew(&self, owner: String = "string"; leaseSeconds: Option<Json<u64>> =
+        "number") -> "Lease" => self.inner.renew(&owner, leaseSeconds.map(|s| s.0));
     #[doc = " Releases the current session's lease (or, with `scopes`, those scopes)."]
-    fn release as release(&self, release: Json<Release> = "Release") -> "ReleaseOutcome" =>
-        self.inner.release(&release.0);
+    fn release as release(&self, release: Json<Release> = "Release") -> "ReleaseOutcome";
     #[doc = " Refreshes the caller's live entry and renews the lease when the caller owns it."]
     fn heartbeat as heartbeat(&self, heartbeat: Json<Heartbeat> = "Heartbeat")
-        -> "HeartbeatOutcome" => self.inner.heartbeat(&heartbeat.0);
+        -> "HeartbeatOutcome";
     #[doc = " The current session's lease, or `null` when nobody ever claimed it."]
-    fn lease as lease(&self) -> "Lease | null" => self.inner.lease();
+    fn lease as lease(&self) -> "Lease | null";
     #[doc = " Every live-session entry with its age; stale and unreadable ones say why."]
-    fn liveSessions as live_sessions(&self) -> "LiveStatus[]" => self.inner.live_sessions();
+    fn liveSessions as live_sessions(&self) -> "LiveStatus[]";
+    #[doc = " Writes from now on as `writer` (`null`: nobody); a claimed session takes its owner's."]
+    fn setWriter as set_writer(&self, writer: Option<Json<Writer>> = "Writer | null") => {
+        self.inner.set_writer(writer.map(|w| w.0));
+        Ok(())
+    };
 });
 
 #[wasm_bindgen]
 impl OrchestratorStore {
-    /// Writes from now on as `writer` (`null`: as nobody); a claimed session takes writes
-    /// from its owner only, others are `conflict`.
-    #[wasm_bindgen(js_name = setWriter)]
-    pub fn set_writer(
-        &self,
-        #[wasm_bindgen(unchecked_param_type = "Writer | null")] writer: &JsValue,
-    ) -> JsResult<()> {
-        let writer: Option<Json<Writer>> = Arg::arg(writer, "writer")?;
-        self.inner.set_writer(writer.map(|w| w.0));
-        Ok(())
-    }
-
     /// Whom this handle writes as (`null`: nobody).
     #[wasm_bindgen(getter, unchecked_return_type = "Writer | null")]
     pub fn writer(&self) -> JsResult<JsValue> {

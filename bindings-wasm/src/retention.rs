@@ -12,22 +12,19 @@ use crate::registry::AgentRegistry;
 use crate::team::TeamStore;
 
 js_methods!(OrchestratorStore {
-    #[doc = " Removes (with `apply: true`; else lists) the archived sessions matching the criteria"]
-    #[doc = " `keep`, `older_than_days`, `status`."]
+    #[doc = " Removes (`apply: true`; else lists) archives by `keep`, `older_than_days`, `status`."]
     fn pruneHistory as prune_history(&self, options: Options<PruneHistoryOptions> =
         "PruneHistoryOptions") -> "PrunePlan" => self.inner.prune_history(&options.0);
 });
 
 js_methods!(AgentRegistry {
-    #[doc = " Removes (with `apply: true`; else lists) the agents inactive for more than"]
-    #[doc = " `older_than_days` days, with their entries, and the chains left empty."]
+    #[doc = " Removes (`apply: true`; else lists) agents inactive over `older_than_days` days."]
     fn prune as prune(&self, options: Json<PruneRegistryOptions> = "PruneRegistryOptions")
         -> "PrunePlan" => self.inner.prune(&options.0);
 });
 
 js_methods!(TeamStore {
-    #[doc = " Removes (with `apply: true`; else lists) the members of `team` created more than"]
-    #[doc = " `older_than_days` days ago."]
+    #[doc = " Removes (`apply: true`; else lists) members created over `older_than_days` days ago."]
     fn prune as prune(&self, team: String = "string", options: Json<PruneTeamOptions> =
         "PruneTeamOptions") -> "PrunePlan" => self.inner.prune(&team, &options.0);
 });

@@ -4,9 +4,11 @@
 
 use js_sys::{Object, Reflect};
 use session_state::{Clock, Key, Store};
-use session_state_wasm::convert::Text;
+use session_state_wasm::convert::Arg;
 use session_state_wasm::errors::{host_exception, to_js_error};
-use session_state_wasm::{JsClock, LocalStorageStore, MemoryStore, Thrown, errors, store_arg};
+use session_state_wasm::{
+    AnyStore, JsClock, JsResult, LocalStorageStore, MemoryStore, Thrown, errors,
+};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
@@ -31,6 +33,11 @@ extern "C" {
     fn make_host(failure: JsValue) -> JsValue;
 }
 
+/// The `store` argument of a class.
+fn store_arg(value: &JsValue) -> JsResult<AnyStore> {
+    AnyStore::arg(value, "store")
+}
+
 fn k(key: &str) -> Key {
     Key::new(key).unwrap()
 }
@@ -40,8 +47,8 @@ fn s(text: &str) -> JsValue {
 }
 
 /// A `string` argument of a class method.
-fn t(text: &str) -> Text {
-    s(text).unchecked_into()
+fn t(text: &str) -> JsValue {
+    s(text)
 }
 
 fn prop(value: &JsValue, name: &str) -> JsValue {
@@ -252,7 +259,7 @@ fn dropped_host_errors_do_not_leak_into_later_errors() {
     let typed = to_js_error(session_state::Error::corrupt("a/b.json", "bad"));
     assert_eq!(prop(&typed, "code").as_string().unwrap(), "corrupt_state");
     assert_eq!(
-        errors::error_codes().length() as usize,
+        js_sys::Array::from(&errors::error_codes().unwrap()).length() as usize,
         session_state::ErrorKind::ALL.len()
     );
 }
@@ -272,7 +279,9 @@ fn js_clock_reads_date_now() {
 
 #[wasm_bindgen_test]
 fn documents_convert_to_and_from_plain_js_without_losing_fields() {
-    use session_state_wasm::convert::{document_from_js, from_js, to_js, value_from_js};
+    use session_state_wasm::convert::{Doc, Json, to_js};
+    let document_from_js = Doc::arg;
+    let value_from_js = <serde_json::Value as Arg>::arg;
 
     let text = r#"{"schema_version":"1.0","n":1,"x":1.5,"big":9007199254740993,"none":null,"list":[true,"é",{"deep":{}}],"unknown_field":{"kept":[1,2]}}"#;
     let value: serde_json::Value = serde_json::from_str(text).unwrap();
@@ -350,7 +359,7 @@ fn documents_convert_to_and_from_plain_js_without_losing_fields() {
         assert!(message_of(&err).starts_with("`doc` must be an object, not "));
         assert_eq!(code_of(err), "invalid_input");
     }
-    let err = from_js::<Vec<String>>(&JsValue::from(3), "names").unwrap_err();
+    let err = Json::<Vec<String>>::arg(&JsValue::from(3), "names").unwrap_err();
     assert!(
         message_of(&err).starts_with("`names` "),
         "{}",

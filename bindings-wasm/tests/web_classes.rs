@@ -3,7 +3,6 @@
 #![cfg(target_arch = "wasm32")]
 
 use js_sys::{JSON, Reflect};
-use session_state_wasm::convert::{StoreArg, Text};
 use session_state_wasm::orchestrator::{OrchestratorStore, render_resume, resume_summary, salvage};
 use session_state_wasm::registry::AgentRegistry;
 use session_state_wasm::team::TeamStore;
@@ -40,8 +39,8 @@ fn s(text: &str) -> JsValue {
 }
 
 /// A `string` argument of a class method.
-fn t(text: &str) -> Text {
-    s(text).unchecked_into()
+fn t(text: &str) -> JsValue {
+    s(text)
 }
 
 fn get(value: &JsValue, name: &str) -> JsValue {
@@ -60,7 +59,7 @@ fn code(err: &JsValue) -> String {
     text(err, "code")
 }
 
-fn local(prefix: &str) -> StoreArg {
+fn local(prefix: &str) -> JsValue {
     clear_prefix(prefix);
     local_keep(prefix)
 }
@@ -73,14 +72,12 @@ fn seed_example_summary_in_local_storage_equals_the_goldens() {
     let sessions = OrchestratorStore::new(&store, &JsValue::UNDEFINED).unwrap();
     let doc = sessions.load().unwrap();
     assert!(same_json(&doc, &parse(SEED)));
-    let summary = resume_summary(
-        doc.unchecked_ref(),
-        &s("2025-12-27T12:30:00Z"),
-        &JsValue::UNDEFINED,
-    )
-    .unwrap();
+    let summary = resume_summary(&doc, &s("2025-12-27T12:30:00Z"), &JsValue::UNDEFINED).unwrap();
     assert!(same_json(&summary, &parse(SEED_RESUME)));
-    assert_eq!(render_resume(&summary).unwrap(), SEED_MD);
+    assert_eq!(
+        render_resume(&summary).unwrap().as_string().unwrap(),
+        SEED_MD
+    );
 }
 
 #[wasm_bindgen_test]
@@ -92,7 +89,7 @@ fn lifecycle_moves_are_saved_in_local_storage() {
         .record_new(
             &parse(r#"{"goal":"goal","mode":"default"}"#),
             &parse(r#"{"name":"p","path":"/p"}"#),
-            Some(t("web1")),
+            &t("web1"),
         )
         .unwrap();
     assert_eq!(text(&doc, "status"), "created");
@@ -105,14 +102,14 @@ fn lifecycle_moves_are_saved_in_local_storage() {
     // A move to the status it has changes nothing; a move the lifecycle lacks is refused.
     assert_eq!(text(&sessions.pause().unwrap(), "status"), "paused");
     assert_eq!(
-        code(&sessions.complete(None).unwrap_err()),
+        code(&sessions.complete(&JsValue::UNDEFINED).unwrap_err()),
         "invalid_transition"
     );
     assert_eq!(text(&sessions.resume().unwrap(), "status"), "in_progress");
     // A second handle over the same prefix sees the saved state (a reload).
     let again = OrchestratorStore::new(&local_keep(prefix), &JsValue::UNDEFINED).unwrap();
     assert_eq!(text(&again.load().unwrap(), "status"), "in_progress");
-    let done = again.abort(None).unwrap();
+    let done = again.abort(&JsValue::UNDEFINED).unwrap();
     assert_eq!(text(&done, "status"), "aborted");
     assert!(again.load().unwrap().is_null());
     let page = again.list_history(&JsValue::UNDEFINED).unwrap();
@@ -120,8 +117,8 @@ fn lifecycle_moves_are_saved_in_local_storage() {
     clear_prefix(prefix);
 }
 
-fn local_keep(prefix: &str) -> StoreArg {
-    JsValue::from(LocalStorageStore::new(&s(prefix), None).unwrap()).unchecked_into()
+fn local_keep(prefix: &str) -> JsValue {
+    JsValue::from(LocalStorageStore::new(&s(prefix), None).unwrap())
 }
 
 #[wasm_bindgen_test]
@@ -138,7 +135,7 @@ fn torn_file_is_corrupt_with_the_salvage_and_recover_keeps_a_copy() {
     assert_eq!(text(&err, "code"), "corrupt_state");
     assert!(same_json(&get(&err, "salvaged"), &get(&golden, "document")));
     assert!(same_json(&salvage(&s(TORN)).unwrap(), &golden));
-    let repair = sessions.recover(None).unwrap();
+    let repair = sessions.recover(&JsValue::UNDEFINED).unwrap();
     let kept = text(&repair, "kept_copy");
     assert!(
         kept.starts_with(".claude/orchestrator-session.json.corrupt-"),
@@ -172,7 +169,7 @@ fn registry_and_team_classes_work_over_local_storage() {
         &t("spec-builder"),
         &t("spec-abc123"),
         &parse(r#"{"status":"success"}"#),
-        Some(t("SPEC-1")),
+        &t("SPEC-1"),
     )
     .unwrap();
     assert_eq!(
@@ -225,16 +222,13 @@ fn registry_and_team_classes_work_over_local_storage() {
 #[wasm_bindgen_test]
 fn memory_store_shares_data_with_the_classes() {
     let mem = MemoryStore::new();
-    let sessions = OrchestratorStore::new(
-        JsValue::from(mem.clone()).unchecked_ref(),
-        &JsValue::UNDEFINED,
-    )
-    .unwrap();
+    let sessions =
+        OrchestratorStore::new(&JsValue::from(mem.clone()), &JsValue::UNDEFINED).unwrap();
     sessions
         .record_new(
             &parse(r#"{"goal":"g"}"#),
             &parse(r#"{"name":"p","path":"/p"}"#),
-            Some(t("m1")),
+            &t("m1"),
         )
         .unwrap();
     assert!(

@@ -31,8 +31,11 @@ extern "C" {
 #[derive(Clone, Debug)]
 pub struct HostStore {
     object: JsValue,
-    methods: [Function; 4],
+    methods: Vec<Function>,
 }
+
+/// The methods of a host store, in the order of [`HostStore::call`]'s index.
+const NAMES: [&str; 4] = ["read", "write", "delete", "list"];
 
 impl HostStore {
     /// Adapts `value`, which must have `read`, `write`, `delete` and `list` methods.
@@ -45,21 +48,14 @@ impl HostStore {
             )));
         }
         let missing = |name: &str| Error::host_store_lacks("store", name);
-        let methods = [
-            method(value, "read", missing)?,
-            method(value, "write", missing)?,
-            method(value, "delete", missing)?,
-            method(value, "list", missing)?,
-        ];
-        Ok(HostStore {
-            object: value.clone(),
-            methods,
-        })
+        let methods = NAMES.iter().map(|name| method(value, name, missing));
+        let methods = methods.collect::<JsResult<_>>()?;
+        let object = value.clone();
+        Ok(HostStore { object, methods })
     }
 
     /// Calls method `index` (`read`, `write`, `delete`, `list`) with the key and `data`.
     fn call(&self, index: usize, key: &Key, data: Option<&[u8]>) -> Result<JsValue> {
-        const NAMES: [&str; 4] = ["read", "write", "delete", "list"];
         let key_arg = JsValue::from_str(key.as_str());
         let method = &self.methods[index];
         let result = match data {

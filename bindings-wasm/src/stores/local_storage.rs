@@ -10,8 +10,8 @@ use session_state::{Error, ErrorKind, Key, Result, Store};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
-use super::{AnyStore, method, store_class_methods};
-use crate::convert::{is_absent, key_arg, string_arg};
+use super::{method, store_class_methods};
+use crate::convert::{Arg, is_absent};
 use crate::errors::{JsResult, browser_exception, describe, invalid_input, type_name};
 
 #[wasm_bindgen]
@@ -42,17 +42,12 @@ impl TextItems for WebStorage {
         let value = self
             .get_item(name)
             .map_err(|e| browser_exception(key, action, e))?;
-        if is_absent(&value) {
-            return Ok(None);
+        if is_absent(&value) || value.is_string() {
+            return Ok(value.as_string());
         }
-        let got = || {
-            format!(
-                "cannot {action} `{key}`: the storage returned {}",
-                type_name(&value)
-            )
-        };
-        let error = || Error::new(ErrorKind::Storage, got()).with_context("key", key.as_str());
-        value.as_string().map(Some).ok_or_else(error)
+        let got = type_name(&value);
+        let message = format!("cannot {action} `{key}`: the storage returned {got}");
+        Err(Error::new(ErrorKind::Storage, message).with_context("key", key.as_str()))
     }
 
     fn set(&self, name: &str, text: &str, key: &Key) -> Result<()> {
@@ -76,10 +71,8 @@ impl TextItems for WebStorage {
     }
 }
 
-/// A store in the browser's `localStorage` (or another Web Storage), every key kept as the
-/// item `prefix + key`. UTF-8 documents are stored as their text; other bytes as a NUL,
-/// `base64:` and base64. A write that exceeds the quota throws a `storage` error (with the
-/// browser's `QuotaExceededError` as `cause`) and leaves the old value intact.
+/// A store in `localStorage` (or another Web Storage), key `k` as the item `prefix + k`; a write
+/// over the quota throws `storage` (`cause`: the `QuotaExceededError`) and changes nothing.
 #[wasm_bindgen]
 #[derive(Clone, Debug)]
 pub struct LocalStorageStore {
@@ -88,31 +81,25 @@ pub struct LocalStorageStore {
 
 #[wasm_bindgen]
 impl LocalStorageStore {
-    /// A store over `storage` (default: `globalThis.localStorage`) under `prefix`, e.g.
-    /// `"session-state/"`. An empty prefix lists every item whose name is a valid key.
-    ///
-    /// Throws `invalid_input` when `prefix` is not a string or `storage` lacks a Web Storage
-    /// method, `storage` when there is no `localStorage` (Node) or the browser refuses access.
+    /// A store over `storage` (default: `globalThis.localStorage`; none in Node) under `prefix`,
+    /// e.g. `"session-state/"`. An empty prefix lists every item whose name is a valid key.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "string")] prefix: &JsValue,
         storage: Option<WebStorage>,
     ) -> JsResult<LocalStorageStore> {
-        let prefix = string_arg(prefix, "prefix")?;
+        let prefix = String::arg(prefix, "prefix")?;
         let storage = match storage {
             Some(object) => JsValue::from(object),
             None => default_storage()?,
         };
+        let not_storage = "`storage` must be a Web Storage object";
         if !storage.is_object() {
             let got = type_name(&storage);
-            let message = format!("`storage` must be a Web Storage object, not {got}");
-            return Err(invalid_input(message));
+            return Err(invalid_input(format!("{not_storage}, not {got}")));
         }
-        let missing = |name: &str| {
-            let message =
-                format!("`storage` must be a Web Storage object; it has no `{name}` method");
-            Error::invalid_input(message)
-        };
+        let missing =
+            |name: &str| Error::invalid_input(format!("{not_storage}; it has no `{name}` method"));
         for name in ["getItem", "setItem", "removeItem", "key"] {
             method(&storage, name, missing)?;
         }

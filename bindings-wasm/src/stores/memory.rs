@@ -3,9 +3,7 @@
 use session_state::Store;
 use wasm_bindgen::prelude::*;
 
-use super::{AnyStore, store_class_methods};
-use crate::convert::key_arg;
-use crate::errors::JsResult;
+use super::store_class_methods;
 
 /// A store in memory (lost when the page closes). Every class that takes a store shares this
 /// one's data, so what a class saved can be read back here (and the other way round).
