@@ -124,12 +124,21 @@ impl Store for HostStore {
             if !listed.is_instance_of::<PyList>() && !listed.is_instance_of::<PyTuple>() {
                 return Ok(Err((type_name(listed), expected)));
             }
-            let names = listed.try_iter()?.map(|item| {
+            // Stops at the first item that is not a `str` (the rest may never end).
+            let mut names = Vec::new();
+            for item in listed.try_iter()? {
                 let item = item?;
-                let name = item.cast::<PyString>().ok().and_then(|s| s.extract().ok());
-                Ok(name.ok_or_else(|| (format!("a list holding {}", type_name(&item)), expected)))
-            });
-            Ok(names.collect::<PyResult<Vec<_>>>()?.into_iter().collect())
+                match item.cast::<PyString>().ok().and_then(|s| s.extract().ok()) {
+                    Some(name) => names.push(name),
+                    None => {
+                        return Ok(Err((
+                            format!("a list holding {}", type_name(&item)),
+                            expected,
+                        )));
+                    }
+                }
+            }
+            Ok(Ok(names))
         })?;
         Ok(keys_under(prefix, names))
     }

@@ -85,6 +85,23 @@ def test_list_holding_a_non_str_is_storage_error():
         TeamStore(store=returning("list", [1])).list("t")
 
 
+def test_list_is_refused_at_its_first_non_str_item():
+    read_on: list[str] = []
+
+    class Lazy(list):  # type: ignore[type-arg]
+        """A listing whose items after the first non-str one must never be asked for."""
+
+        def __iter__(self):  # type: ignore[no-untyped-def]
+            yield "teams/t/sessions/a.json"
+            yield 1
+            read_on.append("item after the int")
+            raise RuntimeError("read past the first non-str item")
+
+    with pytest.raises(StorageError, match="returned a list holding int, expected a list of str"):
+        TeamStore(store=returning("list", Lazy())).list("t")
+    assert read_on == []
+
+
 def test_list_may_be_a_tuple_and_write_returns_are_ignored():
     store = DictStore()
     store.write = lambda key, data: store.data.__setitem__(key, bytes(data)) or 42  # type: ignore[method-assign]
