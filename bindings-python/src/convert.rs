@@ -1,6 +1,6 @@
 //! Documents across the boundary: serde values to plain `dict`/`list` and back, mostly through
-//! JSON text and CPython's C-accelerated `json` module (under the stable ABI faster than a
-//! generic converter; the user never sees the text). The orchestrator document has its own
+//! JSON text and CPython's C-accelerated `json` module (faster than a generic converter; the
+//! user never sees the text). The orchestrator document has its own
 //! paths: [`fast_typed`] reads a dict into it, [`json_to_py`] builds a file's dict in one pass.
 
 mod from_python;
