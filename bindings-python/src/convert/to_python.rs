@@ -7,12 +7,13 @@ use pyo3::types::PyBytes;
 use super::Out;
 
 /// The JSON text `bytes` (BOM skipped) the core has checked, as what `json.loads` gives, built
-/// in one pass by jiter (keys shared through its cache); text jiter refuses (`NaN`, a lone
-/// surrogate, nesting beyond its limit, another encoding) goes to `json.loads`.
+/// in one pass by jiter (short strings shared through its bounded cache, as pydantic does);
+/// text jiter refuses (`NaN`, a lone surrogate, nesting beyond its limit, another encoding)
+/// goes to `json.loads`.
 pub fn json_to_py<'py>(py: Python<'py>, bytes: &[u8]) -> Out<'py> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let parse = PythonParse {
-        cache_mode: StringCacheMode::Keys,
+        cache_mode: StringCacheMode::All,
         ..PythonParse::default()
     };
     match parse.python_parse(py, bytes) {
