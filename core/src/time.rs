@@ -258,54 +258,7 @@ pub fn format_naive_seconds(utc: DateTime<Utc>) -> String {
 
 /// Writes `utc` as RFC 3339 UTC with `Z` and 0, 3, 6 or 9 fraction digits.
 pub fn format_rfc3339(utc: DateTime<Utc>) -> String {
-    let mut out = [0; RFC3339_MAX];
-    match write_rfc3339(&utc, &mut out) {
-        Some(text) => text.to_owned(),
-        None => utc.to_rfc3339_opts(SecondsFormat::AutoSi, true),
-    }
-}
-
-/// The longest text [`write_rfc3339`] writes: `9999-12-31T23:59:59.123456789Z`.
-const RFC3339_MAX: usize = 30;
-
-/// `utc` as [`format_rfc3339`] writes it, into `out` without chrono's general formatter (every
-/// document save writes a few hundred timestamps); `None` for what it leaves to chrono: a year
-/// outside 0 to 9999, a leap second.
-fn write_rfc3339<'a>(utc: &DateTime<Utc>, out: &'a mut [u8; RFC3339_MAX]) -> Option<&'a str> {
-    use chrono::{Datelike, Timelike};
-    let (date, time) = (utc.date_naive(), utc.time());
-    let nanos = time.nanosecond();
-    let year = u32::try_from(date.year()).ok().filter(|&y| y <= 9999)?;
-    if nanos >= 1_000_000_000 {
-        return None;
-    }
-    // chrono's `SecondsFormat::AutoSi`: no fraction, or 3, 6 or 9 digits, the fewest exact.
-    let (fraction, width) = match nanos {
-        0 => (0, 0),
-        n if n % 1_000_000 == 0 => (n / 1_000_000, 3),
-        n if n % 1_000 == 0 => (n / 1_000, 6),
-        n => (n, 9),
-    };
-    let mut put = |end: usize, mut value: u32, width: usize| {
-        for at in (end - width..end).rev() {
-            out[at] = b"0123456789"[usize::try_from(value % 10).unwrap_or(0)];
-            value /= 10;
-        }
-    };
-    put(4, year, 4);
-    put(7, date.month(), 2);
-    put(10, date.day(), 2);
-    put(13, time.hour(), 2);
-    put(16, time.minute(), 2);
-    put(19, time.second(), 2);
-    put(20 + width, fraction, width);
-    for (at, separator) in [(4, b'-'), (7, b'-'), (10, b'T'), (13, b':'), (16, b':')] {
-        out[at] = separator;
-    }
-    let len = if width == 0 { 19 } else { 20 + width };
-    out[19] = b'.';
-    out[len] = b'Z';
-    std::str::from_utf8(&out[..=len]).ok()
+    utc.to_rfc3339_opts(SecondsFormat::AutoSi, true)
 }
 
 impl From<DateTime<Utc>> for Timestamp {
@@ -342,11 +295,7 @@ impl fmt::Display for Timestamp {
 
 impl Serialize for Timestamp {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = [0; RFC3339_MAX];
-        match write_rfc3339(&self.utc, &mut out) {
-            Some(text) => serializer.serialize_str(text),
-            None => serializer.serialize_str(&self.to_rfc3339()),
-        }
+        serializer.serialize_str(&self.to_rfc3339())
     }
 }
 
@@ -373,39 +322,6 @@ impl schemars::JsonSchema for Timestamp {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    proptest::proptest! {
-        #[test]
-        fn quick_format_is_chronos_auto_si(seconds in -70_000_000_000i64..300_000_000_000, nanos in 0u32..2_000_000_000, round in 0usize..4) {
-            // Nanoseconds whole to the second, milli and microsecond, as well as any; past 10^9
-            // a leap second (chrono keeps it only at second 59, else there is no instant).
-            let nanos = [0, nanos / 1_000_000 * 1_000_000, nanos / 1_000 * 1_000, nanos][round];
-            if let Some(utc) = DateTime::from_timestamp(seconds, nanos) {
-                proptest::prop_assert_eq!(format_rfc3339(utc), utc.to_rfc3339_opts(SecondsFormat::AutoSi, true));
-                proptest::prop_assert_eq!(serde_json::to_string(&Timestamp::from_utc(utc)).unwrap(), format!("\"{}\"", utc.to_rfc3339_opts(SecondsFormat::AutoSi, true)));
-            }
-        }
-    }
-
-    #[test]
-    fn quick_format_covers_the_ends_and_leaves_the_rest_to_chrono() {
-        let at = |year, month, day, (h, m, s, nano)| {
-            NaiveDate::from_ymd_opt(year, month, day)
-                .and_then(|d| d.and_hms_nano_opt(h, m, s, nano))
-                .unwrap()
-                .and_utc()
-        };
-        for utc in [
-            at(0, 1, 1, (0, 0, 0, 0)),
-            at(9999, 12, 31, (23, 59, 59, 999_999_999)),
-            at(2016, 12, 31, (23, 59, 59, 1_500_000_000)),
-            at(10000, 1, 1, (0, 0, 0, 0)),
-            at(-1, 12, 31, (23, 59, 59, 10)),
-        ] {
-            let chrono = utc.to_rfc3339_opts(SecondsFormat::AutoSi, true);
-            assert_eq!(format_rfc3339(utc), chrono);
-        }
-    }
 
     #[test]
     fn epoch_millis_map_to_utc_instants() {
