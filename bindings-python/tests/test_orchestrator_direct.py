@@ -167,3 +167,19 @@ def test_load_gives_every_value_as_json_loads_reads_it(here, text):
         return  # outside 64 bits: save refuses it (test_values.py)
     save_session(loaded, store=store)
     assert repr(load_session(store=store)["n"]) == repr(json.loads(FILE.read_bytes())["n"])
+
+
+def test_another_writers_file_raises_the_checks_error_before_any_dict_is_built(here):
+    store = FileStore(here, durable=False)
+    save_session(session(), store=store)
+    data = saved_file()
+    # Valid JSON, a wrong document: the check's error, though json.loads reads it.
+    FILE.write_text(json.dumps(dict(data, status="sleeping")), encoding="utf-8")
+    with pytest.raises(CorruptStateError, match="status"):
+        load_session(store=store)
+    # Over the size limit (16 MiB): refused by size, the text never built.
+    FILE.write_text(json.dumps(dict(data, big="x" * (17 << 20))), encoding="utf-8")
+    with pytest.raises(InvalidInputError, match="more than the limit of 16777216 bytes"):
+        load_session(store=store)
+    FILE.write_text(json.dumps(dict(data, goal="back")), encoding="utf-8")
+    assert load_session(store=store)["goal"] == "back"
