@@ -183,3 +183,15 @@ def test_another_writers_file_raises_the_checks_error_before_any_dict_is_built(h
         load_session(store=store)
     FILE.write_text(json.dumps(dict(data, goal="back")), encoding="utf-8")
     assert load_session(store=store)["goal"] == "back"
+
+
+@pytest.mark.parametrize("text", ['"\\ud800"', "1e400", "[" * 130 + "]" * 130])
+def test_what_only_pythons_json_reads_is_corrupt_state(here, text):
+    # docs/DIFFERENCES.md: a lone surrogate escape, a number beyond the float range, nesting
+    # over 128 levels.
+    save_session(session())
+    FILE.write_text(FILE.read_text(encoding="utf-8").replace('"goal"', f'"n": {text}, "goal"', 1),
+                    encoding="utf-8")
+    json.loads(FILE.read_bytes())
+    with pytest.raises(CorruptStateError):
+        load_session()
