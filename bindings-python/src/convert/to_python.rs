@@ -8,8 +8,7 @@ use super::Out;
 
 /// The JSON text `bytes` (BOM skipped) the core has checked, as what `json.loads` gives, built
 /// in one pass by jiter (short strings shared through its bounded cache, as pydantic does);
-/// text jiter refuses (`NaN`, a lone surrogate, nesting beyond its limit, another encoding)
-/// goes to `json.loads`.
+/// text jiter refuses (nesting beyond its limit of 200, say) goes to `json.loads`.
 pub fn json_to_py<'py>(py: Python<'py>, bytes: &[u8]) -> Out<'py> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let parse = PythonParse {
