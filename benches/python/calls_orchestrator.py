@@ -13,6 +13,7 @@ import json
 import os
 import sys
 import tempfile
+from pathlib import Path
 
 from bench_orchestrator import session, skill_module
 
@@ -32,8 +33,8 @@ def call(side, folder):
     if side == "save":
         return lambda: ours.save_session(state, store=store)
     if side == "json-loads":
-        path = os.path.join(folder, ".claude", "orchestrator-session.json")
-        return lambda: json.loads(open(path, "rb").read())
+        path = Path(folder, ".claude", "orchestrator-session.json")
+        return lambda: json.loads(path.read_bytes())
     skill = skill_module()
     skill.save_session(state)
     if side == "skill-load":

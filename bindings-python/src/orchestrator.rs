@@ -99,25 +99,24 @@ py_new!(PyOrchestrator {
         let Some(bytes) = self.inner.store().read(&key).py()? else {
             return Ok(None);
         };
-        let parallel = !self.inner.is_checked(&key, &bytes)
-            && bytes.len() <= self.inner.options().max_document_bytes;
-        if parallel {
-            // Another writer's file: the core's check (no Python in it) runs on a second
-            // thread while this one builds the dict; its error, if any, is the one raised.
-            let run = std::thread::scope(|scope| {
-                let check = std::thread::Builder::new()
-                    .spawn_scoped(scope, || self.inner.check(&key, &bytes))
-                    .ok()?;
-                let built = json_to_py(py, &bytes);
-                Some((check.join().ok()?, built))
-            });
-            if let Some((checked, built)) = run {
-                checked.py()?;
-                return built.map(Some);
-            }
+        if !self.inner.needs_check(&key, &bytes).py()? {
+            return json_to_py(py, &bytes).map(Some);
         }
-        self.inner.check(&key, &bytes).py()?;
-        json_to_py(py, &bytes).map(Some)
+        // Another writer's file: the core's check (no Python in it) runs on a second thread
+        // while this one builds the dict; its error, if any, is the one raised.
+        let run = std::thread::scope(|scope| {
+            let check = std::thread::Builder::new()
+                .spawn_scoped(scope, || self.inner.check(&key, &bytes))
+                .ok()?;
+            let built = json_to_py(py, &bytes);
+            Some((check.join().ok()?, built))
+        });
+        let (checked, built) = match run {
+            Some(run) => run,
+            None => (self.inner.check(&key, &bytes), json_to_py(py, &bytes)),
+        };
+        checked.py()?;
+        built.map(Some)
     }
 
     #[pyo3(signature = (doc, replace = None))]

@@ -72,15 +72,30 @@ fn check_skips_only_the_bytes_this_handle_saved_last() {
         .unwrap();
     let saved = s.store().read(&key).unwrap().unwrap();
     s.check(&key, &saved).unwrap();
+    // What `save` wrote last has nothing to parse.
+    let mut doc = s.load().unwrap().unwrap();
+    s.save(&mut doc).unwrap();
+    let written = s.store().read(&key).unwrap().unwrap();
+    assert!(!s.needs_check(&key, &written).unwrap());
     let mut changed: Value = serde_json::from_slice(&saved).unwrap();
     changed["status"] = json!("sleeping");
     let changed = serde_json::to_vec(&changed).unwrap();
+    assert!(s.needs_check(&key, &changed).unwrap());
     assert_eq!(
         s.check(&key, &changed).unwrap_err().kind(),
         ErrorKind::CorruptState
     );
     let other = OrchestratorStore::new(MemoryStore::new(), clock());
+    assert!(other.needs_check(&key, &saved).unwrap());
     other.check(&key, &saved).unwrap();
+    // Over the size limit: the error `check` gives, before anything is parsed.
+    let small = OrchestratorStore::new(MemoryStore::new(), clock()).with_max_document_bytes(10);
+    let too_big = small.needs_check(&key, &saved).unwrap_err();
+    assert_eq!(too_big.kind(), ErrorKind::InvalidInput);
+    assert_eq!(
+        too_big.to_string(),
+        small.check(&key, &saved).unwrap_err().to_string()
+    );
     assert_eq!(
         other.check(&key, &saved[..10]).unwrap_err().kind(),
         ErrorKind::CorruptState

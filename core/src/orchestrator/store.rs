@@ -14,6 +14,7 @@ use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Hint, Result};
 use crate::json::check_rewrite;
 use crate::key::Key;
+use crate::limit::check_size;
 use crate::store::{Store, update_with};
 use crate::time::{Clock, Timestamp};
 
@@ -104,16 +105,25 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// without building the document when they are the current file this handle saved last:
     /// those were checked before they were written.
     pub fn check(&self, key: &Key, bytes: &[u8]) -> Result<()> {
-        if self.is_checked(key, bytes) {
-            return Ok(());
+        if self.needs_check(key, bytes)? {
+            self.parse(key, bytes)?;
         }
-        self.parse(key, bytes).map(drop)
+        Ok(())
     }
 
-    /// Whether [`check`](Self::check) has nothing to parse in these bytes under `key` (the
-    /// current file this handle saved last), so a front end knows when a check costs time.
-    pub fn is_checked(&self, key: &Key, bytes: &[u8]) -> bool {
-        *key == current_key() && self.saved_last(bytes)
+    /// Whether [`check`](Self::check) of these bytes under `key` has a document to parse:
+    /// `false` for the current file this handle saved last, the size error `check` would give
+    /// for bytes over [`ParseOptions::max_document_bytes`]. A front end that builds its own
+    /// values from the bytes knows from it when the check costs time, before building any.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidInput`] for bytes over the limit.
+    pub fn needs_check(&self, key: &Key, bytes: &[u8]) -> Result<bool> {
+        if *key == current_key() && self.saved_last(bytes) {
+            return Ok(false);
+        }
+        check_size(key, bytes, self.options.max_document_bytes)?;
+        Ok(true)
     }
 
     /// Whether `bytes` are the current file this handle saved last.
