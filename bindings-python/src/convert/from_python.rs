@@ -1,8 +1,5 @@
 //! Plain Python data read with serde straight from the objects, for the common case.
 
-use std::collections::HashMap;
-use std::collections::hash_map::Entry;
-
 use pyo3::prelude::*;
 use pyo3::types::iter::{BoundDictIterator, BoundListIterator};
 use pyo3::types::{PyBool, PyDict, PyFloat, PyInt, PyList, PyString};
@@ -10,24 +7,18 @@ use serde::de::{self, DeserializeOwned, DeserializeSeed, Visitor};
 use session_state::json as json_check;
 
 use super::Obj;
-use rustc_hash::FxBuildHasher;
 
 /// Plain Python data read as `T` straight from the objects when all of it is of exact built-in
 /// types needing no rewording (`str` keys, no lone surrogate, 64-bit ints, finite floats, at
 /// most [`json_check::MAX_VALUE_NESTING`] levels, at most `limit` bytes of JSON for sure) and
 /// `T` accepts it, with the visitor calls serde_json makes; `None` sends it to `json_bytes`.
 pub fn fast_typed<T: DeserializeOwned>(value: &Obj<'_>, limit: usize) -> Option<T> {
-    let mut walk = Walk(limit, HashMap::default());
-    T::deserialize(PyData(value, 0, &mut walk)).ok()
+    let mut budget = limit;
+    T::deserialize(PyData(value, 0, &mut budget)).ok()
 }
 
 /// The `, ` after a member or item, counted with each value.
 const SEPARATOR: usize = 2;
-
-/// The state of one [`fast_typed`]: the bytes of JSON text left under the limit (counted at
-/// their largest: each string byte as `\u00XX`), and the keys converted, by object (a dict's
-/// keys are mostly the same `str` objects, kept alive by the dict while it is read).
-struct Walk(usize, HashMap<usize, String, FxBuildHasher>);
 
 /// Takes `bytes` from the `budget`; [`Declined`] when it would run out.
 fn spend(budget: &mut usize, bytes: usize) -> Result<(), Declined> {
@@ -42,17 +33,18 @@ fn declined() -> Declined {
     de::Error::custom("not read directly")
 }
 
-/// One Python value as a serde deserializer, `depth` containers down.
-struct PyData<'a, 'py>(&'a Obj<'py>, usize, &'a mut Walk);
+/// One Python value as a serde deserializer, `depth` containers down, with the bytes of JSON
+/// text left under the limit (counted at their largest: each string byte as `\u00XX`).
+struct PyData<'a, 'py>(&'a Obj<'py>, usize, &'a mut usize);
 
 impl<'de> serde::Deserializer<'de> for PyData<'_, '_> {
     type Error = Declined;
 
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Declined> {
-        let PyData(value, depth, walk) = self;
+        let PyData(value, depth, budget) = self;
         if let Ok(text) = value.cast_exact::<PyString>() {
             let text = text.to_cow().map_err(|_| declined())?;
-            spend(&mut walk.0, text.len() * 6 + 2 + SEPARATOR)?;
+            spend(budget, text.len() * 6 + 2 + SEPARATOR)?;
             return visitor.visit_string(text.into_owned());
         }
         let (dict, list) = (value.cast_exact::<PyDict>(), value.cast_exact::<PyList>());
@@ -60,15 +52,15 @@ impl<'de> serde::Deserializer<'de> for PyData<'_, '_> {
             if depth == json_check::MAX_VALUE_NESTING {
                 return Err(declined());
             }
-            spend(&mut walk.0, 2 + SEPARATOR)?;
+            spend(budget, 2 + SEPARATOR)?;
             return match (dict, list) {
-                (Ok(dict), _) => visitor.visit_map(PyMap(dict.iter(), None, depth + 1, walk)),
-                (_, Ok(list)) => visitor.visit_seq(PySeq(list.iter(), depth + 1, walk)),
+                (Ok(dict), _) => visitor.visit_map(PyMap(dict.iter(), None, depth + 1, budget)),
+                (_, Ok(list)) => visitor.visit_seq(PySeq(list.iter(), depth + 1, budget)),
                 _ => Err(declined()),
             };
         }
         // The longest number `json.dumps` writes: `-2.2250738585072014e-308`.
-        spend(&mut walk.0, 24 + SEPARATOR)?;
+        spend(budget, 24 + SEPARATOR)?;
         if value.is_none() {
             return visitor.visit_unit();
         }
@@ -97,7 +89,7 @@ impl<'de> serde::Deserializer<'de> for PyData<'_, '_> {
 
     fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Declined> {
         if self.0.is_none() {
-            spend(&mut self.2.0, 4 + SEPARATOR)?;
+            spend(self.2, 4 + SEPARATOR)?;
             return visitor.visit_none();
         }
         visitor.visit_some(self)
@@ -117,12 +109,12 @@ impl<'de> serde::Deserializer<'de> for PyData<'_, '_> {
     }
 }
 
-/// A `dict` for [`PyData`]: its items, the value of the key just read, the depth, the walk.
+/// A `dict` for [`PyData`]: its items, the value of the key just read, the depth, the budget.
 struct PyMap<'a, 'py>(
     BoundDictIterator<'py>,
     Option<Obj<'py>>,
     usize,
-    &'a mut Walk,
+    &'a mut usize,
 );
 
 impl<'de> de::MapAccess<'de> for PyMap<'_, '_> {
@@ -136,13 +128,11 @@ impl<'de> de::MapAccess<'de> for PyMap<'_, '_> {
             return Ok(None);
         };
         self.1 = Some(value);
-        let text = key.cast_exact::<PyString>().map_err(|_| declined())?;
-        let text = match self.3.1.entry(key.as_ptr() as usize) {
-            Entry::Occupied(known) => known.into_mut(),
-            Entry::Vacant(new) => new.insert(text.to_cow().map_err(|_| declined())?.into_owned()),
-        };
-        spend(&mut self.3.0, text.len() * 6 + 4)?; // `"key": `
-        seed.deserialize(de::value::StrDeserializer::<Declined>::new(text))
+        // The key's UTF-8, kept by the `str` object (no copy): a field name needs none.
+        let key = key.cast_exact::<PyString>().map_err(|_| declined())?;
+        let text = key.to_cow().map_err(|_| declined())?;
+        spend(self.3, text.len() * 6 + 4)?; // `"key": `
+        seed.deserialize(de::value::StrDeserializer::<Declined>::new(&text))
             .map(Some)
     }
 
@@ -152,8 +142,8 @@ impl<'de> de::MapAccess<'de> for PyMap<'_, '_> {
     }
 }
 
-/// The items of a `list` for [`PyData`], the depth and the walk.
-struct PySeq<'a, 'py>(BoundListIterator<'py>, usize, &'a mut Walk);
+/// The items of a `list` for [`PyData`], the depth and the budget.
+struct PySeq<'a, 'py>(BoundListIterator<'py>, usize, &'a mut usize);
 
 impl<'de> de::SeqAccess<'de> for PySeq<'_, '_> {
     type Error = Declined;
