@@ -46,16 +46,22 @@ impl OrchestratorStore {
     pub fn load(&self) -> JsonText {
         JsonText(self.inner.load_json())
     }
+
+    /// Saves `doc` as the current session with `updated` set to now (a current file that does
+    /// not parse is copied aside first) and returns the saved document; `doc` is not changed.
+    #[napi(
+        ts_args_type = "doc: OrchestratorSession",
+        ts_return_type = "OrchestratorSession"
+    )]
+    pub fn save(&self, doc: Any<'_>) -> JsonText {
+        JsonText((|| {
+            let mut doc = session_argument(doc, "doc", self.inner.options())?;
+            self.inner.save_json(&mut doc).map(Some)
+        })())
+    }
 }
 
 js_methods!(OrchestratorStore {
-    #[doc = " Saves `doc` as the current session with `updated` set to now (a current file that does"]
-    #[doc = " not parse is copied aside first) and returns the saved document; `doc` is not changed."]
-    fn save(&self, doc: Any<'_>) -> OrchestratorSession
-        = "doc: OrchestratorSession", "OrchestratorSession" => {
-        let mut doc = session_argument(doc, "doc", self.inner.options())?;
-        self.inner.save(&mut doc).map(|_key| doc)
-    };
     #[doc = " Writes `doc` to `.claude/orchestrator-history/{session_id}.json`, removes the current file"]
     #[doc = " if it holds that session, returns the archive key. Throws `already_exists` unless `replace`."]
     fn archive(&self, doc: Doc, options: Replace) -> String

@@ -3,7 +3,8 @@
 //! `parse_argument` of the same data's JSON text accepts, and gives the same document;
 //! `OrchestratorStore::check` refuses what `parse` refuses, skipping only the bytes the
 //! handle saved last itself; `OrchestratorStore::load_json` is the JSON of what `load` gives,
-//! the file itself only when it is the one the handle saved last.
+//! the file itself only when it is the one the handle saved last; `save_json` returns the text
+//! `save` writes.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -135,4 +136,35 @@ fn load_json_is_the_json_of_load() {
 
     s.store().write(&key, b"{").unwrap();
     assert_eq!(s.load_json().unwrap_err().kind(), ErrorKind::CorruptState);
+}
+
+#[test]
+fn save_json_is_the_text_written_and_saves_as_save_does() {
+    let key = current_key();
+    let s = OrchestratorStore::new(MemoryStore::new(), clock());
+    let bytes = serde_json::to_vec(&valid()).unwrap();
+    let mut doc = parse_argument("doc", &bytes, &ParseOptions::default()).unwrap();
+    let mut same = doc.clone();
+    let text = s.save_json(&mut doc).unwrap();
+    assert_eq!(
+        text.as_bytes(),
+        s.store().read(&key).unwrap().unwrap().as_slice()
+    );
+    assert_eq!(text.as_bytes(), doc.to_pretty_json().as_slice());
+    // Stamped as `save` stamps (`updated` is the clock's now), the unknown member kept.
+    let written: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(written["updated"], "2026-01-01T00:00:00Z");
+    assert_eq!(written["x"], valid()["x"]);
+    // The same document through `save` on another store writes the same bytes.
+    let other = OrchestratorStore::new(MemoryStore::new(), clock());
+    other.save(&mut same).unwrap();
+    assert_eq!(other.store().read(&key).unwrap().unwrap(), text.as_bytes());
+    // An invalid session id is refused before anything is written.
+    let mut bad = doc.clone();
+    bad.session_id = "../x".into();
+    assert_eq!(
+        s.save_json(&mut bad).unwrap_err().kind(),
+        ErrorKind::InvalidKey
+    );
+    assert_eq!(s.store().read(&key).unwrap().unwrap(), text.as_bytes());
 }

@@ -233,6 +233,26 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// [`ErrorKind::Conflict`] for a `doc` read before a later save (see above; nothing
     /// written); [`ErrorKind::Storage`].
     pub fn save(&self, doc: &mut OrchestratorSession) -> Result<Key> {
+        self.save_then(doc, |_| current_key())
+    }
+
+    /// Saves `doc` as [`save`](Self::save) does and returns the JSON text written, for a front
+    /// end that makes the saved document's values from text (`JSON.parse`): no second
+    /// serialisation of `doc`.
+    ///
+    /// # Errors
+    /// As [`save`](Self::save).
+    pub fn save_json(&self, doc: &mut OrchestratorSession) -> Result<String> {
+        // The bytes are serde_json's: UTF-8, borrowed as they are.
+        self.save_then(doc, |bytes| String::from_utf8_lossy(bytes).into_owned())
+    }
+
+    /// [`save`](Self::save), then `written` of the bytes written.
+    fn save_then<T>(
+        &self,
+        doc: &mut OrchestratorSession,
+        written: impl FnOnce(&[u8]) -> T,
+    ) -> Result<T> {
         history_key(&doc.session_id)?;
         let read_at = doc.updated;
         self.stamp(doc);
@@ -267,8 +287,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             }
             Ok(Some(bytes.clone()))
         })?;
+        let out = written(&bytes);
         *last_saved = bytes;
-        Ok(key)
+        Ok(out)
     }
 
     /// The pretty JSON of `doc`, to be written under `key`: the one place every write of a
