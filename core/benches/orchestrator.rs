@@ -50,6 +50,9 @@ fn save_load(c: &mut Criterion) {
     group.bench_function("parse/typed", |b| {
         b.iter(|| black_box(parse_document(&current_key(), black_box(&bytes), &options).unwrap()));
     });
+    group.bench_function("serialize/pretty", |b| {
+        b.iter(|| black_box(black_box(&doc).to_pretty_json()));
+    });
     group.bench_function("parse/value", |b| {
         b.iter(|| {
             black_box(serde_json::from_slice::<serde_json::Value>(black_box(&bytes)).unwrap())
