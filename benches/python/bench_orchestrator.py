@@ -11,10 +11,12 @@ like with like:
 - durable: ours by default (fsync of the file and its folder), SqliteSaver as it comes (WAL,
   `synchronous=FULL`), and the floor with the same fsyncs.
 
-    .venv/bin/python benches/python/bench_orchestrator.py [repeats]   # default 200
+    .venv/bin/python benches/python/bench_orchestrator.py [repeats]   # default 1000
 
 SqliteSaver is the `langgraph-checkpoint-sqlite` package, installed into the bench's venv
 only (`.venv/bin/pip install langgraph-checkpoint-sqlite`); without it its rows are skipped.
+So is orjson (`.venv/bin/pip install orjson`), the reference row of the fastest plain way:
+its `dumps` (indent 2) written and renamed over, its `loads` of the file, nothing checked.
 Prints a table: the median over rounds of the mean time per call (the sides take turns,
 so a change of load hits all of them), and the speed-ups of ours.
 """
@@ -166,25 +168,49 @@ def floor_side(durable):
     return side
 
 
-def has_sqlite_saver():
+def orjson_side(state, repeats):
+    """The fastest plain way on record: orjson's dumps (indent 2) written and renamed over, and
+    its loads of the file; no check of the document either way."""
+    import orjson
+
+    path, temp = "o.json", ".o.json.tmp"
+
+    def write():
+        with open(temp, "wb") as f:
+            f.write(orjson.dumps(state, option=orjson.OPT_INDENT_2))
+        os.rename(temp, path)
+
+    def read():
+        with open(path, "rb") as f:
+            return orjson.loads(f.read())
+
+    save, load = timed(write, repeats), timed(read, repeats)
+    assert len(read()["agents"]) == 200
+    return save, load
+
+
+def has(module, package, rows):
+    """Whether `module` imports; else says which `pip install` adds its `rows`."""
     try:
-        import langgraph.checkpoint.sqlite  # noqa: F401
+        importlib.import_module(module)
     except ImportError:
-        print("SqliteSaver skipped: `.venv/bin/pip install langgraph-checkpoint-sqlite` "
-              "adds its rows")
+        print(f"{rows} skipped: `.venv/bin/pip install {package}` adds them")
         return False
     return True
 
 
 def main():
-    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 200
+    repeats = int(sys.argv[1]) if len(sys.argv) > 1 else 1000
     rounds = 5
-    with_sqlite = has_sqlite_saver()
+    with_sqlite = has("langgraph.checkpoint.sqlite", "langgraph-checkpoint-sqlite",
+                      "SqliteSaver's rows")
+    with_orjson = has("orjson", "orjson", "orjson's row")
     modes = {
         "no fsync": [("skill (seed)", skill_side), ("ours, durable=False", ours_side(False)),
                      ("ours, load of a file another handle wrote", ours_other_writer),
                      ("SqliteSaver, synchronous=OFF", sqlite_side(False)),
-                     ("floor: write + rename / read", floor_side(False))],
+                     ("floor: write + rename / read", floor_side(False)),
+                     ("reference: orjson dumps + write + rename / read + loads", orjson_side)],
         "durable": [("ours (default)", ours_side(True)),
                      ("SqliteSaver (default: WAL, synchronous=FULL)", sqlite_side(True)),
                      ("floor: write + fsync + rename + fsync folder / read", floor_side(True))],
@@ -197,7 +223,9 @@ def main():
     print("|---|---|---:|---:|---:|---:|")
     try:
         for mode, sides in modes.items():
-            sides = [(n, f) for n, f in sides if with_sqlite or not n.startswith("SqliteSaver")]
+            sides = [(n, f) for n, f in sides
+                     if (with_sqlite or not n.startswith("SqliteSaver"))
+                     and (with_orjson or "orjson" not in n)]
             times = {name: ([], []) for name, _ in sides}
             for _ in range(rounds):
                 for name, side in sides:
