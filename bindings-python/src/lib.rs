@@ -14,6 +14,11 @@ mod team;
 
 use pyo3::prelude::*;
 
+/// mimalloc for the extension's own allocations, as pydantic-core does: a save allocates and
+/// frees a document's strings and its 70 KB buffers of JSON on every call (BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The native half of the `session_state` package.
 #[pymodule]
 #[pyo3(name = "_native")]
