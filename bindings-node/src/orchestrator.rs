@@ -54,10 +54,10 @@ impl OrchestratorStore {
         ts_return_type = "OrchestratorSession"
     )]
     pub fn save(&self, doc: Any<'_>) -> JsonText {
-        JsonText((|| {
-            let mut doc = session_argument(doc, "doc", self.inner.options())?;
-            self.inner.save_json(&mut doc).map(Some)
-        })())
+        JsonText(
+            session_argument(doc, "doc", self.inner.options())
+                .and_then(|mut doc| self.inner.save_json(&mut doc).map(Some)),
+        )
     }
 }
 

@@ -243,7 +243,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// # Errors
     /// As [`save`](Self::save).
     pub fn save_json(&self, doc: &mut OrchestratorSession) -> Result<String> {
-        // The bytes are serde_json's: UTF-8, borrowed as they are.
+        // serde_json writes UTF-8, so nothing is replaced; the bytes themselves stay with the
+        // handle as the file it saved last.
         self.save_then(doc, |bytes| String::from_utf8_lossy(bytes).into_owned())
     }
 
