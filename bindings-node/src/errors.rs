@@ -98,7 +98,7 @@ impl<T: Serialize + 'static> ToNapiValue for Out<T> {
         }
         let text = serde_json::to_string(&value)
             .map_err(|e| napi::Error::from_reason(format!("cannot serialise the result: {e}")))?;
-        json_parse(&env, text)
+        json_parse(&env, &text)
     }
 }
 
@@ -112,13 +112,24 @@ impl ToNapiValue for JsonText {
     unsafe fn to_napi_value(raw: sys::napi_env, value: Self) -> napi::Result<sys::napi_value> {
         let env = Env::from_raw(raw);
         let text = value.0.map_err(|err| to_js_error(&env, err))?;
-        json_parse(&env, text.unwrap_or_else(|| "null".to_owned()))
+        json_parse(&env, text.as_deref().unwrap_or("null"))
     }
 }
 
-/// The engine's `JSON.parse` of `text`.
-fn json_parse(env: &Env, text: String) -> napi::Result<sys::napi_value> {
+/// The engine's `JSON.parse` of `text` (what it throws comes back as the error, cleared).
+pub fn json_parse(env: &Env, text: &str) -> napi::Result<sys::napi_value> {
     let json: Object<'_> = env.get_global()?.get_named_property("JSON")?;
-    let parse: Function<'_, String, Unknown<'_>> = json.get_named_property("parse")?;
+    let parse: Function<'_, &str, Unknown<'_>> = json.get_named_property("parse")?;
     Ok(parse.call(text)?.raw())
+}
+
+/// A value already made in JavaScript, returned as it is.
+#[derive(Debug)]
+pub struct Made(pub sys::napi_value);
+
+#[allow(unsafe_code)]
+impl ToNapiValue for Made {
+    unsafe fn to_napi_value(_: sys::napi_env, value: Self) -> napi::Result<sys::napi_value> {
+        Ok(value.0)
+    }
 }

@@ -2,6 +2,7 @@
 //! the free functions `resumeSummary`, `renderResume`, `salvage` and `jsonSchema`. Documents are
 //! plain objects of the file's shape, read with the core's own parser; none passed is mutated.
 
+use napi::bindgen_prelude::Env;
 use napi_derive::napi;
 use serde_json::Value;
 use session_state::orchestrator::{
@@ -12,11 +13,11 @@ use session_state::orchestrator::{
 };
 use session_state::ownership::Writer;
 use session_state::{Clock, Key};
-use session_state_fs::SystemClock;
+use session_state_fs::{SystemClock, beside};
 
 use crate::any_store::WithHead;
 use crate::args::{Any, Bytes, Doc, Instant, Json, Options};
-use crate::errors::{JsonText, Out};
+use crate::errors::{JsonText, Made, Out, json_parse, to_js_error};
 use crate::json_text::session_argument;
 
 type Core = core::OrchestratorStore<crate::AnyStore, SystemClock>;
@@ -43,8 +44,27 @@ impl OrchestratorStore {
     /// The current session, or `null` when there is none. Throws `corrupt_state` (with
     /// `salvaged`), `incompatible_schema`, `invalid_key`, `invalid_input` (too large), `storage`.
     #[napi(ts_return_type = "OrchestratorSession | null")]
-    pub fn load(&self) -> JsonText {
-        JsonText(self.inner.load_json())
+    pub fn load(&self, env: Env) -> napi::Result<Made> {
+        let throw = |err| to_js_error(&env, err);
+        let key = current_key();
+        let Some(bytes) = self.inner.store().read(&key).map_err(throw)? else {
+            return json_parse(&env, "null").map(Made);
+        };
+        if !self.inner.needs_check(&key, &bytes).map_err(throw)? {
+            return json_parse(&env, &String::from_utf8_lossy(&bytes)).map(Made);
+        }
+        // Another writer's file: the core's check runs on a second thread while this one
+        // builds the values from the bytes, kept when the check finds them the document's text.
+        let options = self.inner.options();
+        let (checked, built) = beside(
+            || core::document_text(&key, &bytes, options),
+            || std::str::from_utf8(&bytes).map(|text| json_parse(&env, text)),
+        );
+        match (checked.map_err(throw)?, built) {
+            (None, Ok(built)) => built.map(Made),
+            (None, Err(_)) => json_parse(&env, &String::from_utf8_lossy(&bytes)).map(Made),
+            (Some(text), _) => json_parse(&env, &text).map(Made),
+        }
     }
 
     /// Saves `doc` as the current session with `updated` set to now (a current file that does

@@ -145,6 +145,27 @@ test('doctor finds and repairs a torn current file, keeping a copy', () => {
   sessions.rebuildIndex()
 })
 
+test('load of a file another handle wrote: its values when a save wrote it, else the document', () => {
+  const store = new MemoryStore()
+  const key = '.claude/orchestrator-session.json'
+  const saved = new OrchestratorStore(store).save(vector('orchestrator/seed-example.json'))
+  const written = store.read(key)
+  const other = () => new OrchestratorStore(store).load()
+  assert.deepEqual(other(), saved)
+  // The same values in other text (a BOM first, compact): the same document.
+  store.write(key, Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), written]))
+  assert.deepEqual(other(), saved)
+  store.write(key, Buffer.from(JSON.stringify(saved)))
+  assert.deepEqual(other(), saved)
+  // Text JSON.parse reads but the document's checks refuse, or that is not UTF-8: the error.
+  store.write(key, Buffer.from(JSON.stringify({ ...saved, agents: [{ ...saved.agents[0], progress: 101 }] })))
+  throwsCode(other, 'corrupt_state')
+  store.write(key, Buffer.from(JSON.stringify(saved).replace('"goal":"', '"goal":"\xff'), 'latin1'))
+  throwsCode(other, 'corrupt_state')
+  store.write(key, Buffer.from(JSON.stringify({ ...saved, schema_version: '2.0' })))
+  throwsCode(other, 'incompatible_schema')
+})
+
 test('naive timestamps follow naiveOffsetMinutes', () => {
   const store = new MemoryStore()
   const doc = vector('orchestrator/seed-example.json')

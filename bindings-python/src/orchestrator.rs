@@ -14,7 +14,7 @@ use session_state::orchestrator::{
     TaskAdd, TaskDone, current_key, parse_argument, valid_argument,
 };
 use session_state::{Clock, Key, Store};
-use session_state_fs::SystemClock;
+use session_state_fs::{SystemClock, beside};
 
 use crate::args::{self, Arg, Bounded, Fields, Json, py_functions, py_methods, py_new};
 use crate::convert::{Native, Obj, fast_typed, json_bytes, json_to_py, to_py};
@@ -102,19 +102,12 @@ py_new!(PyOrchestrator {
         if !self.inner.needs_check(&key, &bytes).py()? {
             return json_to_py(py, &bytes).map(Some);
         }
-        // Another writer's file: the core's check (no Python in it) runs on a second thread
+        // Another writer's file: the core's check (no Python in it) runs on a helper thread
         // while this one builds the dict; its error, if any, is the one raised.
-        let run = std::thread::scope(|scope| {
-            let check = std::thread::Builder::new()
-                .spawn_scoped(scope, || self.inner.check(&key, &bytes))
-                .ok()?;
-            let built = json_to_py(py, &bytes);
-            Some((check.join().ok()?, built))
-        });
-        let (checked, built) = match run {
-            Some(run) => run,
-            None => (self.inner.check(&key, &bytes), json_to_py(py, &bytes)),
-        };
+        let (checked, built) = beside(
+            || self.inner.check(&key, &bytes),
+            || json_to_py(py, &bytes),
+        );
         checked.py()?;
         built.map(Some)
     }

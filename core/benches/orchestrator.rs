@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use session_state::orchestrator::{
-    HistoryQuery, OrchestratorStore, ParseOptions, SessionStatus, current_key, history_dir,
-    index_head_key, index_key, parse_document,
+    HistoryQuery, OrchestratorStore, ParseOptions, SessionStatus, current_key, document_text,
+    history_dir, index_head_key, index_key, parse_document,
 };
 use session_state::{FixedClock, MemoryStore, Store};
 use session_state_fs::{Durability, FsStore, MARK_SETTLE};
@@ -52,6 +52,13 @@ fn save_load(c: &mut Criterion) {
     });
     group.bench_function("serialize/pretty", |b| {
         b.iter(|| black_box(black_box(&doc).to_pretty_json()));
+    });
+    // A load of another writer's file, for a front end that builds from text (Node).
+    group.bench_function("document_text", |b| {
+        b.iter(|| black_box(document_text(&current_key(), black_box(&bytes), &options).unwrap()));
+    });
+    group.bench_function("is_written_as", |b| {
+        b.iter(|| black_box(black_box(&doc).is_written_as(black_box(&bytes))));
     });
     group.bench_function("parse/value", |b| {
         b.iter(|| {

@@ -3,8 +3,8 @@
 //! `parse_argument` of the same data's JSON text accepts, and gives the same document;
 //! `OrchestratorStore::check` refuses what `parse` refuses, skipping only the bytes the
 //! handle saved last itself; `OrchestratorStore::load_json` is the JSON of what `load` gives,
-//! the file itself only when it is the one the handle saved last; `save_json` returns the text
-//! `save` writes.
+//! the file itself only when it is the text a save writes for that document
+//! (`OrchestratorStore::document_text`); `save_json` returns the text `save` writes.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -136,6 +136,93 @@ fn load_json_is_the_json_of_load() {
 
     s.store().write(&key, b"{").unwrap();
     assert_eq!(s.load_json().unwrap_err().kind(), ErrorKind::CorruptState);
+}
+
+#[test]
+fn document_text_is_none_only_for_the_text_a_save_writes() {
+    let key = current_key();
+    let s = OrchestratorStore::new(MemoryStore::new(), clock());
+    let new = NewSession {
+        goal: "goal".into(),
+        ..NewSession::default()
+    };
+    s.record_new(&new, Project::new("p", "/p", None), Some("abc"))
+        .unwrap();
+    let saved = s.store().read(&key).unwrap().unwrap();
+    assert_eq!(s.document_text(&key, &saved).unwrap(), None);
+
+    // Another handle's file, as a save wrote it: checked, and its own text.
+    let other = OrchestratorStore::new(MemoryStore::new(), clock());
+    other.store().write(&key, &saved).unwrap();
+    assert!(other.needs_check(&key, &saved).unwrap());
+    assert_eq!(other.document_text(&key, &saved).unwrap(), None);
+    assert_eq!(
+        other.load_json().unwrap().unwrap().as_bytes(),
+        saved.as_slice()
+    );
+
+    // The same values written otherwise (compact, no final newline, a space more, fields in
+    // another order): the document's text instead, whose values are the file's.
+    let value: Value = serde_json::from_slice(&saved).unwrap();
+    let mut reordered = value.as_object().unwrap().clone();
+    let goal = reordered.remove("goal").unwrap();
+    reordered.insert("goal".into(), goal);
+    let variants = [
+        serde_json::to_vec(&value).unwrap(),
+        saved[..saved.len() - 1].to_vec(),
+        [saved.as_slice(), b" "].concat(),
+        serde_json::to_vec_pretty(&reordered).unwrap(),
+    ];
+    for (i, bytes) in variants.iter().enumerate() {
+        let text = other.document_text(&key, bytes).unwrap().expect("a text");
+        assert_eq!(
+            serde_json::from_str::<Value>(&text).unwrap(),
+            value,
+            "variant {i}"
+        );
+    }
+
+    // Errors as `parse`, for bytes that do not hold a document.
+    assert_eq!(
+        other.document_text(&key, b"{").unwrap_err().kind(),
+        ErrorKind::CorruptState
+    );
+    assert_eq!(
+        other
+            .document_text(&key, &saved[..saved.len() / 2])
+            .unwrap_err()
+            .kind(),
+        ErrorKind::CorruptState
+    );
+}
+
+#[test]
+fn is_written_as_holds_for_the_pretty_text_only() {
+    let doc = parse_argument(
+        "doc",
+        &serde_json::to_vec(&valid()).unwrap(),
+        &ParseOptions::default(),
+    )
+    .unwrap();
+    let text = doc.to_pretty_json();
+    assert!(doc.is_written_as(&text));
+    let last = text.len() - 1;
+    for bytes in [
+        &text[..last],
+        &text[..text.len() / 2],
+        &[text.as_slice(), b"\n"].concat()[..],
+        &[b" ", text.as_slice()].concat()[..],
+        b"",
+    ] {
+        assert!(
+            !doc.is_written_as(bytes),
+            "{}",
+            String::from_utf8_lossy(bytes)
+        );
+    }
+    let mut changed = text.clone();
+    changed[last / 2] ^= 1;
+    assert!(!doc.is_written_as(&changed));
 }
 
 #[test]

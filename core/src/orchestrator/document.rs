@@ -255,6 +255,32 @@ impl OrchestratorSession {
         out.push(b'\n');
         out
     }
+
+    /// Whether `bytes` are [`to_pretty_json`](Self::to_pretty_json) of the document, found by
+    /// comparing as the text is made: nothing is allocated, and a difference stops the writing.
+    pub fn is_written_as(&self, bytes: &[u8]) -> bool {
+        let mut rest = bytes;
+        serde_json::to_writer_pretty(SameAs(&mut rest), self).is_ok() && rest == b"\n"
+    }
+}
+
+/// A writer that takes only the bytes that come next in its slice, and then moves past them.
+struct SameAs<'a, 'b>(&'a mut &'b [u8]);
+
+impl std::io::Write for SameAs<'_, '_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match self.0.strip_prefix(buf) {
+            Some(rest) => {
+                *self.0 = rest;
+                Ok(buf.len())
+            }
+            None => Err(std::io::ErrorKind::InvalidData.into()),
+        }
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 impl Project {

@@ -40,6 +40,7 @@ mod arguments;
 mod autosave;
 mod document;
 mod document_read;
+mod document_text;
 mod fork;
 mod forked_from;
 mod git_head;
@@ -69,6 +70,7 @@ pub use arguments::{
 pub use document::{
     Agent, CompletedWork, ContextUsage, Decision, OrchestratorSession, Project, SCHEMA_VERSION,
 };
+pub use document_text::document_text;
 pub use fork::{ForkOptions, HistoryTree, HistoryTreeEntry, forked_copy};
 pub use forked_from::{FORKED_FROM, ForkedFrom};
 pub use git_head::{GIT_HEAD, GitHead};

@@ -4,11 +4,11 @@
 use chrono::FixedOffset;
 
 use super::document::OrchestratorSession;
+use super::document_text::{document_text, parse_salvaging};
 use super::keys::{CURRENT_KEY, current_key, history_key};
 use super::parse::{
     ParseOptions, is_unsafe_session_id, parse_any_id, parse_document, unreadable_field,
 };
-use super::salvage::salvage;
 use super::status::SessionStatus;
 use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Hint, Result};
@@ -92,13 +92,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// Parses the bytes stored under `key`. A [`ErrorKind::CorruptState`] error carries the
     /// salvaged document ([`Error::salvaged`]).
     pub fn parse(&self, key: &Key, bytes: &[u8]) -> Result<OrchestratorSession> {
-        parse_document(key, bytes, &self.options).map_err(|e| {
-            if e.kind() == ErrorKind::CorruptState {
-                e.with_salvaged(salvage(bytes).document)
-            } else {
-                e
-            }
-        })
+        parse_salvaging(key, bytes, &self.options)
     }
 
     /// Checks the bytes stored under `key` as [`parse`](Self::parse) does (same errors),
@@ -136,9 +130,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     }
 
     /// The current session as JSON text of the document [`load`](Self::load) gives, for a
-    /// front end that builds its values from text (`JSON.parse`): the file as it is when it is
-    /// the one this handle saved last (written from that document), else the parsed document
-    /// written again. `None` when there is no current session.
+    /// front end that builds its values from text (`JSON.parse`): the file as it is when it
+    /// holds the text a save writes for that document (see
+    /// [`document_text`](Self::document_text)), else the document written again. `None` when
+    /// there is no current session.
     ///
     /// # Errors
     /// As [`load`](Self::load).
@@ -147,17 +142,26 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         let Some(bytes) = self.store.read(&key)? else {
             return Ok(None);
         };
-        let bytes = if self.saved_last(&bytes) {
-            match String::from_utf8(bytes) {
-                Ok(text) => return Ok(Some(text)),
-                Err(e) => e.into_bytes(),
-            }
-        } else {
-            bytes
-        };
-        let doc = self.parse(&key, &bytes)?;
-        // Serialising these types cannot fail: every map key is a string.
-        Ok(Some(serde_json::to_string(&doc).unwrap_or_default()))
+        if let Some(text) = self.document_text(&key, &bytes)? {
+            return Ok(Some(text));
+        }
+        // Text a save wrote is UTF-8: nothing is replaced.
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        Ok(Some(text))
+    }
+
+    /// [`document_text`](super::document_text) of the bytes stored under `key` with this
+    /// handle's options, `None` at once for the file this handle saved last (as
+    /// [`check`](Self::check) skips it).
+    ///
+    /// # Errors
+    /// As [`parse`](Self::parse).
+    pub fn document_text(&self, key: &Key, bytes: &[u8]) -> Result<Option<String>> {
+        if !self.needs_check(key, bytes)? {
+            return Ok(None);
+        }
+        document_text(key, bytes, &self.options)
     }
 
     /// Reads and parses the document under `key`; `None` when there is none.
@@ -276,7 +280,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                         let later = now.updated;
                         now.updated = doc.updated;
                         // Compared as written (the writer is the one `bytes` came from).
-                        if now.to_pretty_json() != bytes {
+                        if !now.is_written_as(&bytes) {
                             return Err(stale_document(doc, later, read_at, "save"));
                         }
                     }

@@ -70,6 +70,7 @@
 //! ```
 #![deny(missing_docs)]
 
+mod beside;
 mod clock;
 mod fs_store;
 mod git;
@@ -77,6 +78,7 @@ mod leftovers;
 mod paths;
 pub mod process;
 
+pub use beside::beside;
 pub use clock::SystemClock;
 pub use fs_store::{DEFAULT_LOCK_TIMEOUT, Durability, FsStore, MARK_SETTLE, STALE_SWEEP_INTERVAL};
 pub use git::{GitHead, ProjectFacts, git_head, project_facts};
