@@ -40,3 +40,29 @@ def test_four_processes_lose_no_registration(tmp_path, journal):
                        transcript_dir=tmp_path / "transcripts")
     assert m.get_all_sessions()["total_results"] == 1000
     assert len(m.get_all_sessions()["sessions"]) == 28
+
+
+def load_elsewhere(root: str) -> None:
+    from session_state import orchestrator
+    from session_state.stores import FileStore
+
+    doc = orchestrator.load_session(store=FileStore(root))
+    assert doc is not None and doc["goal"] == "forked"
+
+
+def test_a_forked_child_loads_after_its_parent_checked_a_file(tmp_path):
+    """The check of another writer's file runs on a helper thread; a fork copies no thread,
+    so the child must start its own rather than wait for one it does not have."""
+    from session_state import orchestrator
+    from session_state.stores import FileStore
+
+    state = {"schema_version": "1.0", "session_id": "2025-12-27-fork", "goal": "forked",
+             "created": "2025-12-27T10:00:00Z", "status": "in_progress"}
+    orchestrator.save_session(state, store=FileStore(tmp_path))
+    load_elsewhere(str(tmp_path))  # a new handle: the parent's helper thread starts
+    child = multiprocessing.get_context("fork").Process(target=load_elsewhere, args=(str(tmp_path),))
+    child.start()
+    child.join(timeout=60)
+    if child.is_alive():
+        child.kill()
+    assert child.exitcode == 0
