@@ -28,6 +28,16 @@ fn valid() -> Value {
     })
 }
 
+/// A new session recorded through `s` (its file saved by `s`).
+fn record_new(s: &OrchestratorStore<MemoryStore, FixedClock>) {
+    let new = NewSession {
+        goal: "goal".into(),
+        ..NewSession::default()
+    };
+    s.record_new(&new, Project::new("p", "/p", None), Some("abc"))
+        .unwrap();
+}
+
 #[test]
 fn valid_argument_agrees_with_parse_argument() {
     let options = ParseOptions {
@@ -65,12 +75,7 @@ fn check_skips_only_the_bytes_this_handle_saved_last() {
         s.check(&key, b"{").unwrap_err().kind(),
         ErrorKind::CorruptState
     );
-    let new = NewSession {
-        goal: "goal".into(),
-        ..NewSession::default()
-    };
-    s.record_new(&new, Project::new("p", "/p", None), Some("abc"))
-        .unwrap();
+    record_new(&s);
     let saved = s.store().read(&key).unwrap().unwrap();
     s.check(&key, &saved).unwrap();
     // What `save` wrote last has nothing to parse.
@@ -108,12 +113,7 @@ fn load_json_is_the_json_of_load() {
     let key = current_key();
     let s = OrchestratorStore::new(MemoryStore::new(), clock());
     assert_eq!(s.load_json().unwrap(), None);
-    let new = NewSession {
-        goal: "goal".into(),
-        ..NewSession::default()
-    };
-    s.record_new(&new, Project::new("p", "/p", None), Some("abc"))
-        .unwrap();
+    record_new(&s);
     let mut doc = s.load().unwrap().unwrap();
     s.save(&mut doc).unwrap();
     let saved = s.store().read(&key).unwrap().unwrap();
@@ -142,12 +142,7 @@ fn load_json_is_the_json_of_load() {
 fn document_text_is_none_only_for_the_text_a_save_writes() {
     let key = current_key();
     let s = OrchestratorStore::new(MemoryStore::new(), clock());
-    let new = NewSession {
-        goal: "goal".into(),
-        ..NewSession::default()
-    };
-    s.record_new(&new, Project::new("p", "/p", None), Some("abc"))
-        .unwrap();
+    record_new(&s);
     let saved = s.store().read(&key).unwrap().unwrap();
     assert_eq!(s.document_text(&key, &saved).unwrap(), None);
 
