@@ -102,10 +102,11 @@ py_new!(PyOrchestrator {
         if !self.inner.needs_check(&key, &bytes).py()? {
             return json_to_py(py, &bytes).map(Some);
         }
-        // Another writer's file: the core's check (no Python in it) runs on a helper thread
-        // while this one builds the dict; its error, if any, is the one raised.
+        // Another writer's file: the core's parse (no Python in it, no lock a saving thread
+        // holds) runs on a helper thread while this one builds the dict; its error, if any,
+        // is the one raised.
         let (checked, built) = beside(
-            || self.inner.check(&key, &bytes),
+            || self.inner.parse(&key, &bytes).map(drop),
             || json_to_py(py, &bytes),
         );
         checked.py()?;

@@ -257,7 +257,7 @@ impl OrchestratorSession {
     }
 
     /// Whether `bytes` are [`to_pretty_json`](Self::to_pretty_json) of the document, found by
-    /// comparing as the text is made: nothing is allocated, and a difference stops the writing.
+    /// comparing as the text is made: no text is kept, and a difference stops the writing.
     pub fn is_written_as(&self, bytes: &[u8]) -> bool {
         let mut rest = bytes;
         serde_json::to_writer_pretty(SameAs(&mut rest), self).is_ok() && rest == b"\n"
