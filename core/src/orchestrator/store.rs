@@ -280,7 +280,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                         let later = now.updated;
                         now.updated = doc.updated;
                         // Compared as written (the writer is the one `bytes` came from).
-                        if !now.is_written_as(&bytes) {
+                        if now.to_pretty_json() != bytes {
                             return Err(stale_document(doc, later, read_at, "save"));
                         }
                     }
