@@ -5,7 +5,11 @@
 // same host object. Different host objects stay independent, and the mark is always released.
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
+import { spawnSync } from 'node:child_process'
+import { createRequire } from 'node:module'
 import { ss } from './helpers.mjs'
+
+const require = createRequire(import.meta.url)
 
 const { AgentRegistry, OrchestratorStore, TeamStore, MemoryStore } = ss
 
@@ -138,4 +142,31 @@ test('frozen host objects work, and the host object gets no visible property', (
   new AgentRegistry(plain)
   assert.deepEqual(Object.getOwnPropertySymbols(plain), [])
   assert.deepEqual(Object.keys(plain), ['map', 'onWrite', 'read', 'write', 'delete', 'list'])
+})
+
+test('a host store loading through the handle that is saving gets the file, not a hang', () => {
+  // In a child process: a hang there fails this test on its timeout.
+  const child = spawnSync(process.execPath, ['-e', `
+    const { OrchestratorStore } = require(${JSON.stringify(require.resolve('../index.js'))})
+    const map = new Map()
+    const seen = []
+    let sessions = null
+    const host = {
+      read: (key) => map.get(key) ?? null,
+      write(key, data) {
+        map.set(key, Buffer.from(data))
+        if (sessions && key.endsWith('orchestrator-session.json')) seen.push(sessions.load().goal)
+      },
+      delete: (key) => map.delete(key),
+      list: (prefix) => [...map.keys()].filter((k) => k.startsWith(prefix + '/')),
+    }
+    const handle = new OrchestratorStore(host)
+    const doc = handle.recordNew({ goal: 'first' }, { name: 'p', path: '/p' }, 'abc')
+    sessions = handle
+    handle.save({ ...doc, goal: 'second' })
+    console.log(JSON.stringify(seen))
+  `], { encoding: 'utf8', timeout: 60_000 })
+  assert.equal(child.error, undefined, 'the child hung')
+  assert.equal(child.status, 0, child.stderr)
+  assert.deepEqual(JSON.parse(child.stdout), ['second'])
 })

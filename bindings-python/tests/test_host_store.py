@@ -132,3 +132,40 @@ def test_a_host_store_reentering_an_update_gets_conflict_not_a_hang():
     assert "conflict: host store re-entered" in out.stdout, out.stdout
     assert "status: created" in out.stdout, out.stdout  # the outer move wrote nothing
 
+
+
+LOAD_DURING_SAVE = r"""
+from session_state import MemoryStore
+from session_state.orchestrator import load_session, save_session
+
+class Host:
+    def __init__(self):
+        self.m = MemoryStore(); self.watch = False; self.seen = []
+    def read(self, k): return self.m.read(k)
+    def write(self, k, d):
+        if self.watch and k.endswith("orchestrator-session.json"):
+            self.seen.append(load_session(store=self)["goal"])  # same handle, mid-save
+        self.m.write(k, d)
+    def delete(self, k): return self.m.delete(k)
+    def list(self, p): return self.m.list(p)
+
+h = Host()
+save_session({"schema_version": "1.0", "session_id": "s1", "goal": "first",
+              "status": "in_progress", "created": "2026-01-01T00:00:00Z",
+              "updated": "2026-01-01T00:00:00Z"}, store=h)
+doc = load_session(store=h); doc["goal"] = "second"
+h.watch = True
+save_session(doc, store=h)
+print("seen:", h.seen, "now:", load_session(store=h)["goal"])
+"""
+
+
+def test_a_host_store_loading_while_its_handle_saves_sees_the_old_file():
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-c", LOAD_DURING_SAVE], capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, out.stderr
+    assert "seen: ['first'] now: second" in out.stdout, out.stdout

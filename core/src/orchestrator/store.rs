@@ -1,6 +1,8 @@
 //! [`OrchestratorStore`]: save, load, archive and lifecycle moves of the current session
 //! (SPEC section 1, "Operations").
 
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
 use chrono::FixedOffset;
 
 use super::document::OrchestratorSession;
@@ -35,10 +37,11 @@ pub struct OrchestratorStore<S: Store, C: Clock> {
     /// The project's HEAD, recorded at each save (see `with_git_head`).
     pub(crate) git_head: Option<super::git_head::GitHead>,
     /// The bytes this handle last saved as the current session: a file still holding exactly
-    /// these needs no parse to know it is readable (see [`save`](Self::save)).
-    last_saved: std::sync::Mutex<Vec<u8>>,
+    /// these needs no parse to know it is readable (see [`save`](Self::save)). Held only to
+    /// compare or swap, never across a store call: a host store's callback may load.
+    last_saved: Mutex<Arc<Vec<u8>>>,
     /// Who this handle writes as, checked against the session's lease (`ownership`).
-    pub(crate) writer: std::sync::Mutex<Option<crate::ownership::Writer>>,
+    pub(crate) writer: Mutex<Option<crate::ownership::Writer>>,
 }
 
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
@@ -50,8 +53,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             clock,
             options: ParseOptions::default(),
             git_head: None,
-            last_saved: std::sync::Mutex::default(),
-            writer: std::sync::Mutex::default(),
+            last_saved: Mutex::default(),
+            writer: Mutex::default(),
         }
     }
 
@@ -122,11 +125,16 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 
     /// Whether `bytes` are the current file this handle saved last.
     fn saved_last(&self, bytes: &[u8]) -> bool {
-        let last_saved = self
-            .last_saved
+        let last_saved = self.last_saved();
+        !last_saved.is_empty() && last_saved.as_slice() == bytes
+    }
+
+    /// The bytes this handle saved last, locked (a poisoned lock still holds whole bytes:
+    /// they are only ever swapped).
+    fn last_saved(&self) -> MutexGuard<'_, Arc<Vec<u8>>> {
+        self.last_saved
             .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        !last_saved.is_empty() && *last_saved == bytes
+            .unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The current session as JSON text of the document [`load`](Self::load) gives, for a
@@ -263,10 +271,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         self.stamp(doc);
         let key = current_key();
         let bytes = self.encode(&key, doc)?;
-        let mut last_saved = self
-            .last_saved
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let last_saved = Arc::clone(&self.last_saved());
         let doc = &*doc;
         self.store.update(&key, &mut |old| {
             self.fence()?;
@@ -293,7 +298,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             Ok(Some(bytes.clone()))
         })?;
         let out = written(&bytes);
-        *last_saved = bytes;
+        *self.last_saved() = Arc::new(bytes);
         Ok(out)
     }
 
