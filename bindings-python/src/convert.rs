@@ -1,7 +1,7 @@
-//! Documents across the boundary: serde values to plain `dict`/`list` and back, mostly through
-//! JSON text and CPython's C-accelerated `json` module (faster than a generic converter; the
-//! user never sees the text). The orchestrator document has its own
-//! paths: [`fast_typed`] reads a dict into it, [`json_to_py`] builds a file's dict in one pass.
+//! Documents across the boundary: serde values to plain `dict`/`list` and back through JSON
+//! text (faster than a generic converter; the user never sees the text): built by
+//! [`json_to_py`] (orjson, else jiter) and written by CPython's C-accelerated `json.dumps`. The
+//! orchestrator document has its own path in: [`fast_typed`] reads a dict into it.
 
 mod from_python;
 mod to_python;
@@ -12,7 +12,7 @@ pub use to_python::json_to_py;
 use pyo3::IntoPyObjectExt;
 use pyo3::exceptions::PyRecursionError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict};
+use pyo3::types::PyDict;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -51,12 +51,12 @@ impl<T: for<'py> IntoPyObject<'py>> ToPyData for Result<Native<T>, Error> {
     }
 }
 
-/// Any serialisable value as plain Python data (`dict`, `list`, `str`, `int`, ...).
+/// Any serialisable value as plain Python data (`dict`, `list`, `str`, `int`, ...): what
+/// `json.loads` gives for its JSON text.
 pub fn to_py<'py, T: Serialize + ?Sized>(py: Python<'py>, value: &T) -> Out<'py> {
     let text = serde_json::to_vec(value);
     let text = text.map_err(|e| invalid(format!("value cannot be written as JSON: {e}")))?;
-    py.import("json")?
-        .call_method1("loads", (PyBytes::new(py, &text),))
+    json_to_py(py, &text)
 }
 
 /// `InvalidInputError` with `message`.

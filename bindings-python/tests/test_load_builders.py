@@ -1,0 +1,110 @@
+"""`load_session` gives exactly what `json.loads` gives for the file (values, their types, key
+order), whichever builder makes the dict: orjson when installed, jiter for text with a run of
+19 digits (an integer orjson would read as a float) or without orjson."""
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from session_state.orchestrator import load_session, save_session
+from session_state.stores import FileStore
+
+HEAD = {
+    "schema_version": "1.0",
+    "session_id": "2026-12-03-abc123",
+    "created": "2026-12-03T10:30:00Z",
+    "updated": "2026-12-03T12:30:00Z",
+    "goal": "Zoë's \"goal\"\n\t\\ 中文 😀 \u2028 \u0000 \u001f",
+    "status": "in_progress",
+}
+
+EXTRAS = {
+    "plain": {"x_numbers": [0, -0.0, 1.5, 1e300, 2.5e-308, 4.9e-324, -(2**63), 2**63 - 1]},
+    "64-bit edges, long runs": {"x_numbers": [2**64 - 1, -(2**63), 1234567890123456789]},
+    "past 64 bits": {"x_numbers": [2**64, -(2**63) - 1, 10**30, -(10**40)]},
+    "digits in a string": {"x_id": "1234567890123456789012"},
+    "duplicate keys": None,  # written by hand below
+}
+
+
+def same(a, b, where="$"):
+    """`a` and `b` equal with the same types at every level and keys in the same order."""
+    assert type(a) is type(b), f"{where}: {type(a).__name__} against {type(b).__name__}"
+    if isinstance(a, dict):
+        assert list(a) == list(b), f"{where}: key order"
+        for key in a:
+            same(a[key], b[key], f"{where}.{key}")
+    elif isinstance(a, list):
+        assert len(a) == len(b), where
+        for i, (x, y) in enumerate(zip(a, b)):
+            same(x, y, f"{where}[{i}]")
+    elif isinstance(a, float):
+        assert repr(a) == repr(b), where  # -0.0 against 0.0
+    else:
+        assert a == b, where
+
+
+def file_text(case):
+    if EXTRAS[case] is None:
+        body = json.dumps(HEAD)[:-1]
+        return body + ', "x_dup": 1, "goal": "second", "x_dup": [2]}'
+    return json.dumps({**HEAD, **EXTRAS[case]}, ensure_ascii=False, indent=1)
+
+
+def write(root: Path, text: str, bom: bool = False) -> None:
+    (root / ".claude").mkdir(exist_ok=True)
+    data = text.encode("utf-8")
+    (root / ".claude" / "orchestrator-session.json").write_bytes(b"\xef\xbb\xbf" * bom + data)
+
+
+@pytest.mark.parametrize("case", list(EXTRAS))
+@pytest.mark.parametrize("bom", [False, True], ids=["", "bom"])
+def test_another_writers_file_loads_as_json_loads_reads_it(tmp_path, case, bom):
+    text = file_text(case)
+    write(tmp_path, text, bom)
+    same(load_session(store=FileStore(tmp_path)), json.loads(text))
+
+
+def test_the_file_this_handle_saved_loads_as_json_loads_reads_it(tmp_path):
+    store = FileStore(tmp_path)
+    for case in EXTRAS:
+        if case in ("past 64 bits", "duplicate keys"):
+            continue  # refused by a save / not a dict a save can write
+        save_session({**HEAD, **EXTRAS[case]}, store=store)
+        written = (tmp_path / ".claude" / "orchestrator-session.json").read_bytes()
+        same(load_session(store=store), json.loads(written))
+
+
+WITHOUT_ORJSON = r"""
+import sys
+sys.modules["orjson"] = None  # `import orjson` fails: the jiter builder alone
+sys.path.insert(0, sys.argv[1])
+import pytest
+sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", sys.argv[2], "-k", "not without_orjson and not installed"]))
+"""
+
+
+def test_without_orjson_every_case_loads_the_same(tmp_path):
+    here = Path(__file__).resolve()
+    run = subprocess.run(
+        [sys.executable, "-c", WITHOUT_ORJSON, str(here.parent), str(here)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert " passed" in run.stdout and "failed" not in run.stdout, run.stdout
+
+
+def test_orjson_is_installed_with_the_package():
+    import importlib.metadata
+
+    requires = importlib.metadata.requires("session-state") or []
+    assert any(r.startswith("orjson") for r in requires), requires
+    import orjson  # noqa: F401  (the builder the package's load uses)
