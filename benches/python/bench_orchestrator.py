@@ -5,7 +5,8 @@ skill's functions (../shared/reference/session_state_skill.py) and LangGraph's S
 each side in its own temporary folder of the same filesystem. Two durabilities, each compared
 like with like:
 
-- no fsync: the skill (never fsyncs), ours with `FileStore(..., durable=False)`, SqliteSaver
+- no fsync: the skill (never fsyncs), ours with `FileStore(..., durable=False)` (and into a
+  `MemoryStore`: what a save costs besides the file), SqliteSaver
   with `PRAGMA synchronous=OFF`, and the floor: the document's bytes written to a temporary
   file and renamed over, read back (no JSON);
 - durable: ours by default (fsync of the file and its folder), SqliteSaver as it comes (WAL,
@@ -104,6 +105,18 @@ def ours_other_writer(state, repeats):
     reader = FileStore(os.getcwd(), durable=False)
     load = timed(lambda: ours.load_session(store=reader), repeats)
     return None, load
+
+
+def ours_memory(state, repeats):
+    """Ours into a MemoryStore: the same calls without a file (the dict read and checked, the
+    pretty JSON, the store's update in memory): what a save adds to the write of its bytes."""
+    from session_state import orchestrator as ours
+    from session_state.stores import MemoryStore
+
+    store = MemoryStore()
+    save = timed(lambda: ours.save_session(state, store=store), repeats)
+    load = timed(lambda: ours.load_session(store=store), repeats)
+    return save, load
 
 
 def skill_side(state, repeats):
@@ -208,6 +221,7 @@ def main():
     modes = {
         "no fsync": [("skill (seed)", skill_side), ("ours, durable=False", ours_side(False)),
                      ("ours, load of a file another handle wrote", ours_other_writer),
+                     ("ours into a MemoryStore (no file)", ours_memory),
                      ("SqliteSaver, synchronous=OFF", sqlite_side(False)),
                      ("floor: write + rename / read", floor_side(False)),
                      ("reference: orjson dumps + write + rename / read + loads", orjson_side)],
