@@ -23,8 +23,8 @@ HEAD = {
 }
 
 EXTRAS = {
-    "plain": {"x_numbers": [0, -0.0, 1.5, 1e300, 2.5e-308, 4.9e-324, -(2**63), 2**63 - 1]},
-    "64-bit edges, long runs": {"x_numbers": [2**64 - 1, -(2**63), 1234567890123456789]},
+    "plain": {"x_numbers": [0, -0.0, 1.5, 1e300, 2.5e-308, 4.9e-324, -(10**17), 10**18 - 1]},
+    "64-bit edges, long runs": {"x_numbers": [2**64 - 1, -(2**63), 2**63 - 1, 10**18]},
     "past 64 bits": {"x_numbers": [2**64, -(2**63) - 1, 10**30, -(10**40)]},
     "digits in a string": {"x_id": "1234567890123456789012"},
     "duplicate keys": None,  # written by hand below
@@ -79,12 +79,51 @@ def test_the_file_this_handle_saved_loads_as_json_loads_reads_it(tmp_path):
         same(load_session(store=store), json.loads(written))
 
 
+#: The cases built by orjson (no run of 19 digits); the others go to jiter.
+BY_ORJSON = {"plain", "duplicate keys"}
+
+COUNTING = r"""
+import sys, types, orjson
+calls = []
+def loads(data):
+    calls.append(len(data))
+    return orjson.loads(data)
+sys.modules["orjson"] = types.SimpleNamespace(loads=loads)  # looked up at the first build
+sys.path.insert(0, sys.argv[1])
+import test_load_builders as t
+from pathlib import Path
+from session_state.orchestrator import load_session
+from session_state.stores import FileStore
+for case in t.EXTRAS:
+    root = Path(sys.argv[2]) / case.replace(" ", "_")
+    root.mkdir()
+    t.write(root, t.file_text(case))
+    before = len(calls)
+    load_session(store=FileStore(root))
+    print(case, "orjson" if len(calls) > before else "jiter")
+"""
+
+
+def test_orjson_builds_the_text_without_a_long_digit_run_and_jiter_the_rest(tmp_path):
+    here = Path(__file__).resolve().parent
+    run = subprocess.run(
+        [sys.executable, "-c", COUNTING, str(here), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    built = dict(line.rsplit(" ", 1) for line in run.stdout.splitlines())
+    assert built == {case: "orjson" if case in BY_ORJSON else "jiter" for case in EXTRAS}
+
+
 WITHOUT_ORJSON = r"""
 import sys
 sys.modules["orjson"] = None  # `import orjson` fails: the jiter builder alone
 sys.path.insert(0, sys.argv[1])
 import pytest
-sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", sys.argv[2], "-k", "not without_orjson and not installed"]))
+skip = "not without_orjson and not installed and not builds and not raised"  # orjson's own
+sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", sys.argv[2], "-k", skip]))
 """
 
 
@@ -108,3 +147,33 @@ def test_orjson_is_installed_with_the_package():
     requires = importlib.metadata.requires("session-state") or []
     assert any(r.startswith("orjson") for r in requires), requires
     import orjson  # noqa: F401  (the builder the package's load uses)
+
+
+FAILING = r"""
+import sys, types
+def loads(data):
+    raise MemoryError("no room")
+sys.modules["orjson"] = types.SimpleNamespace(loads=loads)
+sys.path.insert(0, sys.argv[1])
+import test_load_builders as t
+from pathlib import Path
+from session_state.orchestrator import load_session
+from session_state.stores import FileStore
+t.write(Path(sys.argv[2]), t.file_text("plain"))
+try:
+    load_session(store=FileStore(sys.argv[2]))
+except MemoryError as e:
+    print("raised:", e)
+"""
+
+
+def test_an_orjson_error_that_is_not_about_the_text_is_raised(tmp_path):
+    here = Path(__file__).resolve().parent
+    run = subprocess.run(
+        [sys.executable, "-c", FAILING, str(here), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "raised: no room"

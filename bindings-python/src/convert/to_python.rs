@@ -1,6 +1,7 @@
 //! JSON text the core has checked, built into plain Python data in one pass.
 
 use jiter::{PythonParse, StringCacheMode};
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::PyBytes;
@@ -11,13 +12,17 @@ use super::Out;
 /// in one pass: by orjson when it is installed and the text has no run of 19 digits (orjson
 /// reads an integer past 64 bits as a float, `json.loads` as an int), else by jiter (short
 /// strings shared through its bounded cache, as pydantic does); text both refuse (NaN, a lone
-/// surrogate, nesting beyond their limits) goes to `json.loads`.
+/// surrogate, nesting beyond their limits) goes to `json.loads`. Other exceptions of orjson
+/// (`MemoryError`) are raised.
 pub fn json_to_py<'py>(py: Python<'py>, bytes: &[u8]) -> Out<'py> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-    if let Some(loads) = orjson_loads(py).filter(|_| !has_long_digit_run(bytes))
-        && let Ok(value) = loads.call1((PyBytes::new(py, bytes),))
-    {
-        return Ok(value);
+    if let Some(loads) = orjson_loads(py).filter(|_| !has_long_digit_run(bytes)) {
+        match loads.call1((PyBytes::new(py, bytes),)) {
+            Ok(value) => return Ok(value),
+            // orjson.JSONDecodeError: text it refuses (NaN, a lone surrogate, deep nesting).
+            Err(e) if e.is_instance_of::<PyValueError>(py) => {}
+            Err(e) => return Err(e), // MemoryError, KeyboardInterrupt: not the text's doing
+        }
     }
     let parse = PythonParse {
         cache_mode: StringCacheMode::All,
