@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """One call of bench_orchestrator.py's 200-agent document, repeated, for instruction counts
-under callgrind (`benches/python/instructions.sh`, which subtracts a run of 0 calls):
+under callgrind (`benches/python/instructions.sh`) and system call counts under strace
+(`benches/python/syscalls.sh`), each of which subtracts a run of 0 calls:
 
     .venv/bin/python benches/python/calls_orchestrator.py SIDE N
 
 SIDE: `load` (ours, the file this handle saved), `load-other` (a file another handle wrote),
 `save` (ours, `durable=False`), `skill-load`, `skill-save`, `json-loads` (`json.loads` of
-the file's bytes, read each call).
+the file's bytes, read each call), `floor-save` (the bench's floor: the bytes written to a
+temporary file and renamed over).
 """
 
 import json
@@ -15,7 +17,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from bench_orchestrator import session, skill_module
+from bench_orchestrator import floor_write, session, skill_module
 
 
 def call(side, folder):
@@ -32,6 +34,9 @@ def call(side, folder):
         return lambda: ours.load_session(store=other)
     if side == "save":
         return lambda: ours.save_session(state, store=store)
+    if side == "floor-save":
+        data = json.dumps(state, indent=2).encode()
+        return lambda: floor_write(data, durable=False)
     if side == "json-loads":
         path = Path(folder, ".claude", "orchestrator-session.json")
         return lambda: json.loads(path.read_bytes())

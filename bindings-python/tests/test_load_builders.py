@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
 
 import pytest
@@ -82,60 +83,86 @@ def test_the_file_this_handle_saved_loads_as_json_loads_reads_it(tmp_path):
 #: The cases built by orjson (no run of 19 digits); the others go to jiter.
 BY_ORJSON = {"plain", "duplicate keys"}
 
-COUNTING = r"""
-import sys, types, orjson
-calls = []
-def loads(data):
-    calls.append(len(data))
-    return orjson.loads(data)
-sys.modules["orjson"] = types.SimpleNamespace(loads=loads)  # looked up at the first build
-sys.path.insert(0, sys.argv[1])
-import test_load_builders as t
-from pathlib import Path
-from session_state.orchestrator import load_session
-from session_state.stores import FileStore
-for case in t.EXTRAS:
-    root = Path(sys.argv[2]) / case.replace(" ", "_")
-    root.mkdir()
-    t.write(root, t.file_text(case))
-    before = len(calls)
-    load_session(store=FileStore(root))
-    print(case, "orjson" if len(calls) > before else "jiter")
-"""
+HERE = Path(__file__).resolve()
+
+
+def run_python(script, cwd):
+    """`script` in a new interpreter (in `cwd`) that imports from the tests' folder."""
+    prelude = f"import sys; sys.path.insert(0, {str(HERE.parent)!r})\n"
+    return subprocess.run(
+        [sys.executable, "-c", prelude + textwrap.dedent(script)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=cwd,
+        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    )
+
+
+def with_orjson_loads(loads, body, cwd):
+    """`body` run where `orjson` is a module whose `loads` is the function `loads` defines
+    (looked up by the package at its first build), `t` is this module, `load_session` and
+    `FileStore` are imported, and the current folder is `cwd`."""
+    stand_in = """
+        import types
+        sys.modules["orjson"] = types.SimpleNamespace(loads=loads)
+        import test_load_builders as t
+        from pathlib import Path
+        from session_state.orchestrator import load_session
+        from session_state.stores import FileStore
+    """
+    return run_python("\n".join(textwrap.dedent(x) for x in (loads, stand_in, body)), cwd)
 
 
 def test_orjson_builds_the_text_without_a_long_digit_run_and_jiter_the_rest(tmp_path):
-    here = Path(__file__).resolve().parent
-    run = subprocess.run(
-        [sys.executable, "-c", COUNTING, str(here), str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    counting = """
+        import orjson
+        calls = []
+        def loads(data):
+            calls.append(len(data))
+            return orjson.loads(data)
+    """
+    each_case = """
+        for case in t.EXTRAS:
+            root = Path(case.replace(" ", "_"))
+            root.mkdir()
+            t.write(root, t.file_text(case))
+            before = len(calls)
+            load_session(store=FileStore(root))
+            print(case, "orjson" if len(calls) > before else "jiter")
+    """
+    run = with_orjson_loads(counting, each_case, tmp_path)
     assert run.returncode == 0, run.stderr
     built = dict(line.rsplit(" ", 1) for line in run.stdout.splitlines())
     assert built == {case: "orjson" if case in BY_ORJSON else "jiter" for case in EXTRAS}
 
 
-WITHOUT_ORJSON = r"""
-import sys
-sys.modules["orjson"] = None  # `import orjson` fails: the jiter builder alone
-sys.path.insert(0, sys.argv[1])
-import pytest
-skip = "not without_orjson and not installed and not builds and not raised"  # orjson's own
-sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", sys.argv[2], "-k", skip]))
-"""
+def test_an_orjson_error_that_is_not_about_the_text_is_raised(tmp_path):
+    failing = """
+        def loads(data):
+            raise MemoryError("no room")
+    """
+    load = """
+        t.write(Path("."), t.file_text("plain"))
+        try:
+            load_session(store=FileStore("."))
+        except MemoryError as e:
+            print("raised:", e)
+    """
+    run = with_orjson_loads(failing, load, tmp_path)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "raised: no room"
 
 
 def test_without_orjson_every_case_loads_the_same(tmp_path):
-    here = Path(__file__).resolve()
-    run = subprocess.run(
-        [sys.executable, "-c", WITHOUT_ORJSON, str(here.parent), str(here)],
-        capture_output=True,
-        text=True,
-        timeout=300,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"},
+    others = "not without_orjson and not installed and not builds and not raised"
+    run = run_python(
+        f"""
+        sys.modules["orjson"] = None  # `import orjson` fails: the jiter builder alone
+        import pytest
+        sys.exit(pytest.main(["-q", "-p", "no:cacheprovider", {str(HERE)!r}, "-k", {others!r}]))
+        """,
+        tmp_path,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert " passed" in run.stdout and "failed" not in run.stdout, run.stdout
@@ -147,33 +174,3 @@ def test_orjson_is_installed_with_the_package():
     requires = importlib.metadata.requires("session-state") or []
     assert any(r.startswith("orjson") for r in requires), requires
     import orjson  # noqa: F401  (the builder the package's load uses)
-
-
-FAILING = r"""
-import sys, types
-def loads(data):
-    raise MemoryError("no room")
-sys.modules["orjson"] = types.SimpleNamespace(loads=loads)
-sys.path.insert(0, sys.argv[1])
-import test_load_builders as t
-from pathlib import Path
-from session_state.orchestrator import load_session
-from session_state.stores import FileStore
-t.write(Path(sys.argv[2]), t.file_text("plain"))
-try:
-    load_session(store=FileStore(sys.argv[2]))
-except MemoryError as e:
-    print("raised:", e)
-"""
-
-
-def test_an_orjson_error_that_is_not_about_the_text_is_raised(tmp_path):
-    here = Path(__file__).resolve().parent
-    run = subprocess.run(
-        [sys.executable, "-c", FAILING, str(here), str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.strip() == "raised: no room"

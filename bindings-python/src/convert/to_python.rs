@@ -106,7 +106,7 @@ mod tests {
                 assert_eq!(has_long_digit_run(&bytes), plain(&bytes), "ending there");
             }
         }
-        assert!(!has_long_digit_run(b"[1234567890123456789"[..19].as_ref()));
+        assert!(!has_long_digit_run(b"[123456789012345678]")); // 18 digits
         assert!(has_long_digit_run(b"-9223372036854775809"));
         assert!(!has_long_digit_run(b"/0:9/0:9/0"));
     }
