@@ -4,10 +4,12 @@
 //! records at each save (`project.git_head`), read when the handle is made, as the CLI does.
 
 use std::fmt::Debug;
+use std::sync::Arc;
 
 use napi::bindgen_prelude::{ClassInstance, Either4, FromNapiValue, JsValue, Unknown, ValueType};
 use session_state::orchestrator::GitHead;
 use session_state::{Result, Store};
+use session_state_fs::FsStore;
 
 use crate::args::{Arg, expected, napi_failed};
 use crate::host_store::HostStore;
@@ -22,8 +24,30 @@ type Classes<'a> = Either4<
 >;
 
 /// A [`Store`] the wrappers can print.
-pub trait JsStore: Store + Debug {}
-impl<S: Store + Debug> JsStore for S {}
+pub trait JsStore: Store + Debug {
+    /// The store, when it does its own I/O and may be used from another thread while the
+    /// JavaScript thread goes on (a file or Redis store; not a host object's methods, and not
+    /// a memory store, whose calls are too short to hand over).
+    fn beside(&self) -> Option<&(dyn Store + Sync)> {
+        None
+    }
+}
+
+impl JsStore for FsStore {
+    fn beside(&self) -> Option<&(dyn Store + Sync)> {
+        Some(self)
+    }
+}
+
+impl JsStore for Arc<session_state_redis::RedisStore> {
+    fn beside(&self) -> Option<&(dyn Store + Sync)> {
+        Some(self)
+    }
+}
+
+impl JsStore for session_state::MemoryStore {}
+
+impl JsStore for HostStore {}
 
 /// A [`Store`] given from JavaScript: a file store (a path), a memory store (sharing the JS
 /// object's map), a Redis store (sharing the JS object's connections) or a host object.

@@ -102,20 +102,6 @@ impl<T: Serialize + 'static> ToNapiValue for Out<T> {
     }
 }
 
-/// JSON text from the core on its way to JavaScript: `JSON.parse` of it, `null` for none, or
-/// the error thrown (see [`to_js_error`]).
-#[derive(Debug)]
-pub struct JsonText(pub Result<Option<String>>);
-
-#[allow(unsafe_code)]
-impl ToNapiValue for JsonText {
-    unsafe fn to_napi_value(raw: sys::napi_env, value: Self) -> napi::Result<sys::napi_value> {
-        let env = Env::from_raw(raw);
-        let text = value.0.map_err(|err| to_js_error(&env, err))?;
-        json_parse(&env, text.as_deref().unwrap_or("null"))
-    }
-}
-
 /// The engine's `JSON.parse` of `text` (what it throws comes back as the error, cleared).
 pub fn json_parse(env: &Env, text: &str) -> napi::Result<sys::napi_value> {
     let json: Object<'_> = env.get_global()?.get_named_property("JSON")?;

@@ -2,6 +2,8 @@
 //! the free functions `resumeSummary`, `renderResume`, `salvage` and `jsonSchema`. Documents are
 //! plain objects of the file's shape, read with the core's own parser; none passed is mutated.
 
+use std::borrow::Cow;
+
 use napi::bindgen_prelude::Env;
 use napi_derive::napi;
 use serde_json::Value;
@@ -17,8 +19,14 @@ use session_state_fs::{SystemClock, beside};
 
 use crate::any_store::WithHead;
 use crate::args::{Any, Bytes, Doc, Instant, Json, Options};
-use crate::errors::{JsonText, Made, Out, json_parse, to_js_error};
+use crate::errors::{Made, Out, json_parse, to_js_error};
 use crate::json_text::session_argument;
+
+/// `bytes` as text: a save's own text (UTF-8) borrowed as it is, anything else with its bad
+/// sequences replaced.
+fn utf8_text(bytes: &[u8]) -> Cow<'_, str> {
+    std::str::from_utf8(bytes).map_or_else(|_| String::from_utf8_lossy(bytes), Cow::Borrowed)
+}
 
 type Core = core::OrchestratorStore<crate::AnyStore, SystemClock>;
 type Replace = Options<ArchiveOptions>;
@@ -51,7 +59,7 @@ impl OrchestratorStore {
             return json_parse(&env, "null").map(Made);
         };
         if !self.inner.needs_check(&key, &bytes).map_err(throw)? {
-            return json_parse(&env, &String::from_utf8_lossy(&bytes)).map(Made);
+            return json_parse(&env, &utf8_text(&bytes)).map(Made);
         }
         // Another writer's file: the core's check runs on a second thread while this one
         // builds the values from the bytes, kept when the check finds them the document's text.
@@ -62,7 +70,7 @@ impl OrchestratorStore {
         );
         match (checked.map_err(throw)?, built) {
             (None, Ok(built)) => built.map(Made),
-            (None, Err(_)) => json_parse(&env, &String::from_utf8_lossy(&bytes)).map(Made),
+            (None, Err(_)) => json_parse(&env, &utf8_text(&bytes)).map(Made),
             (Some(text), _) => json_parse(&env, &text).map(Made),
         }
     }
@@ -73,11 +81,25 @@ impl OrchestratorStore {
         ts_args_type = "doc: OrchestratorSession",
         ts_return_type = "OrchestratorSession"
     )]
-    pub fn save(&self, doc: Any<'_>) -> JsonText {
-        JsonText(
-            session_argument(doc, "doc", self.inner.options())
-                .and_then(|mut doc| self.inner.save_json(&mut doc).map(Some)),
-        )
+    pub fn save(&self, env: Env, doc: Any<'_>) -> napi::Result<Made> {
+        let throw = |err| to_js_error(&env, err);
+        let mut doc = session_argument(doc, "doc", self.inner.options()).map_err(throw)?;
+        let pending = self.inner.prepare_save(&mut doc).map_err(throw)?;
+        // A store doing its own I/O commits on a second thread while this one builds the
+        // saved document's values from its text.
+        let built = if let Some(store) = self.inner.store().beside() {
+            let (committed, built) = beside(
+                || pending.commit(store),
+                || json_parse(&env, pending.text()),
+            );
+            committed.map_err(throw)?;
+            built?
+        } else {
+            pending.commit(self.inner.store()).map_err(throw)?;
+            json_parse(&env, pending.text())?
+        };
+        self.inner.saved(pending);
+        Ok(Made(built))
     }
 }
 

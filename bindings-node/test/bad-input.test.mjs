@@ -108,26 +108,33 @@ test('a string argument holding a lone surrogate is invalid_input, not turned in
   assert.deepEqual(reg.agentResult('x\u{1F600}'), { v: 3 })
 })
 
-test('save and archive of a document read before a later save are conflict, nothing written', () => {
-  const store = new MemoryStore()
-  const a = new OrchestratorStore(store)
-  const b = new OrchestratorStore(store)
-  a.recordNew({ goal: 'g' }, { name: 'p', path: '/p' }, 's')
-  const snap = a.load()
-  // The check compares `updated` instants: let the clock move on first.
-  for (const start = Date.now(); Date.now() === start;);
-  b.recordDecision({ decision: 'use postgres', why: 'important' })
-  const before = store.read('.claude/orchestrator-session.json')
-  for (const call of [() => a.save({ ...snap, goal: 'new' }), () => a.archive(snap)]) {
-    assert.throws(call, (err) => err.code === 'conflict' && /later save/.test(err.message))
-  }
-  assert.deepEqual(store.read('.claude/orchestrator-session.json'), before)
-  // Loaded again, the change keeps the decision; saving the returned document again works.
-  const saved = a.save({ ...a.load(), goal: 'new' })
-  assert.equal(saved.decisions_made.length, 1)
-  b.save({ ...saved, goal: 'newer' })
-  assert.equal(a.load().goal, 'newer')
-})
+// A FileStore's save commits on a second thread (while the saved document is built): the
+// same refusal comes back from there.
+for (const [name, makeStore] of [
+  ['MemoryStore', () => new MemoryStore()],
+  ['FileStore', () => new FileStore(tempDir())],
+]) {
+  test(`save and archive of a document read before a later save are conflict, nothing written (${name})`, () => {
+    const store = makeStore()
+    const a = new OrchestratorStore(store)
+    const b = new OrchestratorStore(store)
+    a.recordNew({ goal: 'g' }, { name: 'p', path: '/p' }, 's')
+    const snap = a.load()
+    // The check compares `updated` instants: let the clock move on first.
+    for (const start = Date.now(); Date.now() === start;);
+    b.recordDecision({ decision: 'use postgres', why: 'important' })
+    const before = store.read('.claude/orchestrator-session.json')
+    for (const call of [() => a.save({ ...snap, goal: 'new' }), () => a.archive(snap)]) {
+      assert.throws(call, (err) => err.code === 'conflict' && /later save/.test(err.message))
+    }
+    assert.deepEqual(store.read('.claude/orchestrator-session.json'), before)
+    // Loaded again, the change keeps the decision; saving the returned document again works.
+    const saved = a.save({ ...a.load(), goal: 'new' })
+    assert.equal(saved.decisions_made.length, 1)
+    b.save({ ...saved, goal: 'newer' })
+    assert.equal(a.load().goal, 'newer')
+  })
+}
 
 test('unsafe ids and names are invalid_key, and nothing is written', () => {
   const store = new MemoryStore()

@@ -145,6 +145,22 @@ test('doctor finds and repairs a torn current file, keeping a copy', () => {
   sessions.rebuildIndex()
 })
 
+test('save through a FileStore over a torn current file keeps a copy, returns what it wrote', () => {
+  const root = tempDir()
+  const store = new FileStore(root)
+  const sessions = new OrchestratorStore(store)
+  const torn = readFileSync(join(VECTORS, 'orchestrator/seed-example.torn.json'))
+  store.write('.claude/orchestrator-session.json', torn)
+  const doc = JSON.parse(readFileSync(join(VECTORS, 'orchestrator/seed-example.json'), 'utf8'))
+  const saved = sessions.save(doc)
+  assert.notEqual(saved.updated, doc.updated)
+  assert.deepEqual(saved, JSON.parse(readFileSync(join(root, '.claude/orchestrator-session.json'), 'utf8')))
+  assert.deepEqual(sessions.load(), saved)
+  const copies = readdirSync(join(root, '.claude')).filter((n) => n.includes('.corrupt-'))
+  assert.equal(copies.length, 1)
+  assert.deepEqual(readFileSync(join(root, '.claude', copies[0])), torn)
+})
+
 test('load of a file another handle wrote: its values when a save wrote it, else the document', () => {
   const store = new MemoryStore()
   const key = '.claude/orchestrator-session.json'

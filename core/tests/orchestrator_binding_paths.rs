@@ -4,7 +4,8 @@
 //! `OrchestratorStore::check` refuses what `parse` refuses, skipping only the bytes the
 //! handle saved last itself; `OrchestratorStore::load_json` is the JSON of what `load` gives,
 //! the file itself only when it is the text a save writes for that document
-//! (`OrchestratorStore::document_text`); `save_json` returns the text `save` writes.
+//! (`OrchestratorStore::document_text`); a save prepared, committed and handed back
+//! (`prepare_save`, `PendingSave::commit`, `saved`) writes what `save` writes.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -221,13 +222,20 @@ fn is_written_as_holds_for_the_pretty_text_only() {
 }
 
 #[test]
-fn save_json_is_the_text_written_and_saves_as_save_does() {
+fn a_prepared_save_writes_its_text_once_committed_as_save_does() {
     let key = current_key();
     let s = OrchestratorStore::new(MemoryStore::new(), clock());
     let bytes = serde_json::to_vec(&valid()).unwrap();
     let mut doc = parse_argument("doc", &bytes, &ParseOptions::default()).unwrap();
     let mut same = doc.clone();
-    let text = s.save_json(&mut doc).unwrap();
+    let pending = s.prepare_save(&mut doc).unwrap();
+    let text = pending.text().to_owned();
+    assert_eq!(
+        s.store().read(&key).unwrap(),
+        None,
+        "nothing stored before the commit"
+    );
+    pending.commit(s.store()).unwrap();
     assert_eq!(
         text.as_bytes(),
         s.store().read(&key).unwrap().unwrap().as_slice()
@@ -241,12 +249,56 @@ fn save_json_is_the_text_written_and_saves_as_save_does() {
     let other = OrchestratorStore::new(MemoryStore::new(), clock());
     other.save(&mut same).unwrap();
     assert_eq!(other.store().read(&key).unwrap().unwrap(), text.as_bytes());
+    // Handed back, the file is the handle's own: no check of it on load.
+    assert!(s.needs_check(&key, text.as_bytes()).unwrap());
+    s.saved(pending);
+    assert!(!s.needs_check(&key, text.as_bytes()).unwrap());
     // An invalid session id is refused before anything is written.
     let mut bad = doc.clone();
     bad.session_id = "../x".into();
     assert_eq!(
-        s.save_json(&mut bad).unwrap_err().kind(),
+        s.prepare_save(&mut bad).unwrap_err().kind(),
         ErrorKind::InvalidKey
     );
     assert_eq!(s.store().read(&key).unwrap().unwrap(), text.as_bytes());
+}
+
+#[test]
+fn a_prepared_save_refuses_a_later_save_and_keeps_a_torn_file_aside() {
+    let key = current_key();
+    let store = MemoryStore::new();
+    let s = OrchestratorStore::new(store.clone(), clock());
+    record_new(&s);
+    let mut snapshot = s.load().unwrap().unwrap();
+    // Another handle saves later (its clock a minute on) with other content.
+    let later = FixedClock(clock().0 + chrono::Duration::minutes(1));
+    let other = OrchestratorStore::new(store.clone(), later);
+    let mut changed = snapshot.clone();
+    changed.goal = "other".into();
+    other.save(&mut changed).unwrap();
+    let before = store.read(&key).unwrap();
+    let pending = s.prepare_save(&mut snapshot).unwrap();
+    assert_eq!(
+        pending.commit(&store).unwrap_err().kind(),
+        ErrorKind::Conflict
+    );
+    assert_eq!(store.read(&key).unwrap(), before);
+    // A torn current file is copied aside, then replaced.
+    let torn = b"{\"schema_version\": \"1.0\", \"session_id\": \"x".to_vec();
+    store.write(&key, &torn).unwrap();
+    let pending = s.prepare_save(&mut snapshot).unwrap();
+    pending.commit(&store).unwrap();
+    assert_eq!(
+        store.read(&key).unwrap().unwrap(),
+        pending.text().as_bytes()
+    );
+    let copies = store
+        .list(&session_state::Key::new(".claude").unwrap())
+        .unwrap();
+    let kept: Vec<_> = copies
+        .iter()
+        .filter(|k| k.as_str().contains(".corrupt-"))
+        .collect();
+    assert_eq!(kept.len(), 1);
+    assert_eq!(store.read(kept[0]).unwrap().unwrap(), torn);
 }

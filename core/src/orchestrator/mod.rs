@@ -51,6 +51,7 @@ mod history_page;
 mod keys;
 mod options;
 mod parse;
+mod pending_save;
 mod prune;
 mod record;
 mod recovery;
@@ -81,6 +82,7 @@ pub use keys::{
 };
 pub use options::{ArchiveOptions, DoctorOptions, HistoryOptions, StoreOptions};
 pub use parse::{ParseOptions, parse_document};
+pub use pending_save::PendingSave;
 pub use prune::PruneHistoryOptions;
 pub use record::{
     AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput, NewSession,

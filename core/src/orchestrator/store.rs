@@ -11,6 +11,7 @@ use super::keys::{CURRENT_KEY, current_key, history_key};
 use super::parse::{
     ParseOptions, is_unsafe_session_id, parse_any_id, parse_document, unreadable_field,
 };
+use super::pending_save::PendingSave;
 use super::status::SessionStatus;
 use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Hint, Result};
@@ -153,10 +154,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         if let Some(text) = self.document_text(&key, &bytes)? {
             return Ok(Some(text));
         }
-        // Text a save wrote is UTF-8: nothing is replaced.
-        let text = String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
-        Ok(Some(text))
+        Ok(Some(utf8_text(bytes)))
     }
 
     /// [`document_text`](super::document_text) of the bytes stored under `key` with this
@@ -245,61 +243,42 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// [`ErrorKind::Conflict`] for a `doc` read before a later save (see above; nothing
     /// written); [`ErrorKind::Storage`].
     pub fn save(&self, doc: &mut OrchestratorSession) -> Result<Key> {
-        self.save_then(doc, |_| current_key())
+        let pending = self.prepare_save(doc)?;
+        pending.commit(&self.store)?;
+        self.saved(pending);
+        Ok(current_key())
     }
 
-    /// Saves `doc` as [`save`](Self::save) does and returns the JSON text written, for a front
-    /// end that makes the saved document's values from text (`JSON.parse`): no second
-    /// serialisation of `doc`.
+    /// The first half of [`save`](Self::save), for a front end that commits on another
+    /// thread: sets `doc.updated` to now and writes its text; nothing is stored until
+    /// [`PendingSave::commit`] into this handle's store, which is followed by
+    /// [`saved`](Self::saved).
     ///
     /// # Errors
-    /// As [`save`](Self::save).
-    pub fn save_json(&self, doc: &mut OrchestratorSession) -> Result<String> {
-        // serde_json writes UTF-8, so nothing is replaced; the bytes themselves stay with the
-        // handle as the file it saved last.
-        self.save_then(doc, |bytes| String::from_utf8_lossy(bytes).into_owned())
-    }
-
-    /// [`save`](Self::save), then `written` of the bytes written.
-    fn save_then<T>(
-        &self,
-        doc: &mut OrchestratorSession,
-        written: impl FnOnce(&[u8]) -> T,
-    ) -> Result<T> {
+    /// [`ErrorKind::InvalidKey`] and [`ErrorKind::InvalidInput`] as [`save`](Self::save).
+    pub fn prepare_save(&self, doc: &mut OrchestratorSession) -> Result<PendingSave> {
         history_key(&doc.session_id)?;
         let read_at = doc.updated;
         self.stamp(doc);
         let key = current_key();
-        let bytes = self.encode(&key, doc)?;
-        let last_saved = Arc::clone(&self.last_saved());
-        let doc = &*doc;
-        self.store.update(&key, &mut |old| {
-            self.fence()?;
-            // The file this handle saved last was readable and is `doc`'s own past; anything
-            // else is checked: kept aside when unreadable, refused when it is a later save of
-            // this session with other content (writing `doc` would drop that save).
-            let known = |old: &&[u8]| !last_saved.is_empty() && *old == last_saved.as_slice();
-            if let Some(old) = old.filter(|old| !known(old)) {
-                match parse_document(&key, old, &self.options) {
-                    Ok(mut now) if now.session_id == doc.session_id && now.updated > read_at => {
-                        let later = now.updated;
-                        now.updated = doc.updated;
-                        // Compared as written (the writer is the one `bytes` came from).
-                        if now.to_pretty_json() != bytes {
-                            return Err(stale_document(doc, later, read_at, "save"));
-                        }
-                    }
-                    Ok(_) => {}
-                    Err(_) => {
-                        keep_corrupt_copy(&self.store, &key, old, self.clock.now())?;
-                    }
-                }
-            }
-            Ok(Some(bytes.clone()))
-        })?;
-        let out = written(&bytes);
-        *self.last_saved() = Arc::new(bytes);
-        Ok(out)
+        let text = utf8_text(self.encode(&key, doc)?);
+        Ok(PendingSave {
+            key,
+            text,
+            session_id: doc.session_id.clone(),
+            read_at,
+            updated: doc.updated,
+            last_saved: Arc::clone(&self.last_saved()),
+            writer: self.writer(),
+            options: self.options,
+            now: self.clock.now(),
+        })
+    }
+
+    /// Records `pending`, committed, as the file this handle saved last: a later save finds it
+    /// its own past, and a load needs no check of it.
+    pub fn saved(&self, pending: PendingSave) {
+        *self.last_saved() = Arc::new(pending.text.into_bytes());
     }
 
     /// The pretty JSON of `doc`, to be written under `key`: the one place every write of a
@@ -384,7 +363,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                     now.updated = doc.updated;
                     // Compared as written (the writer is the one `bytes` came from).
                     if now.to_pretty_json() != bytes {
-                        return Err(stale_document(doc, later, doc.updated, "archive"));
+                        let id = &doc.session_id;
+                        return Err(stale_document(id, later, doc.updated, "archive"));
                     }
                 }
                 self.store.write(&key, &bytes)?;
@@ -605,12 +585,16 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     }
 }
 
-/// The error for "no current session".
-/// The [`ErrorKind::Conflict`] of `action` (`save`, `archive`) of `doc`, read when the
+/// The text of `bytes` a save wrote: UTF-8 (serde_json's), so nothing is replaced.
+fn utf8_text(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// The [`ErrorKind::Conflict`] of `action` (`save`, `archive`) of the session `session_id`, read when the
 /// session was updated at `read_at`, while the current file holds a later save of that session
 /// (updated at `later`) with other content: writing or removing would lose that save.
-fn stale_document(
-    doc: &OrchestratorSession,
+pub(super) fn stale_document(
+    session_id: &str,
     later: Option<Timestamp>,
     read_at: Option<Timestamp>,
     action: &str,
@@ -624,12 +608,13 @@ fn stale_document(
             "the current file holds a later save of session `{}` (updated {later}, the document \
              to {action} was read at {read_at}): load it again, apply the change and {action} \
              that, so the later changes are not lost",
-            doc.session_id.escape_debug(),
+            session_id.escape_debug(),
         ),
     )
     .with_context("key", CURRENT_KEY)
 }
 
+/// The error for "no current session".
 pub(crate) fn no_session() -> Error {
     Error::new(
         ErrorKind::NotFound,

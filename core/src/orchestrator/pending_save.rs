@@ -1,0 +1,85 @@
+//! [`PendingSave`]: a save of the current session made ready by
+//! [`OrchestratorStore::prepare_save`](super::OrchestratorStore::prepare_save) (the document
+//! stamped, its text written, nothing stored yet), so that a front end can commit it on
+//! another thread while it builds the saved document's values from the text.
+
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+
+use super::parse::{ParseOptions, parse_document};
+use super::store::stale_document;
+use crate::corrupt_copy::keep_corrupt_copy;
+use crate::error::Result;
+use crate::key::Key;
+use crate::ownership::{Writer, check_writer};
+use crate::store::Store;
+use crate::time::Timestamp;
+
+/// A save of the current session, ready to be committed with [`commit`](Self::commit) into
+/// the store of the handle that prepared it, then handed back to that handle with
+/// [`OrchestratorStore::saved`](super::OrchestratorStore::saved). Everything the commit needs
+/// is owned here, so it runs on any thread when the store is `Sync`.
+#[derive(Debug)]
+pub struct PendingSave {
+    pub(super) key: Key,
+    pub(super) text: String,
+    pub(super) session_id: String,
+    /// The document's `updated` before the stamp: when it was read.
+    pub(super) read_at: Option<Timestamp>,
+    pub(super) updated: Option<Timestamp>,
+    /// What the handle saved last when the save was prepared.
+    pub(super) last_saved: Arc<Vec<u8>>,
+    pub(super) writer: Option<Writer>,
+    pub(super) options: ParseOptions,
+    /// When the save was prepared: the stamp of a corrupt file's copy.
+    pub(super) now: DateTime<Utc>,
+}
+
+impl PendingSave {
+    /// The JSON text the commit writes (the saved document, `updated` set).
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Writes the text as the current session in `store`, which must be the store of the
+    /// handle that prepared the save, under its [`Store::update`]. A current file that does
+    /// not parse is copied aside first; a later save of this session with other content is
+    /// refused.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Conflict`](crate::ErrorKind::Conflict) for a document read before a later
+    /// save, or a writer the session's lease shuts out (nothing written);
+    /// [`ErrorKind::Storage`](crate::ErrorKind::Storage).
+    pub fn commit<S: Store + ?Sized>(&self, store: &S) -> Result<()> {
+        let bytes = self.text.as_bytes();
+        store.update(&self.key, &mut |old| {
+            check_writer(store, &self.key, self.writer.as_ref())?;
+            // The file the handle saved last was readable and is the document's own past;
+            // anything else is checked: kept aside when unreadable, refused when it is a
+            // later save of this session with other content (writing would drop that save).
+            let known =
+                |old: &&[u8]| !self.last_saved.is_empty() && *old == self.last_saved.as_slice();
+            if let Some(old) = old.filter(|old| !known(old)) {
+                match parse_document(&self.key, old, &self.options) {
+                    Ok(mut now)
+                        if now.session_id == self.session_id && now.updated > self.read_at =>
+                    {
+                        let later = now.updated;
+                        now.updated = self.updated;
+                        // Compared as written (the writer is the one the text came from).
+                        if now.to_pretty_json() != bytes {
+                            let id = &self.session_id;
+                            return Err(stale_document(id, later, self.read_at, "save"));
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(_) => {
+                        keep_corrupt_copy(store, &self.key, old, self.now)?;
+                    }
+                }
+            }
+            Ok(Some(bytes.to_vec()))
+        })
+    }
+}
