@@ -17,7 +17,7 @@ use session_state::{Clock, Key, Store};
 use session_state_fs::{SystemClock, beside};
 
 use crate::args::{self, Arg, Bounded, Fields, Json, py_functions, py_methods, py_new};
-use crate::convert::{Native, Obj, fast_typed, json_bytes, json_to_py, to_py};
+use crate::convert::{Native, Obj, fast_typed, json_bytes, json_to_py};
 use crate::errors::IntoPyResult;
 use crate::stores::{AnyStore, PyFileStore};
 
@@ -79,8 +79,20 @@ py_new!(PyOrchestrator {
     /// `save(doc) -> (key, saved_doc)`.
     fn save<'py>(&self, py: Python<'py>, doc: &Obj<'py>) -> PyResult<(String, Obj<'py>)> {
         let mut doc = doc_from_py(doc, self.inner.options())?;
-        let key = self.inner.save(&mut doc).py()?;
-        Ok((key.as_str().to_owned(), to_py(py, &doc)?))
+        let pending = self.inner.prepare_save(&mut doc).py()?;
+        let build = || json_to_py(py, pending.text().as_bytes());
+        // A store doing its own I/O commits on a second thread while this one builds the
+        // saved document's values from its text.
+        let built = if let Some(store) = self.inner.store().beside() {
+            let (committed, built) = beside(|| pending.commit(store), build);
+            committed.py()?;
+            built?
+        } else {
+            pending.commit(self.inner.store()).py()?;
+            build()?
+        };
+        self.inner.saved(pending);
+        Ok((current_key().to_string(), built))
     }
 
     /// `save_stamp(doc) -> (path, updated)`: `save` returning only the new `updated` (the

@@ -3,11 +3,13 @@
 
 use std::fmt::Debug;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 use pyo3::prelude::*;
 use session_state::{Error, ErrorKind, Key, MemoryStore as CoreMemoryStore, Store};
 use session_state_fs::{Durability, FsStore};
+use session_state_redis::RedisStore;
 
 use crate::args::{Arg, py_new};
 use crate::convert::Obj;
@@ -16,8 +18,31 @@ use crate::host_store::HostStore;
 use crate::redis_store::PyRedisStore;
 
 /// A [`Store`] a handle can hold (and print).
-pub trait PyStore: Store + Debug + Send + Sync {}
-impl<S: Store + Debug + Send + Sync> PyStore for S {}
+pub trait PyStore: Store + Debug + Send + Sync {
+    /// The store, when its calls need no Python and do their own I/O, so that they may run on
+    /// another thread while this one holds the GIL (a file or Redis store; not a host object,
+    /// whose methods need the GIL, and not a memory store, whose calls are too short to hand
+    /// over).
+    fn beside(&self) -> Option<&(dyn Store + Sync)> {
+        None
+    }
+}
+
+impl PyStore for FsStore {
+    fn beside(&self) -> Option<&(dyn Store + Sync)> {
+        Some(self)
+    }
+}
+
+impl PyStore for Arc<RedisStore> {
+    fn beside(&self) -> Option<&(dyn Store + Sync)> {
+        Some(self)
+    }
+}
+
+impl PyStore for CoreMemoryStore {}
+
+impl PyStore for HostStore {}
 
 /// Any store a Python caller can pass.
 pub type AnyStore = Box<dyn PyStore>;

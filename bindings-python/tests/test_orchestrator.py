@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from conftest import VECTORS
 
-from session_state import MemoryStore
+from session_state import FileStore, MemoryStore
 from session_state.errors import (
     AlreadyExistsError,
+    ConflictError,
     CorruptStateError,
     IncompatibleSchemaError,
     InvalidKeyError,
@@ -286,3 +287,33 @@ def test_record_new_project_without_a_folder_is_the_root_argument(tmp_path, monk
         "name": tmp_path.name,
         "path": str(tmp_path),
     }
+
+
+# A FileStore's save commits on a second thread while the saved dict is built: the same
+# refusal and the same copy of a torn file come back from there.
+@pytest.mark.parametrize("kind", ["memory", "file"])
+def test_store_save_refuses_a_document_read_before_a_later_save(kind, tmp_path):
+    store = MemoryStore() if kind == "memory" else FileStore(tmp_path)
+    a, b = OrchestratorStore(store=store), OrchestratorStore(store=store)
+    a.record_new("g", project={"name": "p", "path": "/p"})
+    snapshot = a.load()
+    b.save({**snapshot, "goal": "later"})
+    before = store.read(".claude/orchestrator-session.json")
+    with pytest.raises(ConflictError, match="later save"):
+        a.save({**snapshot, "goal": "new"})
+    assert store.read(".claude/orchestrator-session.json") == before
+    saved = a.save({**a.load(), "goal": "new"})
+    assert saved == json.loads(store.read(".claude/orchestrator-session.json"))
+
+
+def test_file_store_save_over_a_torn_file_keeps_a_copy_and_returns_what_it_wrote(tmp_path):
+    s = OrchestratorStore(store=FileStore(tmp_path))
+    torn = (ORCH / "seed-example.torn.json").read_bytes()
+    folder = tmp_path / ".claude"
+    folder.mkdir()
+    (folder / "orchestrator-session.json").write_bytes(torn)
+    saved = s.save(seed_example())
+    assert saved == json.loads((folder / "orchestrator-session.json").read_text(encoding="utf-8"))
+    assert saved == s.load()
+    copies = [p for p in folder.iterdir() if ".corrupt-" in p.name]
+    assert [p.read_bytes() for p in copies] == [torn]
