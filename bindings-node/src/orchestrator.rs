@@ -93,13 +93,14 @@ impl OrchestratorStore {
                 || json_parse(&env, pending.text()),
             );
             committed.map_err(throw)?;
-            built?
+            built
         } else {
             pending.commit(self.inner.store()).map_err(throw)?;
-            json_parse(&env, pending.text())?
+            json_parse(&env, pending.text())
         };
+        // Committed: the handle's own file, whatever the build gave.
         self.inner.saved(pending);
-        Ok(Made(built))
+        built.map(Made)
     }
 }
 

@@ -6,6 +6,7 @@ import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { cpSync, readFileSync, writeFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { spawn } from 'node:child_process'
 import { ss, vector, vectorText, tempDir, throwsCode, VECTORS } from './helpers.mjs'
 
 const { OrchestratorStore, FileStore, MemoryStore, resumeSummary, renderResume, salvage, jsonSchema } = ss
@@ -159,6 +160,25 @@ test('save through a FileStore over a torn current file keeps a copy, returns wh
   const copies = readdirSync(join(root, '.claude')).filter((n) => n.includes('.corrupt-'))
   assert.equal(copies.length, 1)
   assert.deepEqual(readFileSync(join(root, '.claude', copies[0])), torn)
+})
+
+test('save through a FileStore waits for a lock another process holds, then writes', async () => {
+  // The commit runs on the helper thread, which waits for the lock as the JS thread would.
+  const root = tempDir()
+  const sessions = new OrchestratorStore(new FileStore(root))
+  const doc = sessions.recordNew({ goal: 'g' }, { name: 'p', path: '/p' }, 's')
+  const lock = join(root, '.claude', '.orchestrator-session.json.lock')
+  const holder = spawn('flock', ['-x', lock, '-c', 'echo held; sleep 0.5'])
+  await new Promise((resolve, reject) => {
+    holder.stdout.once('data', resolve)
+    holder.once('error', reject)
+  })
+  const started = Date.now()
+  const saved = sessions.save({ ...doc, goal: 'new' })
+  assert.ok(Date.now() - started >= 300, `returned after ${Date.now() - started} ms`)
+  assert.equal(saved.goal, 'new')
+  assert.equal(JSON.parse(readFileSync(join(root, '.claude/orchestrator-session.json'), 'utf8')).goal, 'new')
+  await new Promise((resolve) => (holder.exitCode === null ? holder.once('exit', resolve) : resolve()))
 })
 
 test('load of a file another handle wrote: its values when a save wrote it, else the document', () => {

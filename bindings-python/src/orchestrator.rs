@@ -19,7 +19,7 @@ use session_state_fs::{SystemClock, beside};
 use crate::args::{self, Arg, Bounded, Fields, Json, py_functions, py_methods, py_new};
 use crate::convert::{Native, Obj, fast_typed, json_bytes, json_to_py};
 use crate::errors::IntoPyResult;
-use crate::stores::{AnyStore, PyFileStore};
+use crate::stores::{AnyStore, PyFileStore, helper_store, is_handed_back};
 
 /// A Python document read as the core reads a file (same checks), except that what would make
 /// a file corrupt is an `InvalidInputError` about `state` (the core's `parse_argument`).
@@ -39,8 +39,9 @@ impl Arg<'_> for OrchestratorSession {
 }
 
 /// A store, with the git HEAD of the project a `FileStore` holds (its root) as the CLI
-/// records it at each save (empty for other stores).
-struct HeadedStore(AnyStore, GitHead);
+/// records it at each save (empty for other stores), and the store for the helper thread
+/// ([`helper_store`]).
+struct HeadedStore(AnyStore, GitHead, Option<AnyStore>);
 
 impl Arg<'_> for HeadedStore {
     fn arg(value: &Obj<'_>, _: &str) -> PyResult<Self> {
@@ -49,7 +50,12 @@ impl Arg<'_> for HeadedStore {
             AnyStore::arg(value, "store")?,
             value.cast::<PyFileStore>().ok(),
         );
-        Ok(HeadedStore(store, file.map_or_else(GitHead::default, head)))
+        let helper = helper_store(value);
+        Ok(HeadedStore(
+            store,
+            file.map_or_else(GitHead::default, head),
+            helper,
+        ))
     }
 }
 
@@ -58,6 +64,8 @@ impl Arg<'_> for HeadedStore {
 #[derive(Debug)]
 pub struct PyOrchestrator {
     inner: OrchestratorStore<AnyStore, SystemClock>,
+    /// The store, for a commit on the helper thread ([`helper_store`]).
+    helper: Option<AnyStore>,
 }
 
 py_new!(PyOrchestrator {
@@ -73,7 +81,7 @@ py_new!(PyOrchestrator {
         };
         let inner = OrchestratorStore::new(store.0, SystemClock).with_git_head(store.1);
         let inner = options.apply(inner, "options").py()?;
-        Ok(PyOrchestrator { inner })
+        Ok(PyOrchestrator { inner, helper: store.2 })
     };
 
     /// `save(doc) -> (key, saved_doc)`.
@@ -82,17 +90,22 @@ py_new!(PyOrchestrator {
         let pending = self.inner.prepare_save(&mut doc).py()?;
         let build = || json_to_py(py, pending.text().as_bytes());
         // A store doing its own I/O commits on a second thread while this one builds the
-        // saved document's values from its text.
-        let built = if let Some(store) = self.inner.store().beside() {
-            let (committed, built) = beside(|| pending.commit(store), build);
-            committed.py()?;
-            built?
+        // saved document's values from its text; handed back when it would wait for a lock.
+        let built = if let Some(helper) = &self.helper {
+            let (committed, built) = beside(|| pending.commit(helper), build);
+            match committed {
+                Err(e) if is_handed_back(&e) => pending.commit(self.inner.store()),
+                committed => committed,
+            }
+            .py()?;
+            built
         } else {
             pending.commit(self.inner.store()).py()?;
-            build()?
+            build()
         };
+        // Committed: the handle's own file, whatever the build gave.
         self.inner.saved(pending);
-        Ok((current_key().to_string(), built))
+        Ok((current_key().to_string(), built?))
     }
 
     /// `save_stamp(doc) -> (path, updated)`: `save` returning only the new `updated` (the

@@ -3,13 +3,11 @@
 
 use std::fmt::Debug;
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 
 use pyo3::prelude::*;
 use session_state::{Error, ErrorKind, Key, MemoryStore as CoreMemoryStore, Store};
 use session_state_fs::{Durability, FsStore};
-use session_state_redis::RedisStore;
 
 use crate::args::{Arg, py_new};
 use crate::convert::Obj;
@@ -18,31 +16,8 @@ use crate::host_store::HostStore;
 use crate::redis_store::PyRedisStore;
 
 /// A [`Store`] a handle can hold (and print).
-pub trait PyStore: Store + Debug + Send + Sync {
-    /// The store, when its calls need no Python and do their own I/O, so that they may run on
-    /// another thread while this one holds the GIL (a file or Redis store; not a host object,
-    /// whose methods need the GIL, and not a memory store, whose calls are too short to hand
-    /// over).
-    fn beside(&self) -> Option<&(dyn Store + Sync)> {
-        None
-    }
-}
-
-impl PyStore for FsStore {
-    fn beside(&self) -> Option<&(dyn Store + Sync)> {
-        Some(self)
-    }
-}
-
-impl PyStore for Arc<RedisStore> {
-    fn beside(&self) -> Option<&(dyn Store + Sync)> {
-        Some(self)
-    }
-}
-
-impl PyStore for CoreMemoryStore {}
-
-impl PyStore for HostStore {}
+pub trait PyStore: Store + Debug + Send + Sync {}
+impl<S: Store + Debug + Send + Sync> PyStore for S {}
 
 /// Any store a Python caller can pass.
 pub type AnyStore = Box<dyn PyStore>;
@@ -149,6 +124,30 @@ py_new!(PyMemoryStore {
         format!("MemoryStore(<{} keys>)", self.inner.len())
     }
 });
+
+/// The store `value` as the helper thread uses it to commit a save while the caller's thread
+/// holds the GIL and builds the saved dict (`OrchestratorStore.save`): a `FileStore` whose lock
+/// wait hands the commit back at once ([`is_handed_back`]) rather than wait with Python from
+/// a thread that cannot take the GIL, or a `RedisStore`. `None` for a memory store (its calls
+/// are too short to hand over) and a host object (its methods need the GIL).
+pub fn helper_store(value: &Obj<'_>) -> Option<AnyStore> {
+    if let Ok(fs) = value.cast::<PyFileStore>() {
+        let hand_back =
+            |_| Err(Error::new(ErrorKind::Conflict, HANDED_BACK).with_context("lock", HANDED_BACK));
+        return Some(Box::new(fs.get().inner.clone().with_lock_wait(hand_back)));
+    }
+    let redis = value.cast::<PyRedisStore>().ok()?;
+    Some(Box::new(redis.get().inner.clone()))
+}
+
+/// The error of a [`helper_store`]'s lock wait.
+const HANDED_BACK: &str = "the lock is taken: the commit is handed back to the caller's thread";
+
+/// Whether `err` is a [`helper_store`]'s refusal to wait for a lock: the update never ran
+/// (nothing written), so the caller's thread runs the commit again, waiting as it does.
+pub fn is_handed_back(err: &Error) -> bool {
+    err.context_value("lock") == Some(HANDED_BACK)
+}
 
 /// How a `FileStore` waits for another process's lock: Python's signal handlers run first (so
 /// Ctrl-C ends the wait, the exception reaching the caller as the error's source), then it

@@ -43,9 +43,30 @@ fn save_load(c: &mut Criterion) {
         b.iter(|| black_box(memory.load().unwrap()));
     });
     group.bench_function("load/fs", |b| b.iter(|| black_box(fs.load().unwrap())));
+    // The file store's part of a save (lock and queue files, the read of the file replaced,
+    // temporary file and rename), and the floor of a replaced file: the same bytes written to
+    // a temporary file and renamed over, in the same folder.
+    let bytes = doc.to_pretty_json();
+    let key = current_key();
+    group.bench_function("store/update_fs", |b| {
+        b.iter(|| {
+            fs.store()
+                .update(&key, &mut |_| Ok(Some(bytes.clone())))
+                .unwrap();
+        });
+    });
+    let (floor, floor_tmp) = (
+        dir.path().join("floor.json"),
+        dir.path().join(".floor.json.tmp"),
+    );
+    group.bench_function("store/floor", |b| {
+        b.iter(|| {
+            std::fs::write(&floor_tmp, black_box(&bytes)).unwrap();
+            std::fs::rename(&floor_tmp, &floor).unwrap();
+        });
+    });
     // The parse alone (what every load of a file another writer wrote costs), and for
     // reference serde_json's untyped read of the same bytes.
-    let bytes = doc.to_pretty_json();
     let options = ParseOptions::default();
     group.bench_function("parse/typed", |b| {
         b.iter(|| black_box(parse_document(&current_key(), black_box(&bytes), &options).unwrap()));
