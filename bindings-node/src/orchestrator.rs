@@ -90,13 +90,13 @@ impl OrchestratorStore {
         let built = if let Some(store) = self.inner.store().beside() {
             let (committed, built) = beside(
                 || pending.commit(store),
-                || json_parse(&env, pending.text()),
+                || json_parse(&env, &pending.text()),
             );
             committed.map_err(throw)?;
             built
         } else {
             pending.commit(self.inner.store()).map_err(throw)?;
-            json_parse(&env, pending.text())
+            json_parse(&env, &pending.text())
         };
         // Committed: the handle's own file, whatever the build gave.
         self.inner.saved(pending);

@@ -88,7 +88,7 @@ py_new!(PyOrchestrator {
     fn save<'py>(&self, py: Python<'py>, doc: &Obj<'py>) -> PyResult<(String, Obj<'py>)> {
         let mut doc = doc_from_py(doc, self.inner.options())?;
         let pending = self.inner.prepare_save(&mut doc).py()?;
-        let build = || json_to_py(py, pending.text().as_bytes());
+        let build = || json_to_py(py, pending.bytes());
         // A store doing its own I/O commits on a second thread while this one builds the
         // saved document's values from its text; handed back when it would wait for a lock.
         let built = if let Some(helper) = &self.helper {

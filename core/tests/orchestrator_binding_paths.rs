@@ -229,7 +229,7 @@ fn a_prepared_save_writes_its_text_once_committed_as_save_does() {
     let mut doc = parse_argument("doc", &bytes, &ParseOptions::default()).unwrap();
     let mut same = doc.clone();
     let pending = s.prepare_save(&mut doc).unwrap();
-    let text = pending.text().to_owned();
+    let text = pending.text().into_owned();
     assert_eq!(
         s.store().read(&key).unwrap(),
         None,
@@ -288,10 +288,7 @@ fn a_prepared_save_refuses_a_later_save_and_keeps_a_torn_file_aside() {
     store.write(&key, &torn).unwrap();
     let pending = s.prepare_save(&mut snapshot).unwrap();
     pending.commit(&store).unwrap();
-    assert_eq!(
-        store.read(&key).unwrap().unwrap(),
-        pending.text().as_bytes()
-    );
+    assert_eq!(store.read(&key).unwrap().unwrap(), pending.bytes());
     let copies = store
         .list(&session_state::Key::new(".claude").unwrap())
         .unwrap();

@@ -3,6 +3,7 @@
 //! stamped, its text written, nothing stored yet), so that a front end can commit it on
 //! another thread while it builds the saved document's values from the text.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
@@ -23,7 +24,8 @@ use crate::time::Timestamp;
 #[derive(Debug)]
 pub struct PendingSave {
     pub(super) key: Key,
-    pub(super) text: String,
+    /// The JSON text to write (serde_json's: UTF-8).
+    pub(super) bytes: Vec<u8>,
     pub(super) session_id: String,
     /// The document's `updated` before the stamp: when it was read.
     pub(super) read_at: Option<Timestamp>,
@@ -37,9 +39,15 @@ pub struct PendingSave {
 }
 
 impl PendingSave {
-    /// The JSON text the commit writes (the saved document, `updated` set).
-    pub fn text(&self) -> &str {
-        &self.text
+    /// The JSON text the commit writes (the saved document, `updated` set), as bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// [`bytes`](Self::bytes) as text.
+    pub fn text(&self) -> Cow<'_, str> {
+        std::str::from_utf8(&self.bytes)
+            .map_or_else(|_| String::from_utf8_lossy(&self.bytes), Cow::Borrowed)
     }
 
     /// Writes the text as the current session in `store`, which must be the store of the
@@ -52,7 +60,7 @@ impl PendingSave {
     /// save, or a writer the session's lease shuts out (nothing written);
     /// [`ErrorKind::Storage`](crate::ErrorKind::Storage).
     pub fn commit<S: Store + ?Sized>(&self, store: &S) -> Result<()> {
-        let bytes = self.text.as_bytes();
+        let bytes = self.bytes.as_slice();
         store.update(&self.key, &mut |old| {
             check_writer(store, &self.key, self.writer.as_ref())?;
             // The file the handle saved last was readable and is the document's own past;

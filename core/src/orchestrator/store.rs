@@ -154,7 +154,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         if let Some(text) = self.document_text(&key, &bytes)? {
             return Ok(Some(text));
         }
-        Ok(Some(utf8_text(bytes)))
+        // Text a save wrote is UTF-8: nothing is replaced.
+        let text = String::from_utf8(bytes)
+            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        Ok(Some(text))
     }
 
     /// [`document_text`](super::document_text) of the bytes stored under `key` with this
@@ -261,10 +264,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         let read_at = doc.updated;
         self.stamp(doc);
         let key = current_key();
-        let text = utf8_text(self.encode(&key, doc)?);
+        let bytes = self.encode(&key, doc)?;
         Ok(PendingSave {
             key,
-            text,
+            bytes,
             session_id: doc.session_id.clone(),
             read_at,
             updated: doc.updated,
@@ -278,7 +281,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// Records `pending`, committed, as the file this handle saved last: a later save finds it
     /// its own past, and a load needs no check of it.
     pub fn saved(&self, pending: PendingSave) {
-        *self.last_saved() = Arc::new(pending.text.into_bytes());
+        *self.last_saved() = Arc::new(pending.bytes);
     }
 
     /// The pretty JSON of `doc`, to be written under `key`: the one place every write of a
@@ -583,11 +586,6 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     pub fn abort(&self) -> Result<OrchestratorSession> {
         self.move_to(SessionStatus::Aborted)
     }
-}
-
-/// The text of `bytes` a save wrote: UTF-8 (serde_json's), so nothing is replaced.
-fn utf8_text(bytes: Vec<u8>) -> String {
-    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
 /// The [`ErrorKind::Conflict`] of `action` (`save`, `archive`) of the session `session_id`, read when the
