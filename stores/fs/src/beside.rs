@@ -121,6 +121,7 @@ fn process() -> Process {
 #[cfg(test)]
 mod tests {
     use std::sync::Mutex;
+    use std::sync::atomic::{AtomicBool, Ordering};
     use std::thread;
 
     use super::beside;
@@ -155,9 +156,19 @@ mod tests {
         // the second call does not queue behind the first, finishes, and lets the lock go.
         let lock = Mutex::new(0);
         let held = lock.lock().unwrap();
+        let waiting = AtomicBool::new(false);
         thread::scope(|scope| {
-            let first = scope.spawn(|| beside(|| *lock.lock().unwrap() + 1, || ()).0);
-            thread::sleep(std::time::Duration::from_millis(50));
+            let first = scope.spawn(|| {
+                let side = || {
+                    waiting.store(true, Ordering::Release);
+                    *lock.lock().unwrap() + 1
+                };
+                beside(side, || ()).0
+            });
+            // The first call's side is running (on the helper) when the second call comes.
+            while !waiting.load(Ordering::Acquire) {
+                thread::yield_now();
+            }
             let (side, ()) = beside(|| 2, || ());
             assert_eq!(side, 2);
             drop(held);
