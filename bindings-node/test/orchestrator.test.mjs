@@ -162,16 +162,18 @@ test('save through a FileStore over a torn current file keeps a copy, returns wh
   assert.deepEqual(readFileSync(join(root, '.claude', copies[0])), torn)
 })
 
-test('save through a FileStore waits for a lock another process holds, then writes', async () => {
+// flock(1) is util-linux's.
+test('save through a FileStore waits for a lock another process holds, then writes', { skip: process.platform !== 'linux' }, async () => {
   // The commit runs on the helper thread, which waits for the lock as the JS thread would.
   const root = tempDir()
   const sessions = new OrchestratorStore(new FileStore(root))
   const doc = sessions.recordNew({ goal: 'g' }, { name: 'p', path: '/p' }, 's')
   const lock = join(root, '.claude', '.orchestrator-session.json.lock')
-  const holder = spawn('flock', ['-x', lock, '-c', 'echo held; sleep 0.5'])
+  const holder = spawn('flock', ['-x', lock, '-c', 'echo held; sleep 1.5'])
   await new Promise((resolve, reject) => {
     holder.stdout.once('data', resolve)
     holder.once('error', reject)
+    holder.once('exit', (code) => reject(new Error(`flock exited with ${code} before holding the lock`)))
   })
   const started = Date.now()
   const saved = sessions.save({ ...doc, goal: 'new' })

@@ -94,11 +94,17 @@ py_new!(PyOrchestrator {
         let built = if let Some(helper) = &self.helper {
             let (committed, built) = beside(|| pending.commit(helper), build);
             match committed {
-                Err(e) if is_handed_back(&e) => pending.commit(self.inner.store()),
-                committed => committed,
+                // Nothing written yet: a build that failed (Ctrl-C) ends the save here.
+                Err(e) if is_handed_back(&e) => {
+                    let built = built?;
+                    pending.commit(self.inner.store()).py()?;
+                    Ok(built)
+                }
+                committed => {
+                    committed.py()?;
+                    built
+                }
             }
-            .py()?;
-            built
         } else {
             pending.commit(self.inner.store()).py()?;
             build()

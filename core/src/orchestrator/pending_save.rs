@@ -8,10 +8,10 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
+use super::keys::CURRENT_KEY;
 use super::parse::{ParseOptions, parse_document};
-use super::store::stale_document;
 use crate::corrupt_copy::keep_corrupt_copy;
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
 use crate::ownership::{Writer, check_writer};
 use crate::store::Store;
@@ -60,6 +60,8 @@ impl PendingSave {
     /// save, or a writer the session's lease shuts out (nothing written);
     /// [`ErrorKind::Storage`](crate::ErrorKind::Storage).
     pub fn commit<S: Store + ?Sized>(&self, store: &S) -> Result<()> {
+        // One `update`, nothing written before its lock is held: a front end whose store
+        // gives up waiting for the lock (Python's helper store) commits again from scratch.
         let bytes = self.bytes.as_slice();
         store.update(&self.key, &mut |old| {
             check_writer(store, &self.key, self.writer.as_ref())?;
@@ -90,4 +92,28 @@ impl PendingSave {
             Ok(Some(bytes.to_vec()))
         })
     }
+}
+
+/// The [`ErrorKind::Conflict`] of `action` (`save`, `archive`) of the session `session_id`, read when the
+/// session was updated at `read_at`, while the current file holds a later save of that session
+/// (updated at `later`) with other content: writing or removing would lose that save.
+pub(super) fn stale_document(
+    session_id: &str,
+    later: Option<Timestamp>,
+    read_at: Option<Timestamp>,
+    action: &str,
+) -> Error {
+    let time =
+        |t: Option<Timestamp>| t.map_or_else(|| "an unknown time".to_owned(), |t| t.to_string());
+    let (later, read_at) = (time(later), time(read_at));
+    Error::new(
+        ErrorKind::Conflict,
+        format!(
+            "the current file holds a later save of session `{}` (updated {later}, the document \
+             to {action} was read at {read_at}): load it again, apply the change and {action} \
+             that, so the later changes are not lost",
+            session_id.escape_debug(),
+        ),
+    )
+    .with_context("key", CURRENT_KEY)
 }

@@ -7,11 +7,11 @@ use chrono::FixedOffset;
 
 use super::document::OrchestratorSession;
 use super::document_text::{document_text, parse_salvaging};
-use super::keys::{CURRENT_KEY, current_key, history_key};
+use super::keys::{current_key, history_key};
 use super::parse::{
     ParseOptions, is_unsafe_session_id, parse_any_id, parse_document, unreadable_field,
 };
-use super::pending_save::PendingSave;
+use super::pending_save::{PendingSave, stale_document};
 use super::status::SessionStatus;
 use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Hint, Result};
@@ -586,30 +586,6 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     pub fn abort(&self) -> Result<OrchestratorSession> {
         self.move_to(SessionStatus::Aborted)
     }
-}
-
-/// The [`ErrorKind::Conflict`] of `action` (`save`, `archive`) of the session `session_id`, read when the
-/// session was updated at `read_at`, while the current file holds a later save of that session
-/// (updated at `later`) with other content: writing or removing would lose that save.
-pub(super) fn stale_document(
-    session_id: &str,
-    later: Option<Timestamp>,
-    read_at: Option<Timestamp>,
-    action: &str,
-) -> Error {
-    let time =
-        |t: Option<Timestamp>| t.map_or_else(|| "an unknown time".to_owned(), |t| t.to_string());
-    let (later, read_at) = (time(later), time(read_at));
-    Error::new(
-        ErrorKind::Conflict,
-        format!(
-            "the current file holds a later save of session `{}` (updated {later}, the document \
-             to {action} was read at {read_at}): load it again, apply the change and {action} \
-             that, so the later changes are not lost",
-            session_id.escape_debug(),
-        ),
-    )
-    .with_context("key", CURRENT_KEY)
 }
 
 /// The error for "no current session".
