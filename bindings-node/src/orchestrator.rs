@@ -2,11 +2,10 @@
 //! the free functions `resumeSummary`, `renderResume`, `salvage` and `jsonSchema`. Documents are
 //! plain objects of the file's shape, read with the core's own parser; none passed is mutated.
 
-use std::borrow::Cow;
-
 use napi::bindgen_prelude::Env;
 use napi_derive::napi;
 use serde_json::Value;
+use session_state::json::utf8_text;
 use session_state::orchestrator::{
     self as core, AgentDone, AgentFail, AgentProgress, AgentStart, ArchiveOptions, ContextInput,
     DecisionInput, DoctorOptions, DoctorReport, HistoryOptions, HistoryPage, NewSession,
@@ -21,12 +20,6 @@ use crate::any_store::WithHead;
 use crate::args::{Any, Bytes, Doc, Instant, Json, Options};
 use crate::errors::{Made, Out, json_parse, to_js_error};
 use crate::json_text::session_argument;
-
-/// `bytes` as text: a save's own text (UTF-8) borrowed as it is, anything else with its bad
-/// sequences replaced.
-fn utf8_text(bytes: &[u8]) -> Cow<'_, str> {
-    std::str::from_utf8(bytes).map_or_else(|_| String::from_utf8_lossy(bytes), Cow::Borrowed)
-}
 
 type Core = core::OrchestratorStore<crate::AnyStore, SystemClock>;
 type Replace = Options<ArchiveOptions>;

@@ -46,8 +46,7 @@ impl PendingSave {
 
     /// [`bytes`](Self::bytes) as text.
     pub fn text(&self) -> Cow<'_, str> {
-        std::str::from_utf8(&self.bytes)
-            .map_or_else(|_| String::from_utf8_lossy(&self.bytes), Cow::Borrowed)
+        crate::json::utf8_text(&self.bytes)
     }
 
     /// Writes the text as the current session in `store`, which must be the store of the
