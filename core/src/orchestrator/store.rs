@@ -263,10 +263,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         history_key(&doc.session_id)?;
         let read_at = doc.updated;
         self.stamp(doc);
-        let key = current_key();
-        let bytes = self.encode(&key, doc)?;
+        let bytes = self.encode(&current_key(), doc)?;
         Ok(PendingSave {
-            key,
             bytes,
             session_id: doc.session_id.clone(),
             read_at,
