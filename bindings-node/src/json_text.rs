@@ -20,33 +20,17 @@ thread_local! {
     static PLAIN_JSON: RefCell<Option<(usize, PlainJson)>> = const { RefCell::new(None) };
 }
 
-/// A document argument as read from JS (where the caller's getters may run), before the core
-/// parses it.
-#[derive(Debug)]
-pub enum SessionSource {
-    /// A plain object's JSON text.
-    Text(String),
-    /// Any other object, read strictly.
-    Object(Doc),
-}
-
-impl SessionSource {
-    /// The argument `name`.
-    pub fn read(value: Unknown<'_>, name: &str) -> Result<Self> {
-        let object =
-            value.get_type().ok() == Some(ValueType::Object) && !value.is_array().unwrap_or(true);
-        match object.then(|| plain_json(value).ok().flatten()).flatten() {
-            Some(text) => Ok(Self::Text(text)),
-            None => Doc::arg(value, name).map(Self::Object),
-        }
-    }
-
-    /// The document, parsed by the core with `options`.
-    pub fn parse(&self, name: &str, options: &ParseOptions) -> Result<OrchestratorSession> {
-        match self {
-            Self::Text(text) => parse_text_argument(name, text, options),
-            Self::Object(object) => parse_object_argument(name, object, options),
-        }
+/// The document argument `name`, read with `options`.
+pub fn session_argument(
+    value: Unknown<'_>,
+    name: &str,
+    options: &ParseOptions,
+) -> Result<OrchestratorSession> {
+    let object =
+        value.get_type().ok() == Some(ValueType::Object) && !value.is_array().unwrap_or(true);
+    match object.then(|| plain_json(value).ok().flatten()).flatten() {
+        Some(text) => parse_text_argument(name, &text, options),
+        None => parse_object_argument(name, &Doc::arg(value, name)?, options),
     }
 }
 

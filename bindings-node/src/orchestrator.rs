@@ -9,17 +9,17 @@ use session_state::json::utf8_text;
 use session_state::orchestrator::{
     self as core, AgentDone, AgentFail, AgentProgress, AgentStart, ArchiveOptions, ContextInput,
     DecisionInput, DoctorOptions, DoctorReport, HistoryOptions, HistoryPage, NewSession,
-    OrchestratorSession, ParseOptions, PendingSave, Project, Repair, ResumeOptions, ResumeSummary,
-    Salvaged, SessionStatus, StoreOptions, TaskAdd, TaskDone, current_key, parse_object_argument,
+    OrchestratorSession, ParseOptions, Project, Repair, ResumeOptions, ResumeSummary, Salvaged,
+    SessionStatus, StoreOptions, TaskAdd, TaskDone, current_key, parse_object_argument,
 };
 use session_state::ownership::Writer;
 use session_state::{Clock, Key};
-use session_state_fs::{SystemClock, beside, save_beside};
+use session_state_fs::{SystemClock, beside};
 
 use crate::any_store::WithHead;
 use crate::args::{Any, Bytes, Doc, Instant, Json, Options};
 use crate::errors::{Made, Out, json_parse, to_js_error};
-use crate::json_text::SessionSource;
+use crate::json_text::session_argument;
 
 type Core = core::OrchestratorStore<crate::AnyStore, SystemClock>;
 type Replace = Options<ArchiveOptions>;
@@ -76,27 +76,23 @@ impl OrchestratorStore {
     )]
     pub fn save(&self, env: Env, doc: Any<'_>) -> napi::Result<Made> {
         let throw = |err| to_js_error(&env, err);
-        // Read from JS (the caller's getters run) before any lock is taken.
-        let source = SessionSource::read(doc, "doc").map_err(throw)?;
-        let prepare = || {
-            let mut doc = source.parse("doc", self.inner.options())?;
-            self.inner.prepare_save(&mut doc)
+        let mut doc = session_argument(doc, "doc", self.inner.options()).map_err(throw)?;
+        let pending = self.inner.prepare_save(&mut doc).map_err(throw)?;
+        // A store doing its own I/O commits on a second thread while this one builds the
+        // saved document's values from its text.
+        let built = if let Some(store) = self.inner.store().beside() {
+            let (committed, built) = beside(
+                || pending.commit(store),
+                || json_parse(&env, &pending.text()),
+            );
+            committed.map_err(throw)?;
+            built
+        } else {
+            pending.commit(self.inner.store()).map_err(throw)?;
+            json_parse(&env, &pending.text())
         };
-        let build = |save: &PendingSave| json_parse(&env, &save.text());
-        // A store doing its own I/O takes its lock on a second thread while this one prepares
-        // the save, then writes while this one builds the saved document's values.
-        let (save, built, committed) = match self.inner.store().beside() {
-            Some(store) => save_beside(store, prepare, build),
-            None => prepare().map(|save| {
-                let committed = save.commit(self.inner.store());
-                let built = build(&save);
-                (save, built, committed)
-            }),
-        }
-        .map_err(throw)?;
-        committed.map_err(throw)?;
         // Committed: the handle's own file, whatever the build gave.
-        self.inner.saved(save);
+        self.inner.saved(pending);
         built.map(Made)
     }
 }

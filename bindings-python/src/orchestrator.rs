@@ -10,11 +10,11 @@ use pyo3::prelude::*;
 use session_state::orchestrator::{
     self, AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput,
     ForkOptions, GitHead, HistoryQuery, NewSession, OrchestratorSession, OrchestratorStore,
-    ParseOptions, PendingSave, Project, PruneHistoryOptions, ResumeOptions, SessionStatus,
-    StoreOptions, TaskAdd, TaskDone, current_key, parse_argument, valid_argument,
+    ParseOptions, Project, PruneHistoryOptions, ResumeOptions, SessionStatus, StoreOptions,
+    TaskAdd, TaskDone, current_key, parse_argument, valid_argument,
 };
 use session_state::{Clock, Key, Store};
-use session_state_fs::{SystemClock, beside, save_beside};
+use session_state_fs::{SystemClock, beside};
 
 use crate::args::{self, Arg, Bounded, Fields, Json, py_functions, py_methods, py_new};
 use crate::convert::{Native, Obj, fast_typed, json_bytes, json_to_py};
@@ -84,42 +84,38 @@ py_new!(PyOrchestrator {
         Ok(PyOrchestrator { inner, helper: store.2 })
     };
 
-    /// `save(doc) -> (key, saved_doc)`. A store doing its own I/O takes its lock on the helper
-    /// thread while this one prepares the save (the dict is read before: no Python code runs
-    /// while the lock is held), then writes while this one builds the saved dict; it hands the
-    /// commit back when the lock is taken (nothing written), and this thread commits again,
-    /// waiting as any change does.
+    /// `save(doc) -> (key, saved_doc)`.
     fn save<'py>(&self, py: Python<'py>, doc: &Obj<'py>) -> PyResult<(String, Obj<'py>)> {
         let mut doc = doc_from_py(doc, self.inner.options())?;
-        let mut prepare = || self.inner.prepare_save(&mut doc);
-        let build = |save: &PendingSave| json_to_py(py, save.bytes());
-        let (save, built, committed) = match &self.helper {
-            Some(helper) => save_beside(helper, prepare, build),
-            None => prepare().map(|save| {
-                let committed = save.commit(self.inner.store());
-                let built = build(&save);
-                (save, built, committed)
-            }),
-        }
-        .py()?;
-        match committed {
-            // Nothing written yet: a build that failed (Ctrl-C) ends the save here.
-            Err(e) if is_handed_back(&e) => {
-                let built = built?;
-                save.commit(self.inner.store()).py()?;
-                self.inner.saved(save);
-                return Ok((current_key().to_string(), built));
+        let pending = self.inner.prepare_save(&mut doc).py()?;
+        let build = || json_to_py(py, pending.bytes());
+        // A store doing its own I/O commits on a second thread while this one builds the
+        // saved document's values from its text; handed back when it would wait for a lock.
+        let built = if let Some(helper) = &self.helper {
+            let (committed, built) = beside(|| pending.commit(helper), build);
+            match committed {
+                // Nothing written yet: a build that failed (Ctrl-C) ends the save here.
+                Err(e) if is_handed_back(&e) => {
+                    let built = built?;
+                    pending.commit(self.inner.store()).py()?;
+                    Ok(built)
+                }
+                committed => {
+                    committed.py()?;
+                    built
+                }
             }
-            committed => committed.py()?,
-        }
+        } else {
+            pending.commit(self.inner.store()).py()?;
+            build()
+        };
         // Committed: the handle's own file, whatever the build gave.
-        self.inner.saved(save);
+        self.inner.saved(pending);
         Ok((current_key().to_string(), built?))
     }
 
     /// `save_stamp(doc) -> (path, updated)`: `save` returning only the new `updated` (the
-    /// compatibility `save_session`, which sets it on the caller's dict). In line: with nothing
-    /// to build, a second thread would cost more than it saves.
+    /// compatibility `save_session`, which sets it on the caller's dict).
     fn save_stamp(&self, doc: &Obj<'_>) -> PyResult<(PathBuf, String)> {
         let mut doc = doc_from_py(doc, self.inner.options())?;
         let key = self.inner.save(&mut doc).py()?;

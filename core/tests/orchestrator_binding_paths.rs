@@ -5,14 +5,13 @@
 //! handle saved last itself; `OrchestratorStore::load_json` is the JSON of what `load` gives,
 //! the file itself only when it is the text a save writes for that document
 //! (`OrchestratorStore::document_text`); a save prepared, committed and handed back
-//! (`prepare_save`, `PendingSave::commit`, `saved`) writes what `save` writes, and a commit
-//! waiting for its save (`commit_when_prepared`) asks for it only once the update holds the key.
+//! (`prepare_save`, `PendingSave::commit`, `saved`) writes what `save` writes.
 
 use serde::Deserialize;
 use serde_json::{Value, json};
 use session_state::orchestrator::{
-    NewSession, OrchestratorSession, OrchestratorStore, ParseOptions, Project,
-    commit_when_prepared, current_key, parse_argument, valid_argument,
+    NewSession, OrchestratorSession, OrchestratorStore, ParseOptions, Project, current_key,
+    parse_argument, valid_argument,
 };
 use session_state::{ErrorKind, FixedClock, MemoryStore, Store};
 
@@ -299,65 +298,4 @@ fn a_prepared_save_refuses_a_later_save_and_keeps_a_torn_file_aside() {
         .collect();
     assert_eq!(kept.len(), 1);
     assert_eq!(store.read(kept[0]).unwrap().unwrap(), torn);
-}
-
-/// A store whose `update` says when it holds the key, for the order of what a commit does.
-struct Logged<'a>(MemoryStore, &'a std::sync::Mutex<Vec<&'static str>>);
-
-impl Store for Logged<'_> {
-    fn read(&self, key: &session_state::Key) -> session_state::Result<Option<Vec<u8>>> {
-        self.0.read(key)
-    }
-    fn write(&self, key: &session_state::Key, data: &[u8]) -> session_state::Result<()> {
-        self.0.write(key, data)
-    }
-    fn delete(&self, key: &session_state::Key) -> session_state::Result<bool> {
-        self.0.delete(key)
-    }
-    fn list(&self, prefix: &session_state::Key) -> session_state::Result<Vec<session_state::Key>> {
-        self.0.list(prefix)
-    }
-    fn update(
-        &self,
-        key: &session_state::Key,
-        apply: &mut session_state::UpdateFn<'_>,
-    ) -> session_state::Result<()> {
-        self.1.lock().unwrap().push("update holds the key");
-        self.0.update(key, apply)
-    }
-}
-
-#[test]
-fn a_commit_asks_for_its_save_under_the_update_and_writes_nothing_without_one() {
-    let key = current_key();
-    let events = std::sync::Mutex::new(Vec::new());
-    let store = Logged(MemoryStore::new(), &events);
-    let s = OrchestratorStore::new(MemoryStore::new(), clock());
-    let bytes = serde_json::to_vec(&valid()).unwrap();
-    let mut doc = parse_argument("doc", &bytes, &ParseOptions::default()).unwrap();
-    let pending = s.prepare_save(&mut doc).unwrap();
-    let prepared = || {
-        events.lock().unwrap().push("the save is asked for");
-        Some(&pending)
-    };
-    commit_when_prepared(&store, &prepared).unwrap();
-    assert_eq!(
-        *events.lock().unwrap(),
-        ["update holds the key", "the save is asked for"]
-    );
-    assert_eq!(store.read(&key).unwrap().unwrap(), pending.bytes());
-    // A save that could not be prepared: an error, and the file as it was.
-    let err = commit_when_prepared(&store, &|| None).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::InvalidInput);
-    assert_eq!(store.read(&key).unwrap().unwrap(), pending.bytes());
-    // It is checked as `commit` checks: a later save of the session with other content wins.
-    let later = FixedClock(clock().0 + chrono::Duration::minutes(1));
-    let other = OrchestratorStore::new(MemoryStore::new(), later);
-    let mut changed = doc.clone();
-    changed.goal = "other".into();
-    let newer = other.prepare_save(&mut changed).unwrap();
-    commit_when_prepared(&store, &|| Some(&newer)).unwrap();
-    let err = commit_when_prepared(&store, &|| Some(&pending)).unwrap_err();
-    assert_eq!(err.kind(), ErrorKind::Conflict);
-    assert_eq!(store.read(&key).unwrap().unwrap(), newer.bytes());
 }

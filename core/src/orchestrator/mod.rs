@@ -82,7 +82,7 @@ pub use keys::{
 };
 pub use options::{ArchiveOptions, DoctorOptions, HistoryOptions, StoreOptions};
 pub use parse::{ParseOptions, parse_document};
-pub use pending_save::{PendingSave, commit_when_prepared};
+pub use pending_save::PendingSave;
 pub use prune::PruneHistoryOptions;
 pub use record::{
     AgentDone, AgentFail, AgentProgress, AgentStart, ContextInput, DecisionInput, NewSession,

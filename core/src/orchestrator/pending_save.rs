@@ -8,10 +8,11 @@ use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
 
-use super::keys::{CURRENT_KEY, current_key};
+use super::keys::CURRENT_KEY;
 use super::parse::{ParseOptions, parse_document};
 use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Result};
+use crate::key::Key;
 use crate::ownership::{Writer, check_writer};
 use crate::store::Store;
 use crate::time::Timestamp;
@@ -22,6 +23,7 @@ use crate::time::Timestamp;
 /// is owned here, so it runs on any thread when the store is `Sync`.
 #[derive(Debug)]
 pub struct PendingSave {
+    pub(super) key: Key,
     /// The JSON text to write (serde_json's: UTF-8).
     pub(super) bytes: Vec<u8>,
     pub(super) session_id: String,
@@ -57,53 +59,38 @@ impl PendingSave {
     /// save, or a writer the session's lease shuts out (nothing written);
     /// [`ErrorKind::Storage`](crate::ErrorKind::Storage).
     pub fn commit<S: Store + ?Sized>(&self, store: &S) -> Result<()> {
-        commit_when_prepared(store, &|| Some(self))
-    }
-}
-
-/// [`PendingSave::commit`] of the save `prepared` gives, with the store's lock taken and the
-/// current file read before it is asked for: a front end prepares the save on its own thread
-/// while another thread waits for the lock. `prepared` blocks until the save is prepared, or
-/// gives `None` when preparing it failed: then nothing is written and the error is
-/// [`ErrorKind::InvalidInput`] (the preparation's own error is the one to report).
-///
-/// # Errors
-/// As [`PendingSave::commit`].
-pub fn commit_when_prepared<'a, S: Store + ?Sized>(
-    store: &S,
-    prepared: &dyn Fn() -> Option<&'a PendingSave>,
-) -> Result<()> {
-    // One `update`, nothing written before its lock is held: a front end whose store gives up
-    // waiting for the lock (Python's helper store) commits again from scratch.
-    let key = current_key();
-    store.update(&key, &mut |old| {
-        let Some(save) = prepared() else {
-            return Err(Error::invalid_input("the save was not prepared"));
-        };
-        check_writer(store, &key, save.writer.as_ref())?;
-        // The file the handle saved last was readable and is the document's own past;
-        // anything else is checked: kept aside when unreadable, refused when it is a later
-        // save of this session with other content (writing would drop that save).
-        let known = |old: &&[u8]| !save.last_saved.is_empty() && *old == save.last_saved.as_slice();
-        if let Some(old) = old.filter(|old| !known(old)) {
-            match parse_document(&key, old, &save.options) {
-                Ok(mut now) if now.session_id == save.session_id && now.updated > save.read_at => {
-                    let later = now.updated;
-                    now.updated = save.updated;
-                    // Compared as written (the writer is the one the text came from).
-                    if now.to_pretty_json() != save.bytes {
-                        let id = &save.session_id;
-                        return Err(stale_document(id, later, save.read_at, "save"));
+        // One `update`, nothing written before its lock is held: a front end whose store
+        // gives up waiting for the lock (Python's helper store) commits again from scratch.
+        let bytes = self.bytes.as_slice();
+        store.update(&self.key, &mut |old| {
+            check_writer(store, &self.key, self.writer.as_ref())?;
+            // The file the handle saved last was readable and is the document's own past;
+            // anything else is checked: kept aside when unreadable, refused when it is a
+            // later save of this session with other content (writing would drop that save).
+            let known =
+                |old: &&[u8]| !self.last_saved.is_empty() && *old == self.last_saved.as_slice();
+            if let Some(old) = old.filter(|old| !known(old)) {
+                match parse_document(&self.key, old, &self.options) {
+                    Ok(mut now)
+                        if now.session_id == self.session_id && now.updated > self.read_at =>
+                    {
+                        let later = now.updated;
+                        now.updated = self.updated;
+                        // Compared as written (the writer is the one the text came from).
+                        if now.to_pretty_json() != bytes {
+                            let id = &self.session_id;
+                            return Err(stale_document(id, later, self.read_at, "save"));
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(_) => {
+                        keep_corrupt_copy(store, &self.key, old, self.now)?;
                     }
                 }
-                Ok(_) => {}
-                Err(_) => {
-                    keep_corrupt_copy(store, &key, old, save.now)?;
-                }
             }
-        }
-        Ok(Some(save.bytes.clone()))
-    })
+            Ok(Some(bytes.to_vec()))
+        })
+    }
 }
 
 /// The [`ErrorKind::Conflict`] of `action` (`save`, `archive`) of the session `session_id`, read when the

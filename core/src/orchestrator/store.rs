@@ -263,8 +263,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         history_key(&doc.session_id)?;
         let read_at = doc.updated;
         self.stamp(doc);
-        let bytes = self.encode(&current_key(), doc)?;
+        let key = current_key();
+        let bytes = self.encode(&key, doc)?;
         Ok(PendingSave {
+            key,
             bytes,
             session_id: doc.session_id.clone(),
             read_at,
