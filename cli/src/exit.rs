@@ -37,7 +37,14 @@ pub fn usage(err: &clap::Error) -> ExitCode {
     }
     let rendered = err.render().to_string();
     let message = rendered.strip_prefix("error: ").unwrap_or(&rendered);
-    eprint!("error[{}]: {message}", ErrorKind::InvalidInput.code());
+    {
+        use std::io::Write as _;
+        let _ = write!(
+            std::io::stderr(),
+            "error[{}]: {message}",
+            ErrorKind::InvalidInput.code()
+        );
+    }
     ExitCode::from(code_for(ErrorKind::InvalidInput))
 }
 
@@ -68,7 +75,7 @@ pub fn stdout_failure(payload: Box<dyn std::any::Any + Send>) -> ExitCode {
     let detail = message
         .trim_start_matches(STDOUT_PANIC)
         .trim_start_matches(": ");
-    eprintln!(
+    crate::terminal::err!(
         "error[{}]: cannot write to stdout: {detail}",
         ErrorKind::Storage.code()
     );
@@ -100,9 +107,21 @@ pub fn report(err: &Error) -> ExitCode {
     if let Some(what) = err.hint().and_then(advice) {
         message.push_str(": ");
         message.push_str(what);
+    } else if names_no_owner(err) {
+        message.push_str(": set `SESSION_STATE_OWNER` to the owner's id to write as it");
     }
-    eprintln!("error[{}]: {}", err.code(), crate::terminal::safe(&message));
+    crate::terminal::err!("error[{}]: {}", err.code(), crate::terminal::safe(&message));
     ExitCode::from(code_for(err.kind()))
+}
+
+/// Whether `err` refuses a write that named no owner (`SESSION_STATE_OWNER` unset) on a
+/// session an owner holds.
+fn names_no_owner(err: &Error) -> bool {
+    err.kind() == ErrorKind::Conflict
+        && err
+            .context_value("owner")
+            .is_some_and(|owner| !owner.is_empty())
+        && crate::commands::ownership::owner_from_env().is_none()
 }
 
 /// What the CLI user may do, for a core [`Hint`]: the flag to pass.

@@ -89,7 +89,7 @@ fn main() -> ExitCode {
             if !help && names_hook(std::env::args().skip(1)) {
                 let text = err.render().to_string();
                 let first = text.lines().next().unwrap_or_default();
-                eprintln!("session-state hook: {}", terminal::cell(first));
+                crate::terminal::err!("session-state hook: {}", terminal::cell(first));
                 return ExitCode::SUCCESS;
             }
             return exit::usage(&err);

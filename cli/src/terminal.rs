@@ -99,6 +99,16 @@ macro_rules! out {
 }
 pub(crate) use out;
 
+/// `eprintln!` that never panics: a stderr that cannot be written (full, closed) loses the
+/// line, and the command still ends with its own exit code.
+macro_rules! err {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+pub(crate) use err;
+
 #[cfg(test)]
 mod tests {
     use super::{Cow, cell, safe};

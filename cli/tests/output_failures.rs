@@ -58,6 +58,43 @@ fn full_disk_on_stdout_is_a_storage_error() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// A stderr that cannot be written (`2>/dev/full`) loses the message, never the exit code: a
+/// command ends with its documented code, the hook with 0.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_full_stderr_keeps_the_documented_exit_codes() {
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap()
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let missing = dir.path().join("missing");
+    let out = bin()
+        .arg("resume")
+        .arg("--root")
+        .arg(&missing)
+        .stderr(full())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "{out:?}");
+    let out = bin()
+        .args(["agent", "progress", "x", "nope"])
+        .stderr(full())
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let mut hook = bin()
+        .arg("hook")
+        .stdin(Stdio::piped())
+        .stderr(full())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut hook.stdin.take().unwrap(), b"not json").unwrap();
+    assert_eq!(hook.wait().unwrap().code(), Some(0));
+}
+
 #[test]
 fn usage_errors_use_the_documented_format_and_exit_2() {
     for args in [

@@ -249,6 +249,100 @@ fn the_hook_claims_on_session_start_and_a_second_claude_session_is_refused_with_
     let _ = stdout(&again);
 }
 
+/// Runs `session-state --root ROOT ARGS` in `sh` after sourcing `env_file`, as Claude Code runs
+/// the model's shell commands after a `SessionStart` hook wrote `CLAUDE_ENV_FILE`.
+fn run_sourced(env_file: &Path, root: &Path, args: &[&str]) -> Output {
+    std::process::Command::new("sh")
+        .arg("-c")
+        .arg(r#". "$1" && shift && exec "$@""#)
+        .arg("sh")
+        .arg(env_file)
+        .arg(env!("CARGO_BIN_EXE_session-state"))
+        .arg("--root")
+        .arg(root)
+        .args(args)
+        .env_remove("SESSION_STATE_OWNER")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn the_session_start_hook_hands_its_owner_to_the_models_shell_commands() {
+    let (dir, root) = project();
+    ok(&root, &["new", "--goal", "g", "--id", "s1"]);
+    ok(&root, &["start"]);
+    let env_file = dir.path().join("claude-env.sh");
+    for owner in ["claude-1", "it's \"odd\" $HOME"] {
+        std::fs::write(&env_file, "export OTHER=1\n").unwrap();
+        let start = common::hook_with_env_file(
+            &hook_payload("SessionStart", &root, owner, &json!({"source": "startup"})),
+            &env_file,
+        );
+        assert!(start.stderr.is_empty(), "{start:?}");
+        let written = std::fs::read_to_string(&env_file).unwrap();
+        assert!(
+            written.starts_with("export OTHER=1\n"),
+            "appended: {written}"
+        );
+        // The model's commands write as the hook's owner; without it they are refused.
+        let unnamed = run_as(&root, None, &["decision", "d", "--why", "w"]);
+        assert_eq!(code(&unnamed), 3, "{unnamed:?}");
+        let advice = ": set `SESSION_STATE_OWNER` to the owner's id to write as it\n";
+        assert!(stderr(&unnamed).ends_with(advice), "{unnamed:?}");
+        let out = run_sourced(&env_file, &root, &["decision", owner, "--why", "w"]);
+        assert_eq!(code(&out), 0, "{out:?}");
+        let decisions = common::current(&root)["decisions_made"].clone();
+        assert_eq!(
+            decisions.as_array().unwrap().last().unwrap()["decision"],
+            owner
+        );
+        // The owner's SessionEnd releases it for the next owner.
+        let end = hook(&hook_payload("SessionEnd", &root, owner, &json!({})));
+        assert!(end.stderr.is_empty(), "{end:?}");
+        ok(&root, &["continue"]);
+    }
+}
+
+#[test]
+fn a_restarted_claude_session_takes_over_the_lease_once_it_expires() {
+    let (_dir, root) = project();
+    ok(&root, &["new", "--goal", "g", "--id", "s1"]);
+    ok(&root, &["start"]);
+    let start = |owner: &str| hook(&hook_payload("SessionStart", &root, owner, &json!({})));
+    let agent = |owner: &str, id: &str| {
+        let extra = json!({"agent_id": id, "agent_type": "Explore"});
+        hook(&hook_payload("SubagentStart", &root, owner, &extra))
+    };
+    assert!(start("claude-A").stderr.is_empty());
+    // Claude Code restarted: the old session's lease still runs, the new one is refused.
+    let refused_start = start("claude-B");
+    assert!(
+        stderr(&refused_start).contains("`claude-A`"),
+        "{refused_start:?}"
+    );
+    let live = agent("claude-B", "b1");
+    let err = stderr(&live);
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    assert!(
+        err.contains("error[conflict]: SubagentStart: ") && err.contains("`claude-A`"),
+        "{err}"
+    );
+    assert_eq!(common::current(&root)["agents"], json!([]));
+    // Once the old lease has expired, the new session's next event takes it over.
+    let owner_file = root.join(".claude/orchestrator-session.owner.json");
+    let mut lease: Value = serde_json::from_slice(&std::fs::read(&owner_file).unwrap()).unwrap();
+    lease["expires"] = json!("2020-01-01T00:00:00Z");
+    std::fs::write(&owner_file, lease.to_string()).unwrap();
+    let after = agent("claude-B", "b2");
+    assert!(after.stderr.is_empty(), "{after:?}");
+    assert_eq!(common::current(&root)["agents"][0]["id"], "b2");
+    let lease: Value = serde_json::from_slice(&std::fs::read(&owner_file).unwrap()).unwrap();
+    assert_eq!(lease["owner"], "claude-B");
+    // The old session's events are refused now.
+    let old = agent("claude-A", "a1");
+    assert!(stderr(&old).contains("`claude-B`"), "{old:?}");
+}
+
 #[test]
 fn prune_live_lists_stale_entries_and_removes_them_only_with_apply() {
     let (_dir, root) = project();

@@ -61,7 +61,7 @@ pub fn forked_line(doc: &OrchestratorSession) -> String {
 /// marked; or the JSON of it.
 pub fn print_tree(tree: &HistoryTree, json: bool) {
     if !tree.skipped.is_empty() {
-        eprintln!(
+        crate::terminal::err!(
             "warning: {} archive(s) could not be read: run `session-state doctor`",
             tree.skipped.len()
         );

@@ -134,7 +134,7 @@ pub(crate) const RECOVERY: &str = "\
 The previous session file appears corrupted.
 
 **Options**:
-1. **Start fresh**: archive or move the file aside, then begin a new session
+1. **Start fresh**: move `.claude/orchestrator-session.json` aside, then `session-state new`
 2. **View history**: `session-state history`
 3. **Manual recovery**: `session-state doctor --fix` keeps a copy and extracts what it can
 ";
@@ -146,7 +146,7 @@ fn current(sessions: &Sessions) -> Result<Option<OrchestratorSession>> {
         return Ok(None);
     };
     if let Some(e) = unsafe_id {
-        eprintln!(
+        crate::terminal::err!(
             "warning: {}: it cannot be saved or archived as it is; `session-state doctor --fix` \
              gives it a safe id (the old one kept as `original_session_id`)",
             safe(e.message())
@@ -158,7 +158,7 @@ fn current(sessions: &Sessions) -> Result<Option<OrchestratorSession>> {
 /// Prints how to recover after a corrupt file.
 pub(crate) fn recovery_hint(e: &Error) {
     if e.kind() == ErrorKind::CorruptState {
-        eprintln!("{RECOVERY}");
+        crate::terminal::err!("{RECOVERY}");
     }
 }
 
@@ -262,8 +262,12 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
 fn unreadable_archives(count: usize) {
     match count {
         0 => {}
-        1 => eprintln!("warning: 1 archive could not be read: run `session-state doctor`"),
-        n => eprintln!("warning: {n} archives could not be read: run `session-state doctor`"),
+        1 => crate::terminal::err!(
+            "warning: 1 archive could not be read: run `session-state doctor`"
+        ),
+        n => crate::terminal::err!(
+            "warning: {n} archives could not be read: run `session-state doctor`"
+        ),
     }
 }
 

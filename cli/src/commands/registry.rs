@@ -130,9 +130,11 @@ pub fn registry(ctx: &Context) -> Result<Registry> {
             } else {
                 "chains"
             };
-            eprintln!(
+            crate::terminal::err!(
                 "warning: `{}` is not a valid {what} file: kept aside as `{}`, {}",
-                repair.key, repair.kept_copy, repair.action
+                repair.key,
+                repair.kept_copy,
+                repair.action
             );
         }
     }

@@ -124,9 +124,11 @@ fn print_teams(teams: &[TeamSummary], json: bool) -> Result<()> {
 
 fn warn_skipped(listing: &TeamListing) {
     for file in &listing.skipped {
-        eprintln!(
+        crate::terminal::err!(
             "warning: skipped `{}` ({}): {}",
-            file.key, file.code, file.message
+            file.key,
+            file.code,
+            file.message
         );
     }
 }

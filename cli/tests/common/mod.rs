@@ -114,13 +114,20 @@ pub fn tree(root: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 /// unless `project_dir`); expects exit 0 and no panic. The hook stops reading past its input
 /// limit, so an unfinished write of `stdin` is no failure here.
 pub fn hook_with(stdin: &[u8], project_dir: Option<&Path>, args: &[&str]) -> Output {
-    hook_run(stdin, project_dir, args).0
+    hook_run(stdin, project_dir, args, None).0
 }
 
 /// Runs `session-state hook` with `payload` on stdin, which it must read whole; expects exit 0
 /// and no panic.
 pub fn hook(payload: &Value) -> Output {
-    let (out, written) = hook_run(payload.to_string().as_bytes(), None, &[]);
+    let (out, written) = hook_run(payload.to_string().as_bytes(), None, &[], None);
+    written.expect("the hook read its whole payload");
+    out
+}
+
+/// [`hook`] with `CLAUDE_ENV_FILE` set to `env_file`, as Claude Code runs a `SessionStart` hook.
+pub fn hook_with_env_file(payload: &Value, env_file: &Path) -> Output {
+    let (out, written) = hook_run(payload.to_string().as_bytes(), None, &[], Some(env_file));
     written.expect("the hook read its whole payload");
     out
 }
@@ -129,16 +136,21 @@ fn hook_run(
     stdin: &[u8],
     project_dir: Option<&Path>,
     args: &[&str],
+    env_file: Option<&Path>,
 ) -> (Output, std::io::Result<()>) {
     let mut cmd = bin();
     cmd.arg("hook")
         .args(args)
         .env_remove("CLAUDE_PROJECT_DIR")
+        .env_remove("CLAUDE_ENV_FILE")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     if let Some(dir) = project_dir {
         cmd.env("CLAUDE_PROJECT_DIR", dir);
+    }
+    if let Some(file) = env_file {
+        cmd.env("CLAUDE_ENV_FILE", file);
     }
     let mut child = cmd.spawn().unwrap();
     let mut input = child.stdin.take().unwrap();

@@ -42,13 +42,18 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
     };
     let owner = super::owner::owner(payload);
     sessions.set_writer(owner.clone().map(Writer::owner));
-    match payload.hook_event_name.as_str() {
+    let event = payload.hook_event_name.as_str();
+    if event != "SessionStart" && open().unwrap_or(false) {
+        super::owner::take_over(&sessions, owner.as_deref());
+    }
+    match event {
         "SessionStart" => {
             // Claimed only for an unfinished session: other projects are left untouched.
-            if let Some(owner) = &owner
-                && open().unwrap_or(false)
-            {
-                super::owner::claim(&sessions, owner);
+            if let Some(owner) = &owner {
+                if open().unwrap_or(false) {
+                    super::owner::claim(&sessions, owner);
+                }
+                super::owner::export_owner(owner);
             }
             return Ok(session_start(&sessions, clock)?.map(|c| context(&c)));
         }

@@ -12,10 +12,13 @@
 //! (a Redis server), as for every other command; `.moai/` in the project folder says whether a
 //! sub-agent is registered.
 //!
-//! Ownership: `SessionStart` claims the current session (an unfinished one) with the payload's `session_id` as
-//! owner (taking over a lease that expired), `Stop` renews that lease, `SessionEnd` releases
-//! it, and every event writes as that owner. An event refused because another owner holds
-//! the session says so on stderr (`conflict` naming the owner) and exits 0.
+//! Ownership: `SessionStart` claims the current session (an unfinished one) with the payload's
+//! `session_id` as owner (taking over a lease that expired) and exports that owner as
+//! `SESSION_STATE_OWNER` to the session's shell commands (through the file `CLAUDE_ENV_FILE`
+//! names); any other event takes over a lease another owner let expire (a Claude Code session
+//! restarted within the old lease); `Stop` renews the lease, `SessionEnd` releases it, and
+//! every event writes as that owner. An event refused because another owner holds the
+//! session says so on stderr (`conflict` naming the owner) and exits 0.
 //!
 //! Events on a project with no current session change nothing; other events are ignored. A
 //! hook never blocks or breaks its host: whatever goes wrong (a payload that is too large,
@@ -68,7 +71,7 @@ pub fn main(
 
 /// Prints the one stderr line of a failure.
 fn fail(err: &Error) {
-    eprintln!(
+    crate::terminal::err!(
         "session-state hook: error[{}]: {}",
         err.code(),
         cell(&err.to_string())
@@ -97,7 +100,7 @@ fn run(ctx: &Context, payload_limit: usize) -> ExitCode {
                 .map(String::as_str)
                 .or_else(|| panic.downcast_ref::<&str>().copied())
                 .unwrap_or("unknown");
-            eprintln!("session-state hook: internal error: {}", cell(what));
+            crate::terminal::err!("session-state hook: internal error: {}", cell(what));
         }
     }
     ExitCode::SUCCESS

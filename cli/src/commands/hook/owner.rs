@@ -1,7 +1,10 @@
 //! The hook's part in session ownership: the payload's `session_id` is the owner; it claims
-//! on `SessionStart`, renews on `Stop`, releases on `SessionEnd`. None of these stops the
-//! event: a claim refused by another owner is one line on stderr, and the writes that follow
-//! are then refused by the session's fence (also one line on stderr, exit 0).
+//! on `SessionStart` (and hands the owner to the session's shell commands), takes over a lease
+//! another owner let expire on any other event, renews on `Stop`, releases on `SessionEnd`.
+//! None of these stops the event: a claim refused by another owner is one line on stderr, and
+//! the writes that follow are then refused by the session's fence (also one line, exit 0).
+
+use std::io::Write as _;
 
 use session_state::ErrorKind;
 use session_state::ownership::{Claim, Heartbeat, Release};
@@ -9,7 +12,12 @@ use session_state_fs::process::owning_process;
 
 use super::events::Sessions;
 use super::payload::Payload;
-use crate::terminal::cell;
+use crate::commands::ownership::OWNER_ENV;
+use crate::terminal::{cell, err};
+
+/// The file Claude Code names to a `SessionStart` hook, whose `export` lines it runs before
+/// each of the session's shell commands.
+const ENV_FILE: &str = "CLAUDE_ENV_FILE";
 
 /// The owner id of the event: the payload's `session_id`, when it has one.
 pub fn owner(payload: &Payload) -> Option<String> {
@@ -22,17 +30,62 @@ pub fn owner(payload: &Payload) -> Option<String> {
 /// Claims the current session for `owner`, taking over a lease that expired; a refusal is
 /// reported on stderr.
 pub fn claim(sessions: &Sessions, owner: &str) {
+    if let Err(error) = try_claim(sessions, owner) {
+        err!(
+            "session-state hook: SessionStart: error[{}]: {}",
+            error.code(),
+            cell(&error.to_string())
+        );
+    }
+}
+
+fn try_claim(sessions: &Sessions, owner: &str) -> session_state::Result<()> {
     let claim = Claim {
         owner: owner.to_owned(),
         takeover: true,
         process: owning_process(),
         ..Claim::default()
     };
-    if let Err(err) = sessions.claim(&claim) {
-        eprintln!(
-            "session-state hook: SessionStart: error[{}]: {}",
-            err.code(),
-            cell(&err.to_string())
+    sessions.claim(&claim).map(drop)
+}
+
+/// Takes over, for `owner`, the lease of another owner that let it expire: a Claude Code
+/// session restarted while its old lease still ran claimed nothing at its `SessionStart`, and
+/// its later events would all be refused. A lease that is live, `owner`'s own or absent is
+/// left as it is (the event's write then meets the fence as it is).
+pub fn take_over(sessions: &Sessions, owner: Option<&str>) {
+    let Some(owner) = owner else { return };
+    let other = sessions
+        .lease()
+        .ok()
+        .flatten()
+        .and_then(|lease| lease.owner)
+        .is_some_and(|held| held != owner);
+    if other {
+        // Refused while the lease is live: the write that follows reports the owner.
+        let _ = try_claim(sessions, owner);
+    }
+}
+
+/// Makes `owner` the writer of the session's shell commands: appends `export
+/// SESSION_STATE_OWNER='owner'` to the file `CLAUDE_ENV_FILE` names (set by Claude Code for a
+/// `SessionStart` hook), so that `session-state` commands the model runs write as the owner
+/// its hooks write as. Nothing without that variable; a failure is one line on stderr.
+pub fn export_owner(owner: &str) {
+    let Some(path) = std::env::var_os(ENV_FILE).filter(|path| !path.is_empty()) else {
+        return;
+    };
+    let line = format!("export {OWNER_ENV}='{}'\n", owner.replace('\'', "'\\''"));
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut file| file.write_all(line.as_bytes()));
+    if let Err(error) = written {
+        err!(
+            "session-state hook: SessionStart: error[storage]: cannot write {ENV_FILE} `{}`: {}",
+            cell(&path.to_string_lossy()),
+            cell(&error.to_string())
         );
     }
 }
@@ -45,11 +98,11 @@ pub fn renew(sessions: &Sessions, owner: Option<&str>) {
         process: owning_process(),
         ..Heartbeat::default()
     };
-    if let Err(err) = sessions.heartbeat(&heartbeat) {
-        eprintln!(
+    if let Err(error) = sessions.heartbeat(&heartbeat) {
+        err!(
             "session-state hook: heartbeat: error[{}]: {}",
-            err.code(),
-            cell(&err.to_string())
+            error.code(),
+            cell(&error.to_string())
         );
     }
 }
@@ -72,10 +125,10 @@ pub fn release(sessions: &Sessions, owner: Option<&str>) {
     match sessions.release(&release) {
         Ok(_) => {}
         Err(err) if err.kind() == ErrorKind::NotFound => {}
-        Err(err) => eprintln!(
+        Err(error) => err!(
             "session-state hook: SessionEnd: error[{}]: {}",
-            err.code(),
-            cell(&err.to_string())
+            error.code(),
+            cell(&error.to_string())
         ),
     }
 }
