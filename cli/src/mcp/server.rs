@@ -24,6 +24,10 @@ call is a tool error whose structured content has the error kind `code` and the 
 struct Server {
     roots: Arc<Roots>,
     tools: Arc<Tools>,
+    /// Held by the tool call that runs: calls sent at once (parallel tool calls of one model
+    /// turn) run one at a time, in the order they came (the runtime has one thread, which
+    /// starts each request's handling in arrival order, and the lock queues fairly).
+    turn: Arc<tokio::sync::Mutex<()>>,
 }
 
 impl ServerHandler for Server {
@@ -49,6 +53,7 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> std::result::Result<CallToolResponse, ErrorData> {
+        let _turn = self.turn.lock().await;
         let (roots, table) = (self.roots.clone(), self.tools.clone());
         let name = request.name.into_owned();
         let args = request.arguments.unwrap_or_default();
@@ -75,6 +80,7 @@ pub fn serve(roots: Roots) -> Result<()> {
     let server = Server {
         roots: Arc::new(roots),
         tools: tools::all(),
+        turn: Arc::default(),
     };
     runtime.block_on(async move {
         let transport = AsyncRwTransport::new_server(tokio::io::stdin(), tokio::io::stdout())

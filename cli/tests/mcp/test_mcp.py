@@ -384,3 +384,31 @@ def test_fork_history_tree_and_prune_through_tool_calls(tmp_path: Path) -> None:
             assert (await ok(s, "history"))["total"] == 1
 
     anyio.run(main)
+
+
+def test_calls_sent_without_waiting_run_in_the_order_sent(tmp_path: Path) -> None:
+    """A host that sends several tool calls at once (parallel tool calls of one model turn)
+    gets them run one at a time in the order it sent them: a session made by the first call
+    takes the agents of the next ones."""
+    root = project(tmp_path)
+
+    async def main() -> None:
+        async with connect(root) as s:
+            for round in range(5):
+                results: dict[int, Any] = {}
+
+                async def call(i: int, tool: str, arguments: dict[str, Any]) -> None:
+                    results[i] = await s.call_tool(tool, arguments)
+
+                async with anyio.create_task_group() as tg:
+                    new = {"goal": f"round {round}", "archive_current": True}
+                    tg.start_soon(call, 0, "new", new)
+                    for i in range(1, 6):
+                        tg.start_soon(call, i, "agent_start", {"id": f"a{i}", "type": "code", "task": "t"})
+                for i, result in sorted(results.items()):
+                    assert not result.is_error, f"call {i} of round {round}: {result.content}"
+                doc = json.loads((root / CURRENT).read_text())
+                assert doc["goal"] == f"round {round}"
+                assert [a["id"] for a in doc["agents"]] == [f"a{i}" for i in range(1, 6)]
+
+    anyio.run(main)
