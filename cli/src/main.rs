@@ -6,6 +6,7 @@ mod context;
 mod exit;
 mod input;
 mod mcp;
+mod numbers;
 mod store_choice;
 mod terminal;
 

@@ -130,3 +130,25 @@ fn a_pending_task_made_of_digits_is_found_by_its_text() {
     let line = ok(&root, &["task", "done", "1", "--outcome", "ok"]);
     assert!(line.ends_with("task done: first\n"), "{line}");
 }
+
+#[test]
+fn a_negative_number_is_named_as_such_not_taken_for_a_flag() {
+    let (_dir, root) = project();
+    ok(
+        &root,
+        &["agent", "start", "a", "--type", "code", "--task", "t"],
+    );
+    for args in [
+        &["agent", "progress", "a", "-5"][..],
+        &["context", "--tokens", "-5"],
+        &["agent", "done", "a", "--tokens", "-1"],
+        &["resume", "--stale-after", "-1"],
+        &["prune", "--keep", "-1"],
+        &["history", "--limit", "-1"],
+    ] {
+        let err = refused(&root, args, 2);
+        assert!(err.contains("cannot be negative"), "{args:?}: {err}");
+    }
+    let err = refused(&root, &["agent", "progress", "a", "300"], 2);
+    assert!(err.contains("'300'") && err.contains("too large"), "{err}");
+}

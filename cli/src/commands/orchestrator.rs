@@ -25,7 +25,7 @@ pub enum Command {
         #[arg(long)]
         json: bool,
         /// Say the session is stale when it was last saved more than this many hours ago.
-        #[arg(long, value_name = "HOURS", default_value_t = DEFAULT_STALE_AFTER_HOURS)]
+        #[arg(long, value_name = "HOURS", default_value_t = DEFAULT_STALE_AFTER_HOURS, value_parser = crate::numbers::whole::<u64>, allow_negative_numbers = true)]
         stale_after: u64,
     },
     /// Show the current session.
@@ -37,10 +37,10 @@ pub enum Command {
     /// List archived sessions, newest first.
     History {
         /// Most sessions listed.
-        #[arg(long, default_value_t = 10, value_parser = parse_count, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 10, value_parser = crate::numbers::whole::<usize>, allow_negative_numbers = true)]
         limit: usize,
         /// Sessions skipped first.
-        #[arg(long, default_value_t = 0, value_parser = parse_count, allow_negative_numbers = true)]
+        #[arg(long, default_value_t = 0, value_parser = crate::numbers::whole::<usize>, allow_negative_numbers = true)]
         offset: usize,
         /// Only sessions with this status (created, in_progress, paused, complete, aborted).
         #[arg(long, value_parser = parse_status)]
@@ -96,17 +96,6 @@ pub enum Command {
 
 fn parse_status(text: &str) -> std::result::Result<SessionStatus, String> {
     SessionStatus::parse(text).map_err(|e| e.to_string())
-}
-
-/// A count of sessions: a whole number from 0 up.
-fn parse_count(text: &str) -> std::result::Result<usize, String> {
-    text.trim().parse().map_err(|_| {
-        if text.trim().starts_with('-') {
-            "a count cannot be negative: give a whole number from 0 up".to_owned()
-        } else {
-            "not a count: give a whole number from 0 up".to_owned()
-        }
-    })
 }
 
 pub type Sessions = OrchestratorStore<crate::store_choice::CliStore, SystemClock>;

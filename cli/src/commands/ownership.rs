@@ -32,7 +32,7 @@ pub enum Command {
         #[command(flatten)]
         owner: OwnerArg,
         /// Seconds the lease lasts without a renewal (`renew`, `heartbeat`); default 300.
-        #[arg(long = "lease", value_name = "SECONDS")]
+        #[arg(long = "lease", value_name = "SECONDS", value_parser = crate::numbers::whole::<u64>, allow_negative_numbers = true)]
         lease_seconds: Option<u64>,
         /// Claim this scope of work (a chain id, a spec, free text) instead of the session;
         /// repeat for more.
@@ -53,7 +53,7 @@ pub enum Command {
         #[command(flatten)]
         owner: OwnerArg,
         /// Seconds from now the lease lasts; default: the length it was claimed with.
-        #[arg(long = "lease", value_name = "SECONDS")]
+        #[arg(long = "lease", value_name = "SECONDS", value_parser = crate::numbers::whole::<u64>, allow_negative_numbers = true)]
         lease_seconds: Option<u64>,
         /// Print the lease as JSON.
         #[arg(long)]
@@ -76,7 +76,7 @@ pub enum Command {
         #[command(flatten)]
         owner: OwnerArg,
         /// Seconds the entry stays live without another heartbeat; default 1800.
-        #[arg(long = "ttl", value_name = "SECONDS")]
+        #[arg(long = "ttl", value_name = "SECONDS", value_parser = crate::numbers::whole::<u64>, allow_negative_numbers = true)]
         ttl_seconds: Option<u64>,
         /// Print the outcome as JSON: `{lease, renewed, live}`.
         #[arg(long)]

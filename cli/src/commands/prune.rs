@@ -20,12 +20,12 @@ use crate::terminal::{cell, out};
 #[allow(clippy::struct_excessive_bools)] // each is a command-line flag
 pub struct Args {
     /// Archived sessions: keep the newest N (of those with `--status`, when given).
-    #[arg(long, value_name = "N", conflicts_with_all = ["registry", "team"])]
+    #[arg(long, value_name = "N", conflicts_with_all = ["registry", "team"], value_parser = crate::numbers::whole::<u64>, allow_negative_numbers = true)]
     pub keep: Option<u64>,
     /// Only what is older than this many days: archived sessions by `updated`, registry agents
     /// by their last activity, team members by `createdAt` (required with `--registry` and
     /// `--team`).
-    #[arg(long, value_name = "DAYS")]
+    #[arg(long, value_name = "DAYS", value_parser = crate::numbers::whole::<u64>, allow_negative_numbers = true)]
     pub older_than: Option<u64>,
     /// Archived sessions: only those with this status.
     #[arg(long, value_parser = parse_status, conflicts_with_all = ["registry", "team"])]

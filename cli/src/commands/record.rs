@@ -68,10 +68,10 @@ pub enum Command {
     /// Record the context window figures (and a compression with --compressed).
     Context {
         /// Estimated tokens used so far.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = crate::numbers::whole::<u64>, allow_negative_numbers = true)]
         tokens: u64,
         /// Percentage of the context window used, 0 to 100.
-        #[arg(long, value_name = "P", value_parser = parse_number)]
+        #[arg(long, value_name = "P", value_parser = parse_number, allow_negative_numbers = true)]
         percent: Option<Number>,
         /// The context is being compressed now (sets the last compression time).
         #[arg(long)]
@@ -107,6 +107,7 @@ pub enum AgentVerb {
         /// Agent id.
         id: String,
         /// 0 to 100.
+        #[arg(value_parser = crate::numbers::whole::<u8>, allow_negative_numbers = true)]
         percent: u8,
         #[command(flatten)]
         output: Output,
@@ -119,7 +120,7 @@ pub enum AgentVerb {
         #[arg(long, value_name = "TEXT")]
         summary: Option<String>,
         /// Tokens of context the agent used.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", value_parser = crate::numbers::whole::<u64>, allow_negative_numbers = true)]
         tokens: Option<u64>,
         /// A file the agent touched (repeat for more).
         #[arg(long = "file", value_name = "PATH")]

@@ -84,7 +84,7 @@ pub enum Command {
         #[arg(long, value_enum, default_value_t = PolicyArg::Compat)]
         policy: PolicyArg,
         /// Start new once an id was resumed this many times.
-        #[arg(long, value_name = "N", default_value_t = 5)]
+        #[arg(long, value_name = "N", default_value_t = 5, value_parser = crate::numbers::whole::<u64>, allow_negative_numbers = true)]
         cap: u64,
         /// Minimum score to resume with `--policy explained`, in [0, 1].
         #[arg(long, value_name = "SCORE", default_value_t = 0.3)]
