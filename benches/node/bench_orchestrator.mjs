@@ -141,27 +141,16 @@ function main() {
       if (!durable) {
         // Reference: ours without the file calls; plain Node making, as save does, a new object
         // of what it wrote.
+        const plainReturning = () => {
+          const text = JSON.stringify(doc, null, 2)
+          plainWrite(plainDir, file, text, durable)
+          return JSON.parse(text)
+        }
         const memory = new OrchestratorStore(new MemoryStore())
-        const copy = race(
-          repeats,
-          () => memory.save(doc),
-          () => {
-            const text = JSON.stringify(doc, null, 2)
-            plainWrite(plainDir, file, text, durable)
-            return JSON.parse(text)
-          },
-        )
+        const copy = race(repeats, () => memory.save(doc), plainReturning)
         rows.push(['save: ours into a MemoryStore (no file calls) / plain + `JSON.parse` of its text', ...copy])
         // The floor of a save that returns the saved document as a new object, as ours does.
-        const returned = race(
-          repeats,
-          () => ours.save(doc),
-          () => {
-            const text = JSON.stringify(doc, null, 2)
-            plainWrite(plainDir, file, text, durable)
-            return JSON.parse(text)
-          },
-        )
+        const returned = race(repeats, () => ours.save(doc), plainReturning)
         rows.push(['save, no fsync / plain + `JSON.parse` of its text (a new object, as ours returns)', ...returned])
       }
       // The floor reads the very bytes ours wrote.
