@@ -103,25 +103,33 @@ pub fn code_for(kind: ErrorKind) -> u8 {
 /// returns the matching exit code. An input over a size limit (the hint `raise_limit`) says how
 /// to raise it.
 pub fn report(err: &Error) -> ExitCode {
+    report_as(err, true)
+}
+
+/// [`report`] of a command's error; `owner_named` says whether the command named an owner
+/// (`SESSION_STATE_OWNER`, or an ownership command's `--owner`). A write that named none,
+/// refused because an owner holds the session, says how a writer names itself.
+pub fn report_as(err: &Error, owner_named: bool) -> ExitCode {
     let mut message = err.to_string();
     if let Some(what) = err.hint().and_then(advice) {
         message.push_str(": ");
         message.push_str(what);
-    } else if names_no_owner(err) {
-        message.push_str(": set `SESSION_STATE_OWNER` to the owner's id to write as it");
+    } else if !owner_named && held_by_an_owner(err) {
+        message.push_str(
+            ": a writer names itself in `SESSION_STATE_OWNER` (in Claude Code the hooks set it \
+             to the session's id)",
+        );
     }
     crate::terminal::err!("error[{}]: {}", err.code(), crate::terminal::safe(&message));
     ExitCode::from(code_for(err.kind()))
 }
 
-/// Whether `err` refuses a write that named no owner (`SESSION_STATE_OWNER` unset) on a
-/// session an owner holds.
-fn names_no_owner(err: &Error) -> bool {
+/// Whether `err` refuses a write because an owner holds the session.
+fn held_by_an_owner(err: &Error) -> bool {
     err.kind() == ErrorKind::Conflict
         && err
             .context_value("owner")
             .is_some_and(|owner| !owner.is_empty())
-        && crate::commands::ownership::owner_from_env().is_none()
 }
 
 /// What the CLI user may do, for a core [`Hint`]: the flag to pass.

@@ -118,6 +118,8 @@ fn main() -> ExitCode {
             .unwrap_or_else(|err| exit::report(&err));
     }
     let ctx = Context::new(cli.root, max_bytes);
+    let owner_named = matches!(cli.command, Command::Ownership(_))
+        || commands::ownership::owner_from_env().is_some();
     // Output goes through `println!`, which panics when stdout fails (a closed pipe, a full
     // disk): that one panic is turned into a clean exit here, any other is re-raised.
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| match cli.command {
@@ -132,7 +134,7 @@ fn main() -> ExitCode {
     }));
     match outcome {
         Ok(Ok(code)) => code,
-        Ok(Err(err)) => exit::report(&err),
+        Ok(Err(err)) => exit::report_as(&err, owner_named),
         Err(payload) => exit::stdout_failure(payload),
     }
 }

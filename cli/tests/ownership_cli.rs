@@ -287,8 +287,13 @@ fn the_session_start_hook_hands_its_owner_to_the_models_shell_commands() {
         // The model's commands write as the hook's owner; without it they are refused.
         let unnamed = run_as(&root, None, &["decision", "d", "--why", "w"]);
         assert_eq!(code(&unnamed), 3, "{unnamed:?}");
-        let advice = ": set `SESSION_STATE_OWNER` to the owner's id to write as it\n";
+        let advice = ": a writer names itself in `SESSION_STATE_OWNER` (in Claude Code the hooks \
+                      set it to the session's id)\n";
         assert!(stderr(&unnamed).ends_with(advice), "{unnamed:?}");
+        // A command that named an owner is not told to name one.
+        let named = run_as(&root, None, &["claim", "--owner", "someone-else"]);
+        assert_eq!(code(&named), 3, "{named:?}");
+        assert!(!stderr(&named).contains("SESSION_STATE_OWNER"), "{named:?}");
         let out = run_sourced(&env_file, &root, &["decision", owner, "--why", "w"]);
         assert_eq!(code(&out), 0, "{out:?}");
         let decisions = common::current(&root)["decisions_made"].clone();
@@ -341,6 +346,54 @@ fn a_restarted_claude_session_takes_over_the_lease_once_it_expires() {
     // The old session's events are refused now.
     let old = agent("claude-A", "a1");
     assert!(stderr(&old).contains("`claude-B`"), "{old:?}");
+    // An event that writes nothing takes nothing over, nor does a foreign SessionEnd: it would
+    // only pause and release the session under its owner.
+    let mut lease: Value = serde_json::from_slice(&std::fs::read(&owner_file).unwrap()).unwrap();
+    lease["expires"] = json!("2020-01-01T00:00:00Z");
+    std::fs::write(&owner_file, lease.to_string()).unwrap();
+    for event in ["UserPromptSubmit", "SessionEnd"] {
+        let out = hook(&hook_payload(event, &root, "claude-C", &json!({})));
+        assert!(stderr(&out).lines().count() <= 1, "{out:?}");
+        let lease: Value = serde_json::from_slice(&std::fs::read(&owner_file).unwrap()).unwrap();
+        assert_eq!(lease["owner"], "claude-B", "{event}");
+        assert_eq!(common::current(&root)["status"], "in_progress", "{event}");
+    }
+}
+
+#[test]
+fn an_owner_no_claim_would_take_is_not_exported() {
+    let (dir, root) = project();
+    ok(&root, &["new", "--goal", "g", "--id", "s1"]);
+    let env_file = dir.path().join("claude-env.sh");
+    for owner in ["x".repeat(300), "a\nb".to_owned(), "a/b".to_owned()] {
+        std::fs::write(&env_file, "export OTHER=1\n").unwrap();
+        let start = common::hook_with_env_file(
+            &hook_payload("SessionStart", &root, &owner, &json!({})),
+            &env_file,
+        );
+        assert!(stderr(&start).lines().count() <= 1, "{start:?}");
+        assert_eq!(
+            std::fs::read_to_string(&env_file).unwrap(),
+            "export OTHER=1\n"
+        );
+    }
+    // A valid owner is exported once, however often its session starts.
+    for _ in 0..3 {
+        let start = common::hook_with_env_file(
+            &hook_payload(
+                "SessionStart",
+                &root,
+                "claude-1",
+                &json!({"source": "compact"}),
+            ),
+            &env_file,
+        );
+        assert!(start.stderr.is_empty(), "{start:?}");
+    }
+    assert_eq!(
+        std::fs::read_to_string(&env_file).unwrap(),
+        "export OTHER=1\nexport SESSION_STATE_OWNER='claude-1'\n"
+    );
 }
 
 #[test]

@@ -137,7 +137,7 @@ pub struct Release {
 
 /// `invalid_input` unless `value` (the `field`) is a usable name: not blank, at most
 /// [`MAX_NAME_BYTES`], no control character.
-pub(crate) fn check_name(field: &'static str, value: &str) -> Result<()> {
+pub fn check_name(field: &'static str, value: &str) -> Result<()> {
     let problem = if value.trim().is_empty() {
         Some("is empty")
     } else if value.len() > MAX_NAME_BYTES {

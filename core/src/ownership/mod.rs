@@ -52,7 +52,7 @@ mod lease;
 mod live;
 mod outcomes;
 
-pub use arguments::{Claim, Heartbeat, MAX_NAME_BYTES, ProcessInfo, Release, Writer};
+pub use arguments::{Claim, Heartbeat, MAX_NAME_BYTES, ProcessInfo, Release, Writer, check_name};
 pub use keys::{
     LIVE_DIR, OWNER_KEY, SCOPES_KEY, live_dir, live_key, live_key_in, owner_key, owner_key_for,
 };

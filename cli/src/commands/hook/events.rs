@@ -42,11 +42,9 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
     };
     let owner = super::owner::owner(payload);
     sessions.set_writer(owner.clone().map(Writer::owner));
-    let event = payload.hook_event_name.as_str();
-    if event != "SessionStart" && open().unwrap_or(false) {
-        super::owner::take_over(&sessions, owner.as_deref());
-    }
-    match event {
+    // An event that writes takes over a lease another owner let expire.
+    let take_over = || super::owner::take_over(&sessions, owner.as_deref());
+    match payload.hook_event_name.as_str() {
         "SessionStart" => {
             // Claimed only for an unfinished session: other projects are left untouched.
             if let Some(owner) = &owner {
@@ -57,8 +55,14 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
             }
             return Ok(session_start(&sessions, clock)?.map(|c| context(&c)));
         }
-        "PreCompact" if open()? => drop(sessions.before_compression()?),
-        "SubagentStart" if open()? => drop(sessions.record_agent_start(&agent(payload)?)?),
+        "PreCompact" if open()? => {
+            take_over();
+            drop(sessions.before_compression()?);
+        }
+        "SubagentStart" if open()? => {
+            take_over();
+            drop(sessions.record_agent_start(&agent(payload)?)?);
+        }
         "SubagentStop" => {
             let moai = root.join(".moai").is_dir();
             let open = open()?;
@@ -67,6 +71,7 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
                 agent(payload)?.validate()?;
             }
             if open {
+                take_over();
                 subagent_stop(&sessions, payload)?;
             }
             if moai {
@@ -74,6 +79,7 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
             }
         }
         "Stop" if open()? => {
+            take_over();
             sessions.record_save()?;
             super::owner::renew(&sessions, owner.as_deref());
         }

@@ -15,8 +15,8 @@
 //! Ownership: `SessionStart` claims the current session (an unfinished one) with the payload's
 //! `session_id` as owner (taking over a lease that expired) and exports that owner as
 //! `SESSION_STATE_OWNER` to the session's shell commands (through the file `CLAUDE_ENV_FILE`
-//! names); any other event takes over a lease another owner let expire (a Claude Code session
-//! restarted within the old lease); `Stop` renews the lease, `SessionEnd` releases it, and
+//! names); an event that writes takes over a lease another owner let expire (a Claude Code
+//! session restarted within the old lease); `Stop` renews the lease, `SessionEnd` releases it, and
 //! every event writes as that owner. An event refused because another owner holds the
 //! session says so on stderr (`conflict` naming the owner) and exits 0.
 //!

@@ -1,13 +1,13 @@
 //! The hook's part in session ownership: the payload's `session_id` is the owner; it claims
 //! on `SessionStart` (and hands the owner to the session's shell commands), takes over a lease
-//! another owner let expire on any other event, renews on `Stop`, releases on `SessionEnd`.
+//! another owner let expire on an event that writes, renews on `Stop`, releases on `SessionEnd`.
 //! None of these stops the event: a claim refused by another owner is one line on stderr, and
 //! the writes that follow are then refused by the session's fence (also one line, exit 0).
 
 use std::io::Write as _;
 
 use session_state::ErrorKind;
-use session_state::ownership::{Claim, Heartbeat, Release};
+use session_state::ownership::{Claim, Heartbeat, Release, check_name, live_key};
 use session_state_fs::process::owning_process;
 
 use super::events::Sessions;
@@ -70,12 +70,24 @@ pub fn take_over(sessions: &Sessions, owner: Option<&str>) {
 /// Makes `owner` the writer of the session's shell commands: appends `export
 /// SESSION_STATE_OWNER='owner'` to the file `CLAUDE_ENV_FILE` names (set by Claude Code for a
 /// `SessionStart` hook), so that `session-state` commands the model runs write as the owner
-/// its hooks write as. Nothing without that variable; a failure is one line on stderr.
+/// its hooks write as. Nothing without that variable, for an owner no claim takes (a claim
+/// of it has said why), or when the file's last line is that export already; a failure is
+/// one line on stderr.
 pub fn export_owner(owner: &str) {
     let Some(path) = std::env::var_os(ENV_FILE).filter(|path| !path.is_empty()) else {
         return;
     };
+    if check_name("owner", owner)
+        .and_then(|()| live_key(owner))
+        .is_err()
+    {
+        return;
+    }
     let line = format!("export {OWNER_ENV}='{}'\n", owner.replace('\'', "'\\''"));
+    let last = std::fs::read_to_string(&path).unwrap_or_default();
+    if last.ends_with(&line) {
+        return;
+    }
     let written = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
