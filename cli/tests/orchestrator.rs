@@ -426,6 +426,22 @@ fn resume_and_show_json_without_a_session_print_null() {
 }
 
 #[test]
+fn a_history_page_short_of_the_total_says_how_to_see_the_next() {
+    let dir = project(FIXTURE);
+    let root = dir.path();
+    let out = run(root, &["history", "--limit", "2"]);
+    assert_eq!(code(&out), 0, "{out:?}");
+    assert_eq!(stdout(&out).lines().count(), 2, "{out:?}");
+    assert_eq!(
+        stderr(&out),
+        "2 of 3 archived sessions shown: `--offset 2` for the next\n"
+    );
+    let last = run(root, &["history", "--offset", "2"]);
+    assert_eq!(stdout(&last).lines().count(), 1, "{last:?}");
+    assert_eq!(stderr(&last), "", "the last page says nothing more");
+}
+
+#[test]
 fn history_pages_past_the_end_say_how_many_are_archived() {
     let dir = project(FIXTURE);
     let root = dir.path();

@@ -27,6 +27,14 @@ fn home_with_fixtures() -> (tempfile::TempDir, PathBuf) {
 }
 
 #[test]
+fn no_teams_says_so() {
+    let home = tempfile::tempdir().unwrap();
+    let out = run(&["teams"], home.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "no teams\n");
+}
+
+#[test]
 fn teams_and_members_from_the_default_root() {
     let (home, _) = home_with_fixtures();
     let out = run(&["teams"], home.path());

@@ -219,6 +219,14 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
                         cell(&e.goal)
                     );
                 }
+                let shown = offset.saturating_add(page.entries.len());
+                if shown < page.total {
+                    crate::terminal::err!(
+                        "{} of {} archived sessions shown: `--offset {shown}` for the next",
+                        page.entries.len(),
+                        page.total
+                    );
+                }
             }
         }
         Command::Archive { replace } => {

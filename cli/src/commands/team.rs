@@ -114,6 +114,10 @@ fn print_teams(teams: &[TeamSummary], json: bool) -> Result<()> {
         out!("{}", to_json(&teams)?);
         return Ok(());
     }
+    if teams.is_empty() {
+        out!("no teams");
+        return Ok(());
+    }
     let rows: Vec<Vec<String>> = teams
         .iter()
         .map(|t| vec![t.name.clone(), t.sessions.to_string()])
