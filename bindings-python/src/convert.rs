@@ -108,7 +108,16 @@ pub fn from_py_as<T: DeserializeOwned>(
     value: &Obj<'_>,
     names: MemberNames,
 ) -> PyResult<T> {
-    let bytes = json_bytes(&format!("`{name}`"), value)?;
+    let bytes = json_bytes(&format!("`{name}`"), value).map_err(|e| {
+        // Unnamed (the recording verbs' keyword arguments): the member at fault is named.
+        let members = value.cast::<PyDict>().ok().filter(|_| name.is_empty());
+        members
+            .and_then(|dict| {
+                dict.iter()
+                    .find_map(|(key, member)| json_bytes(&format!("`{key}`"), &member).err())
+            })
+            .unwrap_or(e)
+    })?;
     let json = serde_json::from_slice::<Value>(&bytes);
     let json = json.map_err(|e| invalid(format!("`{name}` is not plain JSON data: {e}")))?;
     from_argument(json, name, names).map_err(to_py_err)

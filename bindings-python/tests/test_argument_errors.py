@@ -86,6 +86,26 @@ def test_record_agent_start_names_the_member():
     assert "column" not in str(info.value)
 
 
+@pytest.mark.parametrize(
+    "call, member, what",
+    [
+        (lambda s: s.record_new(b"x"), "goal", "bytes"),
+        (lambda s: s.record_decision(b"d"), "decision", "bytes"),
+        (lambda s: s.record_agent_progress("a", float("nan")), "percent", "Out of range float"),
+        (lambda s: s.record_agent_done("a", "ok", files={"x"}), "files", "set"),
+    ],
+)
+def test_a_recording_argument_json_cannot_hold_is_named(call, member, what):
+    s = OrchestratorStore(store=MemoryStore())
+    if member != "goal":
+        s.record_new("g")
+        s.record_agent_start("a", "code", "t")
+    with pytest.raises(InvalidInputError) as info:
+        call(s)
+    assert str(info.value).startswith(f"`{member}` is not plain JSON data: "), str(info.value)
+    assert what in str(info.value)
+
+
 def test_record_spawn_names_the_config_attribute():
     teams = TeamStore(store=MemoryStore())
     with pytest.raises(InvalidInputError) as info:
