@@ -31,12 +31,26 @@ pub fn owner(payload: &Payload) -> Option<String> {
 /// reported on stderr.
 pub fn claim(sessions: &Sessions, owner: &str) {
     if let Err(error) = try_claim(sessions, owner) {
-        err!(
-            "session-state hook: SessionStart: error[{}]: {}",
-            error.code(),
-            cell(&error.to_string())
-        );
+        report("SessionStart", &error);
     }
+}
+
+/// Who holds the current session's lease, when anyone does (and the lease reads).
+fn lease_owner(sessions: &Sessions) -> Option<String> {
+    sessions
+        .lease()
+        .ok()
+        .flatten()
+        .and_then(|lease| lease.owner)
+}
+
+/// The one stderr line of `event`'s failed ownership step.
+fn report(event: &str, error: &session_state::Error) {
+    err!(
+        "session-state hook: {event}: error[{}]: {}",
+        error.code(),
+        cell(&error.to_string())
+    );
 }
 
 fn try_claim(sessions: &Sessions, owner: &str) -> session_state::Result<()> {
@@ -55,12 +69,7 @@ fn try_claim(sessions: &Sessions, owner: &str) -> session_state::Result<()> {
 /// left as it is (the event's write then meets the fence as it is).
 pub fn take_over(sessions: &Sessions, owner: Option<&str>) {
     let Some(owner) = owner else { return };
-    let other = sessions
-        .lease()
-        .ok()
-        .flatten()
-        .and_then(|lease| lease.owner)
-        .is_some_and(|held| held != owner);
+    let other = lease_owner(sessions).is_some_and(|held| held != owner);
     if other {
         // Refused while the lease is live: the write that follows reports the owner.
         let _ = try_claim(sessions, owner);
@@ -94,10 +103,13 @@ pub fn export_owner(owner: &str) {
         .open(&path)
         .and_then(|mut file| file.write_all(line.as_bytes()));
     if let Err(error) = written {
-        err!(
-            "session-state hook: SessionStart: error[storage]: cannot write {ENV_FILE} `{}`: {}",
-            cell(&path.to_string_lossy()),
-            cell(&error.to_string())
+        let what = format!(
+            "cannot write {ENV_FILE} `{}`: {error}",
+            path.to_string_lossy()
+        );
+        report(
+            "SessionStart",
+            &session_state::Error::new(ErrorKind::Storage, what),
         );
     }
 }
@@ -111,22 +123,14 @@ pub fn renew(sessions: &Sessions, owner: Option<&str>) {
         ..Heartbeat::default()
     };
     if let Err(error) = sessions.heartbeat(&heartbeat) {
-        err!(
-            "session-state hook: heartbeat: error[{}]: {}",
-            error.code(),
-            cell(&error.to_string())
-        );
+        report("heartbeat", &error);
     }
 }
 
 /// Releases `owner`'s lease when it holds one.
 pub fn release(sessions: &Sessions, owner: Option<&str>) {
     let Some(owner) = owner else { return };
-    let held = sessions
-        .lease()
-        .ok()
-        .flatten()
-        .is_some_and(|l| l.owner.as_deref() == Some(owner));
+    let held = lease_owner(sessions).as_deref() == Some(owner);
     if !held {
         return;
     }
@@ -137,10 +141,6 @@ pub fn release(sessions: &Sessions, owner: Option<&str>) {
     match sessions.release(&release) {
         Ok(_) => {}
         Err(err) if err.kind() == ErrorKind::NotFound => {}
-        Err(error) => err!(
-            "session-state hook: SessionEnd: error[{}]: {}",
-            error.code(),
-            cell(&error.to_string())
-        ),
+        Err(error) => report("SessionEnd", &error),
     }
 }
