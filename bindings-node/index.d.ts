@@ -279,8 +279,9 @@ export declare class OrchestratorStore {
    */
   load(): OrchestratorSession | null
   /**
-   * Saves `doc` as the current session with `updated` set to now (a current file that does
-   * not parse is copied aside first) and returns the saved document; `doc` is not changed.
+   * Saves `doc` as the current session with `updated` set to now, on `doc` too (its one
+   * change: saved again after a change, it is not stale), and returns the saved document. A
+   * current file that does not parse is copied aside first.
    */
   save(doc: OrchestratorSession): OrchestratorSession
   /**

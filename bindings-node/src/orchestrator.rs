@@ -1,7 +1,9 @@
 //! The orchestrator session (SPEC section 1) for JavaScript: the class `OrchestratorStore` and
 //! the free functions `resumeSummary`, `renderResume`, `salvage` and `jsonSchema`. Documents are
-//! plain objects of the file's shape, read with the core's own parser; none passed is mutated.
+//! plain objects of the file's shape, read with the core's own parser; none passed is mutated
+//! but by `save`, which sets the saved `updated` on its argument as the core's `save` does.
 
+use napi::JsValue;
 use napi::bindgen_prelude::Env;
 use napi_derive::napi;
 use serde_json::Value;
@@ -68,15 +70,17 @@ impl OrchestratorStore {
         }
     }
 
-    /// Saves `doc` as the current session with `updated` set to now (a current file that does
-    /// not parse is copied aside first) and returns the saved document; `doc` is not changed.
+    /// Saves `doc` as the current session with `updated` set to now, on `doc` too (its one
+    /// change: saved again after a change, it is not stale), and returns the saved document. A
+    /// current file that does not parse is copied aside first.
     #[napi(
         ts_args_type = "doc: OrchestratorSession",
         ts_return_type = "OrchestratorSession"
     )]
     pub fn save(&self, env: Env, doc: Any<'_>) -> napi::Result<Made> {
         let throw = |err| to_js_error(&env, err);
-        let mut doc = session_argument(doc, "doc", self.inner.options()).map_err(throw)?;
+        let argument = doc;
+        let mut doc = session_argument(argument, "doc", self.inner.options()).map_err(throw)?;
         let pending = self.inner.prepare_save(&mut doc).map_err(throw)?;
         // A store doing its own I/O commits on a second thread while this one builds the
         // saved document's values from its text.
@@ -91,8 +95,14 @@ impl OrchestratorStore {
             pending.commit(self.inner.store()).map_err(throw)?;
             json_parse(&env, &pending.text())
         };
-        // Committed: the handle's own file, whatever the build gave.
+        // Committed: the handle's own file, and the argument's `updated`, whatever the build
+        // gave.
         self.inner.saved(pending);
+        if let Some(updated) = doc.updated {
+            argument
+                .coerce_to_object()?
+                .set("updated", updated.to_string())?;
+        }
         built.map(Made)
     }
 }

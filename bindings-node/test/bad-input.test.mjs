@@ -120,8 +120,6 @@ for (const [name, makeStore] of [
     const b = new OrchestratorStore(store)
     a.recordNew({ goal: 'g' }, { name: 'p', path: '/p' }, 's')
     const snap = a.load()
-    // The check compares `updated` instants: let the clock move on first.
-    for (const start = Date.now(); Date.now() === start;);
     b.recordDecision({ decision: 'use postgres', why: 'important' })
     const before = store.read('.claude/orchestrator-session.json')
     for (const call of [() => a.save({ ...snap, goal: 'new' }), () => a.archive(snap)]) {
@@ -133,6 +131,46 @@ for (const [name, makeStore] of [
     assert.equal(saved.decisions_made.length, 1)
     b.save({ ...saved, goal: 'newer' })
     assert.equal(a.load().goal, 'newer')
+  })
+
+  test(`one handle refuses a document read before its own later save (${name})`, () => {
+    const sessions = new OrchestratorStore(makeStore())
+    sessions.recordNew({ goal: 'g' }, { name: 'p', path: '/p' }, 's')
+    const [first, second] = [sessions.load(), sessions.load()]
+    first.goal = 'first'
+    const saved = sessions.save(first)
+    assert.equal(first.updated, saved.updated, 'save sets the saved `updated` on its argument')
+    second.goal = 'second'
+    throwsCode(() => sessions.save(second), 'conflict')
+    first.pending_tasks.push('next')
+    sessions.save(first)
+    assert.deepEqual([sessions.load().goal, sessions.load().pending_tasks], ['first', ['next']])
+    // A frozen document is saved; its `updated` stays as read.
+    const frozen = Object.freeze(sessions.load())
+    assert.equal(sessions.save(frozen).goal, 'first')
+    assert.notEqual(sessions.load().updated, frozen.updated)
+  })
+
+  test(`async tasks sharing one handle lose no save (${name})`, async () => {
+    const sessions = new OrchestratorStore(makeStore())
+    sessions.recordNew({ goal: 'g' }, { name: 'p', path: '/p' }, 's')
+    const work = async (t) => {
+      for (let i = 0; i < 25; i++) {
+        for (;;) { // load, change, save; load again after a conflict
+          const doc = sessions.load()
+          await new Promise((resolve) => setImmediate(resolve))
+          doc.pending_tasks.push(`${t}-${i}`)
+          try {
+            sessions.save(doc)
+            break
+          } catch (err) {
+            assert.equal(err.code, 'conflict', err.message)
+          }
+        }
+      }
+    }
+    await Promise.all([0, 1, 2, 3].map(work))
+    assert.equal(sessions.load().pending_tasks.length, 100)
   })
 }
 

@@ -71,12 +71,14 @@ def test_another_writers_file_loads_as_json_loads_reads_it(tmp_path, case, bom):
 
 
 def test_the_file_this_handle_saved_loads_as_json_loads_reads_it(tmp_path):
-    store = FileStore(tmp_path)
     for case in EXTRAS:
         if case in ("past 64 bits", "duplicate keys"):
             continue  # refused by a save / not a dict a save can write
+        # A folder each: every case is another document of one session, read at one time.
+        folder = tmp_path / case.replace(" ", "-")
+        store = FileStore(folder)
         save_session({**HEAD, **EXTRAS[case]}, store=store)
-        written = (tmp_path / ".claude" / "orchestrator-session.json").read_bytes()
+        written = (folder / ".claude" / "orchestrator-session.json").read_bytes()
         same(load_session(store=store), json.loads(written))
 
 

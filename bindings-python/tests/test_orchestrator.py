@@ -3,6 +3,7 @@
 import copy
 import json
 import shutil
+import threading
 from pathlib import Path
 
 import pytest
@@ -178,13 +179,14 @@ def test_store_lifecycle_and_auto_save_points():
     assert report["problems"] == [] and report["checked"] >= 1
 
 
-def test_store_save_does_not_mutate_and_recover_repairs():
+def test_store_save_sets_only_updated_and_recover_repairs():
     store = MemoryStore()
     s = OrchestratorStore(store=store)
     state = seed_example()
     before = copy.deepcopy(state)
     saved = s.save(state)
-    assert state == before and saved["updated"] != before["updated"]
+    assert saved["updated"] != before["updated"]
+    assert state == {**before, "updated": saved["updated"]}
     store.write(".claude/orchestrator-session.json", (ORCH / "seed-example.torn.json").read_bytes())
     with pytest.raises(CorruptStateError):
         s.load()
@@ -304,6 +306,46 @@ def test_store_save_refuses_a_document_read_before_a_later_save(kind, tmp_path):
     assert store.read(".claude/orchestrator-session.json") == before
     saved = a.save({**a.load(), "goal": "new"})
     assert saved == json.loads(store.read(".claude/orchestrator-session.json"))
+
+
+@pytest.mark.parametrize("kind", ["memory", "file"])
+def test_one_handle_refuses_a_document_read_before_its_own_later_save(kind, tmp_path):
+    s = OrchestratorStore(store=MemoryStore() if kind == "memory" else FileStore(tmp_path))
+    s.record_new("g", project={"name": "p", "path": "/p"})
+    first, second = s.load(), s.load()
+    first["goal"] = "first"
+    s.save(first)
+    second["goal"] = "second"
+    with pytest.raises(ConflictError, match="later save"):
+        s.save(second)
+    # The document saved goes on: `save` set its `updated`.
+    first["pending_tasks"].append("next")
+    s.save(first)
+    assert (s.load()["goal"], s.load()["pending_tasks"]) == ("first", ["next"])
+
+
+@pytest.mark.parametrize("kind", ["memory", "file"])
+def test_threads_sharing_one_handle_lose_no_save(kind, tmp_path):
+    s = OrchestratorStore(store=MemoryStore() if kind == "memory" else FileStore(tmp_path))
+    s.record_new("g", project={"name": "p", "path": "/p"})
+
+    def work(t):
+        for i in range(25):
+            while True:  # load, change, save; load again after a conflict
+                doc = s.load()
+                doc["pending_tasks"].append(f"{t}-{i}")
+                try:
+                    s.save(doc)
+                    break
+                except ConflictError:
+                    pass
+
+    threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(s.load()["pending_tasks"]) == sorted(f"{t}-{i}" for t in range(4) for i in range(25))
 
 
 def test_file_store_save_over_a_torn_file_keeps_a_copy_and_returns_what_it_wrote(tmp_path):

@@ -31,8 +31,12 @@ pub fn to_js<T: Serialize + ?Sized>(value: &T) -> JsResult<JsValue> {
 
 /// The JS value of JSON text (the part of [`to_js`] that is the same for every type).
 fn parse_json(text: serde_json::Result<String>) -> JsResult<JsValue> {
-    let text = text.map_err(|e| invalid_input(e.to_string()))?;
-    js_sys::JSON::parse(&text).map_err(|e| invalid_input(describe(&e)))
+    from_json(&text.map_err(|e| invalid_input(e.to_string()))?)
+}
+
+/// The JS value of JSON text (`JSON.parse`).
+pub fn from_json(text: &str) -> JsResult<JsValue> {
+    js_sys::JSON::parse(text).map_err(|e| invalid_input(describe(&e)))
 }
 
 /// `undefined` or `null`.

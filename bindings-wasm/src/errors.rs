@@ -161,7 +161,8 @@ pub fn to_js_error(err: Error) -> JsValue {
     js.into()
 }
 
-fn set(target: &JsValue, name: &str, value: &JsValue) {
-    // Setting a data property on a fresh plain object or Error cannot fail.
+/// Sets `target[name]`; ignored when it cannot be set (a frozen object; a fresh plain object
+/// or `Error` always can).
+pub fn set(target: &JsValue, name: &str, value: &JsValue) {
     let _ = Reflect::set(target, &JsValue::from_str(name), value);
 }

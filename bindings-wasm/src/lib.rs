@@ -16,6 +16,7 @@ pub mod orchestrator;
 pub mod ownership;
 pub mod registry;
 pub mod retention;
+pub mod schema;
 pub mod stores;
 pub mod team;
 

@@ -1,10 +1,11 @@
-//! `OrchestratorStore` and the free functions `resumeSummary`, `renderResume`, `salvage`,
-//! `jsonSchema`: the core's [`session_state::orchestrator`] as JS (SPEC section 1). Documents
+//! `OrchestratorStore` and the free functions `resumeSummary`, `renderResume` and `salvage`:
+//! the core's [`session_state::orchestrator`] as JS (SPEC section 1). Documents
 //! cross in their file format (snake_case keys); method names are camelCase, parameter names
 //! the JS names.
 #![allow(non_snake_case)]
 
 use chrono::{DateTime, Utc};
+use js_sys::Reflect;
 use session_state::Key;
 use session_state::orchestrator::{
     self as core, AgentDone, AgentFail, AgentProgress, AgentStart, ArchiveOptions, ContextInput,
@@ -14,8 +15,8 @@ use session_state::orchestrator::{
 use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
-use crate::convert::{Arg, Doc, Json, Options, js_methods};
-use crate::errors::{JsResult, describe, invalid_input};
+use crate::convert::{Arg, Doc, Json, Options, from_json, js_methods};
+use crate::errors::{JsResult, set};
 use crate::stores::AnyStore;
 
 /// Save, load, archive, list and move an orchestrator session in a store (time from
@@ -41,6 +42,31 @@ impl OrchestratorStore {
         Ok(OrchestratorStore { inner })
     }
 
+    /// Saves `doc` as the current session (`updated`: now, set on `doc` too; a corrupt one is
+    /// kept aside) and returns the saved document.
+    #[wasm_bindgen(unchecked_return_type = "OrchestratorSession")]
+    pub fn save(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "OrchestratorSession")] doc: &JsValue,
+    ) -> JsResult<JsValue> {
+        let options = self.inner.options();
+        let pending = self.inner.prepare_save(&mut core::parse_object_argument(
+            "doc",
+            &Doc::arg(doc, "doc")?,
+            options,
+        )?)?;
+        pending.commit(self.inner.store())?;
+        let saved = from_json(&pending.text());
+        // Committed: the handle's own file, whatever the build gave.
+        self.inner.saved(pending);
+        let saved = saved?;
+        // A frozen `doc` keeps its `updated`: saved again, it is compared with the file.
+        if let Ok(updated) = Reflect::get(&saved, &"updated".into()) {
+            set(doc, "updated", &updated);
+        }
+        Ok(saved)
+    }
+
     /// The key of the current session file: `.claude/orchestrator-session.json`.
     #[wasm_bindgen(getter, js_name = currentKey)]
     pub fn current_key(&self) -> String {
@@ -49,11 +75,6 @@ impl OrchestratorStore {
 }
 
 js_methods!(OrchestratorStore {
-    #[doc = " Saves `doc` as the current session (`updated`: now; a corrupt one is kept aside)."]
-    fn save as save(&self, doc: Doc = "OrchestratorSession") -> "OrchestratorSession" => {
-        let mut doc = core::parse_object_argument("doc", &doc, self.inner.options())?;
-        self.inner.save(&mut doc).map(|_| doc)
-    };
     #[doc = " Archives `doc` and returns its key; `already_exists` unless `{ replace: true }`."]
     fn archive as archive(&self, doc: Doc = "OrchestratorSession"; options: JsValue =
         "{ replace?: boolean } | null") -> "string" => {
@@ -140,13 +161,3 @@ js_methods!(fn {
     fn salvage as salvage(bytes: Vec<u8> = "Uint8Array | string") -> "Salvaged" =>
         Ok(core::salvage(&bytes));
 });
-
-/// The JSON Schema (draft 2020-12) of the schema "1.0" document: the core's `json_schema()`
-/// as committed text (schemars is not linked into the wasm; tests check the text).
-#[wasm_bindgen(js_name = jsonSchema, unchecked_return_type = "Record<string, unknown>")]
-pub fn json_schema() -> JsResult<JsValue> {
-    js_sys::JSON::parse(SCHEMA_JSON).map_err(|e| invalid_input(describe(&e)))
-}
-
-/// The committed JSON Schema text (see [`json_schema`]).
-pub const SCHEMA_JSON: &str = include_str!("../../tests/vectors/orchestrator/schema.json");

@@ -38,12 +38,13 @@ test("a session goes through its lifecycle, each move saved and archived at the 
   assert.equal(page.total, 1);
 });
 
-test("save returns the saved document and leaves the caller's object alone", () => {
+test("save returns the saved document and sets only `updated` on the caller's object", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
   const doc = sessions.recordNew({ goal: "g", mode: "default" }, project, "s1");
   const before = structuredClone(doc);
   const saved = sessions.save(doc);
-  assert.deepEqual(doc, before);
+  assert.notEqual(saved.updated, before.updated);
+  assert.deepEqual(doc, { ...before, updated: saved.updated });
   assert.notEqual(saved, doc);
   assert.equal(saved.session_id, doc.session_id);
   doc.extra_field = { kept: [1, 2] };
@@ -103,8 +104,6 @@ test("save and archive of a document read before a later save are conflict, noth
   const b = new OrchestratorStore(store);
   a.recordNew({ goal: "g" }, project, "s");
   const snap = a.load();
-  // The check compares `updated` instants (milliseconds here): let the clock move on first.
-  for (const start = Date.now(); Date.now() === start; );
   b.recordDecision({ decision: "use postgres", why: "important" });
   const before = store.readText(CURRENT);
   assert.equal(thrown(() => a.save({ ...snap, goal: "new" })).code, "conflict");
@@ -112,6 +111,46 @@ test("save and archive of a document read before a later save are conflict, noth
   assert.equal(store.readText(CURRENT), before);
   const saved = a.save({ ...a.load(), goal: "new" });
   assert.equal(saved.decisions_made.length, 1);
+});
+
+test("save sets the saved `updated` on its argument; one handle refuses a document read before its own later save", () => {
+  const sessions = new OrchestratorStore(new MemoryStore());
+  sessions.recordNew({ goal: "g" }, project, "s");
+  const [first, second] = [sessions.load(), sessions.load()];
+  const before = structuredClone(first);
+  first.goal = "first";
+  const saved = sessions.save(first);
+  assert.deepEqual(first, { ...before, goal: "first", updated: saved.updated });
+  second.goal = "second";
+  assert.equal(thrown(() => sessions.save(second)).code, "conflict");
+  first.pending_tasks.push("next");
+  sessions.save(first);
+  assert.deepEqual([sessions.load().goal, sessions.load().pending_tasks], ["first", ["next"]]);
+  // A frozen document is saved; its `updated` stays as read.
+  const frozen = Object.freeze(sessions.load());
+  assert.equal(sessions.save(frozen).goal, "first");
+});
+
+test("async tasks sharing one handle lose no save", async () => {
+  const sessions = new OrchestratorStore(new MemoryStore());
+  sessions.recordNew({ goal: "g" }, project, "s");
+  const work = async (t) => {
+    for (let i = 0; i < 25; i++) {
+      for (;;) { // load, change, save; load again after a conflict
+        const doc = sessions.load();
+        await new Promise((resolve) => setImmediate(resolve));
+        doc.pending_tasks.push(`${t}-${i}`);
+        try {
+          sessions.save(doc);
+          break;
+        } catch (err) {
+          assert.equal(err.code, "conflict", err.message);
+        }
+      }
+    }
+  };
+  await Promise.all([0, 1, 2, 3].map(work));
+  assert.equal(sessions.load().pending_tasks.length, 100);
 });
 
 test("options and arguments are checked, not coerced", () => {

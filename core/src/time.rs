@@ -13,7 +13,9 @@
 use std::fmt;
 
 use chrono::format::{Fixed, Item, Numeric, Pad, Parsed};
-use chrono::{DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, SecondsFormat, Utc};
+use chrono::{
+    DateTime, FixedOffset, NaiveDate, NaiveDateTime, NaiveTime, SecondsFormat, TimeDelta, Utc,
+};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::error::{Error, Result};
@@ -113,6 +115,22 @@ impl Timestamp {
     /// The instant in UTC (a naive value counts as UTC until resolved).
     pub fn utc(&self) -> DateTime<Utc> {
         self.utc
+    }
+
+    /// The stamp of a save at `now` of a document that had this `updated`: `now`, or the next
+    /// nanosecond after this one when `now` is not later (a clock's tick, or a clock behind
+    /// it), so that a document read before the save finds the file's `updated` later than its
+    /// own.
+    #[must_use]
+    pub(crate) fn saved_at(read: Option<Timestamp>, now: DateTime<Utc>) -> Timestamp {
+        let utc = match read {
+            Some(read) if read.utc >= now => {
+                let next = read.utc.checked_add_signed(TimeDelta::nanoseconds(1));
+                next.unwrap_or(read.utc)
+            }
+            _ => now,
+        };
+        Timestamp::from_utc(utc)
     }
 
     /// Whether the text had no offset and has not been resolved yet.
@@ -523,6 +541,30 @@ mod tests {
                 prop_assert_eq!(&text[17..19], "60", "{} left to chrono", text);
             }
         });
+    }
+
+    #[test]
+    fn a_save_is_stamped_after_the_updated_it_read() {
+        let at = |text: &str| Timestamp::parse(text).unwrap();
+        let now = at("2026-01-01T00:00:00.5Z").utc();
+        let saved = |read: Option<&str>| Timestamp::saved_at(read.map(at), now).to_string();
+        assert_eq!(saved(None), "2026-01-01T00:00:00.500Z");
+        assert_eq!(
+            saved(Some("2025-01-01T00:00:00Z")),
+            "2026-01-01T00:00:00.500Z"
+        );
+        // Within the clock's tick, or with the clock behind: the next nanosecond.
+        assert_eq!(
+            saved(Some("2026-01-01T00:00:00.5Z")),
+            "2026-01-01T00:00:00.500000001Z"
+        );
+        assert_eq!(
+            saved(Some("2030-01-01T00:00:00Z")),
+            "2030-01-01T00:00:00.000000001Z"
+        );
+        // The last instant there is: kept, no panic.
+        let last = Timestamp::from_utc(DateTime::<Utc>::MAX_UTC);
+        assert_eq!(Timestamp::saved_at(Some(last), now), last);
     }
 
     #[test]

@@ -93,10 +93,12 @@ fn no_write_path_writes_a_progress_that_would_not_read_back() {
     assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
     let mut doc = s.load().unwrap().unwrap();
     doc.agents[0].progress = Some(200);
+    let read = doc.updated;
     assert_eq!(
         s.save(&mut doc).unwrap_err().kind(),
         ErrorKind::InvalidInput
     );
+    assert_eq!(doc.updated, read, "not saved: `updated` as read");
     assert_eq!(
         s.archive(&doc, false).unwrap_err().kind(),
         ErrorKind::InvalidInput

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use session_state::orchestrator::{
     DecisionInput, HistoryQuery, NewSession, OrchestratorStore, Project, SessionStatus, current_key,
 };
-use session_state::{Clock, ErrorKind, MemoryStore, Store};
+use session_state::{Clock, ErrorKind, FixedClock, MemoryStore, Store};
 
 /// A clock one second later at every reading.
 struct Ticking(AtomicI64);
@@ -129,4 +129,104 @@ fn load_change_save_change_save_works_on_one_handle_and_across_handles() {
     doc.pending_tasks.push("three".into());
     again.save(&mut doc).unwrap();
     assert_eq!(s.load().unwrap().unwrap().pending_tasks, ["two", "three"]);
+}
+
+#[test]
+fn two_documents_loaded_from_one_handle_do_not_overwrite_each_other() {
+    let s = sessions();
+    let mut first = s.load().unwrap().unwrap();
+    let mut second = s.load().unwrap().unwrap();
+    let unchanged = second.clone();
+    first.goal = "first".into();
+    s.save(&mut first).unwrap();
+    let current = s.store().read(&current_key()).unwrap().unwrap();
+    second.goal = "second".into();
+    let err = s.save(&mut second).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), current);
+    // A copy holding what the file holds loses nothing: it is written.
+    let mut same = first.clone();
+    same.updated = unchanged.updated;
+    s.save(&mut same).unwrap();
+    assert_eq!(s.load().unwrap().unwrap().goal, "first");
+}
+
+#[test]
+fn threads_sharing_one_handle_lose_no_save() {
+    const THREADS: usize = 4;
+    const SAVES: usize = 25;
+    let s = sessions();
+    std::thread::scope(|scope| {
+        for t in 0..THREADS {
+            let s = &s;
+            scope.spawn(move || {
+                for i in 0..SAVES {
+                    // Load, change, save; load again after a conflict.
+                    loop {
+                        let mut doc = s.load().unwrap().unwrap();
+                        doc.pending_tasks.push(format!("{t}-{i}"));
+                        match s.save(&mut doc) {
+                            Ok(_) => break,
+                            Err(e) => assert_eq!(e.kind(), ErrorKind::Conflict, "{e}"),
+                        }
+                    }
+                }
+            });
+        }
+    });
+    let kept = s.load().unwrap().unwrap().pending_tasks;
+    assert_eq!(kept.len(), THREADS * SAVES, "{kept:?}");
+}
+
+#[test]
+fn a_refused_save_leaves_the_document_as_read_so_a_retry_is_refused_too() {
+    let s = sessions();
+    // This handle's clock is ahead of the other writer's: its refused stamp is the later one.
+    let ahead = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(1_000)));
+    let other = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(100)));
+    let mut snapshot = ahead.load().unwrap().unwrap();
+    let read = snapshot.updated;
+    other
+        .record_decision(&DecisionInput {
+            decision: "use postgres".into(),
+            why: None,
+        })
+        .unwrap();
+    snapshot.goal = "new goal".into();
+    for _ in 0..2 {
+        let err = ahead.save(&mut snapshot).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+        assert_eq!(snapshot.updated, read);
+    }
+    assert_eq!(s.load().unwrap().unwrap().decisions_made.len(), 1);
+}
+
+#[test]
+fn saves_within_one_tick_of_the_clock_still_find_each_other() {
+    // A clock that never moves: every save is stamped after the `updated` it read.
+    let s = OrchestratorStore::new(
+        MemoryStore::new(),
+        FixedClock::at("2026-01-01T00:00:00Z").unwrap(),
+    );
+    let goal = NewSession {
+        goal: "goal".into(),
+        ..NewSession::default()
+    };
+    s.record_new(&goal, Project::new("p", "/p", None), Some("abc"))
+        .unwrap();
+    let (mut first, mut second) = (s.load().unwrap().unwrap(), s.load().unwrap().unwrap());
+    first.goal = "first".into();
+    s.save(&mut first).unwrap();
+    second.goal = "second".into();
+    assert_eq!(s.save(&mut second).unwrap_err().kind(), ErrorKind::Conflict);
+    // A recording verb within the tick too: the document read before it is refused.
+    let mut read = s.load().unwrap().unwrap();
+    s.record_decision(&DecisionInput {
+        decision: "d".into(),
+        why: None,
+    })
+    .unwrap();
+    read.goal = "later".into();
+    assert_eq!(s.save(&mut read).unwrap_err().kind(), ErrorKind::Conflict);
+    assert_eq!(s.load().unwrap().unwrap().decisions_made.len(), 1);
 }

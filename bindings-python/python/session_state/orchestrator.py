@@ -280,9 +280,12 @@ class OrchestratorStore:
         return self._native.load()
 
     def save(self, state: Dict[str, Any]) -> Dict[str, Any]:
-        """Saves ``state`` (not mutated) with ``updated`` set to now; returns the saved
-        document. A current file that does not parse is kept aside first."""
-        return self._native.save(_document(state))[1]
+        """Saves ``state`` with ``updated`` set to now, in ``state`` too (its one change, as the
+        seed's ``save_session`` makes it: saved again after a change, it is not stale); returns
+        the saved document. A current file that does not parse is kept aside first."""
+        saved = self._native.save(_document(state))[1]
+        state["updated"] = saved["updated"]
+        return saved
 
     def archive(self, state: Dict[str, Any], *, replace: bool = False) -> Path:
         """Archives ``state``; returns the archive's path relative to the store's root."""

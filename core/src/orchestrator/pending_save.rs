@@ -31,7 +31,7 @@ pub struct PendingSave {
     pub(super) read_at: Option<Timestamp>,
     pub(super) updated: Option<Timestamp>,
     /// What the handle saved last when the save was prepared.
-    pub(super) last_saved: Arc<Vec<u8>>,
+    pub(super) last_saved: Arc<LastSave>,
     pub(super) writer: Option<Writer>,
     pub(super) options: ParseOptions,
     /// When the save was prepared: the stamp of a corrupt file's copy.
@@ -64,11 +64,12 @@ impl PendingSave {
         let bytes = self.bytes.as_slice();
         store.update(&self.key, &mut |old| {
             check_writer(store, &self.key, self.writer.as_ref())?;
-            // The file the handle saved last was readable and is the document's own past;
-            // anything else is checked: kept aside when unreadable, refused when it is a
-            // later save of this session with other content (writing would drop that save).
-            let known =
-                |old: &&[u8]| !self.last_saved.is_empty() && *old == self.last_saved.as_slice();
+            // The file the handle saved last was readable, and is no later save when the
+            // document was read after it; anything else is checked: kept aside when
+            // unreadable, refused when it is a later save of this session with other content
+            // (writing would drop that save).
+            let last = &self.last_saved;
+            let known = |old: &&[u8]| last.holds(old) && last.updated <= self.read_at;
             if let Some(old) = old.filter(|old| !known(old)) {
                 match parse_document(&self.key, old, &self.options) {
                     Ok(mut now)
@@ -90,6 +91,21 @@ impl PendingSave {
             }
             Ok(Some(bytes.to_vec()))
         })
+    }
+}
+
+/// What an [`OrchestratorStore`](super::OrchestratorStore) saved last as the current session.
+#[derive(Debug, Default)]
+pub(super) struct LastSave {
+    pub(super) bytes: Vec<u8>,
+    /// Their `updated`: a document read before it is checked against them.
+    pub(super) updated: Option<Timestamp>,
+}
+
+impl LastSave {
+    /// Whether `bytes` are the bytes saved (none before a first save).
+    pub(super) fn holds(&self, bytes: &[u8]) -> bool {
+        !self.bytes.is_empty() && self.bytes == bytes
     }
 }
 

@@ -11,7 +11,7 @@ use super::keys::{current_key, history_key};
 use super::parse::{
     ParseOptions, is_unsafe_session_id, parse_any_id, parse_document, unreadable_field,
 };
-use super::pending_save::{PendingSave, stale_document};
+use super::pending_save::{LastSave, PendingSave, stale_document};
 use super::status::SessionStatus;
 use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Hint, Result};
@@ -37,10 +37,10 @@ pub struct OrchestratorStore<S: Store, C: Clock> {
     pub(crate) options: ParseOptions,
     /// The project's HEAD, recorded at each save (see `with_git_head`).
     pub(crate) git_head: Option<super::git_head::GitHead>,
-    /// The bytes this handle last saved as the current session: a file still holding exactly
-    /// these needs no parse to know it is readable (see [`save`](Self::save)). Held only to
-    /// compare or swap, never across a store call: a host store's callback may load.
-    last_saved: Mutex<Arc<Vec<u8>>>,
+    /// What this handle last saved as the current session: a file still holding exactly
+    /// those bytes needs no parse to know it is readable (see [`save`](Self::save)). Held
+    /// only to compare or swap, never across a store call: a host store's callback may load.
+    last_saved: Mutex<Arc<LastSave>>,
     /// Who this handle writes as, checked against the session's lease (`ownership`).
     pub(crate) writer: Mutex<Option<crate::ownership::Writer>>,
 }
@@ -126,13 +126,12 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 
     /// Whether `bytes` are the current file this handle saved last.
     fn saved_last(&self, bytes: &[u8]) -> bool {
-        let last_saved = self.last_saved();
-        !last_saved.is_empty() && last_saved.as_slice() == bytes
+        self.last_saved().holds(bytes)
     }
 
-    /// The bytes this handle saved last, locked (a poisoned lock still holds whole bytes:
-    /// they are only ever swapped).
-    fn last_saved(&self) -> MutexGuard<'_, Arc<Vec<u8>>> {
+    /// What this handle saved last, locked (a poisoned lock still holds a whole value: it is
+    /// only ever swapped).
+    fn last_saved(&self) -> MutexGuard<'_, Arc<LastSave>> {
         self.last_saved
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -236,8 +235,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     ///
     /// A `doc` read before a later save of the same session (the file's `updated` is later
     /// than `doc.updated`, and its content differs) is refused: writing it would drop that
-    /// save (another process's auto-save, say). What this handle saved itself is never in the
-    /// way, so load, change, save, change, save on one handle works.
+    /// save (another process's auto-save, or another thread's save through this handle).
+    /// Since `doc.updated` is set to the save's stamp (left as it was when nothing is saved),
+    /// load, change, save, change, save of one document works.
     ///
     /// # Errors
     /// [`ErrorKind::InvalidKey`] for an unsafe `session_id` or one too long to be archived
@@ -246,10 +246,17 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// [`ErrorKind::Conflict`] for a `doc` read before a later save (see above; nothing
     /// written); [`ErrorKind::Storage`].
     pub fn save(&self, doc: &mut OrchestratorSession) -> Result<Key> {
-        let pending = self.prepare_save(doc)?;
-        pending.commit(&self.store)?;
-        self.saved(pending);
-        Ok(current_key())
+        let read_at = doc.updated;
+        let saved = self.prepare_save(doc).and_then(|pending| {
+            pending.commit(&self.store)?;
+            self.saved(pending);
+            Ok(current_key())
+        });
+        if saved.is_err() {
+            // Not saved: saved again, `doc` is still the document read then.
+            doc.updated = read_at;
+        }
+        saved
     }
 
     /// The first half of [`save`](Self::save), for a front end that commits on another
@@ -281,7 +288,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// Records `pending`, committed, as the file this handle saved last: a later save finds it
     /// its own past, and a load needs no check of it.
     pub fn saved(&self, pending: PendingSave) {
-        *self.last_saved() = Arc::new(pending.bytes);
+        *self.last_saved() = Arc::new(LastSave {
+            bytes: pending.bytes,
+            updated: pending.updated,
+        });
     }
 
     /// The pretty JSON of `doc`, to be written under `key`: the one place every write of a
