@@ -95,13 +95,13 @@ impl OrchestratorStore {
             pending.commit(self.inner.store()).map_err(throw)?;
             json_parse(&env, &pending.text())
         };
-        // Committed: the handle's own file, and the argument's `updated`, whatever the build
-        // gave.
+        // Committed: the handle's own file, and the argument's `updated` (as an assignment
+        // sets it: a frozen object keeps its own; a setter's exception reaches the caller),
+        // whatever the build gave.
+        let updated = pending.updated().map(|updated| updated.to_string());
         self.inner.saved(pending);
-        if let Some(updated) = doc.updated {
-            argument
-                .coerce_to_object()?
-                .set("updated", updated.to_string())?;
+        if let Some(updated) = updated {
+            argument.coerce_to_object()?.set("updated", updated)?;
         }
         built.map(Made)
     }

@@ -324,6 +324,18 @@ def test_one_handle_refuses_a_document_read_before_its_own_later_save(kind, tmp_
     assert (s.load()["goal"], s.load()["pending_tasks"]) == ("first", ["next"])
 
 
+def test_save_sets_updated_on_a_dict_subclass_that_refuses_item_assignment():
+    class Frozen(dict):
+        def __setitem__(self, key, value):
+            raise TypeError("frozen")
+
+    s = OrchestratorStore(store=MemoryStore())
+    s.record_new("g", project={"name": "p", "path": "/p"})
+    doc = Frozen(s.load())
+    saved = s.save(doc)
+    assert doc["updated"] == saved["updated"] == s.load()["updated"]
+
+
 @pytest.mark.parametrize("kind", ["memory", "file"])
 def test_threads_sharing_one_handle_lose_no_save(kind, tmp_path):
     s = OrchestratorStore(store=MemoryStore() if kind == "memory" else FileStore(tmp_path))

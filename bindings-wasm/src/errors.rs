@@ -161,8 +161,7 @@ pub fn to_js_error(err: Error) -> JsValue {
     js.into()
 }
 
-/// Sets `target[name]`; ignored when it cannot be set (a frozen object; a fresh plain object
-/// or `Error` always can).
-pub fn set(target: &JsValue, name: &str, value: &JsValue) {
+fn set(target: &JsValue, name: &str, value: &JsValue) {
+    // Setting a data property on a fresh plain object or Error cannot fail.
     let _ = Reflect::set(target, &JsValue::from_str(name), value);
 }

@@ -16,7 +16,7 @@ use wasm_bindgen::prelude::*;
 
 use crate::clock::JsClock;
 use crate::convert::{Arg, Doc, Json, Options, from_json, js_methods};
-use crate::errors::{JsResult, set};
+use crate::errors::{JsResult, Thrown};
 use crate::stores::AnyStore;
 
 /// Save, load, archive, list and move an orchestrator session in a store (time from
@@ -60,10 +60,11 @@ impl OrchestratorStore {
         // Committed: the handle's own file, whatever the build gave.
         self.inner.saved(pending);
         let saved = saved?;
-        // A frozen `doc` keeps its `updated`: saved again, it is compared with the file.
-        if let Ok(updated) = Reflect::get(&saved, &"updated".into()) {
-            set(doc, "updated", &updated);
-        }
+        // As an assignment sets it: a frozen `doc` keeps its own; a setter's exception reaches
+        // the caller.
+        let updated = JsValue::from_str("updated");
+        let value = Reflect::get(&saved, &updated).map_err(Thrown)?;
+        Reflect::set(doc, &updated, &value).map_err(Thrown)?;
         Ok(saved)
     }
 

@@ -128,7 +128,16 @@ test("save sets the saved `updated` on its argument; one handle refuses a docume
   assert.deepEqual([sessions.load().goal, sessions.load().pending_tasks], ["first", ["next"]]);
   // A frozen document is saved; its `updated` stays as read.
   const frozen = Object.freeze(sessions.load());
+  const read = frozen.updated;
   assert.equal(sessions.save(frozen).goal, "first");
+  assert.equal(frozen.updated, read);
+  assert.notEqual(sessions.load().updated, read);
+  // A setter that throws: the save is written, then its exception reaches the caller.
+  const doc = sessions.load();
+  doc.goal = "proxied";
+  const refusing = new Proxy(doc, { set() { throw new Error("no sets"); } });
+  assert.throws(() => sessions.save(refusing), /no sets/);
+  assert.equal(sessions.load().goal, "proxied");
 });
 
 test("async tasks sharing one handle lose no save", async () => {

@@ -117,16 +117,15 @@ impl Timestamp {
         self.utc
     }
 
-    /// The stamp of a save at `now` of a document that had this `updated`: `now`, or the next
-    /// nanosecond after this one when `now` is not later (a clock's tick, or a clock behind
-    /// it), so that a document read before the save finds the file's `updated` later than its
-    /// own.
+    /// The stamp of a save at `now` of a document read with `updated` = `read`: `now`, or the
+    /// next nanosecond when `now` is that instant (within a coarse clock's tick), so that the
+    /// file's `updated` tells the save from the one the document was read from.
     #[must_use]
     pub(crate) fn saved_at(read: Option<Timestamp>, now: DateTime<Utc>) -> Timestamp {
         let utc = match read {
-            Some(read) if read.utc >= now => {
+            Some(read) if read.utc == now => {
                 let next = read.utc.checked_add_signed(TimeDelta::nanoseconds(1));
-                next.unwrap_or(read.utc)
+                next.unwrap_or(read.utc - TimeDelta::nanoseconds(1))
             }
             _ => now,
         };
@@ -553,18 +552,19 @@ mod tests {
             saved(Some("2025-01-01T00:00:00Z")),
             "2026-01-01T00:00:00.500Z"
         );
-        // Within the clock's tick, or with the clock behind: the next nanosecond.
+        // Within the clock's tick: the next nanosecond. Read in the future: now.
         assert_eq!(
             saved(Some("2026-01-01T00:00:00.5Z")),
             "2026-01-01T00:00:00.500000001Z"
         );
         assert_eq!(
             saved(Some("2030-01-01T00:00:00Z")),
-            "2030-01-01T00:00:00.000000001Z"
+            "2026-01-01T00:00:00.500Z"
         );
-        // The last instant there is: kept, no panic.
-        let last = Timestamp::from_utc(DateTime::<Utc>::MAX_UTC);
-        assert_eq!(Timestamp::saved_at(Some(last), now), last);
+        // At the last instant there is: the one before, no panic.
+        let last = DateTime::<Utc>::MAX_UTC;
+        let stamp = Timestamp::saved_at(Some(Timestamp::from_utc(last)), last);
+        assert_eq!(stamp.utc(), last - TimeDelta::nanoseconds(1));
     }
 
     #[test]

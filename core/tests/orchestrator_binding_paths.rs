@@ -240,6 +240,9 @@ fn a_prepared_save_writes_its_text_once_committed_as_save_does() {
         text.as_bytes(),
         s.store().read(&key).unwrap().unwrap().as_slice()
     );
+    // `doc` keeps the `updated` it was read with; the text holds the stamp.
+    assert_eq!(doc.updated, same.updated);
+    doc.updated = pending.updated();
     assert_eq!(text.as_bytes(), doc.to_pretty_json().as_slice());
     // Stamped as `save` stamps (`updated` is the clock's now), the unknown member kept.
     let written: Value = serde_json::from_str(&text).unwrap();

@@ -9,7 +9,7 @@ use chrono::{DateTime, Utc};
 use session_state::orchestrator::{
     DecisionInput, HistoryQuery, NewSession, OrchestratorStore, Project, SessionStatus, current_key,
 };
-use session_state::{Clock, ErrorKind, FixedClock, MemoryStore, Store};
+use session_state::{Clock, ErrorKind, FixedClock, MemoryStore, Store, Timestamp};
 
 /// A clock one second later at every reading.
 struct Ticking(AtomicI64);
@@ -228,5 +228,62 @@ fn saves_within_one_tick_of_the_clock_still_find_each_other() {
     .unwrap();
     read.goal = "later".into();
     assert_eq!(s.save(&mut read).unwrap_err().kind(), ErrorKind::Conflict);
+    assert_eq!(s.load().unwrap().unwrap().decisions_made.len(), 1);
+}
+
+#[test]
+fn a_save_stamped_before_the_file_it_replaces_is_still_found() {
+    // Clocks apart (a shared store): the file's `updated` moves back, and a document read
+    // before that save is still refused.
+    let s = sessions();
+    let ahead = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(10_000)));
+    let behind = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(5)));
+    let mut early = behind.load().unwrap().unwrap();
+    ahead.record_save().unwrap();
+    let mut read_ahead = ahead.load().unwrap().unwrap();
+    // Unchanged but for `updated`: written, stamped before the file it replaces.
+    behind.save(&mut early).unwrap();
+    assert!(early.updated < read_ahead.updated);
+    behind
+        .record_decision(&DecisionInput {
+            decision: "kept".into(),
+            why: None,
+        })
+        .unwrap();
+    read_ahead.goal = "changed".into();
+    let err = ahead.save(&mut read_ahead).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+    assert_eq!(s.load().unwrap().unwrap().decisions_made.len(), 1);
+}
+
+#[test]
+fn a_document_read_in_the_future_is_saved_at_the_clocks_now() {
+    // The seed writes naive local time, read as UTC: east of UTC it is ahead of the clock.
+    let s = sessions();
+    let mut doc = s.load().unwrap().unwrap();
+    doc.updated = Some(Timestamp::parse("2030-01-01T00:00:00").unwrap());
+    s.save(&mut doc).unwrap();
+    assert!(doc.updated.unwrap().utc() < Timestamp::parse("2027-01-01T00:00:00Z").unwrap().utc());
+}
+
+#[test]
+fn a_prepared_save_refused_leaves_the_document_as_read_so_a_retry_is_refused_too() {
+    let s = sessions();
+    let other = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(100)));
+    let mut doc = s.load().unwrap().unwrap();
+    let read = doc.updated;
+    other
+        .record_decision(&DecisionInput {
+            decision: "kept".into(),
+            why: None,
+        })
+        .unwrap();
+    doc.goal = "changed".into();
+    for _ in 0..2 {
+        let pending = s.prepare_save(&mut doc).unwrap();
+        let err = pending.commit(s.store()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+        assert_eq!(doc.updated, read);
+    }
     assert_eq!(s.load().unwrap().unwrap().decisions_made.len(), 1);
 }

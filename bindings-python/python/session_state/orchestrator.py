@@ -284,7 +284,7 @@ class OrchestratorStore:
         seed's ``save_session`` makes it: saved again after a change, it is not stale); returns
         the saved document. A current file that does not parse is kept aside first."""
         saved = self._native.save(_document(state))[1]
-        state["updated"] = saved["updated"]
+        dict.__setitem__(state, "updated", saved["updated"])  # a subclass's own cannot refuse it
         return saved
 
     def archive(self, state: Dict[str, Any], *, replace: bool = False) -> Path:

@@ -39,6 +39,11 @@ pub struct PendingSave {
 }
 
 impl PendingSave {
+    /// The `updated` the commit writes (the save's stamp).
+    pub fn updated(&self) -> Option<Timestamp> {
+        self.updated
+    }
+
     /// The JSON text the commit writes (the saved document, `updated` set), as bytes.
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
@@ -64,16 +69,16 @@ impl PendingSave {
         let bytes = self.bytes.as_slice();
         store.update(&self.key, &mut |old| {
             check_writer(store, &self.key, self.writer.as_ref())?;
-            // The file the handle saved last was readable, and is no later save when the
-            // document was read after it; anything else is checked: kept aside when
-            // unreadable, refused when it is a later save of this session with other content
-            // (writing would drop that save).
+            // The file the handle saved last was readable, and is the one the document was
+            // read from when their `updated` agree; anything else is checked: kept aside when
+            // unreadable, refused when it is a save of this session made since the document
+            // was read (another `updated`), with other content (writing would drop that save).
             let last = &self.last_saved;
-            let known = |old: &&[u8]| last.holds(old) && last.updated <= self.read_at;
+            let known = |old: &&[u8]| last.holds(old) && last.updated == self.read_at;
             if let Some(old) = old.filter(|old| !known(old)) {
                 match parse_document(&self.key, old, &self.options) {
                     Ok(mut now)
-                        if now.session_id == self.session_id && now.updated > self.read_at =>
+                        if now.session_id == self.session_id && now.updated != self.read_at =>
                     {
                         let later = now.updated;
                         now.updated = self.updated;
@@ -98,7 +103,7 @@ impl PendingSave {
 #[derive(Debug, Default)]
 pub(super) struct LastSave {
     pub(super) bytes: Vec<u8>,
-    /// Their `updated`: a document read before it is checked against them.
+    /// Their `updated`: a document read with another one is checked against them.
     pub(super) updated: Option<Timestamp>,
 }
 

@@ -236,8 +236,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// A `doc` read before a later save of the same session (the file's `updated` is later
     /// than `doc.updated`, and its content differs) is refused: writing it would drop that
     /// save (another process's auto-save, or another thread's save through this handle).
-    /// Since `doc.updated` is set to the save's stamp (left as it was when nothing is saved),
-    /// load, change, save, change, save of one document works.
+    /// Since `doc.updated` is set to the save's stamp once it is written (left as read when
+    /// nothing is), load, change, save, change, save of one document works.
     ///
     /// # Errors
     /// [`ErrorKind::InvalidKey`] for an unsafe `session_id` or one too long to be archived
@@ -246,21 +246,16 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// [`ErrorKind::Conflict`] for a `doc` read before a later save (see above; nothing
     /// written); [`ErrorKind::Storage`].
     pub fn save(&self, doc: &mut OrchestratorSession) -> Result<Key> {
-        let read_at = doc.updated;
-        let saved = self.prepare_save(doc).and_then(|pending| {
-            pending.commit(&self.store)?;
-            self.saved(pending);
-            Ok(current_key())
-        });
-        if saved.is_err() {
-            // Not saved: saved again, `doc` is still the document read then.
-            doc.updated = read_at;
-        }
-        saved
+        let pending = self.prepare_save(doc)?;
+        pending.commit(&self.store)?;
+        doc.updated = pending.updated;
+        self.saved(pending);
+        Ok(current_key())
     }
 
     /// The first half of [`save`](Self::save), for a front end that commits on another
-    /// thread: sets `doc.updated` to now and writes its text; nothing is stored until
+    /// thread: writes the text of `doc` stamped now ([`PendingSave::updated`]; `doc.updated`
+    /// stays as read, `project.git_head` is recorded); nothing is stored until
     /// [`PendingSave::commit`] into this handle's store, which is followed by
     /// [`saved`](Self::saved).
     ///
@@ -271,13 +266,15 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         let read_at = doc.updated;
         self.stamp(doc);
         let key = current_key();
-        let bytes = self.encode(&key, doc)?;
+        let bytes = self.encode(&key, doc);
+        // Left as read until the commit: a refused save retried is refused again.
+        let updated = std::mem::replace(&mut doc.updated, read_at);
         Ok(PendingSave {
             key,
-            bytes,
+            bytes: bytes?,
             session_id: doc.session_id.clone(),
             read_at,
-            updated: doc.updated,
+            updated,
             last_saved: Arc::clone(&self.last_saved()),
             writer: self.writer(),
             options: self.options,
@@ -369,9 +366,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 };
                 let previous = self.store.read(&key)?;
                 self.check_archive_slot(&key, doc, previous.as_deref(), replace)?;
-                // Saved later with other content: removing it would lose that save. (Saved
-                // later with the same content, as after `save(doc)`, loses nothing.)
-                if now.updated > doc.updated {
+                // Saved since `doc` was read, with other content: removing it would lose that
+                // save. (Saved with the same content, as after `save(doc)`, loses nothing.)
+                if now.updated != doc.updated {
                     let later = now.updated;
                     now.updated = doc.updated;
                     // Compared as written (the writer is the one `bytes` came from).
