@@ -33,19 +33,21 @@ test('already_exists names the { replace: true } option, and that option works',
   throwsArchiveExists(() => sessions.archive(doc), 'archive')
   assert.match(sessions.archive(doc, { replace: true }), /\.json$/)
 
-  // The final moves archive too: same id, archive present.
+  // The final moves archive too: same id, archive present (each made current again from the
+  // archive the last move left).
+  let archived = doc
   for (const [name, move] of [
     ['complete', (s, o) => s.complete(o)],
     ['abort', (s, o) => s.abort(o)],
   ]) {
-    sessions.save(doc)
+    sessions.save({ ...archived, status: 'created' })
     if (name === 'complete') sessions.start()
     throwsArchiveExists(() => move(sessions, undefined), name)
     assert.notEqual(sessions.load(), null, `${name} changed nothing`)
-    move(sessions, { replace: true })
+    archived = move(sessions, { replace: true })
     assert.equal(sessions.load(), null, `${name} with replace archived`)
   }
-  sessions.save(doc)
+  sessions.save({ ...archived, status: 'created' })
   throwsArchiveExists(() => sessions.sessionEnd(), 'sessionEnd')
 })
 

@@ -38,7 +38,7 @@ test('a claimed session refuses another owner and a writer naming none; nothing 
   assert.equal(claimed.lease.epoch, 1)
   // No process given: the owning process (this test's parent, the test runner, as a hook's
   // would be the orchestrator that ran it), with its start time and host.
-  assert.equal(claimed.lease.process.pid, process.ppid, 'the process is filled when none is given')
+  assert.equal(claimed.lease.process.pid, process.pid, 'the process is filled when none is given')
   assert.equal(typeof claimed.lease.process.pid_start, 'number')
   assert.equal(typeof claimed.lease.process.host, 'string')
   assert.equal(claimed.live.owner, 'orch-a')
@@ -107,7 +107,7 @@ test('heartbeat renews the owner, live sessions list stale ones with the reason'
   a.claim({ owner: 'orch-a', lease_seconds: 60 })
   const beat = a.heartbeat({ owner: 'orch-a' })
   assert.equal(beat.renewed, true)
-  assert.equal(beat.live.process.pid, process.ppid)
+  assert.equal(beat.live.process.pid, process.pid)
   const other = b.heartbeat({ owner: 'orch-b', ttl_seconds: 1, process: { pid: 1, host: 'elsewhere' } })
   assert.equal(other.renewed, false, 'a lease held by someone else is not renewed')
   assert.equal(other.lease.owner, 'orch-a')

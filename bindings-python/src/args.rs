@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 use session_state::orchestrator::SessionStatus;
 use session_state::team::BackendType;
 use session_state::{Error, Key, Timestamp};
-use session_state_fs::process::{RecordsProcess, or_owning_process};
+use session_state_fs::process::{RecordsProcess, or_this_process};
 
 use crate::convert::{Obj, from_py};
 use crate::errors::{IntoPyResult, to_py_err};
@@ -202,14 +202,14 @@ impl<T, const NAMED: bool> std::ops::Deref for Json<T, NAMED> {
 /// [`Json`] whose errors name the members only (the recording verbs' `input`).
 pub type Fields<T> = Json<T, false>;
 
-/// A claim or heartbeat ([`Json`]) recording this process's orchestrator when it names no
-/// process ([`or_owning_process`]).
+/// A claim or heartbeat ([`Json`]) recording this process when it names no process
+/// ([`or_this_process`]).
 #[derive(Debug)]
 pub struct Here<T>(pub T);
 
 impl<T: DeserializeOwned + RecordsProcess> Arg<'_> for Here<T> {
     fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
-        from_py(name, value).map(|request| Here(or_owning_process(request)))
+        from_py(name, value).map(|request| Here(or_this_process(request)))
     }
 }
 

@@ -149,3 +149,12 @@ def test_bad_arguments_are_typed_errors(two):
         a._native.claim({"owner": "orchestrator-a", "unknown": 1})
     with pytest.raises(InvalidInputError):
         a.set_writer({"epoch": 1})  # type: ignore[arg-type]
+
+
+def test_a_claim_without_a_process_records_this_one_or_the_one_named(tmp_path, monkeypatch):
+    import os
+
+    s = OrchestratorStore(store=FileStore(tmp_path))
+    assert s.claim("me")["lease"]["process"]["pid"] == os.getpid()
+    monkeypatch.setenv("SESSION_STATE_PID", "1")
+    assert s.heartbeat("me")["live"]["process"]["pid"] == 1

@@ -251,10 +251,10 @@ test("TeamStore: record a spawn, list, plan the resume, delete", () => {
 test("complete and abort are all or nothing over an existing archive, unless { replace: true }", () => {
   const store = new MemoryStore();
   const sessions = new OrchestratorStore(store);
-  const first = sessions.recordNew({ goal: "g", mode: "default" }, project, "same");
+  sessions.recordNew({ goal: "g", mode: "default" }, project, "same");
   sessions.start();
-  sessions.complete();
-  sessions.save({ ...first, status: "in_progress" });
+  // Made current again from its archive.
+  sessions.save({ ...sessions.complete(), status: "in_progress" });
   for (const move of ["complete", "abort"]) {
     const err = thrown(() => sessions[move]());
     assert.equal(err.code, "already_exists", move);

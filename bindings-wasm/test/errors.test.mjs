@@ -31,11 +31,11 @@ test("already_exists names the package's `{ replace: true }` option, not the CLI
   const store = new wasm.MemoryStore();
   const sessions = new wasm.OrchestratorStore(store);
   sessions.recordNew({ goal: "g", mode: "default" }, { name: "p", path: "/p" }, "abc123");
-  const started = sessions.start();
+  sessions.start();
   const done = sessions.complete();
   for (const [what, call] of [
     ["archive", () => sessions.archive(done)],
-    ["complete", () => (sessions.save(started), sessions.complete())],
+    ["complete", () => (sessions.save({ ...done, status: "in_progress" }), sessions.complete())],
   ]) {
     const err = thrown(call);
     assert.equal(err.code, "already_exists", `${what}: ${err.message}`);

@@ -68,6 +68,13 @@ impl ReadLimit {
         bytes.map_or(Ok(()), |b| self.check(key, b))
     }
 
+    /// Writes `bytes` under `key` in `store` when they are within this limit (a file over it
+    /// could not be read back): else the error of [`check`](Self::check), nothing written.
+    pub(crate) fn write<S: Store + ?Sized>(self, store: &S, key: &Key, bytes: &[u8]) -> Result<()> {
+        self.check(key, bytes)?;
+        store.write(key, bytes)
+    }
+
     /// The bytes of `key` in `store`, refused when over this limit.
     pub(crate) fn read<S: Store + ?Sized>(self, store: &S, key: &Key) -> Result<Option<Vec<u8>>> {
         let bytes = store.read(key)?;

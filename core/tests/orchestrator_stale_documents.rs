@@ -287,3 +287,54 @@ fn a_prepared_save_refused_leaves_the_document_as_read_so_a_retry_is_refused_too
     }
     assert_eq!(s.load().unwrap().unwrap().decisions_made.len(), 1);
 }
+
+#[test]
+fn a_document_read_before_its_session_was_archived_does_not_bring_it_back() {
+    let s = sessions();
+    let other = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(100)));
+    let mut doc = s.load().unwrap().unwrap();
+    other.move_to(SessionStatus::Complete).unwrap();
+    doc.goal = "changed".into();
+    let err = s.save(&mut doc).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+    assert!(err.message().contains("was archived"), "{err}");
+    assert_eq!(s.load().unwrap(), None);
+    // Read from its archive, it may be made current again.
+    let key = session_state::orchestrator::history_key(&doc.session_id).unwrap();
+    let mut archived = s.read_document(&key).unwrap().unwrap();
+    s.save(&mut archived).unwrap();
+    assert_eq!(s.load().unwrap().unwrap().status, SessionStatus::Complete);
+}
+
+#[test]
+fn a_document_read_before_a_new_session_does_not_replace_it() {
+    let s = sessions();
+    let other = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(100)));
+    let mut doc = s.load().unwrap().unwrap();
+    let next = NewSession {
+        goal: "next".into(),
+        archive_current: true,
+        ..NewSession::default()
+    };
+    let new = other
+        .record_new(&next, Project::new("p", "/p", None), Some("def"))
+        .unwrap();
+    other
+        .record_decision(&DecisionInput {
+            decision: "kept".into(),
+            why: None,
+        })
+        .unwrap();
+    doc.goal = "changed".into();
+    let err = s.save(&mut doc).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+    assert!(
+        err.message().contains("another session is current"),
+        "{err}"
+    );
+    let current = s.load().unwrap().unwrap();
+    assert_eq!(
+        (current.session_id, current.decisions_made.len()),
+        (new.session_id, 1)
+    );
+}

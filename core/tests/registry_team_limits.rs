@@ -73,6 +73,32 @@ fn every_registry_file_over_the_limit_is_refused_untouched() {
 }
 
 #[test]
+fn a_registration_that_would_put_a_file_over_the_limit_is_refused_unwritten() {
+    let big = json!("r".repeat(450));
+    // Plain mode: the file would be over the limit.
+    let store = MemoryStore::new();
+    let reg = AgentRegistry::new(store.clone(), clock()).with_max_document_bytes(1024);
+    reg.register("a", "id-1", big.clone(), None).unwrap();
+    let before = store.read(&key(SESSIONS)).unwrap().unwrap();
+    let err = reg.register("b", "id-2", big.clone(), None).unwrap_err();
+    assert_over_limit(&err, SESSIONS);
+    assert_eq!(store.read(&key(SESSIONS)).unwrap().unwrap(), before);
+    assert_eq!(reg.resume_id("a", None).unwrap().as_deref(), Some("id-1"));
+    // Journal mode: a line over the limit is not appended.
+    let store = MemoryStore::new();
+    let reg = AgentRegistry::new(store.clone(), clock())
+        .with_journal(JournalMode::DEFAULT_ON)
+        .with_max_document_bytes(1024);
+    let err = reg
+        .register("a", "id-1", json!("r".repeat(2048)), None)
+        .unwrap_err();
+    assert_over_limit(&err, JOURNAL);
+    reg.register("b", "id-2", json!(1), None).unwrap();
+    assert_eq!(reg.resume_id("b", None).unwrap().as_deref(), Some("id-2"));
+    assert_eq!(reg.resume_id("a", None).unwrap(), None);
+}
+
+#[test]
 fn doctor_fix_sets_an_over_limit_registry_file_aside() {
     let sessions = padded(json!({"sessions": {"a": "id-1"}, "chains": {}, "metadata": {}}));
     let chains = padded(json!({"c": {}}));

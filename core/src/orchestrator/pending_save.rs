@@ -4,10 +4,11 @@
 //! another thread while it builds the saved document's values from the text.
 
 use std::borrow::Cow;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use chrono::{DateTime, Utc};
 
+use super::document::OrchestratorSession;
 use super::keys::CURRENT_KEY;
 use super::parse::{ParseOptions, parse_document};
 use crate::corrupt_copy::keep_corrupt_copy;
@@ -32,6 +33,9 @@ pub struct PendingSave {
     pub(super) updated: Option<Timestamp>,
     /// What the handle saved last when the save was prepared.
     pub(super) last_saved: Arc<LastSave>,
+    /// The handle's commits since its last save that failed with a storage error, which may
+    /// have written: this one's is added when it fails so.
+    pub(super) failed: Arc<Mutex<FailedCommits>>,
     pub(super) writer: Option<Writer>,
     pub(super) options: ParseOptions,
     /// When the save was prepared: the stamp of a corrupt file's copy.
@@ -64,6 +68,20 @@ impl PendingSave {
     /// save, or a writer the session's lease shuts out (nothing written);
     /// [`ErrorKind::Storage`](crate::ErrorKind::Storage).
     pub fn commit<S: Store + ?Sized>(&self, store: &S) -> Result<()> {
+        let committed = self.write(store);
+        if committed
+            .as_ref()
+            .is_err_and(|e| e.kind() == ErrorKind::Storage)
+        {
+            // Written or not (a reply lost with the connection, a folder's fsync): a save of
+            // the same document finds its own attempt and writes over it.
+            lock(&self.failed).add(self.read_at, self.updated);
+        }
+        committed
+    }
+
+    /// [`commit`](Self::commit) but for what it records of a failure.
+    fn write<S: Store + ?Sized>(&self, store: &S) -> Result<()> {
         // One `update`, nothing written before its lock is held: a front end whose store
         // gives up waiting for the lock (Python's helper store) commits again from scratch.
         let bytes = self.bytes.as_slice();
@@ -75,11 +93,15 @@ impl PendingSave {
             // was read (another `updated`), with other content (writing would drop that save).
             let last = &self.last_saved;
             let known = |old: &&[u8]| last.holds(old) && last.updated == self.read_at;
+            if old.is_none() {
+                self.check_not_archived(store, false)?;
+            }
             if let Some(old) = old.filter(|old| !known(old)) {
                 match parse_document(&self.key, old, &self.options) {
-                    Ok(mut now)
-                        if now.session_id == self.session_id && now.updated != self.read_at =>
-                    {
+                    Ok(now) if now.session_id != self.session_id => {
+                        self.check_not_archived(store, true)?;
+                    }
+                    Ok(mut now) if now.updated != self.read_at && !self.own_attempt(&now) => {
                         let later = now.updated;
                         now.updated = self.updated;
                         // Compared as written (the writer is the one the text came from).
@@ -97,6 +119,35 @@ impl PendingSave {
             Ok(Some(bytes.to_vec()))
         })
     }
+
+    /// Whether `now` (the current file, of this session) is one of the handle's failed
+    /// commits of a document read when this one was.
+    fn own_attempt(&self, now: &OrchestratorSession) -> bool {
+        lock(&self.failed).holds(self.read_at, now.updated)
+    }
+
+    /// Refuses to make the session current again when it was archived since the document was
+    /// read (its archive's `updated` is another), or at all when `replacing` another session
+    /// (saving would drop that one): a save of a document read before `complete`, say.
+    fn check_not_archived<S: Store + ?Sized>(&self, store: &S, replacing: bool) -> Result<()> {
+        let key = super::keys::history_key(&self.session_id)?;
+        let Some(archived) = store.read(&key)? else {
+            return Ok(());
+        };
+        let at = parse_document(&key, &archived, &self.options).map(|doc| doc.updated);
+        if replacing || at.is_ok_and(|at| at != self.read_at) {
+            let id = self.session_id.escape_debug();
+            let why = if replacing {
+                "is archived and another session is current: saving it would replace that one"
+            } else {
+                "was archived after the document to save was read: saving it would make it \
+                 current again"
+            };
+            let message = format!("session `{id}` {why}; load the current session instead");
+            return Err(Error::new(ErrorKind::Conflict, message).with_context("key", key.as_str()));
+        }
+        Ok(())
+    }
 }
 
 /// What an [`OrchestratorStore`](super::OrchestratorStore) saved last as the current session.
@@ -112,6 +163,39 @@ impl LastSave {
     pub(super) fn holds(&self, bytes: &[u8]) -> bool {
         !self.bytes.is_empty() && self.bytes == bytes
     }
+}
+
+/// A handle's commits that failed with a storage error since its last save: the `updated`
+/// each document was read with and the stamp it would have written; the first few and the
+/// latest.
+#[derive(Debug, Default)]
+pub(super) struct FailedCommits(Vec<(Option<Timestamp>, Option<Timestamp>)>);
+
+impl FailedCommits {
+    /// As many as are kept. The commit under way when the server or disk went away may have
+    /// written, the many tried while it was gone could not: the first are kept.
+    const KEPT: usize = 16;
+
+    fn add(&mut self, read_at: Option<Timestamp>, stamp: Option<Timestamp>) {
+        if self.0.len() == Self::KEPT {
+            self.0.pop();
+        }
+        self.0.push((read_at, stamp));
+    }
+
+    fn holds(&self, read_at: Option<Timestamp>, stamp: Option<Timestamp>) -> bool {
+        self.0.contains(&(read_at, stamp))
+    }
+
+    /// Forgets them all: a save wrote over any of them that did.
+    pub(super) fn clear(&mut self) {
+        self.0.clear();
+    }
+}
+
+/// `cell`, locked (a poisoned lock still holds a whole value: it is only ever swapped).
+pub(super) fn lock<T>(cell: &Mutex<T>) -> MutexGuard<'_, T> {
+    cell.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
 /// The [`ErrorKind::Conflict`] of `action` (`save`, `archive`) of the session `session_id`, read when the

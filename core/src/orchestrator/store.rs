@@ -1,7 +1,7 @@
 //! [`OrchestratorStore`]: save, load, archive and lifecycle moves of the current session
 //! (SPEC section 1, "Operations").
 
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use chrono::FixedOffset;
 
@@ -11,7 +11,7 @@ use super::keys::{current_key, history_key};
 use super::parse::{
     ParseOptions, is_unsafe_session_id, parse_any_id, parse_document, unreadable_field,
 };
-use super::pending_save::{LastSave, PendingSave, stale_document};
+use super::pending_save::{FailedCommits, LastSave, PendingSave, lock, stale_document};
 use super::status::SessionStatus;
 use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Hint, Result};
@@ -41,6 +41,8 @@ pub struct OrchestratorStore<S: Store, C: Clock> {
     /// those bytes needs no parse to know it is readable (see [`save`](Self::save)). Held
     /// only to compare or swap, never across a store call: a host store's callback may load.
     last_saved: Mutex<Arc<LastSave>>,
+    /// Commits since the last save that failed with a storage error (they may have written).
+    failed: Arc<Mutex<FailedCommits>>,
     /// Who this handle writes as, checked against the session's lease (`ownership`).
     pub(crate) writer: Mutex<Option<crate::ownership::Writer>>,
 }
@@ -55,6 +57,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             options: ParseOptions::default(),
             git_head: None,
             last_saved: Mutex::default(),
+            failed: Arc::default(),
             writer: Mutex::default(),
         }
     }
@@ -132,9 +135,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// What this handle saved last, locked (a poisoned lock still holds a whole value: it is
     /// only ever swapped).
     fn last_saved(&self) -> MutexGuard<'_, Arc<LastSave>> {
-        self.last_saved
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
+        lock(&self.last_saved)
     }
 
     /// The current session as JSON text of the document [`load`](Self::load) gives, for a
@@ -276,6 +277,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             read_at,
             updated,
             last_saved: Arc::clone(&self.last_saved()),
+            failed: Arc::clone(&self.failed),
             writer: self.writer(),
             options: self.options,
             now: self.clock.now(),
@@ -289,6 +291,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             bytes: pending.bytes,
             updated: pending.updated,
         });
+        lock(&self.failed).clear();
     }
 
     /// The pretty JSON of `doc`, to be written under `key`: the one place every write of a

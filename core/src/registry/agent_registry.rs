@@ -337,7 +337,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
             }
             None => (self.serialise(&mut doc, previous_len)?, None),
         };
-        self.store.write(&self.sessions_key, &bytes)?;
+        self.limit.write(&self.store, &self.sessions_key, &bytes)?;
         self.cache.put_written(bytes, doc, layout);
         Ok(out)
     }
@@ -409,7 +409,7 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 });
             }
             let bytes = self.serialise(&mut doc, base.as_ref().map_or(0, Vec::len))?;
-            self.store.write(&self.sessions_key, &bytes)?;
+            self.limit.write(&self.store, &self.sessions_key, &bytes)?;
             len = Some(bytes.len() as u64);
         }
         if !reset {
@@ -473,6 +473,8 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 let line =
                     JournalEntry::register(agent_name, agent_id, result, chain_id, self.now())
                         .to_line()?;
+                // A line the journal's read limit refuses would leave it unreadable.
+                self.limit.check(&self.journal_key, &line)?;
                 self.store.append(&self.journal_key, &line)?;
                 let pending = self.pending.fetch_add(line.len() as u64, Ordering::Relaxed)
                     + line.len() as u64;

@@ -61,14 +61,12 @@ pub fn process_info(pid: u32) -> ProcessInfo {
 /// ...), since this command is short-lived and the orchestrator that ran it is not. Without
 /// `/proc`, this process.
 pub fn owning_process() -> ProcessInfo {
-    if let Some(pid) = std::env::var(PID_ENV)
-        .ok()
-        .and_then(|v| v.trim().parse::<u32>().ok())
-    {
-        return process_info(pid);
+    if let Some(named) = named_process() {
+        return named;
     }
     let me = std::process::id();
-    let Some(mut pid) = stat(me).map(|s| s.parent) else {
+    let Some(mut pid) = stat(me).map(|s| s.parent).filter(|&parent| parent > 1) else {
+        // No parent known, or init's: nothing runs this command but itself.
         return process_info(me);
     };
     for _ in 0..8 {
@@ -78,6 +76,18 @@ pub fn owning_process() -> ProcessInfo {
         }
     }
     process_info(pid)
+}
+
+/// The process `SESSION_STATE_PID` names, if it is set.
+fn named_process() -> Option<ProcessInfo> {
+    let pid = std::env::var(PID_ENV).ok()?.trim().parse::<u32>().ok()?;
+    Some(process_info(pid))
+}
+
+/// The process to record as the claimant for a library call: the pid in `SESSION_STATE_PID`
+/// when set, else this process (a program using the library is the long-lived one).
+pub fn this_process() -> ProcessInfo {
+    named_process().unwrap_or_else(|| process_info(std::process::id()))
 }
 
 /// A request that records the claimant's process: a [`Claim`] or a [`Heartbeat`].
@@ -98,12 +108,12 @@ impl RecordsProcess for Heartbeat {
     }
 }
 
-/// `request` with its process, or [`owning_process`] when it names none: what a claim or
+/// `request` with its process, or [`this_process`] when it names none: what a claim or
 /// heartbeat made from a library (Python, Node) records.
-pub fn or_owning_process<R: RecordsProcess>(mut request: R) -> R {
+pub fn or_this_process<R: RecordsProcess>(mut request: R) -> R {
     let process = request.process_mut();
     if *process == ProcessInfo::default() {
-        *process = owning_process();
+        *process = this_process();
     }
     request
 }
@@ -151,10 +161,10 @@ mod tests {
     }
 
     #[test]
-    fn a_request_naming_no_process_records_the_owning_one() {
-        let claim = or_owning_process(Claim::owner("o"));
-        assert_eq!(claim.process, owning_process());
-        assert!(claim.process.pid.is_some());
+    fn a_request_naming_no_process_records_this_one() {
+        let claim = or_this_process(Claim::owner("o"));
+        assert_eq!(claim.process.pid, Some(std::process::id()));
+        assert_eq!(claim.process, this_process());
         let given = ProcessInfo {
             pid: Some(42),
             ..ProcessInfo::default()
@@ -163,7 +173,7 @@ mod tests {
             process: given.clone(),
             ..Heartbeat::default()
         };
-        assert_eq!(or_owning_process(heartbeat).process, given);
+        assert_eq!(or_this_process(heartbeat).process, given);
     }
 
     #[test]

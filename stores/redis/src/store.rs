@@ -243,10 +243,23 @@ impl RedisStore {
         let new = match result {
             Ok(new) => new,
             Err(e) => {
-                if redis::cmd("UNWATCH").exec(&mut tx.conn).is_ok() {
-                    self.checkin(tx.conn);
-                }
-                return Err(e);
+                // `apply` may have refused a view no moment held (keys read one after another
+                // while another writer changed them): an empty transaction tells whether a key
+                // it read changed meanwhile, and then the update runs again.
+                let changed = redis::cmd("MULTI")
+                    .exec(&mut tx.conn)
+                    .and_then(|()| redis::cmd("EXEC").query::<Option<()>>(&mut tx.conn));
+                return match changed {
+                    Ok(None) => {
+                        self.checkin(tx.conn);
+                        Ok(None)
+                    }
+                    Ok(Some(())) => {
+                        self.checkin(tx.conn);
+                        Err(e)
+                    }
+                    Err(_) => Err(e),
+                };
             }
         };
         if let Some(bytes) = new {
