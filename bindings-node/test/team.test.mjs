@@ -81,6 +81,9 @@ test('recordSpawn, update, list, listTeams, resumePlan, delete', () => {
   assert.deepEqual(again.metadata, { codex_thread_id: 't-1' }, 'and metadata')
   throwsCode(() => teams.update('my-team', 'coder', { name: 'other' }), 'invalid_input')
   throwsCode(() => teams.update('my-team', 'coder', { allowedTools: null }), 'invalid_input')
+  // A document key in snake_case would be kept as an unknown member: refused, naming the key.
+  assert.throws(() => teams.update('my-team', 'coder', { max_turns: 7 }),
+    (err) => err.code === 'invalid_input' && err.context.field === 'changes.max_turns' && /`maxTurns`/.test(err.message))
   throwsCode(() => teams.update('my-team', 'nobody', {}), 'not_found')
   const replaced = teams.replace('my-team', 'coder', { ...again, prompt: 'New prompt.', metadata: {} })
   assert.equal(replaced.prompt, 'New prompt.')

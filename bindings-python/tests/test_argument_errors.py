@@ -142,6 +142,17 @@ def test_team_update_names_the_changed_key(teams):
     assert teams.load("my-team", "coder").max_turns is None  # nothing written
 
 
+def test_team_update_refuses_a_document_key_in_snake_case(teams):
+    with pytest.raises(InvalidInputError) as info:
+        teams.update("my-team", "coder", {"max_turns": 7})
+    assert str(info.value) == (
+        "`changes.max_turns` is invalid: the key is `maxTurns` (a session state's keys are camelCase)"
+    )
+    assert info.value.context == {"field": "changes.max_turns"}
+    assert teams.load("my-team", "coder").max_turns is None  # nothing written
+    assert teams.update("my-team", "coder", {"maxTurns": 7}).max_turns == 7
+
+
 def test_team_update_refuses_a_name_the_crate_refuses(teams):
     for name in ("../x", ""):
         with pytest.raises(InvalidInputError) as info:

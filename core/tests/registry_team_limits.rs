@@ -84,7 +84,7 @@ fn a_registration_that_would_put_a_file_over_the_limit_is_refused_unwritten() {
     assert_over_limit(&err, SESSIONS);
     assert_eq!(store.read(&key(SESSIONS)).unwrap().unwrap(), before);
     assert_eq!(reg.resume_id("a", None).unwrap().as_deref(), Some("id-1"));
-    // Journal mode: a line over the limit is not appended.
+    // Journal mode: a line the fold could not write is not appended, one at a time or added up.
     let store = MemoryStore::new();
     let reg = AgentRegistry::new(store.clone(), clock())
         .with_journal(JournalMode::DEFAULT_ON)
@@ -92,10 +92,28 @@ fn a_registration_that_would_put_a_file_over_the_limit_is_refused_unwritten() {
     let err = reg
         .register("a", "id-1", json!("r".repeat(2048)), None)
         .unwrap_err();
-    assert_over_limit(&err, JOURNAL);
+    assert_over_limit(&err, SESSIONS);
     reg.register("b", "id-2", json!(1), None).unwrap();
-    assert_eq!(reg.resume_id("b", None).unwrap().as_deref(), Some("id-2"));
+    let mut refused = 0;
+    for i in 0..6 {
+        if let Err(err) = reg.register(&format!("n{i}"), &format!("id-n{i}"), big.clone(), None) {
+            assert_over_limit(&err, SESSIONS);
+            refused += 1;
+        }
+        // Every file stays readable.
+        assert_eq!(reg.resume_id("b", None).unwrap().as_deref(), Some("id-2"));
+    }
+    assert!(refused > 0);
     assert_eq!(reg.resume_id("a", None).unwrap(), None);
+    // A fold over the limit is refused; both files stay as they are, readable.
+    if let Err(err) = reg.compact() {
+        assert_over_limit(&err, SESSIONS);
+    }
+    let reopened = AgentRegistry::new(store.clone(), clock()).with_max_document_bytes(1024);
+    assert_eq!(
+        reopened.resume_id("b", None).unwrap().as_deref(),
+        Some("id-2")
+    );
 }
 
 #[test]

@@ -109,6 +109,36 @@ fn a_refused_merge_names_the_change_and_serde_reason_without_a_position_in_text_
 }
 
 #[test]
+fn a_merge_refuses_a_document_key_written_in_snake_case() {
+    let mut held = state("coder", BackendType::Codex);
+    let before = held.clone();
+    for (key, camel) in [
+        ("max_turns", "maxTurns"),
+        ("memory_config", "memoryConfig"),
+        ("backend_type", "backendType"),
+        ("created_at", "createdAt"),
+    ] {
+        let changes = serde_json::json!({ "model": "m", key: 7 });
+        let err = held.merge(changes.as_object().unwrap()).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert_eq!(err.context_value("field"), Some(key), "{err}");
+        assert_eq!(
+            err.message(),
+            format!(
+                "`{key}` is invalid: the key is `{camel}` (a session state's keys are camelCase)"
+            )
+        );
+    }
+    assert_eq!(held, before);
+    // Other unknown keys, snake_case or not, are kept; snake_case inside `memoryConfig` is its own.
+    let memory = serde_json::json!({"max_turns": 3, "budget_chars": 100});
+    let changes = serde_json::json!({"my_key": 1, "memoryConfig": memory});
+    held.merge(changes.as_object().unwrap()).unwrap();
+    assert_eq!(held.extra["my_key"], 1);
+    assert_eq!(held.memory_config.unwrap().max_turns, 3);
+}
+
+#[test]
 fn a_merge_names_a_backend_type_that_is_not_a_string() {
     let mut held = state("coder", BackendType::Codex);
     let before = held.clone();

@@ -293,8 +293,9 @@ class TeamStore:
     def update(self, team: str, agent: str, changes: Mapping[str, Any]) -> SessionState:
         """Changes a saved member in one exclusive read-modify-write, as the Node package's
         ``TeamStore.update``: the keys of ``changes`` are document keys (camelCase, as in the
-        file, e.g. ``{"metadata": {...}, "maxTurns": 7}``) and replace those of the stored
-        document; other keys stay; ``None`` clears an optional field. Returns the state
+        file, e.g. ``{"metadata": {...}, "maxTurns": 7}``; ``max_turns`` is refused) and
+        replace those of the stored document; other keys stay; ``None`` clears an optional
+        field. Returns the state
         written. ``NotFoundError`` when there is no file, ``CorruptStateError`` when it does not
         parse, ``InvalidInputError`` naming the key (`` `changes.maxTurns` is invalid: ... ``,
         ``.context["field"]``) when the result is not a valid state, renames the agent or

@@ -138,12 +138,13 @@ impl PendingSave {
         if replacing || at.is_ok_and(|at| at != self.read_at) {
             let id = self.session_id.escape_debug();
             let why = if replacing {
-                "is archived and another session is current: saving it would replace that one"
+                "is archived and another session is current: saving it would replace that one; \
+                 load the current session instead"
             } else {
-                "was archived after the document to save was read: saving it would make it \
-                 current again"
+                "was archived after the document to save was read: to make it current again, \
+                 save it as read from its archive"
             };
-            let message = format!("session `{id}` {why}; load the current session instead");
+            let message = format!("session `{id}` {why}");
             return Err(Error::new(ErrorKind::Conflict, message).with_context("key", key.as_str()));
         }
         Ok(())

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Hint, Result};
 use crate::json::check_rewrite;
 use crate::key::Key;
 use crate::limit::ReadLimit;
@@ -473,18 +473,36 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 let line =
                     JournalEntry::register(agent_name, agent_id, result, chain_id, self.now())
                         .to_line()?;
-                // A line the journal's read limit refuses would leave it unreadable.
-                self.limit.check(&self.journal_key, &line)?;
-                self.store.append(&self.journal_key, &line)?;
-                let pending = self.pending.fetch_add(line.len() as u64, Ordering::Relaxed)
-                    + line.len() as u64;
                 let mut base_len = self.base_len.load(Ordering::Relaxed);
                 if base_len == UNKNOWN_LEN {
                     base_len = self.read(&self.sessions_key)?.map_or(0, |b| b.len() as u64);
                     self.base_len.store(base_len, Ordering::Relaxed);
                 }
+                // What the read limit would refuse, the journal (or the file it folds into,
+                // as far as this handle knows them) grown by this line: nothing appended.
+                let pending = self.pending.load(Ordering::Relaxed) + line.len() as u64;
+                let folded = usize::try_from(base_len + pending).unwrap_or(usize::MAX);
+                if folded > self.limit.0 {
+                    let err = Error::invalid_input(format!(
+                        "`{}` would be about {folded} bytes with this registration, more than \
+                         the limit of {} bytes: nothing written",
+                        self.sessions_key, self.limit.0
+                    ));
+                    return Err(err
+                        .with_context("key", self.sessions_key.as_str())
+                        .with_context("limit", self.limit.0.to_string())
+                        .with_hint(Hint::RaiseLimit {
+                            option: "max_document_bytes",
+                        }));
+                }
+                self.store.append(&self.journal_key, &line)?;
+                self.pending.fetch_add(line.len() as u64, Ordering::Relaxed);
                 if pending >= base_len.max(min_compact_bytes) {
-                    self.compact()?;
+                    // Registered: a fold the read limit refuses leaves the journal as it is.
+                    match self.compact() {
+                        Err(e) if !crate::limit::is_over_limit(&e) => return Err(e),
+                        _ => {}
+                    }
                 }
                 Ok(())
             }

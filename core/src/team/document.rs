@@ -162,8 +162,11 @@ impl SessionState {
     /// session state (a wrong type, a timestamp without offset, a `name` the crate refuses, ...),
     /// or with `` `backendType` is invalid: unknown backend type `...` `` (`` expected a backend
     /// name, got `5` `` for a value that is not a string) and the context pair `field` =
-    /// `backendType` for a change to an unknown backend; `self` is then unchanged.
+    /// `backendType` for a change to an unknown backend, or naming a key written in snake_case
+    /// for a document key (`` `max_turns` is invalid: the key is `maxTurns` ... ``), which would
+    /// be kept as an unknown member; `self` is then unchanged.
     pub fn merge(&mut self, changes: &Map<String, Value>) -> Result<()> {
+        check_change_keys(changes)?;
         match changes.get("backendType") {
             Some(Value::String(backend)) => self.check_backend_change(backend)?,
             Some(other) => {
@@ -278,6 +281,27 @@ impl SessionState {
             Error::invalid_input(format!("cannot serialise session state: {e}")).with_source(e)
         })
     }
+}
+
+/// Refuses a change key written in snake_case for a document key (`max_turns` for `maxTurns`):
+/// kept, it would be an unknown member and the field would stay as it was.
+fn check_change_keys(changes: &Map<String, Value>) -> Result<()> {
+    // The same letters, ignoring ASCII case and underscores.
+    fn letters(text: &str) -> impl Iterator<Item = u8> + '_ {
+        text.bytes()
+            .filter(|b| *b != b'_')
+            .map(|b| b.to_ascii_lowercase())
+    }
+    for key in changes.keys().filter(|key| key.contains('_')) {
+        if let Some(known) = DOCUMENT_KEYS
+            .iter()
+            .find(|known| letters(known).eq(letters(key)))
+        {
+            let reason = format!("the key is `{known}` (a session state's keys are camelCase)");
+            return Err(Error::invalid_field(key.as_str(), reason));
+        }
+    }
+    Ok(())
 }
 
 fn check_extra(extra: &Map<String, Value>, known: &[&str], what: &str) -> Result<()> {

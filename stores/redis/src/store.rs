@@ -210,7 +210,12 @@ impl RedisStore {
     }
 
     /// One try of `update`: `None` when another writer changed a watched key first.
-    fn try_update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<Option<()>> {
+    fn try_update(
+        &self,
+        key: &Key,
+        apply: &mut UpdateFn<'_>,
+        refused: &mut Option<Error>,
+    ) -> Result<Option<()>> {
         let action = "update";
         let fail = |e| failure::storage(self.server(), key, action, e);
         let mut conn = self.checkout().map_err(fail)?;
@@ -252,6 +257,8 @@ impl RedisStore {
                 return match changed {
                     Ok(None) => {
                         self.checkin(tx.conn);
+                        // Given if the tries run out: the refusal, not "others kept writing".
+                        *refused = Some(e);
                         Ok(None)
                     }
                     Ok(Some(())) => {
@@ -404,11 +411,15 @@ impl Store for RedisStore {
         }
         let start = Instant::now();
         let mut attempt = 0u32;
+        let mut refused = None;
         loop {
-            if self.try_update(key, apply)?.is_some() {
+            if self.try_update(key, apply, &mut refused)?.is_some() {
                 return Ok(());
             }
             if start.elapsed() > self.options.update_timeout {
+                if let Some(refused) = refused {
+                    return Err(refused);
+                }
                 return Err(Error::new(
                     ErrorKind::Conflict,
                     format!(
