@@ -65,7 +65,10 @@ pub fn owning_process() -> ProcessInfo {
         return named;
     }
     let me = std::process::id();
-    let Some(mut pid) = stat(me).map(|s| s.parent).filter(|&parent| !is_init(parent)) else {
+    let Some(mut pid) = stat(me)
+        .map(|s| s.parent)
+        .filter(|&parent| !is_init(parent))
+    else {
         // No parent known, or the system's init: nothing runs this command but itself.
         return process_info(me);
     };
@@ -81,7 +84,14 @@ pub fn owning_process() -> ProcessInfo {
 /// Whether `pid` is the system's init, which adopts orphans (not a container's pid 1 that is
 /// the orchestrator itself).
 fn is_init(pid: u32) -> bool {
-    const INITS: &[&str] = &["systemd", "init", "tini", "dumb-init", "docker-init", "s6-svscan"];
+    const INITS: &[&str] = &[
+        "systemd",
+        "init",
+        "tini",
+        "dumb-init",
+        "docker-init",
+        "s6-svscan",
+    ];
     pid == 0 || (pid == 1 && stat(1).is_none_or(|s| INITS.contains(&s.name.as_str())))
 }
 
