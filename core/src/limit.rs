@@ -27,18 +27,25 @@ pub(crate) fn check_named_size(
     if bytes.len() <= limit {
         return Ok(());
     }
-    let mut err = Error::invalid_input(format!(
+    let message = format!(
         "`{name}` is {} bytes, more than the limit of {limit} bytes",
         bytes.len(),
-    ));
+    );
+    Err(over_limit(message, key, limit))
+}
+
+/// The error of a document over the read `limit` (`message` says which and by how much):
+/// [`ErrorKind::InvalidInput`] with the contexts `key` (when stored) and `limit` and the hint
+/// [`Hint::RaiseLimit`] (`max_document_bytes`).
+pub(crate) fn over_limit(message: String, key: Option<&Key>, limit: usize) -> Error {
+    let mut err = Error::invalid_input(message);
     if let Some(key) = key {
         err = err.with_context("key", key.as_str());
     }
-    Err(err
-        .with_context("limit", limit.to_string())
+    err.with_context("limit", limit.to_string())
         .with_hint(Hint::RaiseLimit {
             option: "max_document_bytes",
-        }))
+        })
 }
 
 /// Whether `err` is the error of [`check_size`]: a document larger than the read limit.

@@ -543,7 +543,7 @@ mod tests {
     }
 
     #[test]
-    fn a_save_is_stamped_after_the_updated_it_read() {
+    fn a_save_is_stamped_other_than_the_updated_it_read() {
         let at = |text: &str| Timestamp::parse(text).unwrap();
         let now = at("2026-01-01T00:00:00.5Z").utc();
         let saved = |read: Option<&str>| Timestamp::saved_at(read.map(at), now).to_string();

@@ -35,15 +35,20 @@ fn sessions() -> OrchestratorStore<MemoryStore, Ticking> {
     s
 }
 
+/// Records the decision `decision` through `s` (a later save of the current session).
+fn decide<C: Clock>(s: &OrchestratorStore<MemoryStore, C>, decision: &str) {
+    let input = DecisionInput {
+        decision: decision.into(),
+        why: None,
+    };
+    s.record_decision(&input).unwrap();
+}
+
 #[test]
 fn an_archive_of_a_stale_snapshot_is_a_conflict_and_loses_nothing() {
     let s = sessions();
     let snapshot = s.load().unwrap().unwrap();
-    s.record_decision(&DecisionInput {
-        decision: "use postgres".into(),
-        why: Some("important".into()),
-    })
-    .unwrap();
+    decide(&s, "use postgres");
     let current = s.store().read(&current_key()).unwrap().unwrap();
     let err = s.archive(&snapshot, false).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
@@ -93,12 +98,7 @@ fn a_save_of_a_stale_snapshot_is_a_conflict_and_loses_nothing() {
     let s = sessions();
     let other = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(100)));
     let mut snapshot = s.load().unwrap().unwrap();
-    other
-        .record_decision(&DecisionInput {
-            decision: "use postgres".into(),
-            why: Some("important".into()),
-        })
-        .unwrap();
+    decide(&other, "use postgres");
     let current = s.store().read(&current_key()).unwrap().unwrap();
     snapshot.goal = "new goal".into();
     let err = s.save(&mut snapshot).unwrap_err();
@@ -186,12 +186,7 @@ fn a_refused_save_leaves_the_document_as_read_so_a_retry_is_refused_too() {
     let other = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(100)));
     let mut snapshot = ahead.load().unwrap().unwrap();
     let read = snapshot.updated;
-    other
-        .record_decision(&DecisionInput {
-            decision: "use postgres".into(),
-            why: None,
-        })
-        .unwrap();
+    decide(&other, "use postgres");
     snapshot.goal = "new goal".into();
     for _ in 0..2 {
         let err = ahead.save(&mut snapshot).unwrap_err();
@@ -221,11 +216,7 @@ fn saves_within_one_tick_of_the_clock_still_find_each_other() {
     assert_eq!(s.save(&mut second).unwrap_err().kind(), ErrorKind::Conflict);
     // A recording verb within the tick too: the document read before it is refused.
     let mut read = s.load().unwrap().unwrap();
-    s.record_decision(&DecisionInput {
-        decision: "d".into(),
-        why: None,
-    })
-    .unwrap();
+    decide(&s, "d");
     read.goal = "later".into();
     assert_eq!(s.save(&mut read).unwrap_err().kind(), ErrorKind::Conflict);
     assert_eq!(s.load().unwrap().unwrap().decisions_made.len(), 1);
@@ -244,12 +235,7 @@ fn a_save_stamped_before_the_file_it_replaces_is_still_found() {
     // Unchanged but for `updated`: written, stamped before the file it replaces.
     behind.save(&mut early).unwrap();
     assert!(early.updated < read_ahead.updated);
-    behind
-        .record_decision(&DecisionInput {
-            decision: "kept".into(),
-            why: None,
-        })
-        .unwrap();
+    decide(&behind, "kept");
     read_ahead.goal = "changed".into();
     let err = ahead.save(&mut read_ahead).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
@@ -272,12 +258,7 @@ fn a_prepared_save_refused_leaves_the_document_as_read_so_a_retry_is_refused_too
     let other = OrchestratorStore::new(s.store().clone(), Ticking(AtomicI64::new(100)));
     let mut doc = s.load().unwrap().unwrap();
     let read = doc.updated;
-    other
-        .record_decision(&DecisionInput {
-            decision: "kept".into(),
-            why: None,
-        })
-        .unwrap();
+    decide(&other, "kept");
     doc.goal = "changed".into();
     for _ in 0..2 {
         let pending = s.prepare_save(&mut doc).unwrap();
@@ -319,12 +300,7 @@ fn a_document_read_before_a_new_session_does_not_replace_it() {
     let new = other
         .record_new(&next, Project::new("p", "/p", None), Some("def"))
         .unwrap();
-    other
-        .record_decision(&DecisionInput {
-            decision: "kept".into(),
-            why: None,
-        })
-        .unwrap();
+    decide(&other, "kept");
     doc.goal = "changed".into();
     let err = s.save(&mut doc).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");

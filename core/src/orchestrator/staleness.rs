@@ -163,8 +163,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         self.git_head.as_ref()
     }
 
-    /// Stamps `doc` as saved now: `updated` (later than the one it had:
-    /// [`Timestamp::saved_at`]) and, when known, `project.git_head`.
+    /// Stamps `doc` as saved now: `updated` (never the one it had: [`Timestamp::saved_at`])
+    /// and, when known, `project.git_head`.
     pub(crate) fn stamp(&self, doc: &mut OrchestratorSession) {
         doc.updated = Some(Timestamp::saved_at(doc.updated, self.clock.now()));
         self.record_head(doc);

@@ -234,7 +234,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// atomically, returns the key. When the file it replaces does not parse as a "1.0"
     /// document, a copy of it is kept first (`<key>.corrupt-<stamp>`).
     ///
-    /// A `doc` read before a later save of the same session (the file's `updated` is later
+    /// A `doc` read before a later save of the same session (the file's `updated` is another
     /// than `doc.updated`, and its content differs) is refused: writing it would drop that
     /// save (another process's auto-save, or another thread's save through this handle).
     /// Since `doc.updated` is set to the save's stamp once it is written (left as read when

@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::error::{Error, ErrorKind, Hint, Result};
+use crate::error::{Error, ErrorKind, Result};
 use crate::json::check_rewrite;
 use crate::key::Key;
 use crate::limit::ReadLimit;
@@ -483,17 +483,12 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
                 let pending = self.pending.load(Ordering::Relaxed) + line.len() as u64;
                 let folded = usize::try_from(base_len + pending).unwrap_or(usize::MAX);
                 if folded > self.limit.0 {
-                    let err = Error::invalid_input(format!(
-                        "`{}` would be about {folded} bytes with this registration, more than \
-                         the limit of {} bytes: nothing written",
-                        self.sessions_key, self.limit.0
-                    ));
-                    return Err(err
-                        .with_context("key", self.sessions_key.as_str())
-                        .with_context("limit", self.limit.0.to_string())
-                        .with_hint(Hint::RaiseLimit {
-                            option: "max_document_bytes",
-                        }));
+                    let (key, limit) = (&self.sessions_key, self.limit.0);
+                    let message = format!(
+                        "`{key}` would be about {folded} bytes with this registration, more \
+                         than the limit of {limit} bytes: nothing written"
+                    );
+                    return Err(crate::limit::over_limit(message, Some(key), limit));
                 }
                 self.store.append(&self.journal_key, &line)?;
                 self.pending.fetch_add(line.len() as u64, Ordering::Relaxed);

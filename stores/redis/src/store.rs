@@ -254,19 +254,16 @@ impl RedisStore {
                 let changed = redis::cmd("MULTI")
                     .exec(&mut tx.conn)
                     .and_then(|()| redis::cmd("EXEC").query::<Option<()>>(&mut tx.conn));
-                return match changed {
-                    Ok(None) => {
-                        self.checkin(tx.conn);
-                        // Given if the tries run out: the refusal, not "others kept writing".
-                        *refused = Some(e);
-                        Ok(None)
-                    }
-                    Ok(Some(())) => {
-                        self.checkin(tx.conn);
-                        Err(e)
-                    }
-                    Err(_) => Err(e),
+                let Ok(changed) = changed else {
+                    return Err(e);
                 };
+                self.checkin(tx.conn);
+                if changed.is_some() {
+                    return Err(e);
+                }
+                // Given if the tries run out: the refusal, not "others kept writing".
+                *refused = Some(e);
+                return Ok(None);
             }
         };
         if let Some(bytes) = new {
