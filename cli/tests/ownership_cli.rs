@@ -115,6 +115,34 @@ fn claim_without_an_owner_is_a_usage_error() {
 }
 
 #[test]
+fn an_owner_that_cannot_name_a_live_entry_is_called_the_owner() {
+    let (_dir, root) = project();
+    let out = run_as(&root, None, &["claim", "--owner", "team/alice"]);
+    assert_eq!(code(&out), 2, "{out:?}");
+    let err = stderr(&out);
+    assert!(err.contains("owner `team/alice`"), "{err}");
+    assert!(!err.contains("session id"), "{err}");
+    assert!(
+        !root
+            .join(".claude/orchestrator-session.owner.json")
+            .exists()
+    );
+}
+
+#[test]
+fn a_claim_before_any_session_says_the_lease_covers_the_next_one() {
+    let (_dir, root) = project();
+    let first = stdout(&run_as(&root, Some("alice"), &["claim"]));
+    assert!(first.contains("none saved yet"), "{first}");
+    ok_as(&root, "alice", &["new", "--goal", "g", "--id", "s1"]);
+    let again = stdout(&run_as(&root, Some("alice"), &["claim"]));
+    assert!(
+        again.starts_with("`alice` owns the current session ("),
+        "{again}"
+    );
+}
+
+#[test]
 fn heartbeats_and_scopes_show_in_sessions_live() {
     let (_dir, root) = project();
     assert_eq!(

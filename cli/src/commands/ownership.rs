@@ -170,8 +170,14 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
                 } else {
                     ""
                 };
+                // A claim may come before the session: the lease then covers the next one saved.
+                let none_yet = if matches!(sessions.load(), Ok(None)) {
+                    ", none saved yet: the lease covers the next one"
+                } else {
+                    ""
+                };
                 out!(
-                    "`{}` owns the current session ({}{how})",
+                    "`{}` owns the current session{none_yet} ({}{how})",
                     claim.owner,
                     lease_line(lease)
                 );

@@ -3,7 +3,7 @@
 
 use super::arguments::check_name;
 use super::arguments::{Claim, Heartbeat, Release, Writer};
-use super::keys::{live_dir, live_key_in, owner_key};
+use super::keys::{caller_live_key, live_dir, owner_key};
 use super::lease::{Lease, check_writer, claim_lease, read_lease, release_lease, renew_lease};
 use super::live::{
     LiveStatus, claim_scopes, heartbeat_live, list_live, prune_live, release_scopes,
@@ -80,10 +80,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         let now = self.now();
         // The owner and the live entry's id are checked before anything is claimed.
         check_name("owner", &claim.owner)?;
-        live_key_in(
-            &live_dir(),
-            claim.session_id.as_deref().unwrap_or(&claim.owner),
-        )?;
+        caller_live_key(&live_dir(), claim.session_id.as_deref(), &claim.owner)?;
         let goal = self.current_goal();
         if !claim.scopes.is_empty() {
             let live = claim_scopes(&self.store, &live_dir(), claim, goal.as_deref(), now)?;

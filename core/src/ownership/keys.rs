@@ -54,18 +54,36 @@ pub(crate) fn scopes_key_for(dir: &Key) -> Result<Key> {
 /// # Errors
 /// [`ErrorKind::InvalidKey`] naming the id when it is not a safe segment or is too long.
 pub fn live_key_in(dir: &Key, session_id: &str) -> Result<Key> {
-    Key::segment("session id", session_id)?;
-    let name = format!("{session_id}.json");
+    named_live_key(dir, ("session id", "session_id"), session_id)
+}
+
+/// The live entry of a caller in the folder `dir`: named by `session_id` when given, else by
+/// `owner` (so an error names the owner when the owner is what names the file).
+///
+/// # Errors
+/// As [`live_key_in`], naming `owner` when it names the entry.
+pub(crate) fn caller_live_key(dir: &Key, session_id: Option<&str>, owner: &str) -> Result<Key> {
+    match session_id {
+        Some(id) => named_live_key(dir, ("session id", "session_id"), id),
+        None => named_live_key(dir, ("owner", "owner"), owner),
+    }
+}
+
+/// `{dir}/{id}.json`, with errors calling `id` a `what` (context `field`: `field`).
+fn named_live_key(dir: &Key, (what, field): (&str, &'static str), id: &str) -> Result<Key> {
+    Key::segment(what, id).map_err(|e| e.with_context("field", field))?;
+    let name = format!("{id}.json");
     if name.len() > MAX_SEGMENT_BYTES {
         return Err(Error::new(
             ErrorKind::InvalidKey,
             format!(
-                "session id `{}` is too long for a file name: at most {} bytes",
-                session_id.escape_debug(),
+                "{what} `{}` is too long for a file name: at most {} bytes",
+                id.escape_debug(),
                 MAX_SEGMENT_BYTES - ".json".len()
             ),
         )
-        .with_context("session_id", session_id));
+        .with_context("field", field)
+        .with_context(field, id));
     }
     dir.join(&name)
 }

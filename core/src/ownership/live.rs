@@ -15,7 +15,7 @@ use serde_json::Value;
 
 use super::DEFAULT_TTL_SECONDS;
 use super::arguments::{Claim, Heartbeat, ProcessInfo, Release, check_name};
-use super::keys::{live_key_in, scopes_key_for};
+use super::keys::{caller_live_key, scopes_key_for};
 use super::lease::MAX_SECONDS;
 use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
@@ -180,7 +180,7 @@ pub fn heartbeat_live<S: Store + ?Sized>(
 ) -> Result<LiveSession> {
     check_name("owner", &heartbeat.owner)?;
     let id = heartbeat.session_id.as_deref().unwrap_or(&heartbeat.owner);
-    let key = live_key_in(dir, id)?;
+    let key = caller_live_key(dir, heartbeat.session_id.as_deref(), &heartbeat.owner)?;
     update_with(store, &key, |old| {
         let old = old.map(|bytes| parse_entry(&key, bytes)).transpose()?;
         let ttl = ttl(heartbeat.ttl_seconds, old.as_ref())?;
@@ -228,7 +228,7 @@ pub fn claim_scopes<S: Store + ?Sized>(
         check_name("scope", scope)?;
     }
     let id = claim.session_id.as_deref().unwrap_or(&claim.owner);
-    let key = live_key_in(dir, id)?;
+    let key = caller_live_key(dir, claim.session_id.as_deref(), &claim.owner)?;
     update_with(store, &scopes_key_for(dir)?, |counter| {
         let mut taken_from_stale = Vec::new();
         for other_key in store.list(dir)? {
@@ -298,7 +298,7 @@ pub fn release_scopes<S: Store + ?Sized>(
 ) -> Result<LiveSession> {
     check_name("owner", &release.owner)?;
     let id = release.session_id.as_deref().unwrap_or(&release.owner);
-    let key = live_key_in(dir, id)?;
+    let key = caller_live_key(dir, release.session_id.as_deref(), &release.owner)?;
     update_with(store, &scopes_key_for(dir)?, |counter| {
         let Some(mut entry) = read_entry(store, &key)? else {
             return Err(Error::new(

@@ -100,6 +100,14 @@ impl RedisOptions {
         if parsed.host_str().is_none_or(str::is_empty) {
             return Err(bad_url(&server, "it names no host"));
         }
+        if parsed.fragment().is_some() {
+            // The fragment is not shown: it may be the rest of a password holding `#`.
+            return Err(bad_url(
+                &server,
+                "it has a fragment (`#...`), which a store URL never has (write a `#` in a \
+                 password as `%23`)",
+            ));
+        }
         let db = parsed.path().trim_matches('/');
         if !db.is_empty() && db.parse::<u16>().is_err() {
             return Err(bad_url(
@@ -117,7 +125,15 @@ impl RedisOptions {
             ca_certificate: None,
         };
         let mut passed_on = Vec::new();
+        let mut seen = Vec::new();
         for (name, value) in parsed.query_pairs() {
+            if seen.contains(&name) {
+                return Err(bad_url(
+                    &server,
+                    format!("the query parameter `{name}` is given twice"),
+                ));
+            }
+            seen.push(name.clone());
             match name.as_ref() {
                 "prefix" => options.prefix = checked_prefix(&server, &value)?,
                 "connect_timeout_ms" => {
@@ -238,10 +254,25 @@ mod tests {
             "redis://:pw-xyz@h?colour=red",
             "redis:///nohost",
             "not a url",
+            "redis://:pw-xyz@h?prefix=a&prefix=b",
+            "redis://:pw-xyz@h?command_timeout_ms=5&command_timeout_ms=5",
+            "redis://:pw-xyz@h#frag",
+            "redis://:pw#xyz@h",
         ] {
             let err = RedisOptions::parse(url).unwrap_err();
             assert_eq!(err.kind(), ErrorKind::InvalidInput, "{url}: {err}");
             assert!(!err.message().contains("pw-xyz"), "{err}");
         }
+    }
+
+    #[test]
+    fn a_repeated_parameter_or_a_fragment_is_refused_naming_it() {
+        let err =
+            RedisOptions::parse("redis://h?prefix=a&connect_timeout_ms=9&prefix=b").unwrap_err();
+        assert!(err.message().contains("`prefix` is given twice"), "{err}");
+        let err = RedisOptions::parse("redis://h/0#secret-part").unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput);
+        assert!(err.message().contains("fragment"), "{err}");
+        assert!(!err.message().contains("secret-part"), "{err}");
     }
 }
