@@ -17,6 +17,8 @@ fn what(err: &RedisError) -> &'static str {
             .is_some_and(|c| matches!(c, "WRONGPASS" | "NOAUTH"))
     {
         "authentication failed"
+    } else if matches!(err.kind(), redis::ErrorKind::Parse) {
+        "its reply is not in the Redis protocol (is another kind of server listening there?)"
     } else if matches!(err.kind(), redis::ErrorKind::UnexpectedReturnType) {
         "unexpected reply"
     } else if err.is_io_error() {
@@ -26,12 +28,25 @@ fn what(err: &RedisError) -> &'static str {
     }
 }
 
-/// The `storage` error of `action` on `key` failing with `err` on `server`.
+/// The `storage` error of `action` on `key` failing with `err` on `server`: one line, with
+/// the `redis` crate's own text in brackets but for a reply that is not Redis's (its text
+/// quotes the bytes received, over several lines; it stays the error's source).
 pub(crate) fn storage(server: &str, key: &Key, action: &str, err: RedisError) -> Error {
+    let detail = if matches!(err.kind(), redis::ErrorKind::Parse) {
+        String::new()
+    } else {
+        format!(
+            " ({})",
+            err.to_string()
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+        )
+    };
     Error::new(
         ErrorKind::Storage,
         format!(
-            "cannot {action} `{key}` on the Redis server {server}: {} ({err})",
+            "cannot {action} `{key}` on the Redis server {server}: {}{detail}",
             what(&err)
         ),
     )

@@ -136,6 +136,30 @@ fn refused_connections_and_timeouts_are_storage_errors_naming_the_server() {
 }
 
 #[test]
+fn a_server_that_does_not_speak_redis_is_a_storage_error_on_one_line() {
+    // An HTTP-like server: it answers every connection with a status line and closes.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            use std::io::{Read, Write};
+            let mut stream = stream;
+            let mut request = [0u8; 512];
+            let _ = stream.read(&mut request);
+            let _ = stream.write_all(b"HTTP/1.0 400 Bad Request\r\n\r\n<html></html>\n");
+        }
+    });
+    let store = RedisStore::open(&format!(
+        "redis://127.0.0.1:{port}?command_timeout_ms=2000&connect_timeout_ms=2000"
+    ))
+    .unwrap();
+    let err = store.read(&Key::new("a").unwrap()).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Storage, "{err}");
+    assert!(err.message().contains("not in the Redis protocol"), "{err}");
+    assert!(!err.message().contains('\n'), "{err}");
+}
+
+#[test]
 fn a_reply_of_the_wrong_type_is_a_storage_error() {
     let Some(url) = common::url("wrong_type") else {
         return;
