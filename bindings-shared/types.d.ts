@@ -287,7 +287,8 @@ export interface AgentMetadata {
   chain_id?: string | null;
   /**
    * How many times the id was resumed (the seed caps resuming at 5); `None` when absent
-   * (see `resumes`).
+   * (see `resumes`). Any JSON number, kept as written: the seed compares it with 5 and adds
+   * 1, which a float (`2.0`) or a negative count also allow.
    */
   resume_count?: number;
   /**

@@ -106,7 +106,7 @@ fn main() -> ExitCode {
         );
     }
     exit::quiet_stdout_failures();
-    if let Err(err) = store_choice::choose(cli.store.as_deref()) {
+    if let Err(err) = store_choice::choose(cli.store.as_deref(), None) {
         return exit::report(&err);
     }
     let max_bytes = match max_bytes {

@@ -2,27 +2,60 @@
 //! `--store URL` or `SESSION_STATE_STORE`, chosen once when the command starts.
 
 use std::sync::{Arc, OnceLock};
+use std::time::Duration;
 
 use session_state::{Error, Key, Leftover, Result, Store, UpdateFn};
 use session_state_fs::FsStore;
-use session_state_redis::RedisStore;
+use session_state_redis::{RedisOptions, RedisStore};
 
 /// The environment variable naming the store when `--store` is not given.
 pub const STORE_ENV: &str = "SESSION_STATE_STORE";
 
 static CHOSEN: OnceLock<Option<Arc<RedisStore>>> = OnceLock::new();
 
-/// Reads `--store` (or else `SESSION_STATE_STORE`): unset or empty keeps the folder store.
+/// The longest waits of a Redis store, for a command whose host ends it after a time of its
+/// own (the hook): whatever the URL says, connecting and each command wait at most `io`, an
+/// update retries at most `update`.
+#[derive(Clone, Copy, Debug)]
+pub struct Waits {
+    /// Connecting, and each command's reply.
+    pub io: Duration,
+    /// An update's retries while other writers change what it read.
+    pub update: Duration,
+}
+
+impl Waits {
+    fn bound(self, options: RedisOptions) -> RedisOptions {
+        let io = |own: Duration| own.min(self.io);
+        let (connect, command, update) = (
+            io(options.connect_timeout()),
+            io(options.command_timeout()),
+            options.update_timeout().min(self.update),
+        );
+        options
+            .with_connect_timeout(connect)
+            .with_command_timeout(command)
+            .with_update_timeout(update)
+    }
+}
+
+/// Reads `--store` (or else `SESSION_STATE_STORE`): unset or empty keeps the folder store. A
+/// Redis store waits at most `waits` when given.
 ///
 /// # Errors
 /// `invalid_input` when the value is not a `redis://` or `rediss://` URL, or the URL is invalid.
-pub fn choose(flag: Option<&str>) -> Result<()> {
+pub fn choose(flag: Option<&str>, waits: Option<Waits>) -> Result<()> {
     let from_env = std::env::var(STORE_ENV).ok();
     let value = flag.or(from_env.as_deref()).map_or("", str::trim);
     let chosen = if value.is_empty() {
         None
     } else if value.starts_with("redis://") || value.starts_with("rediss://") {
-        Some(Arc::new(RedisStore::open(value)?))
+        let options = RedisOptions::parse(value)?;
+        let options = match waits {
+            Some(waits) => waits.bound(options),
+            None => options,
+        };
+        Some(Arc::new(RedisStore::with_options(options)?))
     } else {
         return Err(Error::invalid_input(
             "--store takes a `redis://` or `rediss://` URL (the project folder is the default \

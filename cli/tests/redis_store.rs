@@ -263,3 +263,42 @@ fn a_hook_with_a_bad_store_exits_0_with_one_line() {
     assert!(!err.contains("hidden-pw"), "{err}");
     assert_eq!(std::fs::read_dir(root).unwrap().count(), 0);
 }
+
+/// A server that accepts connections and never answers: each hook event ends, with one line
+/// on stderr, within the host's 10 s (`hooks.json`), whatever timeouts the URL asks for.
+#[test]
+fn a_hook_on_a_server_that_never_answers_ends_within_the_hosts_timeout() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for stream in listener.incoming().flatten() {
+            held.push(stream);
+        }
+    });
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let url =
+        format!("redis://127.0.0.1:{port}/0?connect_timeout_ms=30000&command_timeout_ms=30000");
+    for name in ["SessionStart", "Stop"] {
+        let start = std::time::Instant::now();
+        let out = hook(
+            root,
+            Some(&url),
+            &[],
+            &event(name, root, serde_json::json!({})),
+        );
+        let took = start.elapsed();
+        assert_eq!(out.status.code(), Some(0), "{out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            err.contains("storage") && err.contains("timed out"),
+            "{err}"
+        );
+        assert!(
+            took < std::time::Duration::from_secs(10),
+            "{name} took {took:?}"
+        );
+    }
+}

@@ -398,3 +398,52 @@ fn long_names_big_integers_and_control_characters() {
     assert!(text.contains("x\\nfake-row  id9"), "{text:?}");
     assert!(!text.lines().any(|l| l.starts_with("fake-row")), "{text:?}");
 }
+
+#[test]
+fn resume_counts_the_seed_reads_as_numbers_are_not_corrupt_and_keep_the_cap() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let memory = root.join(".moai/memory");
+    std::fs::create_dir_all(&memory).unwrap();
+    let file = memory.join("agent-sessions.json");
+    // Written by another tool: a float count, a negative one, a float at the cap.
+    let text = r#"{"sessions": {"a": "id1", "b": "id2", "c": "id3"}, "chains": {"c1": ["id1"]}, "metadata": {"id1": {"agent_name": "a", "created_at": "2024-01-01T00:00:00", "chain_id": "c1", "resume_count": 2.0}, "id2": {"agent_name": "b", "resume_count": -1}, "id3": {"agent_name": "c", "resume_count": 5.0}}}"#;
+    std::fs::write(&file, text).unwrap();
+    let out = run(root, &["doctor"]);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let out = run(root, &["agents"]);
+    assert!(out.status.success(), "{out:?}");
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).unwrap(),
+        text,
+        "left as it was"
+    );
+    let decide = |agent: &str| {
+        ok_json(
+            root,
+            &[
+                "should-resume",
+                agent,
+                "--task",
+                "Implement user login endpoint",
+                "--previous",
+                "Implement user registration endpoint",
+                "--json",
+            ],
+        )["resume"]
+            .clone()
+    };
+    assert_eq!(decide("a"), true, "2.0 resumes is under the cap of 5");
+    assert_eq!(decide("b"), true, "-1 resumes is under the cap");
+    assert_eq!(decide("c"), false, "5.0 resumes is the cap");
+    let names: Vec<String> = std::fs::read_dir(&memory)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.contains(".corrupt-")), "{names:?}");
+}

@@ -96,7 +96,7 @@ fn the_seed_reads_of_a_partial_metadata_entry_give_the_seed_answers() {
     // Incrementing counts from 0 (the seed's `+= 1` raised KeyError) and keeps the other key.
     assert!(reg.increment_resume_count("id-1").unwrap());
     let meta = &reg.load().unwrap().metadata["id-1"];
-    assert_eq!(meta.resume_count, Some(1));
+    assert_eq!(meta.resume_count, Some(1u64.into()));
     assert_eq!(meta.extra["note"], "x");
     assert_eq!(meta.agent_name, None);
 }

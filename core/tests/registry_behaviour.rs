@@ -34,7 +34,7 @@ fn re_registration_keeps_the_resume_count() {
     }
     reg.register("tdd", "t1", json!(2), Some("c")).unwrap();
     let doc = reg.load().unwrap();
-    assert_eq!(doc.metadata["t1"].resume_count, Some(5));
+    assert_eq!(doc.metadata["t1"].resume_count, Some(5u64.into()));
     assert!(doc.metadata["t1"].last_resumed_at.is_some());
     assert!(
         !reg.should_resume("tdd", "same task here", Some("same task here"))
@@ -383,7 +383,7 @@ fn journal_compacts_by_itself_and_keeps_bad_lines_aside() {
     assert!(aside.is_some());
     let doc = reg.load().unwrap();
     assert_eq!(doc.metadata.len(), 41);
-    assert_eq!(doc.metadata["b1"].resume_count, Some(1));
+    assert_eq!(doc.metadata["b1"].resume_count, Some(1u64.into()));
 }
 
 #[test]

@@ -169,7 +169,7 @@ class AgentMetadata(TypedDict, total=False):
     agent_name: str
     created_at: str
     chain_id: Optional[str]
-    resume_count: int
+    resume_count: float
     last_resumed_at: str
 
 

@@ -524,7 +524,12 @@ impl ContextInput {
         let usage = &mut doc.context_usage;
         usage.estimated_tokens = self.tokens;
         if let Some(p) = &self.percent {
-            usage.percentage = p.clone();
+            // `-0.0` is stored as `0.0` (not shown as "-0.0%").
+            let negative_zero = p.as_f64().is_some_and(|v| v == 0.0 && v.is_sign_negative());
+            usage.percentage = match Number::from_f64(0.0) {
+                Some(zero) if negative_zero => zero,
+                _ => p.clone(),
+            };
         }
         if self.compressed {
             usage.last_compression = Some(now);
@@ -668,6 +673,16 @@ mod tests {
         assert_eq!(d.context_usage.estimated_tokens, 25_000);
         assert_eq!(d.context_usage.percentage, Number::from(20));
         assert_eq!(d.context_usage.last_compression, Some(now));
+        for (given, stored) in [(-0.0, "0.0"), (0.0, "0.0"), (12.5, "12.5")] {
+            ContextInput {
+                tokens: 1,
+                percent: Number::from_f64(given),
+                compressed: false,
+            }
+            .apply(&mut d, now)
+            .unwrap();
+            assert_eq!(d.context_usage.percentage.to_string(), stored, "{given}");
+        }
         let bad = ContextInput {
             tokens: 1,
             percent: Some(Number::from_f64(100.5).unwrap()),

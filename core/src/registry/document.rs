@@ -14,7 +14,7 @@
 use chrono::{DateTime, Utc};
 use indexmap::IndexMap;
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Number, Value};
 
 use crate::error::{Error, Result};
 use crate::key::Key;
@@ -82,13 +82,15 @@ pub struct AgentMetadata {
     #[allow(clippy::option_option)]
     pub chain_id: Option<Option<String>>,
     /// How many times the id was resumed (the seed caps resuming at 5); `None` when absent
-    /// (see `resumes`).
+    /// (see `resumes`). Any JSON number, kept as written: the seed compares it with 5 and adds
+    /// 1, which a float (`2.0`) or a negative count also allow.
     #[serde(
         default,
         skip_serializing_if = "Option::is_none",
         deserialize_with = "present"
     )]
-    pub resume_count: Option<u64>,
+    #[schemars(with = "Option<f64>")]
+    pub resume_count: Option<Number>,
     /// When the id was last resumed (naive ISO 8601), absent until the first resume.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last_resumed_at: Option<String>,
@@ -104,9 +106,38 @@ impl AgentMetadata {
         self.chain_id.as_ref().and_then(Option::as_deref)
     }
 
-    /// The resume count (0 when absent, as the seed's `metadata.get("resume_count", 0)`).
+    /// The resume count (0 when absent, as the seed's `metadata.get("resume_count", 0)`), as a
+    /// whole count: a float is rounded down and a negative count is 0, which compare with the
+    /// seed's cap as the number written does.
     pub(crate) fn resumes(&self) -> u64 {
-        self.resume_count.unwrap_or(0)
+        let Some(count) = &self.resume_count else {
+            return 0;
+        };
+        // The rounding down and the saturation are the point: `as` makes -1.5 0, 1e300
+        // u64::MAX, 4.5 4 (below the cap of 5, as 4.5 is).
+        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+        let whole = |f: f64| f as u64;
+        count
+            .as_u64()
+            .unwrap_or_else(|| count.as_f64().map_or(0, whole))
+    }
+
+    /// The resume count plus one, as the seed's `+= 1` makes it: an integer stays an integer
+    /// (saturating), a float a float; absent counts from 0.
+    pub(crate) fn resumed_once_more(&self) -> Number {
+        let Some(count) = &self.resume_count else {
+            return Number::from(1u64);
+        };
+        if let Some(n) = count.as_u64() {
+            Number::from(n.saturating_add(1))
+        } else if let Some(n) = count.as_i64() {
+            Number::from(n + 1)
+        } else {
+            count
+                .as_f64()
+                .and_then(|f| Number::from_f64(f + 1.0))
+                .unwrap_or_else(|| count.clone())
+        }
     }
 }
 
@@ -331,6 +362,46 @@ mod tests {
     }
 
     #[test]
+    fn a_resume_count_the_seed_computes_with_reads_compares_and_counts_as_the_seed_does() {
+        let key = Key::new("a.json").unwrap();
+        // (as written, whole count against the cap, after the seed's `+= 1`)
+        for (written, resumes, after) in [
+            ("2.0", 2, "3.0"),
+            ("4.5", 4, "5.5"),
+            ("5.0", 5, "6.0"),
+            ("-1", 0, "0"),
+            ("-2.5", 0, "-1.5"),
+            ("7", 7, "8"),
+            ("18446744073709551615", u64::MAX, "18446744073709551615"),
+            ("1e300", u64::MAX, "1e300"),
+        ] {
+            let text = format!(r#"{{"metadata": {{"1": {{"resume_count": {written}}}}}}}"#);
+            let mut doc = parse_sessions(&key, text.as_bytes()).unwrap();
+            let meta = &doc.metadata["1"];
+            assert_eq!(meta.resumes(), resumes, "{written}");
+            let out = String::from_utf8(to_python_json(&doc).unwrap()).unwrap();
+            let read_back: Value = serde_json::from_str(&out).unwrap();
+            let original: Value = serde_json::from_str(&text).unwrap();
+            assert_eq!(
+                read_back["metadata"], original["metadata"],
+                "{written} is written back as it was: {out}"
+            );
+            assert!(crate::registry::document_changes::increment_resume_count(
+                &mut doc, "1", "t"
+            ));
+            let after_value: Value = serde_json::from_str(after).unwrap();
+            assert_eq!(
+                serde_json::to_value(&doc.metadata["1"].resume_count).unwrap(),
+                after_value,
+                "{written} + 1"
+            );
+        }
+        let absent = parse_sessions(&key, br#"{"metadata": {"1": {}}}"#).unwrap();
+        assert_eq!(absent.metadata["1"].resumes(), 0);
+        assert_eq!(absent.metadata["1"].resumed_once_more(), Number::from(1u64));
+    }
+
+    #[test]
     fn wrong_shapes_are_corrupt_state() {
         let key = Key::new("a.json").unwrap();
         for bad in [
@@ -338,6 +409,8 @@ mod tests {
             "{\"sessions\": {\"a\": \"1\"",
             "{\"metadata\": {\"1\": {\"agent_name\": \"a\", \"chain_id\": 5}}}",
             "{\"chains\": {\"c\": \"x\"}}",
+            "{\"metadata\": {\"1\": {\"resume_count\": \"2\"}}}",
+            "{\"metadata\": {\"1\": {\"resume_count\": null}}}",
         ] {
             let err = parse_sessions(&key, bad.as_bytes()).unwrap_err();
             assert_eq!(err.code(), "corrupt_state", "{bad}");

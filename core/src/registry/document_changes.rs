@@ -42,7 +42,10 @@ pub fn register(
             .and_then(|m| m.created_at.clone())
             .or_else(|| Some(now.to_owned())),
         chain_id: Some(chain_id.map(str::to_owned)),
-        resume_count: Some(old.map_or(0, AgentMetadata::resumes)),
+        resume_count: Some(
+            old.and_then(|m| m.resume_count.clone())
+                .unwrap_or_else(|| 0u64.into()),
+        ),
         last_resumed_at: old.and_then(|m| m.last_resumed_at.clone()),
         extra: old.map(|m| m.extra.clone()).unwrap_or_default(),
     };
@@ -55,7 +58,7 @@ pub fn increment_resume_count(doc: &mut SessionsDocument, agent_id: &str, now: &
     match doc.metadata.get_mut(agent_id) {
         Some(meta) => {
             // An entry without the key counts from 0 (the seed's `+= 1` raised `KeyError`).
-            meta.resume_count = Some(meta.resumes().saturating_add(1));
+            meta.resume_count = Some(meta.resumed_once_more());
             meta.last_resumed_at = Some(now.to_owned());
             true
         }

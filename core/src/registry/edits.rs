@@ -163,7 +163,7 @@ mod tests {
             ["a", "other", "c"],
             "b removed, c added, other (not in before) kept"
         );
-        assert_eq!(doc.metadata["1"].resume_count, Some(5));
+        assert_eq!(doc.metadata["1"].resume_count, Some(5u64.into()));
         assert!(!edits.apply(&mut doc), "applied once already");
     }
 

@@ -126,7 +126,7 @@ mod tests {
                 "2026-11-29T17:46:13",
             );
         }
-        doc.metadata["id-1"].resume_count = Some(3);
+        doc.metadata["id-1"].resume_count = Some(3u64.into());
         doc.last_updated = Some("2026-11-29T17:46:13".into());
         to_python_json(&doc).unwrap()
     }
@@ -150,7 +150,7 @@ mod tests {
         assert_eq!(s.doc.sessions.len(), 4);
         assert_eq!(s.doc.chains["C"].len(), 4);
         assert_eq!(s.doc.metadata.keys().collect::<Vec<_>>(), ["id-0", "id-1"]);
-        assert_eq!(s.doc.metadata["id-1"].resume_count, Some(3));
+        assert_eq!(s.doc.metadata["id-1"].resume_count, Some(3u64.into()));
         assert!(s.doc.results.is_empty());
         assert_eq!(
             s.summary(),

@@ -211,6 +211,21 @@ impl RedisOptions {
     pub fn prefix(&self) -> &str {
         &self.prefix
     }
+
+    /// How long opening a connection may take.
+    pub fn connect_timeout(&self) -> Duration {
+        self.connect_timeout
+    }
+
+    /// How long one command may wait for its reply.
+    pub fn command_timeout(&self) -> Duration {
+        self.command_timeout
+    }
+
+    /// How long an `update` keeps retrying while other writers change what it watched.
+    pub fn update_timeout(&self) -> Duration {
+        self.update_timeout
+    }
 }
 
 fn checked_prefix(server: &str, prefix: &str) -> Result<String> {

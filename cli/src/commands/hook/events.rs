@@ -22,7 +22,7 @@ use crate::store_choice::CliStore;
 const LINE_CHARS: usize = 200;
 
 /// How long an event waits for another process's lock.
-const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
+pub(super) const LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(5);
 
 pub(super) type Sessions = OrchestratorStore<CliStore, SystemClock>;
 

@@ -37,6 +37,13 @@ use session_state::{Error, Result};
 use crate::context::Context;
 use crate::terminal::cell;
 
+/// The hook's waits on a Redis server: the host ends a hook after 10 s (`hooks.json`), and an
+/// event may make two calls; a wait that ends says why in one line on stderr instead.
+const REDIS_WAITS: crate::store_choice::Waits = crate::store_choice::Waits {
+    io: std::time::Duration::from_millis(1500),
+    update: events::LOCK_WAIT,
+};
+
 /// `session-state hook` takes no arguments: the event comes on stdin.
 #[derive(Debug, clap::Args)]
 pub struct Args {}
@@ -51,7 +58,7 @@ pub fn main(
     flag_given: bool,
     limit: Result<usize>,
 ) -> ExitCode {
-    if let Err(err) = crate::store_choice::choose(store) {
+    if let Err(err) = crate::store_choice::choose(store, Some(REDIS_WAITS)) {
         fail(&err);
         return ExitCode::SUCCESS;
     }
