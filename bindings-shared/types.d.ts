@@ -269,7 +269,10 @@ export interface AgentLine {
  *
  * Every key is optional, as the seed reads each with `.get()` (an entry written by hand or by
  * another tool may hold only some of them, or none): a key that is absent stays absent when
- * the file is written back; the accessors give the seed's default for it.
+ * the file is written back; the accessors give the seed's default for it. The seed never
+ * reads `agent_name`, `created_at` or `last_resumed_at`: a value of another type there is
+ * kept as written (in Rust among `extra`, the field `None`), so that a file the seed reads
+ * is never corrupt for them.
  */
 export interface AgentMetadata {
   /**

@@ -87,6 +87,37 @@ def test_record_agent_start_names_the_member():
 
 
 @pytest.mark.parametrize(
+    "call, member",
+    [
+        (lambda s: s.record_new(None), "goal"),
+        (lambda s: s.record_decision(None, "why"), "decision"),
+        (lambda s: s.record_agent_fail("a", None), "error"),
+        (lambda s: s.record_task_done(1, None), "outcome"),
+        (lambda s: s.record_context(None), "tokens"),
+    ],
+)
+def test_a_required_argument_given_none_is_named_with_its_type(call, member):
+    s = OrchestratorStore(store=MemoryStore())
+    if member != "goal":
+        s.record_new("g")
+        s.record_agent_start("a", "code", "t")
+        s.record_task_add("t1")
+    with pytest.raises(InvalidInputError) as info:
+        call(s)
+    assert str(info.value).startswith(f"`{member}` is invalid: invalid type: null"), str(info.value)
+    assert "missing field" not in str(info.value)
+
+
+def test_a_whole_number_argument_names_its_range_not_a_rust_type():
+    s = OrchestratorStore(store=MemoryStore())
+    s.record_new("g")
+    s.record_agent_start("a", "code", "t")
+    with pytest.raises(InvalidInputError) as info:
+        s.record_agent_progress("a", 50.0)
+    assert str(info.value).endswith("expected a whole number from 0 to 255"), str(info.value)
+
+
+@pytest.mark.parametrize(
     "call, member, what",
     [
         (lambda s: s.record_new(b"x"), "goal", "bytes"),

@@ -140,6 +140,20 @@ test("save sets the saved `updated` on its argument; one handle refuses a docume
   assert.equal(sessions.load().goal, "proxied");
 });
 
+test("a stale document's save is refused after saves within one millisecond of the clock", () => {
+  // Date.now() counts milliseconds: most rounds make all three saves within one.
+  for (let i = 0; i < 200; i++) {
+    const sessions = new OrchestratorStore(new MemoryStore());
+    sessions.recordNew({ goal: "g" }, project, "s");
+    const stale = sessions.load();
+    sessions.recordTaskAdd({ task: "X" });
+    sessions.recordTaskAdd({ task: "Y" });
+    stale.pending_tasks.push("stale");
+    assert.equal(thrown(() => sessions.save(stale)).code, "conflict", `round ${i}`);
+    assert.deepEqual(sessions.load().pending_tasks, ["X", "Y"]);
+  }
+});
+
 test("async tasks sharing one handle lose no save", async () => {
   const sessions = new OrchestratorStore(new MemoryStore());
   sessions.recordNew({ goal: "g" }, project, "s");

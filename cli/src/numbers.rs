@@ -3,16 +3,18 @@
 
 use std::str::FromStr;
 
-/// `text` as a whole number from 0 up that fits `T`; for use with `allow_negative_numbers`.
+/// `text` as a whole number from 0 up that fits `T`; for use with `allow_negative_numbers`. The
+/// messages say what is wrong, not a range: the command checks its own (a lease of 0 seconds is
+/// refused with the lease's).
 pub fn whole<T: FromStr>(text: &str) -> Result<T, String> {
     let text = text.trim();
     text.parse().map_err(|_| {
         if text.starts_with('-') {
-            "cannot be negative: give a whole number from 0 up".to_owned()
+            "cannot be negative".to_owned()
         } else if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) {
             "too large".to_owned()
         } else {
-            "not a whole number: give one from 0 up".to_owned()
+            "not a whole number".to_owned()
         }
     })
 }

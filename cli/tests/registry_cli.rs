@@ -406,8 +406,9 @@ fn resume_counts_the_seed_reads_as_numbers_are_not_corrupt_and_keep_the_cap() {
     let memory = root.join(".moai/memory");
     std::fs::create_dir_all(&memory).unwrap();
     let file = memory.join("agent-sessions.json");
-    // Written by another tool: a float count, a negative one, a float at the cap.
-    let text = r#"{"sessions": {"a": "id1", "b": "id2", "c": "id3"}, "chains": {"c1": ["id1"]}, "metadata": {"id1": {"agent_name": "a", "created_at": "2024-01-01T00:00:00", "chain_id": "c1", "resume_count": 2.0}, "id2": {"agent_name": "b", "resume_count": -1}, "id3": {"agent_name": "c", "resume_count": 5.0}}}"#;
+    // Written by another tool: a float count, a negative one, a float at the cap, keys the
+    // seed never reads holding other types.
+    let text = r#"{"sessions": {"a": "id1", "b": "id2", "c": "id3"}, "chains": {"c1": ["id1"]}, "metadata": {"id1": {"agent_name": "a", "created_at": "2024-01-01T00:00:00", "chain_id": "c1", "resume_count": 2.0}, "id2": {"agent_name": 7, "created_at": null, "resume_count": -1}, "id3": {"agent_name": "c", "resume_count": 5.0}}}"#;
     std::fs::write(&file, text).unwrap();
     let out = run(root, &["doctor"]);
     assert_eq!(out.status.code(), Some(0), "{out:?}");

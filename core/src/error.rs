@@ -185,7 +185,7 @@ impl Error {
     /// anew ([`with_field`](Self::with_field), [`below`](Self::below)).
     pub fn invalid_field(field: impl Into<String>, reason: impl Into<String>) -> Self {
         let field = field.into();
-        let reason = reason.into();
+        let reason = in_words(reason.into());
         let mut err =
             Error::invalid_input(field_message(&field, &reason)).with_context("field", field);
         err.reason = Some(reason.into_boxed_str());
@@ -442,6 +442,41 @@ impl std::error::Error for Error {
     }
 }
 
+/// `value` as a message shows it: escaped (`\n`, `\u{0}`), and when over 64 characters its
+/// first 64 followed by `...` and its size (a message never echoes a 100 KB argument).
+pub(crate) fn shown(value: &str) -> String {
+    const SHOWN_CHARS: usize = 64;
+    match value.char_indices().nth(SHOWN_CHARS) {
+        None => value.escape_debug().to_string(),
+        Some((end, _)) => format!("{}... ({} bytes)", value[..end].escape_debug(), value.len()),
+    }
+}
+
+/// `reason` with the Rust number type serde names at its end (`..., expected u8`) in words.
+fn in_words(reason: String) -> String {
+    const TYPES: [(&str, &str); 7] = [
+        ("expected u8", "expected a whole number from 0 to 255"),
+        ("expected u16", "expected a whole number from 0 to 65535"),
+        (
+            "expected u32",
+            "expected a whole number from 0 to 4294967295",
+        ),
+        (
+            "expected u64",
+            "expected a whole number from 0 to 18446744073709551615",
+        ),
+        ("expected usize", "expected a whole number from 0 up"),
+        ("expected i64", "expected a whole number"),
+        ("expected f64", "expected a number"),
+    ];
+    for (rust, words) in TYPES {
+        if let Some(head) = reason.strip_suffix(rust) {
+            return format!("{head}{words}");
+        }
+    }
+    reason
+}
+
 /// The message of [`Error::invalid_field`].
 fn field_message(field: &str, reason: &str) -> String {
     format!("`{field}` is invalid: {reason}")
@@ -463,6 +498,34 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_long_value_is_shown_clipped_with_its_size() {
+        assert_eq!(shown("a\nb"), "a\\nb");
+        let long = "é".repeat(100);
+        assert_eq!(shown(&long), format!("{}... (200 bytes)", "é".repeat(64)));
+        assert_eq!(shown(&"x".repeat(64)), "x".repeat(64));
+    }
+
+    #[test]
+    fn rust_number_types_in_a_reason_are_said_in_words() {
+        let err = Error::invalid_field("percent", "invalid type: floating point `50`, expected u8");
+        assert_eq!(
+            err.message(),
+            "`percent` is invalid: invalid type: floating point `50`, expected a whole number \
+             from 0 to 255"
+        );
+        let text = Error::invalid_field(
+            "name",
+            "invalid type: string \"expected u8\", expected a string",
+        );
+        assert!(text.message().ends_with("expected a string"), "{text}");
+        let tokens = Error::invalid_field("tokens", "invalid value: integer `-1`, expected u64");
+        assert!(
+            tokens.message().ends_with("from 0 to 18446744073709551615"),
+            "{tokens}"
+        );
+    }
 
     #[test]
     fn a_member_named_anew_makes_the_message_again() {

@@ -38,7 +38,7 @@ fn check_segment(segment: &str, what: &str) -> Result<()> {
         None => Ok(()),
         Some(problem) => Err(Error::new(
             ErrorKind::InvalidKey,
-            format!("{what} `{}` {problem}", segment.escape_debug()),
+            format!("{what} `{}` {problem}", crate::error::shown(segment)),
         )
         .with_context("value", segment)),
     }
@@ -56,7 +56,11 @@ impl Key {
             check_segment(segment, "key segment").map_err(|e| {
                 Error::new(
                     ErrorKind::InvalidKey,
-                    format!("key `{}` is not safe: {}", key.escape_debug(), e.message()),
+                    format!(
+                        "key `{}` is not safe: {}",
+                        crate::error::shown(&key),
+                        e.message()
+                    ),
                 )
                 .with_context("value", key.clone())
             })?;

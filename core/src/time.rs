@@ -77,6 +77,10 @@ pub struct Timestamp {
     naive: bool,
 }
 
+/// How far ahead of the clock a document's `updated` may be for a save of it to be stamped
+/// just after it rather than at the clock's now (see [`Timestamp::saved_at`]).
+pub(crate) const STAMP_AHEAD_WITHIN: TimeDelta = TimeDelta::seconds(1);
+
 impl Timestamp {
     /// Parses `text` by the reading rules above.
     ///
@@ -118,12 +122,16 @@ impl Timestamp {
     }
 
     /// The stamp of a save at `now` of a document read with `updated` = `read`: `now`, or the
-    /// next nanosecond when `now` is that instant (within a coarse clock's tick), so that the
-    /// file's `updated` tells the save from the one the document was read from.
+    /// nanosecond after `read` when `read` is not before `now` and at most
+    /// [`STAMP_AHEAD_WITHIN`] after it (a coarse clock within its tick, or a clock a little
+    /// behind another's). So the stamps of
+    /// one session's saves never go back to one a document may have been read with (a stale
+    /// document's save is then still told from the file). A document read further in the
+    /// future (the seed's naive local time east of UTC) is saved at `now`.
     #[must_use]
     pub(crate) fn saved_at(read: Option<Timestamp>, now: DateTime<Utc>) -> Timestamp {
         let utc = match read {
-            Some(read) if read.utc == now => {
+            Some(read) if read.utc >= now && read.utc - now <= STAMP_AHEAD_WITHIN => {
                 let next = read.utc.checked_add_signed(TimeDelta::nanoseconds(1));
                 next.unwrap_or(read.utc - TimeDelta::nanoseconds(1))
             }
@@ -552,10 +560,23 @@ mod tests {
             saved(Some("2025-01-01T00:00:00Z")),
             "2026-01-01T00:00:00.500Z"
         );
-        // Within the clock's tick: the next nanosecond. Read in the future: now.
+        // Within the clock's tick: the next nanosecond, also after a save stamped so (the
+        // stamps never go back to one read before). Read far in the future: now.
         assert_eq!(
             saved(Some("2026-01-01T00:00:00.5Z")),
             "2026-01-01T00:00:00.500000001Z"
+        );
+        assert_eq!(
+            saved(Some("2026-01-01T00:00:00.500000001Z")),
+            "2026-01-01T00:00:00.500000002Z"
+        );
+        assert_eq!(
+            saved(Some("2026-01-01T00:00:01.5Z")),
+            "2026-01-01T00:00:01.500000001Z"
+        );
+        assert_eq!(
+            saved(Some("2026-01-01T00:00:01.500000001Z")),
+            "2026-01-01T00:00:00.500Z"
         );
         assert_eq!(
             saved(Some("2030-01-01T00:00:00Z")),

@@ -314,3 +314,36 @@ fn a_document_read_before_a_new_session_does_not_replace_it() {
         (new.session_id, 1)
     );
 }
+
+#[test]
+fn saves_within_one_clock_tick_never_stamp_an_updated_a_stale_document_holds() {
+    // A clock that does not move (the browser's milliseconds, saves within one): two saves
+    // after a document was read, then that document's save.
+    let clock = FixedClock::at("2027-01-15T08:00:00Z").unwrap();
+    let s = OrchestratorStore::new(MemoryStore::new(), clock);
+    s.record_new(
+        &NewSession {
+            goal: "goal".into(),
+            ..NewSession::default()
+        },
+        Project::new("p", "/p", None),
+        Some("abc"),
+    )
+    .unwrap();
+    let mut stale = s.load().unwrap().unwrap();
+    decide(&s, "x");
+    let mut read = s.load().unwrap().unwrap();
+    read.goal = "y".into();
+    s.save(&mut read).unwrap();
+    assert!(
+        read.updated > stale.updated,
+        "{:?} after {:?}",
+        read.updated,
+        stale.updated
+    );
+    stale.goal = "stale".into();
+    let err = s.save(&mut stale).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
+    let now = s.load().unwrap().unwrap();
+    assert_eq!((now.goal.as_str(), now.decisions_made.len()), ("y", 1));
+}

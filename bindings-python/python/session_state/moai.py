@@ -173,7 +173,7 @@ class SessionManager:
     lock into the file as it is then (an entry another process changed and the caller did not
     is kept); so does every other method before it runs, so that it sees the change as the
     seed's methods see their dicts. A changed entry of the wrong shape (a ``resume_count``
-    that is not an int) is ``InvalidInputError`` and nothing is written.
+    that is not a number) is ``InvalidInputError`` and nothing is written.
     """
 
     _sessions = _state_map("sessions")

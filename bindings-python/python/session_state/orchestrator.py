@@ -145,6 +145,12 @@ def _given(**values: Any) -> Dict[str, Any]:
     return {name: value for name, value in values.items() if value is not None}
 
 
+def _fields(required: Dict[str, Any], **optional: Any) -> Dict[str, Any]:
+    """The members of a verb's argument: the ``required`` ones as passed (``None`` included,
+    which the core refuses naming the member and its type), the ``optional`` ones given."""
+    return {**required, **_given(**optional)}
+
+
 def _document(state: Any, name: str = "state") -> Dict[str, Any]:
     """The argument ``name`` as a dict (a session, an agent, a project); anything else is a
     ``InvalidInputError`` (also a ``TypeError``) naming the argument (not a "corrupt file"
@@ -359,18 +365,18 @@ class OrchestratorStore:
         folder of the ``FileStore`` (given as ``store`` or made from ``root``), else ``root``."""
         if project is None:
             project = {"name": self._folder.name, "path": str(self._folder)}
-        new = _given(goal=goal, mode=mode, id=id, archive_current=archive_current)
+        new = _fields({"goal": goal}, mode=mode, id=id, archive_current=archive_current)
         return self._native.record_new(new, _document(project, "project"), suffix)
 
     def record_agent_start(self, id: str, type: str, task: str) -> Dict[str, Any]:
         """Adds the agent (status ``in_progress``, started now; one with the same id is
         replaced); the first agent moves a ``created`` session to ``in_progress``."""
-        return self._native.record_agent_start(_given(id=id, type=type, task=task))
+        return self._native.record_agent_start({"id": id, "type": type, "task": task})
 
     def record_agent_progress(self, id: str, percent: int) -> Dict[str, Any]:
         """Sets the agent's ``progress``: an int from 0 to 100 (``InvalidInputError``
         otherwise, also for a ``bool``)."""
-        return self._native.record_agent_progress(_given(id=id, percent=percent))
+        return self._native.record_agent_progress({"id": id, "percent": percent})
 
     def record_agent_done(
         self,
@@ -380,27 +386,27 @@ class OrchestratorStore:
         files: Optional[List[str]] = None,
     ) -> Dict[str, Any]:
         """Marks the agent ``complete`` and records its work in ``completed_work``."""
-        fields = _given(id=id, summary=summary, tokens=tokens, files=files)
+        fields = _fields({"id": id}, summary=summary, tokens=tokens, files=files)
         return self._native.record_agent_done(fields)
 
     def record_agent_fail(self, id: str, error: str) -> Dict[str, Any]:
         """Marks the agent ``failed`` and logs the error in ``errors``."""
-        return self._native.record_agent_fail(_given(id=id, error=error))
+        return self._native.record_agent_fail({"id": id, "error": error})
 
     def record_decision(self, decision: str, why: Optional[str] = None) -> Dict[str, Any]:
         """Appends ``{decision, rationale: why, timestamp}`` to ``decisions_made``."""
-        return self._native.record_decision(_given(decision=decision, why=why))
+        return self._native.record_decision(_fields({"decision": decision}, why=why))
 
     def record_task_add(self, task: str) -> Dict[str, Any]:
         """Appends ``task`` to ``pending_tasks``."""
-        return self._native.record_task_add(_given(task=task))
+        return self._native.record_task_add({"task": task})
 
     def record_task_done(
         self, task: Union[int, str], outcome: str, files: Optional[List[str]] = None
     ) -> Tuple[Dict[str, Any], str]:
         """Moves a pending task (its 1-based number or its text) to ``completed_work``;
         returns the saved document and the task's text."""
-        fields = _given(task=task, outcome=outcome, files=files)
+        fields = _fields({"task": task, "outcome": outcome}, files=files)
         doc, text = self._native.record_task_done(fields)
         return doc, text
 
@@ -408,7 +414,7 @@ class OrchestratorStore:
         self, tokens: int, percent: Optional[float] = None, compressed: bool = False
     ) -> Dict[str, Any]:
         """Records the context figures; ``compressed`` sets ``last_compression`` to now."""
-        fields = _given(tokens=tokens, percent=percent, compressed=compressed)
+        fields = _fields({"tokens": tokens}, percent=percent, compressed=compressed)
         return self._native.record_context(fields)
 
     def record_save(self) -> Dict[str, Any]:

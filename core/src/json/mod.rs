@@ -86,9 +86,9 @@ pub(crate) fn parse_input(what: &str, text: &[u8]) -> crate::Result<serde_json::
 /// # Errors
 /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) from
 /// [`Error::invalid_field`](crate::Error::invalid_field) naming the member at fault below
-/// `name` (`` `options.limit` is invalid: invalid type: floating point `1.5`, expected usize
-/// ``, context `field` = `options.limit`; a member `T` refuses is named by serde's reason:
-/// `` unknown field `durabilty` ``).
+/// `name` (`` `options.limit` is invalid: invalid type: floating point `1.5`, expected a whole
+/// number from 0 up ``, context `field` = `options.limit`; a member `T` refuses is named by
+/// serde's reason: `` unknown field `durabilty` ``).
 pub fn from_value<T: serde::de::DeserializeOwned>(
     value: serde_json::Value,
     name: &str,

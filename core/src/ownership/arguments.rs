@@ -151,7 +151,7 @@ pub fn check_name(field: &'static str, value: &str) -> Result<()> {
         None => Ok(()),
         Some(problem) => Err(Error::invalid_input(format!(
             "{field} `{}` {problem}: give 1 to {MAX_NAME_BYTES} bytes of text on one line",
-            value.escape_debug()
+            crate::error::shown(value)
         ))
         .with_context("field", field)),
     }

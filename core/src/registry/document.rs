@@ -58,45 +58,82 @@ pub struct SessionsDocument {
 ///
 /// Every key is optional, as the seed reads each with `.get()` (an entry written by hand or by
 /// another tool may hold only some of them, or none): a key that is absent stays absent when
-/// the file is written back; the accessors give the seed's default for it.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+/// the file is written back; the accessors give the seed's default for it. The seed never
+/// reads `agent_name`, `created_at` or `last_resumed_at`: a value of another type there is
+/// kept as written (in Rust among `extra`, the field `None`), so that a file the seed reads
+/// is never corrupt for them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct AgentMetadata {
     /// The agent name the id was registered under.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub agent_name: Option<String>,
     /// When the id was first registered (naive ISO 8601).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
     /// The chain the id was registered in, or `null`; absent when the file lacks the key
     /// (see [`chain`](Self::chain)).
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>", extend("nullable" = true))]
     #[allow(clippy::option_option)]
     pub chain_id: Option<Option<String>>,
     /// How many times the id was resumed (the seed caps resuming at 5); `None` when absent
     /// (see `resumes`). Any JSON number, kept as written: the seed compares it with 5 and adds
     /// 1, which a float (`2.0`) or a negative count also allow.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "present"
-    )]
+    #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<f64>")]
     pub resume_count: Option<Number>,
     /// When the id was last resumed (naive ISO 8601), absent until the first resume.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub last_resumed_at: Option<String>,
     /// Keys this library does not know, kept as they were.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
+}
+
+/// [`AgentMetadata`] as read: the keys the seed never reads hold any value.
+#[derive(Deserialize)]
+struct ReadMetadata {
+    #[serde(default, deserialize_with = "present")]
+    agent_name: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    created_at: Option<Value>,
+    #[serde(default, deserialize_with = "present")]
+    #[allow(clippy::option_option)]
+    chain_id: Option<Option<String>>,
+    #[serde(default, deserialize_with = "present")]
+    resume_count: Option<Number>,
+    #[serde(default, deserialize_with = "present")]
+    last_resumed_at: Option<Value>,
+    #[serde(flatten)]
+    extra: Map<String, Value>,
+}
+
+impl<'de> Deserialize<'de> for AgentMetadata {
+    fn deserialize<D: serde::Deserializer<'de>>(
+        deserializer: D,
+    ) -> std::result::Result<Self, D::Error> {
+        let read = ReadMetadata::deserialize(deserializer)?;
+        let mut extra = read.extra;
+        let mut text = |key: &str, value: Option<Value>| match value {
+            Some(Value::String(text)) => Some(text),
+            Some(other) => {
+                extra.insert(key.to_owned(), other);
+                None
+            }
+            None => None,
+        };
+        let agent_name = text("agent_name", read.agent_name);
+        let created_at = text("created_at", read.created_at);
+        let last_resumed_at = text("last_resumed_at", read.last_resumed_at);
+        Ok(AgentMetadata {
+            agent_name,
+            created_at,
+            chain_id: read.chain_id,
+            resume_count: read.resume_count,
+            last_resumed_at,
+            extra,
+        })
+    }
 }
 
 impl AgentMetadata {
@@ -399,6 +436,48 @@ mod tests {
         let absent = parse_sessions(&key, br#"{"metadata": {"1": {}}}"#).unwrap();
         assert_eq!(absent.metadata["1"].resumes(), 0);
         assert_eq!(absent.metadata["1"].resumed_once_more(), Number::from(1u64));
+    }
+
+    #[test]
+    fn text_keys_the_seed_never_reads_hold_any_value_and_give_way_when_set() {
+        let key = Key::new("a.json").unwrap();
+        let text = r#"{"metadata": {"1": {"agent_name": 7, "created_at": null, "chain_id": "c", "resume_count": 1, "last_resumed_at": [1], "x": true}}}"#;
+        let mut doc = parse_sessions(&key, text.as_bytes()).unwrap();
+        let meta = &doc.metadata["1"];
+        assert_eq!(
+            (meta.agent_name.as_ref(), meta.created_at.as_ref()),
+            (None, None)
+        );
+        assert_eq!(meta.chain(), Some("c"));
+        let read_back: Value = serde_json::from_slice(&to_python_json(&doc).unwrap()).unwrap();
+        let original: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            read_back["metadata"], original["metadata"],
+            "kept as written"
+        );
+
+        crate::registry::document_changes::increment_resume_count(&mut doc, "1", "t2");
+        crate::registry::document_changes::register(
+            &mut doc,
+            "a",
+            "1",
+            Value::Null,
+            Some("c"),
+            "t3",
+        );
+        let out = serde_json::to_string(&doc.metadata["1"]).unwrap();
+        for name in ["agent_name", "created_at", "last_resumed_at"] {
+            assert_eq!(
+                out.matches(&format!("\"{name}\"")).count(),
+                1,
+                "{name}: {out}"
+            );
+        }
+        let meta = &doc.metadata["1"];
+        assert_eq!(meta.agent_name.as_deref(), Some("a"));
+        assert_eq!(meta.created_at.as_deref(), Some("t3"));
+        assert_eq!(meta.last_resumed_at.as_deref(), Some("t2"));
+        assert_eq!(meta.extra.get("x"), Some(&Value::Bool(true)));
     }
 
     #[test]

@@ -36,7 +36,7 @@ pub fn register(
             .push(agent_id.to_owned());
     }
     let old = doc.metadata.get(agent_id);
-    let entry = AgentMetadata {
+    let mut entry = AgentMetadata {
         agent_name: Some(agent_name.to_owned()),
         created_at: old
             .and_then(|m| m.created_at.clone())
@@ -49,6 +49,11 @@ pub fn register(
         last_resumed_at: old.and_then(|m| m.last_resumed_at.clone()),
         extra: old.map(|m| m.extra.clone()).unwrap_or_default(),
     };
+    // A key kept among the extras for holding a value of another type (see `AgentMetadata`)
+    // gives way to the field now set.
+    for key in ["agent_name", "created_at"] {
+        entry.extra.shift_remove(key);
+    }
     doc.metadata.insert(agent_id.to_owned(), entry);
 }
 
@@ -60,6 +65,7 @@ pub fn increment_resume_count(doc: &mut SessionsDocument, agent_id: &str, now: &
             // An entry without the key counts from 0 (the seed's `+= 1` raised `KeyError`).
             meta.resume_count = Some(meta.resumed_once_more());
             meta.last_resumed_at = Some(now.to_owned());
+            meta.extra.shift_remove("last_resumed_at");
             true
         }
         None => false,
