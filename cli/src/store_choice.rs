@@ -119,6 +119,9 @@ impl Store for CliStore {
     fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
         self.inner().remove_leftovers(prefix)
     }
+    fn unlisted(&self, prefix: &Key) -> Result<Vec<String>> {
+        self.inner().unlisted(prefix)
+    }
     fn mark(&self, key: &Key) -> Result<Option<String>> {
         self.inner().mark(key)
     }

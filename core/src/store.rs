@@ -102,6 +102,20 @@ pub trait Store {
         Ok(Vec::new())
     }
 
+    /// The files below the folder key `prefix` (at any depth) that [`list`](Store::list)
+    /// leaves out because no key can name them (a name holding a control character or a
+    /// backslash, or one that is not UTF-8, as another program may write), sorted: each as
+    /// its path below `prefix` with `/` between folders, not a key (text that is not UTF-8
+    /// shown lossily). A listing that reports what it skips (a team's members) reports these.
+    /// The default, for a store holding only what was written through keys, finds none.
+    ///
+    /// # Errors
+    /// [`ErrorKind::Storage`] when the store fails.
+    fn unlisted(&self, prefix: &Key) -> Result<Vec<String>> {
+        let _ = prefix;
+        Ok(Vec::new())
+    }
+
     /// A cheap change mark of `key`: while it reads the same, the bytes under `key` did not
     /// change, and, for a folder key, no key directly in the folder was added, removed or
     /// replaced, by this library or by hand. `None` when the store cannot vouch for that (it
@@ -145,6 +159,9 @@ macro_rules! forward_store {
             }
             fn remove_leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
                 (**self).remove_leftovers(prefix)
+            }
+            fn unlisted(&self, prefix: &Key) -> Result<Vec<String>> {
+                (**self).unlisted(prefix)
             }
             fn mark(&self, key: &Key) -> Result<Option<String>> { (**self).mark(key) }
         }

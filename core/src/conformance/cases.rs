@@ -95,7 +95,8 @@ pub(super) const ALL: &[Case] = &[
     Case {
         name: "finished_writes_leave_no_leftovers",
         description: "after writes, updates, appends and deletes that returned, `leftovers` finds \
-                      nothing and `remove_leftovers` removes nothing, keys included",
+                      nothing, `remove_leftovers` removes nothing, keys included, and `unlisted` \
+                      finds nothing",
         run: finished_writes_leave_no_leftovers,
     },
     Case {
@@ -716,6 +717,12 @@ fn finished_writes_leave_no_leftovers(store: &dyn Store, dir: &Key) -> CaseResul
     let found = op(format_args!("leftovers of `{dir}`"), store.leftovers(dir))?;
     if !found.is_empty() {
         return Err(format!("finished writes left {found:?} below `{dir}`"));
+    }
+    let unlisted = op(format_args!("unlisted of `{dir}`"), store.unlisted(dir))?;
+    if !unlisted.is_empty() {
+        return Err(format!(
+            "files written through keys are called unlisted: {unlisted:?} below `{dir}`"
+        ));
     }
     let removed = op(
         format_args!("remove_leftovers of `{dir}`"),

@@ -303,6 +303,24 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
                 Some(_) => {}
             }
         }
+        // Session files no key can name (an agent name the crate takes with a control
+        // character): reported, not left out unsaid.
+        for name in self.store.unlisted(&folder)? {
+            if let Some(agent) = name.strip_suffix(SESSION_EXTENSION)
+                && !agent.is_empty()
+                && !name.contains('/')
+            {
+                let why = Key::segment("agent name", agent).err().map_or_else(
+                    || "it is not a valid key".to_owned(),
+                    |e| e.message().to_owned(),
+                );
+                listing.skipped.push(SkippedFile {
+                    key: format!("{folder}/{name}"),
+                    code: ErrorKind::InvalidKey.code().to_owned(),
+                    message: format!("this library cannot read or write it: {why}"),
+                });
+            }
+        }
         // Agents and keys are unique (one per listed key), so unstable sorts give the same
         // order with less code in wasm.
         listing
@@ -351,9 +369,13 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
     pub fn list_teams(&self) -> Result<Vec<TeamSummary>> {
         let root = teams_folder();
         let mut teams: BTreeMap<String, usize> = BTreeMap::new();
-        for key in self.store.list(&root)? {
-            let segments: Vec<&str> = key.segments().collect();
-            if let [_, team, folder, file] = segments.as_slice()
+        let keys = self.store.list(&root)?;
+        let named = keys
+            .iter()
+            .map(|key| key.as_str().split_once('/').map_or("", |(_, below)| below));
+        // A session file no key can name counts too: `list` reports it in `skipped`.
+        for path in named.map(str::to_owned).chain(self.store.unlisted(&root)?) {
+            if let [team, folder, file] = path.split('/').collect::<Vec<_>>().as_slice()
                 && *folder == SESSIONS_FOLDER
                 && file.len() > SESSION_EXTENSION.len()
                 && file.ends_with(SESSION_EXTENSION)

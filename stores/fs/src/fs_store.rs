@@ -357,6 +357,64 @@ impl FsStore {
         }
     }
 
+    /// The files below the folder key `prefix`, at any depth: those a key names, sorted
+    /// ([`Store::list`]), and the paths below `prefix` of those no key can name
+    /// ([`Store::unlisted`]). The store's own files (locks, temporary files) are neither.
+    fn walk(&self, prefix: &Key) -> Result<(Vec<Key>, Vec<String>)> {
+        let dir = self.confined(prefix)?;
+        let mut out = Vec::new();
+        let mut unlisted = Vec::new();
+        let mut pending = vec![(dir, prefix.clone(), String::new())];
+        while let Some((dir, dir_key, below)) = pending.pop() {
+            let entries = match fs::read_dir(&dir) {
+                Ok(entries) => entries,
+                Err(e)
+                    if matches!(
+                        e.kind(),
+                        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+                    ) =>
+                {
+                    continue;
+                }
+                Err(e) => return Err(io_error(&dir_key, &dir, "list", e)),
+            };
+            for entry in entries {
+                let entry = entry.map_err(|e| io_error(&dir_key, &dir, "list", e))?;
+                let file_name = entry.file_name();
+                let name = file_name.to_string_lossy();
+                if is_reserved(&name) {
+                    continue;
+                }
+                // Symlinks are not followed: a link is listed only when it leads to a file
+                // inside the root; a linked folder is not walked (it could loop).
+                let Ok(file_type) = entry.file_type() else {
+                    continue;
+                };
+                let key = file_name.to_str().and_then(|n| dir_key.join(n).ok());
+                let path = format!("{below}{name}");
+                match key {
+                    Some(key) if file_type.is_dir() => {
+                        pending.push((entry.path(), key, format!("{path}/")));
+                    }
+                    Some(key)
+                        if file_type.is_file()
+                            || (file_type.is_symlink()
+                                && self.confined(&key).is_ok()
+                                && fs::metadata(entry.path()).is_ok_and(|m| m.is_file())) =>
+                    {
+                        out.push(key);
+                    }
+                    None if file_type.is_file() => unlisted.push(path),
+                    // A special file at a key, a link out of the root, a folder no key names.
+                    _ => {}
+                }
+            }
+        }
+        out.sort();
+        unlisted.sort();
+        Ok((out, unlisted))
+    }
+
     /// Under the lock of the key `path`, no other writer of that key is mid-write: removes
     /// the temporary files dead writers left in its folder (see `remove_stale_temps`). A
     /// handle (with its clones) sweeps a folder at its first locked write there, then again
@@ -627,51 +685,11 @@ impl Store for FsStore {
     }
 
     fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
-        let dir = self.confined(prefix)?;
-        let mut out = Vec::new();
-        let mut pending = vec![(dir, prefix.clone())];
-        while let Some((dir, dir_key)) = pending.pop() {
-            let entries = match fs::read_dir(&dir) {
-                Ok(entries) => entries,
-                Err(e)
-                    if matches!(
-                        e.kind(),
-                        io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
-                    ) =>
-                {
-                    continue;
-                }
-                Err(e) => return Err(io_error(&dir_key, &dir, "list", e)),
-            };
-            for entry in entries {
-                let entry = entry.map_err(|e| io_error(&dir_key, &dir, "list", e))?;
-                let Some(name) = entry.file_name().to_str().map(str::to_owned) else {
-                    continue;
-                };
-                let Ok(key) = dir_key.join(&name) else {
-                    continue;
-                };
-                if is_reserved(&name) {
-                    continue;
-                }
-                // Symlinks are not followed: a link is listed only when it leads to a file inside the
-                // root; a linked folder is not walked (it could loop).
-                let Ok(file_type) = entry.file_type() else {
-                    continue;
-                };
-                if file_type.is_dir() {
-                    pending.push((entry.path(), key));
-                } else if file_type.is_file()
-                    || (file_type.is_symlink()
-                        && self.confined(&key).is_ok()
-                        && fs::metadata(entry.path()).is_ok_and(|m| m.is_file()))
-                {
-                    out.push(key);
-                }
-            }
-        }
-        out.sort();
-        Ok(out)
+        self.walk(prefix).map(|(keys, _)| keys)
+    }
+
+    fn unlisted(&self, prefix: &Key) -> Result<Vec<String>> {
+        self.walk(prefix).map(|(_, unlisted)| unlisted)
     }
 
     fn leftovers(&self, prefix: &Key) -> Result<Vec<Leftover>> {
