@@ -21,7 +21,12 @@ impl Clock for Ticking {
 }
 
 fn sessions() -> OrchestratorStore<MemoryStore, Ticking> {
-    let s = OrchestratorStore::new(MemoryStore::new(), Ticking(AtomicI64::new(0)));
+    sessions_at(Ticking(AtomicI64::new(0)))
+}
+
+/// A started session in a new memory store, its times from `clock`.
+fn sessions_at<C: Clock>(clock: C) -> OrchestratorStore<MemoryStore, C> {
+    let s = OrchestratorStore::new(MemoryStore::new(), clock);
     s.record_new(
         &NewSession {
             goal: "goal".into(),
@@ -319,17 +324,7 @@ fn a_document_read_before_a_new_session_does_not_replace_it() {
 fn saves_within_one_clock_tick_never_stamp_an_updated_a_stale_document_holds() {
     // A clock that does not move (the browser's milliseconds, saves within one): two saves
     // after a document was read, then that document's save.
-    let clock = FixedClock::at("2027-01-15T08:00:00Z").unwrap();
-    let s = OrchestratorStore::new(MemoryStore::new(), clock);
-    s.record_new(
-        &NewSession {
-            goal: "goal".into(),
-            ..NewSession::default()
-        },
-        Project::new("p", "/p", None),
-        Some("abc"),
-    )
-    .unwrap();
+    let s = sessions_at(FixedClock::at("2027-01-15T08:00:00Z").unwrap());
     let mut stale = s.load().unwrap().unwrap();
     decide(&s, "x");
     let mut read = s.load().unwrap().unwrap();
