@@ -99,12 +99,17 @@ macro_rules! out {
 }
 pub(crate) use out;
 
-/// `eprintln!` that never panics: a stderr that cannot be written (full, closed) loses the
-/// line, and the command still ends with its own exit code.
+/// `eprintln!` that never panics (a stderr that cannot be written, full or closed, loses the
+/// line, and the command still ends with its own exit code), its text through [`safe`] as
+/// [`out!`]'s is.
 macro_rules! err {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
+        let _ = writeln!(
+            std::io::stderr(),
+            "{}",
+            $crate::terminal::safe(&format!($($arg)*))
+        );
     }};
 }
 pub(crate) use err;

@@ -289,3 +289,25 @@ fn a_stray_file_under_teams_is_not_a_team() {
         stderr(&out)
     );
 }
+
+#[test]
+fn a_member_file_no_key_can_name_is_one_escaped_warning_line() {
+    let (home, sessions) = home_with_fixtures();
+    // A name the agent-teams crate takes, written by another program: a screen clear and a
+    // line break that would fake a warning of its own.
+    let name = "qa\u{1b}[2J\nwarning: all fine.json";
+    std::fs::write(sessions.join(name), CODER).unwrap();
+    let out = run(&["team", "my-team"], home.path());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.starts_with("warning: skipped `"), "{err}");
+    assert!(
+        err.contains("qa\\u{1b}[2J\\nwarning: all fine.json"),
+        "{err}"
+    );
+    assert!(err.contains("(invalid_key)"), "{err}");
+    assert!(!err.contains('\u{1b}'), "{err}");
+    let out = run(&["teams"], home.path());
+    assert_eq!(stdout(&out), "TEAM     SESSIONS\nmy-team  3\n");
+}

@@ -102,9 +102,10 @@ pub trait Store {
         Ok(Vec::new())
     }
 
-    /// The files below the folder key `prefix` (at any depth) that [`list`](Store::list)
-    /// leaves out because no key can name them (a name holding a control character or a
-    /// backslash, or one that is not UTF-8, as another program may write), sorted: each as
+    /// The files below the folder key `prefix` (in folders a key names, at any depth) that
+    /// [`list`](Store::list) leaves out because no key can name them (a name holding a control
+    /// character or a backslash, or one that is not UTF-8, as another program may write); a
+    /// folder no key names is neither walked nor reported. Sorted, each as
     /// its path below `prefix` with `/` between folders, not a key (text that is not UTF-8
     /// shown lossily). A listing that reports what it skips (a team's members) reports these.
     /// The default, for a store holding only what was written through keys, finds none.

@@ -128,9 +128,10 @@ fn print_teams(teams: &[TeamSummary], json: bool) -> Result<()> {
 
 fn warn_skipped(listing: &TeamListing) {
     for file in &listing.skipped {
+        // A file name may hold a line break (a name no key can hold): one line per file.
         crate::terminal::err!(
             "warning: skipped `{}` ({}): {}",
-            file.key,
+            crate::terminal::cell(&file.key),
             file.code,
             file.message
         );

@@ -475,7 +475,8 @@ mod tests {
         }
         let meta = &doc.metadata["1"];
         assert_eq!(meta.agent_name.as_deref(), Some("a"));
-        assert_eq!(meta.created_at.as_deref(), Some("t3"));
+        assert_eq!(meta.created_at, None, "kept as it was: {out}");
+        assert_eq!(meta.extra.get("created_at"), Some(&Value::Null));
         assert_eq!(meta.last_resumed_at.as_deref(), Some("t2"));
         assert_eq!(meta.extra.get("x"), Some(&Value::Bool(true)));
     }

@@ -38,9 +38,13 @@ pub fn register(
     let old = doc.metadata.get(agent_id);
     let mut entry = AgentMetadata {
         agent_name: Some(agent_name.to_owned()),
-        created_at: old
-            .and_then(|m| m.created_at.clone())
-            .or_else(|| Some(now.to_owned())),
+        // Kept, also when of another type (among the extras): the seed never reads it.
+        created_at: match old {
+            Some(m) if m.created_at.is_some() || m.extra.contains_key("created_at") => {
+                m.created_at.clone()
+            }
+            _ => Some(now.to_owned()),
+        },
         chain_id: Some(chain_id.map(str::to_owned)),
         resume_count: Some(
             old.and_then(|m| m.resume_count.clone())
@@ -49,11 +53,9 @@ pub fn register(
         last_resumed_at: old.and_then(|m| m.last_resumed_at.clone()),
         extra: old.map(|m| m.extra.clone()).unwrap_or_default(),
     };
-    // A key kept among the extras for holding a value of another type (see `AgentMetadata`)
-    // gives way to the field now set.
-    for key in ["agent_name", "created_at"] {
-        entry.extra.shift_remove(key);
-    }
+    // An `agent_name` kept among the extras for holding a value of another type (see
+    // `AgentMetadata`) gives way to the name registered.
+    entry.extra.shift_remove("agent_name");
     doc.metadata.insert(agent_id.to_owned(), entry);
 }
 
