@@ -1,6 +1,6 @@
 //! `session-state hook` fed payloads that must change nothing, through the real binary: an
 //! unsafe agent id (neither the session nor the `.moai/` registry is written), and events on
-//! a session that is already finished.
+//! a session that is already finished; and a payload that never ends, given up at the deadline.
 
 use std::path::PathBuf;
 
@@ -88,4 +88,28 @@ fn a_multi_line_agent_type_is_cut_to_its_first_line() {
     assert_eq!(agent["id"], "b1");
     assert_eq!(agent["type"], "Explore");
     assert_eq!(agent["task"], "Explore sub-agent");
+}
+
+#[test]
+fn a_payload_that_never_ends_gives_up_at_the_deadline_with_one_line_and_exit_0() {
+    // The host keeps stdin open; the hook ends by itself before the host would kill it.
+    let (_dir, root) = project();
+    let mut child = common::bin()
+        .arg("hook")
+        .env("CLAUDE_PROJECT_DIR", &root)
+        .env("SESSION_STATE_HOOK_TIMEOUT_MS", "300")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    std::io::Write::write_all(&mut stdin, b"{\"hook_event_name\": \"Stop\", ").unwrap();
+    let out = child.wait_with_output().unwrap();
+    drop(stdin);
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains("gave up after 300 ms"), "{err}");
+    assert!(out.stdout.is_empty());
 }
