@@ -57,16 +57,21 @@ pub fn live_key_in(dir: &Key, session_id: &str) -> Result<Key> {
     named_live_key(dir, ("session id", "session_id"), session_id)
 }
 
-/// The live entry of a caller in the folder `dir`: named by `session_id` when given, else by
-/// `owner` (so an error names the owner when the owner is what names the file).
+/// The live entry of a caller in the folder `dir`, and the id naming it: `session_id` when
+/// given, else `owner` (so an error names the owner when the owner is what names the file).
 ///
 /// # Errors
 /// As [`live_key_in`], naming `owner` when it names the entry.
-pub(crate) fn caller_live_key(dir: &Key, session_id: Option<&str>, owner: &str) -> Result<Key> {
-    match session_id {
-        Some(id) => named_live_key(dir, ("session id", "session_id"), id),
-        None => named_live_key(dir, ("owner", "owner"), owner),
-    }
+pub(crate) fn caller_live_key<'a>(
+    dir: &Key,
+    session_id: Option<&'a str>,
+    owner: &'a str,
+) -> Result<(Key, &'a str)> {
+    let (names, id) = match session_id {
+        Some(id) => (("session id", "session_id"), id),
+        None => (("owner", "owner"), owner),
+    };
+    Ok((named_live_key(dir, names, id)?, id))
 }
 
 /// `{dir}/{id}.json`, with errors calling `id` a `what` (context `field`: `field`).
@@ -78,7 +83,7 @@ fn named_live_key(dir: &Key, (what, field): (&str, &'static str), id: &str) -> R
             ErrorKind::InvalidKey,
             format!(
                 "{what} `{}` is too long for a file name: at most {} bytes",
-                id.escape_debug(),
+                crate::error::shown(id),
                 MAX_SEGMENT_BYTES - ".json".len()
             ),
         )

@@ -179,8 +179,7 @@ pub fn heartbeat_live<S: Store + ?Sized>(
     now: Timestamp,
 ) -> Result<LiveSession> {
     check_name("owner", &heartbeat.owner)?;
-    let id = heartbeat.session_id.as_deref().unwrap_or(&heartbeat.owner);
-    let key = caller_live_key(dir, heartbeat.session_id.as_deref(), &heartbeat.owner)?;
+    let (key, id) = caller_live_key(dir, heartbeat.session_id.as_deref(), &heartbeat.owner)?;
     update_with(store, &key, |old| {
         let old = old.map(|bytes| parse_entry(&key, bytes)).transpose()?;
         let ttl = ttl(heartbeat.ttl_seconds, old.as_ref())?;
@@ -227,8 +226,7 @@ pub fn claim_scopes<S: Store + ?Sized>(
     for scope in &claim.scopes {
         check_name("scope", scope)?;
     }
-    let id = claim.session_id.as_deref().unwrap_or(&claim.owner);
-    let key = caller_live_key(dir, claim.session_id.as_deref(), &claim.owner)?;
+    let (key, id) = caller_live_key(dir, claim.session_id.as_deref(), &claim.owner)?;
     update_with(store, &scopes_key_for(dir)?, |counter| {
         let mut taken_from_stale = Vec::new();
         for other_key in store.list(dir)? {
@@ -297,8 +295,7 @@ pub fn release_scopes<S: Store + ?Sized>(
     release: &Release,
 ) -> Result<LiveSession> {
     check_name("owner", &release.owner)?;
-    let id = release.session_id.as_deref().unwrap_or(&release.owner);
-    let key = caller_live_key(dir, release.session_id.as_deref(), &release.owner)?;
+    let (key, id) = caller_live_key(dir, release.session_id.as_deref(), &release.owner)?;
     update_with(store, &scopes_key_for(dir)?, |counter| {
         let Some(mut entry) = read_entry(store, &key)? else {
             return Err(Error::new(
