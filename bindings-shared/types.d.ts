@@ -291,7 +291,8 @@ export interface AgentMetadata {
   /**
    * How many times the id was resumed (the seed caps resuming at 5); `None` when absent
    * (see `resumes`). Any JSON number, kept as written: the seed compares it with 5 and adds
-   * 1, which a float (`2.0`) or a negative count also allow.
+   * 1, which a float (`2.0`) or a negative count also allow. `true` and `false` read as 1
+   * and 0, as Python's `bool` counts.
    */
   resume_count?: number;
   /**

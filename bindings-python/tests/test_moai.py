@@ -403,26 +403,29 @@ def test_a_transcript_symlink_leading_outside_is_refused(tmp_path):
 
 
 def test_a_resume_count_the_seed_reads_as_a_number_is_read_and_counted_as_the_seed_does(tmp_path):
-    # Another tool wrote a float count and a negative one; the seed compares them with 5 and
-    # adds 1 to them without complaint, so the file is not corrupt.
+    # Another tool wrote a float count, a negative one and a bool; the seed compares them with 5
+    # and adds 1 to them without complaint (`True >= 5`, `True + 1`), so the file is not corrupt.
     f = tmp_path / "agent-sessions.json"
     f.write_text(json.dumps({
-        "sessions": {"a": "id1", "b": "id2", "c": "id3"},
+        "sessions": {"a": "id1", "b": "id2", "c": "id3", "d": "id4"},
         "chains": {"C": ["id1"]},
         "metadata": {
             "id1": {"agent_name": "a", "chain_id": "C", "resume_count": 2.0},
             "id2": {"agent_name": "b", "resume_count": -1},
             "id3": {"agent_name": "c", "resume_count": 5.0},
+            "id4": {"agent_name": "d", "resume_count": True},
         },
     }), encoding="utf-8")
     m = SessionManager(session_file=f, transcript_dir=tmp_path / "t")
     assert list(tmp_path.glob("agent-sessions.json.corrupt-*")) == []
     assert m.get_resume_id("a", "C") == "id1"
     related = ("Implement user login endpoint", "Implement user registration endpoint")
-    assert [m.should_resume(name, *related) for name in "abc"] == [True, True, False]
+    assert [m.should_resume(name, *related) for name in "abcd"] == [True, True, False, True]
     m.increment_resume_count("id1")
     m.increment_resume_count("id2")
+    m.increment_resume_count("id4")
     saved = json.loads(f.read_text(encoding="utf-8"))["metadata"]
     assert (saved["id1"]["resume_count"], saved["id2"]["resume_count"]) == (3.0, 0)
+    assert saved["id4"]["resume_count"] == 2
     assert isinstance(saved["id1"]["resume_count"], float)
     assert m._metadata["id1"]["resume_count"] == 3.0

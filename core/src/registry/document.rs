@@ -78,7 +78,8 @@ pub struct AgentMetadata {
     pub chain_id: Option<Option<String>>,
     /// How many times the id was resumed (the seed caps resuming at 5); `None` when absent
     /// (see `resumes`). Any JSON number, kept as written: the seed compares it with 5 and adds
-    /// 1, which a float (`2.0`) or a negative count also allow.
+    /// 1, which a float (`2.0`) or a negative count also allow. `true` and `false` read as 1
+    /// and 0, as Python's `bool` counts.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<f64>")]
     pub resume_count: Option<Number>,
@@ -100,7 +101,7 @@ struct ReadMetadata {
     #[serde(default, deserialize_with = "present")]
     #[allow(clippy::option_option)]
     chain_id: Option<Option<String>>,
-    #[serde(default, deserialize_with = "present")]
+    #[serde(default, deserialize_with = "count")]
     resume_count: Option<Number>,
     #[serde(default, deserialize_with = "present")]
     last_resumed_at: Option<Value>,
@@ -187,6 +188,28 @@ where
     T: Deserialize<'de>,
 {
     T::deserialize(deserializer).map(Some)
+}
+
+/// A present `resume_count`: a number as written, or a `bool` as the integer Python's `bool` is
+/// (the seed's `True >= 5` and `True + 1` count it so). Anything else makes the seed's
+/// comparison with its cap raise, and is a wrong type here.
+fn count<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> std::result::Result<Option<Number>, D::Error> {
+    use serde::de::{Error as _, Unexpected};
+    match Value::deserialize(deserializer)? {
+        Value::Number(number) => Ok(Some(number)),
+        Value::Bool(flag) => Ok(Some(Number::from(u8::from(flag)))),
+        other => {
+            let unexpected = match &other {
+                Value::String(text) => Unexpected::Str(text),
+                Value::Array(_) => Unexpected::Seq,
+                Value::Object(_) => Unexpected::Map,
+                _ => Unexpected::Unit,
+            };
+            Err(D::Error::invalid_type(unexpected, &"a number"))
+        }
+    }
 }
 
 /// One entry of `results`, shaped as the seed's in-memory `_results` entry (and as each item of
@@ -433,6 +456,19 @@ mod tests {
                 "{written} + 1"
             );
         }
+        for (written, resumes, after) in [("true", 1, 2), ("false", 0, 1)] {
+            let text = format!(r#"{{"metadata": {{"1": {{"resume_count": {written}}}}}}}"#);
+            let mut doc = parse_sessions(&key, text.as_bytes()).unwrap();
+            assert_eq!(doc.metadata["1"].resumes(), resumes, "{written}");
+            assert!(crate::registry::document_changes::increment_resume_count(
+                &mut doc, "1", "t"
+            ));
+            assert_eq!(
+                doc.metadata["1"].resume_count,
+                Some(Number::from(after)),
+                "{written} + 1"
+            );
+        }
         let absent = parse_sessions(&key, br#"{"metadata": {"1": {}}}"#).unwrap();
         assert_eq!(absent.metadata["1"].resumes(), 0);
         assert_eq!(absent.metadata["1"].resumed_once_more(), Number::from(1u64));
@@ -491,6 +527,7 @@ mod tests {
             "{\"chains\": {\"c\": \"x\"}}",
             "{\"metadata\": {\"1\": {\"resume_count\": \"2\"}}}",
             "{\"metadata\": {\"1\": {\"resume_count\": null}}}",
+            "{\"metadata\": {\"1\": {\"resume_count\": [1]}}}",
         ] {
             let err = parse_sessions(&key, bad.as_bytes()).unwrap_err();
             assert_eq!(err.code(), "corrupt_state", "{bad}");
