@@ -55,12 +55,15 @@ const OBJECT_ID: &str = "(function (object, fresh) {
 
 /// Calls `o[m](k)` or `o[m](k, d)` and catches what it throws, so that any thrown value (also
 /// a primitive, which napi-rs cannot hold a reference to) is kept in the returned object. A
-/// result with a callable `then` is `{ ok: true, thenable: true }`; a native Promise (also of
-/// another realm) first gets a no-op rejection handler, so a rejecting `async` method does not
-/// also end the process with an unhandled rejection. A throwing `then` getter is a throw.
+/// method that is no longer a function is `{ ok: true, lacking: typeof o[m] }`. A result with
+/// a callable `then` is `{ ok: true, thenable: true }`; a native Promise (also of another
+/// realm) first gets a no-op rejection handler, so a rejecting `async` method does not also
+/// end the process with an unhandled rejection. A throwing getter is a throw.
 const TRAMPOLINE: &str = "(function (o, m, k, d) {
   try {
-    const value = d == null ? o[m](k) : o[m](k, d)
+    const f = o[m]
+    if (typeof f !== 'function') return { ok: true, lacking: typeof f }
+    const value = d == null ? f.call(o, k) : f.call(o, k, d)
     if (value !== null && (typeof value === 'object' || typeof value === 'function')
         && typeof value.then === 'function') {
       if (value instanceof Promise || Object.prototype.toString.call(value) === '[object Promise]') {
@@ -130,6 +133,13 @@ impl HostStore {
             // A reference to the outcome object keeps the thrown value (even a primitive) alive.
             let thrown = HostException(napi::Error::from(outcome.to_unknown()));
             return Err(Error::host_threw(key, method).with_source(thrown));
+        }
+        if let Some(got) = outcome
+            .get_named_property::<Option<String>>("lacking")
+            .map_err(broken)?
+        {
+            let reason = format!("`{method}` is now of type {got}, not a function");
+            return Err(Error::host_unreachable(key, method, &reason));
         }
         if outcome.has_named_property("thenable").map_err(broken)? {
             return Err(Error::host_async(key, method));

@@ -153,3 +153,26 @@ test('a synchronous host store still passes the conformance suite', () => {
   const report = runStoreConformance(mapStore())
   assert.equal(report.failed, 0, JSON.stringify(report.cases.filter((c) => !c.passed)))
 })
+
+test('a method that stops being a function after wrapping is a storage error naming it', () => {
+  for (const method of ['read', 'write', 'delete', 'list']) {
+    for (const replacement of [undefined, null, 42, 'read']) {
+      const host = mapStore()
+      const store = new TeamStore(host)
+      const ops = {
+        read: () => store.load('t', 'a'),
+        write: () => store.save('t', STATE),
+        delete: () => store.delete('t', 'a'),
+        list: () => store.listTeams(),
+      }
+      host[method] = replacement
+      const what = `${method} = ${String(replacement)}`
+      assert.throws(ops[method], (err) => {
+        assert.ok(!(err instanceof TypeError), `${what}: a raw TypeError: ${err.message}`)
+        assert.equal(err.code, 'storage', `${what}: ${err.message}`)
+        assert.ok(err.message.includes(`\`${method}\` is now of type ${typeof replacement}, not a function`), `${what}: ${err.message}`)
+        return true
+      }, what)
+    }
+  }
+})
