@@ -130,6 +130,20 @@ fn an_owner_that_cannot_name_a_live_entry_is_called_the_owner() {
 }
 
 #[test]
+fn a_heartbeat_with_a_ttl_out_of_range_is_refused_before_anything_is_written() {
+    let (_dir, root) = project();
+    for ttl in ["0", "315360001"] {
+        let out = run_as(&root, Some("alice"), &["heartbeat", "--ttl", ttl]);
+        assert_eq!(code(&out), 2, "{out:?}");
+        assert!(stderr(&out).contains("ttl_seconds"), "{out:?}");
+    }
+    assert!(
+        !root.join(".claude/live").exists(),
+        "no live folder, no lock files"
+    );
+}
+
+#[test]
 fn a_claim_before_any_session_says_the_lease_covers_the_next_one() {
     let (_dir, root) = project();
     let first = stdout(&run_as(&root, Some("alice"), &["claim"]));

@@ -179,6 +179,9 @@ pub fn heartbeat_live<S: Store + ?Sized>(
     now: Timestamp,
 ) -> Result<LiveSession> {
     check_name("owner", &heartbeat.owner)?;
+    if heartbeat.ttl_seconds.is_some() {
+        ttl(heartbeat.ttl_seconds, None)?; // refused before the store is touched
+    }
     let (key, id) = caller_live_key(dir, heartbeat.session_id.as_deref(), &heartbeat.owner)?;
     update_with(store, &key, |old| {
         let old = old.map(|bytes| parse_entry(&key, bytes)).transpose()?;
@@ -225,6 +228,9 @@ pub fn claim_scopes<S: Store + ?Sized>(
     check_name("owner", &claim.owner)?;
     for scope in &claim.scopes {
         check_name("scope", scope)?;
+    }
+    if claim.ttl_seconds.is_some() {
+        ttl(claim.ttl_seconds, None)?; // refused before the store is touched
     }
     let (key, id) = caller_live_key(dir, claim.session_id.as_deref(), &claim.owner)?;
     update_with(store, &scopes_key_for(dir)?, |counter| {
