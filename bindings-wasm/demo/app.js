@@ -268,6 +268,31 @@ function storeCurrent(incoming) {
   }
 }
 
+// The key of an archive: named by its session id, as `archive` names it, so that a copy under
+// another file name is not listed twice; the file's own name when it holds no usable id.
+function archiveKey(name, bytes) {
+  let id = null;
+  try {
+    id = salvage(bytes).document.session_id;
+  } catch {
+    // Not JSON at all: kept under its file name, where the history reports it as skipped.
+  }
+  const usable = typeof id === "string" && id !== "" && id !== "." && id !== ".." && !/[\/\\\u0000-\u001f]/.test(id);
+  return usable ? `${HISTORY}/${id}.json` : `${HISTORY}/${name}`;
+}
+
+// Stores an archive unless one with other bytes is stored under its key, which is kept.
+function storeArchive(key, bytes) {
+  const old = store.read(key);
+  if (old && sameBytes(old, bytes)) return;
+  if (old) {
+    throw Object.assign(new Error(`${key} already holds another archive of that session, kept as it is`), {
+      code: "already_exists",
+    });
+  }
+  store.write(key, bytes);
+}
+
 function sameBytes(a, b) {
   return a.length === b.length && a.every((byte, i) => byte === b[i]);
 }
@@ -285,10 +310,10 @@ async function openFiles(files) {
     const bytes = new Uint8Array(await file.arrayBuffer());
     // One file, or the file named orchestrator-session.json, is the current session; the
     // others are archives of the history folder.
-    const key = single || file.name === "orchestrator-session.json" ? CURRENT : `${HISTORY}/${file.name}`;
+    const key = single || file.name === "orchestrator-session.json" ? CURRENT : archiveKey(file.name, bytes);
     try {
       if (key === CURRENT) kept += storeCurrent(bytes);
-      else store.write(key, bytes);
+      else storeArchive(key, bytes);
       written.push(file.name);
     } catch (err) {
       const unchanged = key === CURRENT ? " The current session is unchanged." : "";

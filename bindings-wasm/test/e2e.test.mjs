@@ -201,6 +201,23 @@ test("the viewer shows the seed example, moves it, keeps it across reloads, and 
   );
   await shot("08-history");
 
+  // An archive under another file name is stored under its session id: listed once. Another
+  // archive of a stored session is not stored, and the stored one is kept.
+  const copy = join(shots, "copy-of-an-archive.json");
+  const archived = readFileSync(join(dir, names[0]), "utf8");
+  writeFileSync(copy, archived);
+  const changed = join(shots, "changed-archive.json");
+  writeFileSync(changed, JSON.stringify({ ...JSON.parse(archived), goal: "another goal" }));
+  await page.setInputFiles("#file", [copy, join(dir, names[1])]);
+  await page.waitForFunction(() => document.querySelector("#message").textContent.startsWith("Opened copy-of-an-archive.json"));
+  assert.equal(await page.$$eval("#history-list li time", (t) => t.length), 3);
+  await page.setInputFiles("#file", [changed, join(dir, names[2])]);
+  await page.waitForFunction(() => document.querySelector("#message").textContent.includes("was not stored"));
+  assert.match(await textOf("#message"), /^changed-archive\.json was not stored: already_exists: .*2025-12-20-aa11f0\.json already holds another archive/);
+  assert.equal(await page.$$eval("#history-list li time", (t) => t.length), 3);
+  const kept = await page.evaluate((k) => localStorage.getItem(`session-state:${k}`), `.claude/orchestrator-history/${names[0]}`);
+  assert.equal(kept, archived);
+
   // Archive moves the current session into the history list.
   await page.click("button[data-move=archive]");
   assert.match(await textOf("#message"), /^Archived to \.claude\/orchestrator-history\/2025-12-27-abc123\.json/);
