@@ -392,7 +392,9 @@ export interface CaseOutcome {
   message: string | null;
 }
 /**
- * One chain of `workflow-chains.json`, as `create_chain` writes it.
+ * One chain of `workflow-chains.json`, as `create_chain` writes it. The seed never reads an
+ * entry back, so any value is read (`parse_chains`): a known key of another type is kept
+ * among `extra`.
  */
 export interface ChainDefinition {
   /**

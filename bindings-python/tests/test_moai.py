@@ -276,7 +276,32 @@ def test_a_chains_file_corrupted_after_construction_is_kept_aside_once_however_o
     assert (memory / "workflow-chains.json").read_bytes() == b"[1,2"
 
 
-@pytest.mark.parametrize("corrupt", [b"[1,2", b'{"CH": {"expected_sequence": 3}}', b"\xff\xfe"])
+def test_any_entry_the_seeds_create_chain_wrote_is_read_and_kept(tmp_path, caplog):
+    # The seed writes what `create_chain` is given and never reads an entry back: a sequence
+    # with a number in it, an entry another tool left as a string, a numeric `created_at`.
+    from session_state.moai import SessionManager
+
+    f = tmp_path / "agent-sessions.json"
+    chains = tmp_path / "workflow-chains.json"
+    written = {
+        "spec-1": {"created_at": "2026-01-01T00:00:00", "expected_sequence": ["a", "b"], "metadata": {"p": 1}},
+        "legacy": {"created_at": 5, "expected_sequence": ["spec-builder", 2], "metadata": {}},
+        "odd": "spec-7",
+    }
+    chains.write_text(json.dumps(written, indent=2), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="session_state.moai"):
+        m = SessionManager(session_file=f, transcript_dir=tmp_path / "t")
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING] == []
+    assert json.loads(chains.read_text(encoding="utf-8")) == written
+    assert m.get_chain_status("spec-1")["expected"] == ["a", "b"]
+    m.create_chain("spec-2", ["c"])
+    after = json.loads(chains.read_text(encoding="utf-8"))
+    assert {k: v for k, v in after.items() if k != "spec-2"} == written
+    assert after["spec-2"]["expected_sequence"] == ["c"]
+    assert list(tmp_path.glob("workflow-chains.json.corrupt-*")) == []
+
+
+@pytest.mark.parametrize("corrupt", [b"[1,2", b'{"CH": {"expected_sequence": ["a"]', b"\xff\xfe"])
 def test_a_corrupt_chains_file_is_kept_aside_then_empty_like_the_sessions_file(
     tmp_path, caplog, corrupt
 ):

@@ -228,6 +228,52 @@ fn recover_chains_keeps_a_corrupt_chains_file_aside_and_lets_create_chain_work()
     assert!(reg.load_chains().unwrap().contains_key("SPEC-1"));
 }
 
+/// The seed's `create_chain` only adds to `workflow-chains.json` (it writes
+/// `["spec-builder", 2]` as given), so any entry is read: none makes the file corrupt, each is
+/// written back as it was, and an object's known keys of another type are kept among `extra`.
+#[test]
+fn any_entry_of_the_chains_file_is_read_and_kept() {
+    let store = MemoryStore::new();
+    let text = r#"{
+  "spec-1": {"created_at": "t", "expected_sequence": ["a", "b"], "metadata": {"p": 1}},
+  "legacy": {"created_at": 5, "expected_sequence": ["spec-builder", 2], "metadata": null},
+  "odd": "spec-7",
+  "listed": [1, 2],
+  "none": null
+}"#;
+    store.write(&key(CHAINS_KEY), text.as_bytes()).unwrap();
+    let reg = AgentRegistry::new(&store, at("2026-11-29T17:56:00Z"));
+    let chains = reg.load_chains().unwrap();
+    assert_eq!(
+        chains.keys().collect::<Vec<_>>(),
+        ["spec-1", "legacy"],
+        "entries that are not objects are left out of the definitions"
+    );
+    assert_eq!(chains["spec-1"].expected(), ["a", "b"]);
+    let legacy = &chains["legacy"];
+    assert_eq!(
+        (legacy.created_at.as_ref(), legacy.expected()),
+        (None, &[][..])
+    );
+    assert_eq!(legacy.extra["created_at"], json!(5));
+    assert_eq!(
+        legacy.extra["expected_sequence"],
+        json!(["spec-builder", 2])
+    );
+    assert_eq!(legacy.metadata, Some(serde_json::Value::Null));
+    let report = reg.doctor(false).unwrap();
+    assert!(report.problems.is_empty(), "{report:?}");
+
+    reg.create_chain("spec-2", &["c".into()], None).unwrap();
+    let written: serde_json::Value =
+        serde_json::from_slice(&store.read(&key(CHAINS_KEY)).unwrap().unwrap()).unwrap();
+    let mut expected: serde_json::Value = serde_json::from_str(text).unwrap();
+    expected["spec-2"] = written["spec-2"].clone();
+    assert_eq!(written, expected, "every entry written back as it was");
+    assert_eq!(written["spec-2"]["expected_sequence"], json!(["c"]));
+    assert!(copies(&store).is_empty(), "nothing called corrupt");
+}
+
 /// `doctor --fix` keeps what follows a `NaN` (which Python's `json` writes): the salvage does
 /// not stop at the first `NaN`, so every valid entry after it is kept.
 #[test]

@@ -227,7 +227,10 @@ class CaseOutcome(TypedDict):
 
 
 class ChainDefinition(TypedDict, total=False):
-    """One chain of `workflow-chains.json`, as `create_chain` writes it."""
+    """One chain of `workflow-chains.json`, as `create_chain` writes it. The seed never reads
+    an entry back, so any value is read (`parse_chains`): a known key of another type is
+    kept among `extra`.
+    """
     created_at: str
     expected_sequence: List[str]
     metadata: "JsonValue"

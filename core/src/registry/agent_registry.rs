@@ -15,8 +15,8 @@ use crate::time::Clock;
 use super::cache::DocumentCache;
 use super::document::JournalMark;
 use super::document::{
-    ChainDefinition, ChainsDocument, SessionsDocument, parse_chains, parse_sessions,
-    python_isoformat, to_python_json, to_python_json_sized,
+    ChainDefinition, ChainsDocument, SessionsDocument, parse_chain_entries, parse_chains,
+    parse_sessions, python_isoformat, to_python_json, to_python_json_sized,
 };
 use super::document_changes;
 use super::journal::{JournalEntry, JournalHeader, JournalMode, has_entries, replay};
@@ -653,24 +653,26 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         self.parse_or_keep_aside(sessions.as_deref())?;
         self.store.update(&self.chains_key, &mut |current| {
             self.limit(&self.chains_key, current)?;
+            // Read as the seed reads it (any entry), so that every other entry is written back
+            // as it was.
             let mut chains = match current {
-                None => ChainsDocument::default(),
+                None => Map::new(),
                 Some(b) => {
-                    let chains = parse_chains(&self.chains_key, b)
+                    let chains = parse_chain_entries(&self.chains_key, b)
                         .map_err(|e| self.keep_aside(&self.chains_key, b, e))?;
                     check_rewrite(&self.chains_key, b)?;
                     chains
                 }
             };
-            chains.insert(
-                chain_id.to_owned(),
-                ChainDefinition {
-                    created_at: Some(self.now()),
-                    expected_sequence: Some(agent_sequence.to_vec()),
-                    metadata: Some(metadata.clone()),
-                    extra: Map::new(),
-                },
-            );
+            let definition = ChainDefinition {
+                created_at: Some(self.now()),
+                expected_sequence: Some(agent_sequence.to_vec()),
+                metadata: Some(metadata.clone()),
+                extra: Map::new(),
+            };
+            let definition = serde_json::to_value(definition)
+                .map_err(|e| Error::invalid_input(format!("cannot serialise the chain: {e}")))?;
+            chains.insert(chain_id.to_owned(), definition);
             to_python_json(&chains).map(Some)
         })?;
         self.mutate(None, |doc, _| {

@@ -262,7 +262,9 @@ impl AgentResult {
 /// `.moai/memory/workflow-chains.json`: chain id to its definition, in insertion order.
 pub type ChainsDocument = IndexMap<String, ChainDefinition>;
 
-/// One chain of `workflow-chains.json`, as `create_chain` writes it.
+/// One chain of `workflow-chains.json`, as `create_chain` writes it. The seed never reads an
+/// entry back, so any value is read ([`parse_chains`]): a known key of another type is kept
+/// among `extra`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ChainDefinition {
     /// When the chain was (last) created (naive ISO 8601).
@@ -293,6 +295,42 @@ impl ChainDefinition {
     /// The expected agent names (none when the key is absent).
     pub fn expected(&self) -> &[String] {
         self.expected_sequence.as_deref().unwrap_or_default()
+    }
+
+    /// The definition an object of `workflow-chains.json` holds: `created_at` that is not a
+    /// string and `expected_sequence` that is not a list of strings are kept among `extra`.
+    fn from_entry(mut extra: Map<String, Value>) -> ChainDefinition {
+        let created_at = match extra.shift_remove("created_at") {
+            Some(Value::String(text)) => Some(text),
+            Some(other) => {
+                extra.insert("created_at".to_owned(), other);
+                None
+            }
+            None => None,
+        };
+        let expected_sequence = match extra.shift_remove("expected_sequence") {
+            Some(Value::Array(items)) if items.iter().all(Value::is_string) => Some(
+                items
+                    .into_iter()
+                    .filter_map(|item| match item {
+                        Value::String(name) => Some(name),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+            Some(other) => {
+                extra.insert("expected_sequence".to_owned(), other);
+                None
+            }
+            None => None,
+        };
+        let metadata = extra.shift_remove("metadata");
+        ChainDefinition {
+            created_at,
+            expected_sequence,
+            metadata,
+            extra,
+        }
     }
 }
 
@@ -330,11 +368,30 @@ pub fn parse_sessions(key: &Key, bytes: &[u8]) -> Result<SessionsDocument> {
     parse_typed(key, bytes)
 }
 
-/// Parses `bytes` as `workflow-chains.json` stored under `key`.
+/// Parses `bytes` as `workflow-chains.json` stored under `key`. The seed only ever adds to this
+/// file, so any entry is read: an object as a [`ChainDefinition`] (see its docs), an entry that
+/// is not an object is left out (and kept in the file by `create_chain`, see
+/// [`parse_chain_entries`]).
 ///
 /// # Errors
-/// As [`parse_sessions`].
+/// [`ErrorKind::CorruptState`](crate::ErrorKind::CorruptState) naming `key` when the bytes are
+/// not JSON or not an object.
 pub fn parse_chains(key: &Key, bytes: &[u8]) -> Result<ChainsDocument> {
+    let entries = parse_chain_entries(key, bytes)?;
+    Ok(entries
+        .into_iter()
+        .filter_map(|(id, entry)| match entry {
+            Value::Object(fields) => Some((id, ChainDefinition::from_entry(fields))),
+            _ => None,
+        })
+        .collect())
+}
+
+/// `workflow-chains.json` as the seed's `create_chain` reads it: chain id to any value.
+///
+/// # Errors
+/// As [`parse_chains`].
+pub fn parse_chain_entries(key: &Key, bytes: &[u8]) -> Result<Map<String, Value>> {
     parse_typed(key, bytes)
 }
 
