@@ -144,6 +144,35 @@ fn a_heartbeat_with_a_ttl_out_of_range_is_refused_before_anything_is_written() {
 }
 
 #[test]
+fn a_corrupt_lease_file_is_named_and_a_forced_claim_sets_it_aside() {
+    let (_dir, root) = project();
+    ok(&root, &["new", "--goal", "g", "--id", "s1"]);
+    ok_as(&root, "alice", &["claim"]);
+    let lease = root.join(".claude/orchestrator-session.owner.json");
+    std::fs::write(&lease, "garbage").unwrap();
+    let out = run_as(&root, Some("alice"), &["decision", "use x"]);
+    assert_eq!(code(&out), 3, "{out:?}");
+    let err = stderr(&out);
+    assert!(
+        !err.contains("SESSION RECOVERY"),
+        "the session file is fine: {err}"
+    );
+    assert!(
+        err.contains("orchestrator-session.owner.json` is corrupt"),
+        "{err}"
+    );
+    assert!(err.contains("a claim with force"), "{err}");
+    ok_as(&root, "alice", &["claim", "--force"]);
+    ok_as(&root, "alice", &["decision", "use x"]);
+    let kept: Vec<_> = std::fs::read_dir(root.join(".claude"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("orchestrator-session.owner.json.corrupt-"))
+        .collect();
+    assert_eq!(kept.len(), 1, "{kept:?}");
+}
+
+#[test]
 fn a_claim_before_any_session_says_the_lease_covers_the_next_one() {
     let (_dir, root) = project();
     let first = stdout(&run_as(&root, Some("alice"), &["claim"]));

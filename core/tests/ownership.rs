@@ -383,3 +383,62 @@ fn bad_arguments_are_typed_errors() {
     let err = a.renew("nobody", None).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotFound);
 }
+
+/// Every `.corrupt-*` copy of the lease file.
+fn lease_copies(handle: &Handle) -> usize {
+    let store = handle.store();
+    store
+        .list(&Key::new(".claude").unwrap())
+        .unwrap()
+        .iter()
+        .filter(|k| k.as_str().starts_with(&format!("{OWNER_KEY}.corrupt-")))
+        .count()
+}
+
+#[test]
+fn a_lease_that_cannot_be_read_or_counted_on_is_corrupt_until_a_forced_claim_sets_it_aside() {
+    let max = u64::MAX;
+    for (what, text) in [
+        ("garbage", "garbage".to_owned()),
+        ("an array", "[]".to_owned()),
+        (
+            "an epoch at its largest, held",
+            format!(
+                r#"{{"owner": "o1", "epoch": {max}, "expires": "2020-01-01T00:00:00Z", "lease_seconds": 300}}"#
+            ),
+        ),
+        (
+            "an epoch at its largest, released",
+            format!(r#"{{"owner": null, "epoch": {max}, "lease_seconds": 300}}"#),
+        ),
+    ] {
+        let (a, _, _) = two_handles();
+        a.store().write(&owner_key(), text.as_bytes()).unwrap();
+        let err = a
+            .claim(&Claim {
+                takeover: true,
+                ..claim("o2")
+            })
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CorruptState, "{what}: {err}");
+        assert!(
+            err.message().contains("a claim with force"),
+            "{what}: {err}"
+        );
+        assert_eq!(lease_copies(&a), 0, "{what}");
+        let lease = a
+            .claim(&Claim {
+                force: true,
+                ..claim("o2")
+            })
+            .unwrap()
+            .lease
+            .unwrap();
+        assert_eq!(
+            (lease.owner.as_deref(), lease.epoch),
+            (Some("o2"), 1),
+            "{what}"
+        );
+        assert_eq!(lease_copies(&a), 1, "{what}: the old lease kept aside");
+    }
+}

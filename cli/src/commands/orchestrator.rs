@@ -144,9 +144,12 @@ fn current(sessions: &Sessions) -> Result<Option<OrchestratorSession>> {
     Ok(Some(doc))
 }
 
-/// Prints how to recover after a corrupt file.
+/// Prints how to recover after a corrupt session file (another file's error says its own way).
 pub(crate) fn recovery_hint(e: &Error) {
-    if e.kind() == ErrorKind::CorruptState {
+    let key = e.context_value("key");
+    if e.kind() == ErrorKind::CorruptState
+        && key.is_none_or(|k| k == session_state::orchestrator::current_key().as_str())
+    {
         crate::terminal::err!("{RECOVERY}");
     }
 }

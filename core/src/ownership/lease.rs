@@ -12,6 +12,7 @@ use serde_json::Value;
 use super::arguments::{Claim, ProcessInfo, Writer, check_name};
 use super::keys::owner_key_for;
 use super::{DEFAULT_LEASE_SECONDS, DEFAULT_SKEW_SECONDS};
+use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Hint, Result};
 use crate::key::Key;
 use crate::store::{Store, update_with};
@@ -91,10 +92,30 @@ fn check_seconds(field: &'static str, value: u64) -> Result<u64> {
 pub fn read_lease<S: Store + ?Sized>(store: &S, owner_key: &Key) -> Result<Option<Lease>> {
     match store.read(owner_key)? {
         None => Ok(None),
-        Some(bytes) => serde_json::from_slice(&bytes)
-            .map(Some)
-            .map_err(|e| Error::corrupt(owner_key, e)),
+        Some(bytes) => parse_lease(owner_key, &bytes).map(Some),
     }
+}
+
+/// What a corrupt lease file's error adds: how to get past it.
+const SET_ASIDE: &str = "a claim with force keeps a copy aside and starts the lease again";
+
+fn parse_lease(owner_key: &Key, bytes: &[u8]) -> Result<Lease> {
+    serde_json::from_slice(bytes)
+        .map_err(|e| Error::corrupt(owner_key, format!("{e}; {SET_ASIDE}")))
+}
+
+/// The epoch after `old`'s; `corrupt_state` when there is none (no later owner could be told
+/// apart from the holders before it).
+fn next_epoch(old: &Lease, owner_key: &Key) -> Result<u64> {
+    old.epoch.checked_add(1).ok_or_else(|| {
+        Error::corrupt(
+            owner_key,
+            format!(
+                "its epoch is {}, the largest there is; {SET_ASIDE}",
+                old.epoch
+            ),
+        )
+    })
 }
 
 fn write_lease<S: Store + ?Sized>(store: &S, owner_key: &Key, lease: &Lease) -> Result<()> {
@@ -206,11 +227,27 @@ pub fn claim_lease<S: Store + ?Sized>(
     let skew = claim.skew_seconds.unwrap_or(DEFAULT_SKEW_SECONDS);
     let owner_key = owner_key_for(session)?;
     update_with(store, session, |_| {
-        let old = read_lease(store, &owner_key)?;
+        let old = match store.read(&owner_key)? {
+            None => None,
+            Some(bytes) => {
+                let read = parse_lease(&owner_key, &bytes);
+                let stuck = read.as_ref().map_or(true, |old| {
+                    old.owner.as_deref() != Some(claim.owner.as_str())
+                        && next_epoch(old, &owner_key).is_err()
+                });
+                if stuck && claim.force {
+                    // Forced past a lease that cannot be read or counted on: kept aside first.
+                    keep_corrupt_copy(store, &owner_key, &bytes, now.utc())?;
+                    None
+                } else {
+                    Some(read?)
+                }
+            }
+        };
         let mut lease = match old {
             Some(old) if old.owner.as_deref() == Some(claim.owner.as_str()) => old,
             Some(old) if old.owner.is_none() => Lease {
-                epoch: old.epoch + 1,
+                epoch: next_epoch(&old, &owner_key)?,
                 extra: old.extra,
                 ..fresh(claim, now)
             },
@@ -237,7 +274,7 @@ pub fn claim_lease<S: Store + ?Sized>(
                     });
                 }
                 Lease {
-                    epoch: old.epoch + 1,
+                    epoch: next_epoch(&old, &owner_key)?,
                     forced: !expired,
                     took_over_from: old.owner.clone(),
                     extra: old.extra,
