@@ -468,6 +468,27 @@ fn an_owner_no_claim_would_take_is_not_exported() {
 }
 
 #[test]
+fn prune_live_keeps_a_copy_of_an_unreadable_entry_before_removing_it() {
+    let (_dir, root) = project();
+    ok_as(&root, "alice", &["heartbeat"]);
+    let torn = root.join(".claude/live/carol.json");
+    std::fs::write(&torn, "garbage").unwrap();
+    let plan = json_of(&ok(&root, &["prune", "--live", "--apply", "--json"]));
+    assert_eq!(plan["removed"][0]["id"], "carol", "{plan}");
+    assert!(!torn.exists());
+    let copies: Vec<_> = std::fs::read_dir(root.join(".claude/live"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.to_string_lossy().contains("carol.json.corrupt-"))
+        .collect();
+    assert_eq!(copies.len(), 1, "{copies:?}");
+    assert_eq!(std::fs::read(&copies[0]).unwrap(), b"garbage");
+    assert!(root.join(".claude/live/alice.json").exists());
+    let live = ok(&root, &["sessions", "--live"]);
+    assert!(!live.contains("carol"), "the copy is no live entry: {live}");
+}
+
+#[test]
 fn prune_live_lists_stale_entries_and_removes_them_only_with_apply() {
     let (_dir, root) = project();
     ok_as(&root, "alice", &["claim", "--scope", "spec-7"]);

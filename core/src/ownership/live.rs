@@ -17,6 +17,7 @@ use super::DEFAULT_TTL_SECONDS;
 use super::arguments::{Claim, Heartbeat, ProcessInfo, Release, check_name};
 use super::keys::{caller_live_key, scopes_key_for};
 use super::lease::MAX_SECONDS;
+use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
 use crate::retention::{PruneKind, PrunePlan, Removal};
@@ -373,7 +374,8 @@ pub fn list_live<S: Store + ?Sized>(
 }
 
 /// The stale entries of the live folder `dir` at `now` (no heartbeat for longer than their
-/// TTL, or unreadable), removed with the scopes they claimed when `apply`; live entries stay.
+/// TTL, or unreadable), removed with the scopes they claimed when `apply`, an unreadable one
+/// after a copy of it is kept (`<key>.corrupt-<UTC stamp>`); live entries stay.
 /// Runs inside the exclusive update of the scopes key, as claims and releases of scopes do, and
 /// checks each entry again right before removing it.
 ///
@@ -398,9 +400,14 @@ pub fn prune_live<S: Store + ?Sized>(
             let key = Key::new(status.key.clone())?;
             let still_stale = match store.read(&key)? {
                 None => false,
-                Some(bytes) => {
-                    parse_entry(&key, &bytes).map_or(true, |e| e.stale_reason(now).is_some())
-                }
+                Some(bytes) => match parse_entry(&key, &bytes) {
+                    Ok(entry) => entry.stale_reason(now).is_some(),
+                    Err(_) => {
+                        // Unreadable: its bytes are kept beside it before it goes.
+                        keep_corrupt_copy(store, &key, &bytes, now.utc())?;
+                        true
+                    }
+                },
             };
             if still_stale && store.delete(&key)? {
                 removed.push(status.clone());
