@@ -400,14 +400,15 @@ pub fn prune_live<S: Store + ?Sized>(
             let key = Key::new(status.key.clone())?;
             let still_stale = match store.read(&key)? {
                 None => false,
-                Some(bytes) => match parse_entry(&key, &bytes) {
-                    Ok(entry) => entry.stale_reason(now).is_some(),
-                    Err(_) => {
+                Some(bytes) => {
+                    if let Ok(entry) = parse_entry(&key, &bytes) {
+                        entry.stale_reason(now).is_some()
+                    } else {
                         // Unreadable: its bytes are kept beside it before it goes.
                         keep_corrupt_copy(store, &key, &bytes, now.utc())?;
                         true
                     }
-                },
+                }
             };
             if still_stale && store.delete(&key)? {
                 removed.push(status.clone());
