@@ -288,6 +288,23 @@ fn the_hook_claims_on_session_start_and_a_second_claude_session_is_refused_with_
         err.contains("error[conflict]") && err.contains("`claude-1`"),
         "{err}"
     );
+    // Its model is told, with the resume block, that the session is not its to write.
+    let told: Value = serde_json::from_str(&stdout(&second)).unwrap();
+    let told = told["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(told.contains("RESUMING SESSION"), "{told}");
+    assert!(
+        told.contains("Not yours to write") && told.contains("`claude-1`"),
+        "{told}"
+    );
+    let again = hook(&hook_payload(
+        "SessionStart",
+        &root,
+        "claude-1",
+        &json!({"source": "resume"}),
+    ));
+    assert!(!stdout(&again).contains("Not yours"), "{again:?}");
     let before = std::fs::read(root.join(CURRENT)).unwrap();
     let stop = hook(&hook_payload("Stop", &root, "claude-2", &json!({})));
     assert_eq!(code(&stop), 0);

@@ -47,13 +47,15 @@ pub fn run(payload: &Payload, root: &Path, ctx: &Context) -> Result<Option<Strin
     match payload.hook_event_name.as_str() {
         "SessionStart" => {
             // Claimed only for an unfinished session: other projects are left untouched.
+            let mut refused = None;
             if let Some(owner) = &owner {
                 if open().unwrap_or(false) {
-                    super::owner::claim(&sessions, owner);
+                    refused = super::owner::claim(&sessions, owner);
                 }
                 super::owner::export_owner(owner);
             }
-            return Ok(session_start(&sessions, clock)?.map(|c| context(&c)));
+            let start = session_start(&sessions, clock)?;
+            return Ok(start.map(|text| context(&not_yours(text, refused.as_ref()))));
         }
         "PreCompact" if open()? => {
             take_over();
@@ -101,6 +103,19 @@ fn store(root: &Path) -> Result<CliStore> {
     Ok(crate::store_choice::store(
         Context::folder_store(root)?.with_lock_timeout(LOCK_WAIT),
     ))
+}
+
+/// `text`, the session's resume block, with a warning when another owner holds the session,
+/// so that the model does not set out to record work its writes cannot.
+fn not_yours(mut text: String, refused: Option<&session_state::Error>) -> String {
+    if let Some(error) = refused {
+        let _ = writeln!(
+            text,
+            "\n⚠️ **Not yours to write**: {error}. Every record this Claude Code session makes is \
+             refused (`conflict`) until that owner releases it or its lease expires."
+        );
+    }
+    text
 }
 
 /// The SessionStart output that hands `text` to the model as added context.

@@ -28,11 +28,11 @@ pub fn owner(payload: &Payload) -> Option<String> {
 }
 
 /// Claims the current session for `owner`, taking over a lease that expired; a refusal is
-/// reported on stderr.
-pub fn claim(sessions: &Sessions, owner: &str) {
-    if let Err(error) = try_claim(sessions, owner) {
-        report("SessionStart", &error);
-    }
+/// reported on stderr, and returned when another owner holds the session.
+pub fn claim(sessions: &Sessions, owner: &str) -> Option<session_state::Error> {
+    let error = try_claim(sessions, owner).err()?;
+    report("SessionStart", &error);
+    (error.kind() == session_state::ErrorKind::Conflict).then_some(error)
 }
 
 /// Who holds the current session's lease, when anyone does (and the lease reads).
