@@ -107,6 +107,39 @@ def test_a_document_the_core_refuses_is_refused_with_its_field(here):
     assert err.value.context["field"] == "agents[0].progress"
 
 
+@pytest.mark.parametrize("text", ['{}', '{"schema_version": 1.0}', '{"schema_version": null}',
+                                  '{"schema_version": "2.0", "goal": 5}'])
+def test_load_session_is_none_for_a_version_the_seed_would_not_take(here, text):
+    # The seed: `if state.get("schema_version") != "1.0": return None`.
+    FILE.parent.mkdir()
+    FILE.write_text(text, encoding="utf-8")
+    assert load_session() is None
+    assert FILE.read_text(encoding="utf-8") == text
+
+
+def test_load_session_still_raises_for_a_file_that_does_not_parse(here):
+    FILE.parent.mkdir()
+    for text in ['[1, 2]', '{"schema_version": "1.0"', '{"schema_version": "1.0", "goal": 5}']:
+        FILE.write_text(text, encoding="utf-8")
+        with pytest.raises(CorruptStateError):
+            load_session()
+
+
+def test_counts_python_computes_as_floats_are_saved_and_loaded_as_written(here):
+    # `3 / 4 * 100` is 75.0 and `len(text) / 4` a float in Python; the seed keeps them.
+    agent = {"id": "a", "type": "code", "task": "t", "status": "in_progress",
+             "started": "2025-12-27T10:00:00Z", "progress": 3 / 4 * 100, "context_tokens": 801 / 4}
+    doc = session(agents=[agent], context_usage={"estimated_tokens": 25001 / 4, "percentage": 0.5,
+                                                 "last_compression": None})
+    save_session(doc)
+    written = saved_file()
+    assert written["agents"][0]["progress"] == 75.0 and isinstance(written["agents"][0]["progress"], float)
+    assert (written["agents"][0]["context_tokens"], written["context_usage"]["estimated_tokens"]) == (200.25, 6250.25)
+    loaded = load_session()
+    assert loaded["agents"][0]["progress"] == 75.0
+    assert loaded["context_usage"]["estimated_tokens"] == 6250.25
+
+
 @pytest.mark.parametrize("number, value", [
     ("123456789012345678901234567890", 123456789012345678901234567890),
     ("-0", 0),

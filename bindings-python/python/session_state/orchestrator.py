@@ -62,7 +62,7 @@ from ._types import (
     WorkLine,
     Writer,
 )
-from .errors import IncompatibleSchemaError, _path, _wrong_type
+from .errors import CorruptStateError, IncompatibleSchemaError, _path, _wrong_type
 from .stores import FileStore, Store
 
 __all__ = [
@@ -171,8 +171,9 @@ def save_session(state: Dict[str, Any], *, store: Optional[Store] = None) -> Pat
 
 def load_session(*, store: Optional[Store] = None) -> Optional[Dict[str, Any]]:
     """The current session as the file holds it (checked first: a "1.0" document with valid
-    fields), or None when there is none or it has another schema version. ``store``: as in
-    :func:`save_session`.
+    fields), or None when there is none or it has another schema version (as the seed's
+    ``state.get("schema_version") != "1.0"``, also when the key is missing or not a string).
+    ``store``: as in :func:`save_session`.
 
     Raises ``CorruptStateError`` (``.salvaged`` holds what could be read) for a file that does
     not parse."""
@@ -180,6 +181,10 @@ def load_session(*, store: Optional[Store] = None) -> Optional[Dict[str, Any]]:
         return _here(store).load_raw()
     except IncompatibleSchemaError:
         return None
+    except CorruptStateError as err:
+        if err.context.get("field") == "schema_version":
+            return None
+        raise
 
 
 def archive_session(
