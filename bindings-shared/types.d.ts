@@ -174,11 +174,12 @@ export interface Agent {
    */
   result_summary?: string;
   /**
-   * Progress in percent, 0 to 100.
+   * Progress in percent, 0 to 100: any JSON number in that range, kept as written (Python
+   * writes `75.0` for `3 / 4 * 100`).
    */
   progress?: number;
   /**
-   * Tokens of context the agent used.
+   * Tokens of context the agent used: any JSON number, kept as written.
    */
   context_tokens?: number;
   [k: string]: unknown;
@@ -285,7 +286,8 @@ export interface AgentMetadata {
   created_at?: string;
   /**
    * The chain the id was registered in, or `null`; absent when the file lacks the key
-   * (see `chain`).
+   * (see `chain`). A value of another type (another tool wrote `7`) is kept
+   * among `extra` and matches no chain, as in the seed's `!=` with the chain asked for.
    */
   chain_id?: string | null;
   /**
@@ -711,7 +713,8 @@ export interface ContextInput {
  */
 export interface ContextUsage {
   /**
-   * Estimated tokens used so far.
+   * Estimated tokens used so far: any JSON number, kept as written (Python writes
+   * `len(text) / 4` as a float).
    */
   estimated_tokens: number;
   /**

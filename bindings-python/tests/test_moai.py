@@ -276,6 +276,32 @@ def test_a_chains_file_corrupted_after_construction_is_kept_aside_once_however_o
     assert (memory / "workflow-chains.json").read_bytes() == b"[1,2"
 
 
+def test_a_chain_id_the_seed_wrote_as_a_number_keeps_the_agents_resume_count(tmp_path, caplog):
+    # The seed stores `chain_id=7` as given and reads it back; its resume count still caps.
+    from session_state.moai import SessionManager
+
+    f = tmp_path / "agent-sessions.json"
+    written = {
+        "sessions": {"spec-builder": "spec-1"},
+        "chains": {"7": ["spec-1"]},
+        "metadata": {"spec-1": {"agent_name": "spec-builder", "created_at": "2026-01-01T00:00:00",
+                                "chain_id": 7, "resume_count": 5}},
+        "last_updated": "2026-01-01T00:00:00",
+    }
+    f.write_text(json.dumps(written, indent=2), encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="session_state.moai"):
+        m = SessionManager(session_file=f, transcript_dir=tmp_path / "t")
+    assert [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING] == []
+    assert json.loads(f.read_text(encoding="utf-8")) == written
+    assert m.should_resume("spec-builder", "Implement login endpoint", "Implement login form") is False
+    assert m.get_resume_id("spec-builder", "7") is None  # 7 != "7", as in the seed
+    assert m.get_resume_id("spec-builder") == "spec-1"
+    m.increment_resume_count("spec-1")
+    saved = json.loads(f.read_text(encoding="utf-8"))["metadata"]["spec-1"]
+    assert (saved["chain_id"], saved["resume_count"]) == (7, 6)
+    assert list(tmp_path.glob("agent-sessions.json.corrupt-*")) == []
+
+
 def test_any_entry_the_seeds_create_chain_wrote_is_read_and_kept(tmp_path, caplog):
     # The seed writes what `create_chain` is given and never reads an entry back: a sequence
     # with a number in it, an entry another tool left as a string, a numeric `created_at`.

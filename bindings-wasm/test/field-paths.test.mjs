@@ -15,7 +15,7 @@ test("a document with one bad field names it (message and context.field)", () =>
     [".", (d) => delete d.goal],
     ["project.name", (d) => (d.project.name = [1])],
     ["agents[0]", (d) => delete d.agents[0].started],
-    ["agents[0].progress", (d) => (d.agents[0].progress = 300)],
+    ["agents[0].progress", (d) => (d.agents[0].progress = "half")],
     ["context_usage.estimated_tokens", (d) => (d.context_usage.estimated_tokens = "many")],
   ];
   for (const [path, spoil] of cases) {

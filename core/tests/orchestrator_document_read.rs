@@ -88,9 +88,9 @@ mod derived {
         #[serde(default)]
         pub result_summary: Option<String>,
         #[serde(default)]
-        pub progress: Option<u8>,
+        pub progress: Option<Number>,
         #[serde(default)]
-        pub context_tokens: Option<u64>,
+        pub context_tokens: Option<Number>,
         #[serde(flatten)]
         pub extra: Map<String, Value>,
     }
@@ -117,7 +117,7 @@ mod derived {
 
     #[derive(Debug, Deserialize)]
     pub struct ContextUsage {
-        pub estimated_tokens: u64,
+        pub estimated_tokens: Number,
         pub percentage: Number,
         pub last_compression: Option<Timestamp>,
         #[serde(flatten)]
@@ -127,7 +127,7 @@ mod derived {
     impl Default for ContextUsage {
         fn default() -> Self {
             ContextUsage {
-                estimated_tokens: 0,
+                estimated_tokens: Number::from(0u8),
                 percentage: Number::from(0u8),
                 last_compression: None,
                 extra: Map::new(),

@@ -309,7 +309,7 @@ fn auto_save_points_each_save() {
         percent,
     };
     let saved = s.record_agent_progress(&progress(40)).unwrap();
-    assert_eq!(saved.agent("test-1").unwrap().progress, Some(40));
+    assert_eq!(saved.agent("test-1").unwrap().progress, Some(40u8.into()));
     assert_eq!(
         s.record_agent_progress(&progress(101)).unwrap_err().kind(),
         ErrorKind::InvalidInput

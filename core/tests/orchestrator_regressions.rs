@@ -11,7 +11,9 @@ use session_state::orchestrator::{
     Project, RepairAction, SessionStatus, current_key, history_dir, history_key, parse_document,
     salvage,
 };
-use session_state::{Error, ErrorKind, FixedClock, Key, MemoryStore, Result, Store, UpdateFn};
+use session_state::{
+    Clock, Error, ErrorKind, FixedClock, Key, MemoryStore, Result, Store, UpdateFn,
+};
 
 type Sessions = OrchestratorStore<MemoryStore, FixedClock>;
 
@@ -92,7 +94,7 @@ fn no_write_path_writes_a_progress_that_would_not_read_back() {
     assert_eq!(e.context_value("field"), Some("percent"));
     assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
     let mut doc = s.load().unwrap().unwrap();
-    doc.agents[0].progress = Some(200);
+    doc.agents[0].progress = Some(200u8.into());
     let read = doc.updated;
     assert_eq!(
         s.save(&mut doc).unwrap_err().kind(),
@@ -104,6 +106,58 @@ fn no_write_path_writes_a_progress_that_would_not_read_back() {
         ErrorKind::InvalidInput
     );
     assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
+}
+
+/// Python writes `3 / 4 * 100` as `75.0` and `len(text) / 4` as a float; the seed reads and
+/// shows them. Read, counted by their whole part, and written back as they were.
+#[test]
+fn counts_python_wrote_as_floats_read_and_are_kept_as_written() {
+    let s = memory();
+    let mut v: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
+    v["agents"][1]["progress"] = serde_json::json!(75.0);
+    v["agents"][1]["context_tokens"] = serde_json::json!(3200.5);
+    v["context_usage"]["estimated_tokens"] = serde_json::json!(6250.25);
+    v["context_usage"]["percentage"] = serde_json::json!(-0.5);
+    s.store()
+        .write(&current_key(), &serde_json::to_vec(&v).unwrap())
+        .unwrap();
+    let mut doc = s.load().unwrap().unwrap();
+    let summary = session_state::orchestrator::resume_summary(&doc, clock(GOLDEN_NOW).now());
+    assert_eq!(summary.in_progress[0].progress, 75);
+    assert_eq!(summary.context.estimated_tokens, 6250);
+    assert!(
+        session_state::orchestrator::render_resume(&summary).contains("(75%)"),
+        "the agent line"
+    );
+    s.save(&mut doc).unwrap();
+    let written: Value =
+        serde_json::from_slice(&s.store().read(&current_key()).unwrap().unwrap()).unwrap();
+    assert_eq!(written["agents"][1]["progress"], serde_json::json!(75.0));
+    assert!(written["agents"][1]["progress"].is_f64(), "kept a float");
+    assert_eq!(
+        written["agents"][1]["context_tokens"],
+        serde_json::json!(3200.5)
+    );
+    assert_eq!(
+        written["context_usage"]["estimated_tokens"],
+        serde_json::json!(6250.25)
+    );
+    // Outside 0 to 100, a progress is still refused.
+    for bad in [serde_json::json!(100.5), serde_json::json!(-1)] {
+        v["agents"][1]["progress"] = bad.clone();
+        let err = parse_document(
+            &current_key(),
+            &serde_json::to_vec(&v).unwrap(),
+            &ParseOptions::default(),
+        )
+        .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::CorruptState, "{bad}: {err}");
+        assert_eq!(
+            err.context_value("field"),
+            Some("agents[1].progress"),
+            "{bad}"
+        );
+    }
 }
 
 #[test]

@@ -119,7 +119,7 @@ fn assert_kept_aside(store: &MemoryStore, bad: &[u8]) {
 fn corrupt_files_give_a_typed_error_and_are_kept_aside_never_emptied() {
     let bad_files: [&[u8]; 4] = [
         b"[1, 2]",
-        b"{\"sessions\": {\"a\": \"a1\"}, \"metadata\": {\"a1\": {\"agent_name\": \"a\", \"chain_id\": 7}}}",
+        b"{\"sessions\": {\"a\": \"a1\"}, \"metadata\": {\"a1\": {\"agent_name\": \"a\", \"resume_count\": \"7\"}}}",
         b"{\"sessions\": {\"a\": \"a1\"}, \"chai",
         b"",
     ];

@@ -118,8 +118,8 @@ class Agent(_AgentRequired, total=False):
     """One sub-agent of the session."""
     completed: "Timestamp"
     result_summary: str
-    progress: int
-    context_tokens: int
+    progress: float
+    context_tokens: float
 
 
 class _AgentDoneRequired(TypedDict):
@@ -353,7 +353,7 @@ class ContextInput(_ContextInputRequired, total=False):
 
 class ContextUsage(TypedDict):
     """The `context_usage` object."""
-    estimated_tokens: int
+    estimated_tokens: float
     percentage: float
     last_compression: Optional["Timestamp"]
 

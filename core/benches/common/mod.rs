@@ -27,8 +27,8 @@ pub fn session(agents: usize) -> OrchestratorSession {
             format!("Task number {i} of the benchmark"),
             now,
         );
-        agent.progress = u8::try_from(i % 101).ok();
-        agent.context_tokens = Some(1000 + i as u64);
+        agent.progress = u8::try_from(i % 101).ok().map(Into::into);
+        agent.context_tokens = Some((1000 + i as u64).into());
         doc.agents.push(agent);
     }
     doc.pending_tasks = (0..50).map(|i| format!("pending task {i}")).collect();

@@ -23,7 +23,19 @@ pub(crate) use text_checks::{check_nesting, check_rewrite};
 
 use std::borrow::Cow;
 
-use serde_json::Value;
+use serde_json::{Number, Value};
+
+/// The whole part of a count written as any JSON number (Python writes `75.0` for
+/// `3 / 4 * 100`), as Python code comparing or adding it sees it: a fraction is dropped, a
+/// negative number is 0, one past the largest `u64` is `u64::MAX`.
+pub(crate) fn whole_count(number: &Number) -> u64 {
+    // Truncation toward zero and saturation are the point of `as` here.
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    let whole = |f: f64| f as u64;
+    number
+        .as_u64()
+        .unwrap_or_else(|| number.as_f64().map_or(0, whole))
+}
 
 /// How deep a value given by a caller may nest (objects and arrays inside each other; a
 /// scalar is depth 0, `[]` depth 1). The documents that hold such a value add a few levels,

@@ -117,13 +117,14 @@ pub struct Agent {
     /// One-line result, when complete.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub result_summary: Option<String>,
-    /// Progress in percent, 0 to 100.
+    /// Progress in percent, 0 to 100: any JSON number in that range, kept as written (Python
+    /// writes `75.0` for `3 / 4 * 100`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schemars(range(max = 100))]
-    pub progress: Option<u8>,
-    /// Tokens of context the agent used.
+    #[schemars(range(min = 0, max = 100))]
+    pub progress: Option<Number>,
+    /// Tokens of context the agent used: any JSON number, kept as written.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub context_tokens: Option<u64>,
+    pub context_tokens: Option<Number>,
     /// Fields this library does not know.
     #[serde(flatten)]
     pub extra: Map<String, Value>,
@@ -162,8 +163,9 @@ pub struct Decision {
 /// The `context_usage` object.
 #[derive(Clone, Debug, PartialEq, Serialize, JsonSchema)]
 pub struct ContextUsage {
-    /// Estimated tokens used so far.
-    pub estimated_tokens: u64,
+    /// Estimated tokens used so far: any JSON number, kept as written (Python writes
+    /// `len(text) / 4` as a float).
+    pub estimated_tokens: Number,
     /// Percentage of the context window used (a JSON number, kept as written).
     pub percentage: Number,
     /// When the context was last compressed, or `None` (`null`) for never.
@@ -176,7 +178,7 @@ pub struct ContextUsage {
 impl Default for ContextUsage {
     fn default() -> Self {
         ContextUsage {
-            estimated_tokens: 0,
+            estimated_tokens: Number::from(0u8),
             percentage: Number::from(0u8),
             last_compression: None,
             extra: Map::new(),
@@ -296,6 +298,12 @@ impl Project {
 }
 
 impl Agent {
+    /// The progress as a whole percent: its whole part, at most 100; 0 when absent.
+    pub fn percent(&self) -> u8 {
+        let whole = self.progress.as_ref().map_or(0, crate::json::whole_count);
+        u8::try_from(whole.min(100)).unwrap_or(100)
+    }
+
     /// A new agent in status `in_progress`, started at `started`.
     pub fn new(
         id: impl Into<String>,

@@ -270,14 +270,18 @@ fn check_schema_version(source: Source<'_>, value: &serde_json::Map<String, Valu
 }
 
 /// The first field of `doc` that the typed reader accepts but [`parse_document`] refuses
-/// (an agent's `progress` above 100), as (field path, what is wrong), for writers that must
-/// not write what would not read back.
+/// (an agent's `progress` outside 0 to 100), as (field path, what is wrong), for writers that
+/// must not write what would not read back.
 pub(crate) fn unreadable_field(doc: &OrchestratorSession) -> Option<(String, String)> {
     doc.agents.iter().enumerate().find_map(|(i, agent)| {
-        agent.progress.filter(|p| *p > 100).map(|p| {
+        let progress = agent.progress.as_ref()?;
+        let percent = progress
+            .as_f64()
+            .is_some_and(|p| (0.0..=100.0).contains(&p));
+        (!percent).then(|| {
             (
                 format!("agents[{i}].progress"),
-                format!("is {p}, above 100"),
+                format!("is {progress}, outside 0 to 100"),
             )
         })
     })
@@ -366,7 +370,7 @@ mod tests {
                 d["completed_work"][0]["files"] = json!("a");
             }),
             ("agents[0].progress", |d| {
-                d["agents"][0]["progress"] = json!(300);
+                d["agents"][0]["progress"] = json!("half");
             }),
             ("agents[0].completed", |d| {
                 d["agents"][0]["completed"] = json!("soon");

@@ -297,7 +297,7 @@ impl AgentProgress {
         self.validate()?;
         ensure_open(doc)?;
         let i = agent_index(doc, &self.id)?;
-        doc.agents[i].progress = Some(self.percent);
+        doc.agents[i].progress = Some(self.percent.into());
         Ok(())
     }
 }
@@ -328,7 +328,7 @@ impl AgentDone {
             agent.result_summary = Some(summary.clone());
         }
         if let Some(tokens) = self.tokens {
-            agent.context_tokens = Some(tokens);
+            agent.context_tokens = Some(tokens.into());
         }
         let task = agent.task.clone();
         let outcome = agent.result_summary.clone().unwrap_or_default();
@@ -522,7 +522,7 @@ impl ContextInput {
         self.validate()?;
         ensure_open(doc)?;
         let usage = &mut doc.context_usage;
-        usage.estimated_tokens = self.tokens;
+        usage.estimated_tokens = self.tokens.into();
         if let Some(p) = &self.percent {
             // `-0.0` is stored as `0.0` (not shown as "-0.0%").
             let negative_zero = p.as_f64().is_some_and(|v| v == 0.0 && v.is_sign_negative());
@@ -620,7 +620,7 @@ mod tests {
         let a = &d.agents[0];
         assert_eq!(a.status, AgentStatus::Complete);
         assert_eq!(a.completed, Some(now));
-        assert_eq!(a.context_tokens, Some(1500));
+        assert_eq!(a.context_tokens, Some(1500u64.into()));
         let err = AgentDone {
             id: "zz".into(),
             ..AgentDone::default()
@@ -670,7 +670,7 @@ mod tests {
         }
         .apply(&mut d, now)
         .unwrap();
-        assert_eq!(d.context_usage.estimated_tokens, 25_000);
+        assert_eq!(d.context_usage.estimated_tokens, 25_000u64.into());
         assert_eq!(d.context_usage.percentage, Number::from(20));
         assert_eq!(d.context_usage.last_compression, Some(now));
         for (given, stored) in [(-0.0, "0.0"), (0.0, "0.0"), (12.5, "12.5")] {

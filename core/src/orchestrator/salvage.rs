@@ -251,9 +251,9 @@ impl Fixer {
             fix.timestamp(agent, path, "started", &created);
             fix.optional(agent, path, "completed", is_timestamp);
             fix.optional(agent, path, "result_summary", Value::is_string);
-            let percent = |v: &Value| v.as_u64().is_some_and(|p| p <= 100);
+            let percent = |v: &Value| v.as_f64().is_some_and(|p| (0.0..=100.0).contains(&p));
             fix.optional(agent, path, "progress", percent);
-            fix.optional(agent, path, "context_tokens", Value::is_u64);
+            fix.optional(agent, path, "context_tokens", Value::is_number);
             true
         });
         self.array(doc, "completed_work", |fix, path, item| {
@@ -286,7 +286,7 @@ impl Fixer {
         self.require(doc, "", "context_usage", Value::is_object, usage_default);
         if let Some(Value::Object(usage)) = doc.get_mut("context_usage") {
             let path = "context_usage";
-            self.require(usage, path, "estimated_tokens", Value::is_u64, json!(0));
+            self.require(usage, path, "estimated_tokens", Value::is_number, json!(0));
             self.require(usage, path, "percentage", Value::is_number, json!(0));
             let last_ok = |v: &Value| v.is_null() || is_timestamp(v);
             self.require(usage, path, "last_compression", last_ok, Value::Null);

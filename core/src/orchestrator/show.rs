@@ -24,7 +24,11 @@ pub fn render_show(doc: &OrchestratorSession) -> String {
     let _ = writeln!(out, "project:  {}", project(doc));
     out.push_str("agents:\n");
     for a in &doc.agents {
-        let progress = a.progress.map(|p| format!(" {p}%")).unwrap_or_default();
+        let progress = a
+            .progress
+            .as_ref()
+            .map(|p| format!(" {p}%"))
+            .unwrap_or_default();
         let _ = writeln!(
             out,
             "  {:<12} {:<12} {}{progress}",
@@ -101,7 +105,7 @@ mod tests {
     fn every_field_on_its_line() {
         let mut doc = doc();
         let mut agent = Agent::new("a1", "code", "build\nfake-row", doc.created);
-        agent.progress = Some(40);
+        agent.progress = Some(40u8.into());
         doc.agents.push(agent);
         doc.pending_tasks.push("later".into());
         assert_eq!(

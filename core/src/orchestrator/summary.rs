@@ -98,7 +98,7 @@ pub fn progress_percent(doc: &OrchestratorSession) -> u8 {
         .iter()
         .map(|a| match a.status {
             AgentStatus::Complete => 100,
-            _ => u64::from(a.progress.unwrap_or(0).min(100)),
+            _ => u64::from(a.percent()),
         })
         .sum();
     u8::try_from((sum * 2 + n) / (2 * n)).unwrap_or(100)
@@ -127,7 +127,7 @@ pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSu
         .map(|a| AgentLine {
             id: a.id.clone(),
             task: a.task.clone(),
-            progress: a.progress.unwrap_or(0).min(100),
+            progress: a.percent(),
         })
         .collect();
     let usage = &doc.context_usage;
@@ -151,7 +151,7 @@ pub fn resume_summary(doc: &OrchestratorSession, now: DateTime<Utc>) -> ResumeSu
         stale: Staleness::default(),
         pending: doc.pending_tasks.clone(),
         context: ContextBudget {
-            estimated_tokens: usage.estimated_tokens,
+            estimated_tokens: crate::json::whole_count(&usage.estimated_tokens),
             percentage: usage.percentage.clone(),
             last_compression: usage.last_compression,
             last_compression_relative: usage.last_compression.map(|t| relative_time(t.utc(), now)),
@@ -176,7 +176,7 @@ pub(crate) const UNKNOWN: &str = "unknown";
 /// The context usage as a report names it: `~25,000 tokens (20%)`.
 impl std::fmt::Display for ContextUsage {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let tokens = group_thousands(self.estimated_tokens);
+        let tokens = group_thousands(crate::json::whole_count(&self.estimated_tokens));
         write!(f, "~{tokens} tokens ({}%)", self.percentage)
     }
 }
@@ -279,7 +279,7 @@ mod tests {
     #[test]
     fn context_usage_reads_with_grouped_tokens() {
         let usage = ContextUsage {
-            estimated_tokens: 25_000,
+            estimated_tokens: 25_000u64.into(),
             percentage: Number::from(20u8),
             ..ContextUsage::default()
         };

@@ -71,7 +71,8 @@ pub struct AgentMetadata {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub created_at: Option<String>,
     /// The chain the id was registered in, or `null`; absent when the file lacks the key
-    /// (see [`chain`](Self::chain)).
+    /// (see [`chain`](Self::chain)). A value of another type (another tool wrote `7`) is kept
+    /// among `extra` and matches no chain, as in the seed's `!=` with the chain asked for.
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(with = "Option<String>", extend("nullable" = true))]
     #[allow(clippy::option_option)]
@@ -91,7 +92,8 @@ pub struct AgentMetadata {
     pub extra: Map<String, Value>,
 }
 
-/// [`AgentMetadata`] as read: the keys the seed never reads hold any value.
+/// [`AgentMetadata`] as read: the keys the seed only prints or compares with `!=` hold any
+/// value.
 #[derive(Deserialize)]
 struct ReadMetadata {
     #[serde(default, deserialize_with = "present")]
@@ -99,8 +101,7 @@ struct ReadMetadata {
     #[serde(default, deserialize_with = "present")]
     created_at: Option<Value>,
     #[serde(default, deserialize_with = "present")]
-    #[allow(clippy::option_option)]
-    chain_id: Option<Option<String>>,
+    chain_id: Option<Value>,
     #[serde(default, deserialize_with = "count")]
     resume_count: Option<Number>,
     #[serde(default, deserialize_with = "present")]
@@ -123,13 +124,17 @@ impl<'de> Deserialize<'de> for AgentMetadata {
             }
             None => None,
         };
+        let chain_id = match read.chain_id {
+            Some(Value::Null) => Some(None),
+            other => text("chain_id", other).map(Some),
+        };
         let agent_name = text("agent_name", read.agent_name);
         let created_at = text("created_at", read.created_at);
         let last_resumed_at = text("last_resumed_at", read.last_resumed_at);
         Ok(AgentMetadata {
             agent_name,
             created_at,
-            chain_id: read.chain_id,
+            chain_id,
             resume_count: read.resume_count,
             last_resumed_at,
             extra,
@@ -148,16 +153,10 @@ impl AgentMetadata {
     /// whole count: a float is rounded down and a negative count is 0, which compare with the
     /// seed's cap as the number written does.
     pub(crate) fn resumes(&self) -> u64 {
-        let Some(count) = &self.resume_count else {
-            return 0;
-        };
-        // The rounding down and the saturation are the point: `as` makes -1.5 0, 1e300
-        // u64::MAX, 4.5 4 (below the cap of 5, as 4.5 is).
-        #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        let whole = |f: f64| f as u64;
-        count
-            .as_u64()
-            .unwrap_or_else(|| count.as_f64().map_or(0, whole))
+        // -1.5 is 0, 1e300 u64::MAX, 4.5 4 (below the cap of 5, as 4.5 is).
+        self.resume_count
+            .as_ref()
+            .map_or(0, crate::json::whole_count)
     }
 
     /// The resume count plus one, as the seed's `+= 1` makes it: an integer stays an integer
@@ -362,8 +361,8 @@ pub fn python_isoformat(now: DateTime<Utc>) -> String {
 ///
 /// # Errors
 /// [`ErrorKind::CorruptState`](crate::ErrorKind::CorruptState) naming `key` when the bytes are
-/// not JSON, not an object (a top-level array), or a known key has the wrong type (a
-/// non-string `chain_id`, a non-list chain).
+/// not JSON, not an object (a top-level array), or a key the seed computes with has the wrong
+/// type (a non-list chain, a `resume_count` that is not a number).
 pub fn parse_sessions(key: &Key, bytes: &[u8]) -> Result<SessionsDocument> {
     parse_typed(key, bytes)
 }
@@ -575,12 +574,38 @@ mod tests {
     }
 
     #[test]
+    fn a_chain_id_of_another_type_matches_no_chain_and_is_kept_until_registered_again() {
+        let key = Key::new("a.json").unwrap();
+        let text = r#"{"metadata": {"1": {"agent_name": "a", "chain_id": 7, "resume_count": 5}}}"#;
+        let mut doc = parse_sessions(&key, text.as_bytes()).unwrap();
+        let meta = &doc.metadata["1"];
+        assert_eq!((meta.chain(), meta.resumes()), (None, 5));
+        let read_back: Value = serde_json::from_slice(&to_python_json(&doc).unwrap()).unwrap();
+        let original: Value = serde_json::from_str(text).unwrap();
+        assert_eq!(
+            read_back["metadata"], original["metadata"],
+            "kept as written"
+        );
+        crate::registry::document_changes::register(
+            &mut doc,
+            "a",
+            "1",
+            Value::Null,
+            Some("c"),
+            "t",
+        );
+        let out = serde_json::to_string(&doc.metadata["1"]).unwrap();
+        assert_eq!(out.matches("\"chain_id\"").count(), 1, "{out}");
+        assert_eq!(doc.metadata["1"].chain(), Some("c"));
+        assert_eq!(doc.metadata["1"].resumes(), 5, "the count kept");
+    }
+
+    #[test]
     fn wrong_shapes_are_corrupt_state() {
         let key = Key::new("a.json").unwrap();
         for bad in [
             "[]",
             "{\"sessions\": {\"a\": \"1\"",
-            "{\"metadata\": {\"1\": {\"agent_name\": \"a\", \"chain_id\": 5}}}",
             "{\"chains\": {\"c\": \"x\"}}",
             "{\"metadata\": {\"1\": {\"resume_count\": \"2\"}}}",
             "{\"metadata\": {\"1\": {\"resume_count\": null}}}",

@@ -53,9 +53,10 @@ pub fn register(
         last_resumed_at: old.and_then(|m| m.last_resumed_at.clone()),
         extra: old.map(|m| m.extra.clone()).unwrap_or_default(),
     };
-    // An `agent_name` kept among the extras for holding a value of another type (see
-    // `AgentMetadata`) gives way to the name registered.
+    // An `agent_name` or `chain_id` kept among the extras for holding a value of another type
+    // (see `AgentMetadata`) gives way to the one registered.
     entry.extra.shift_remove("agent_name");
+    entry.extra.shift_remove("chain_id");
     doc.metadata.insert(agent_id.to_owned(), entry);
 }
 

@@ -72,8 +72,12 @@ case("orch_nan", O, {"base": O, "set_raw": {"/context_usage/percentage": "NaN"}}
 case("orch_infinity", O, {"base": O, "set_raw": {"/context_usage/percentage": "Infinity"}}, "corrupt_state", "Infinity is not JSON")
 case("orch_huge_float", O, {"base": O, "set_raw": {"/context_usage/percentage": "1e400"}}, "corrupt_state", "number out of f64 range")
 case("orch_u64_overflow", O, {"base": O, "set_raw": {"/context_usage/estimated_tokens": "18446744073709551616"}},
-     "corrupt_state", "2^64 tokens")
-case("orch_negative_tokens", O, {"base": O, "set": {"/context_usage/estimated_tokens": -1}}, "corrupt_state", "negative count")
+     "ok", "2^64 tokens: any number is a count, as the seed reads it; read as the nearest float, a change refuses to rewrite it")
+case("orch_negative_tokens", O, {"base": O, "set": {"/context_usage/estimated_tokens": -1}}, "ok",
+     "a negative count: any number is a count, as the seed reads it, kept as written")
+case("orch_fraction_counts", O, {"base": O, "set": {"/context_usage/estimated_tokens": 6250.25, "/agents/1/progress": 75.0,
+                                                     "/agents/1/context_tokens": 3200.5}},
+     "ok", "Python writes `len(text) / 4` and `3 / 4 * 100` as floats; the seed reads them")
 case("orch_progress_101", O, {"base": O, "set": {"/agents/0/progress": 101}}, "corrupt_state", "progress above 100")
 case("orch_duplicate_status", O, {"base": O, "set_raw": {"/status": "\"paused\", \"status\": \"complete\""}},
      "ok", "duplicate keys: the last one wins, as Python's json (the seed's reader) does")

@@ -114,7 +114,7 @@ fn child(root: &Path, journal: bool, sync: bool, steps: Option<u64>) -> Result<(
     let last = steps.map_or(u64::MAX, |n| first + n - 1);
     for n in first..=last {
         doc.extra.insert("crash_counter".into(), json!(n));
-        doc.context_usage.estimated_tokens = n;
+        doc.context_usage.estimated_tokens = n.into();
         if fault {
             // Planted fault (`CRASH_FAULT=direct`): a plain truncate-and-write, not atomic.
             doc.updated = Some(sessions.now());
