@@ -94,6 +94,9 @@ def test_record_agent_start_names_the_member():
         (lambda s: s.record_agent_fail("a", None), "error"),
         (lambda s: s.record_task_done(1, None), "outcome"),
         (lambda s: s.record_context(None), "tokens"),
+        (lambda s: s.claim(None), "claim.owner"),
+        (lambda s: s.release(None), "release.owner"),
+        (lambda s: s.heartbeat(None), "heartbeat.owner"),
     ],
 )
 def test_a_required_argument_given_none_is_named_with_its_type(call, member):

@@ -487,8 +487,8 @@ class OrchestratorStore:
         This handle then writes as ``owner`` with the epoch claimed. ``process`` defaults to
         the orchestrator running this Python process."""
         return self._native.claim(
-            _given(
-                owner=owner,
+            _fields(
+                {"owner": owner},
                 lease_seconds=lease_seconds,
                 scopes=scopes,
                 takeover=takeover,
@@ -510,7 +510,7 @@ class OrchestratorStore:
     ) -> ReleaseOutcome:
         """Releases ``owner``'s lease on the current session (the epoch is kept), or the
         ``scopes`` named."""
-        return self._native.release(_given(owner=owner, scopes=scopes, session_id=session_id))
+        return self._native.release(_fields({"owner": owner}, scopes=scopes, session_id=session_id))
 
     def heartbeat(
         self,
@@ -524,8 +524,8 @@ class OrchestratorStore:
         """Refreshes ``owner``'s live entry and renews its lease when it owns the session:
         ``{lease, renewed, live}``."""
         return self._native.heartbeat(
-            _given(
-                owner=owner,
+            _fields(
+                {"owner": owner},
                 session_id=session_id,
                 lease_seconds=lease_seconds,
                 ttl_seconds=ttl_seconds,
