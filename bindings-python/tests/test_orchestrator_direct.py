@@ -4,13 +4,14 @@ dict straight from the checked text: both must give what the JSON text path give
 
 import enum
 import json
+import logging
 from pathlib import Path
 
 import pytest
 
 from session_state import FileStore
 from session_state.errors import CorruptStateError, InvalidInputError
-from session_state.orchestrator import load_session, save_session
+from session_state.orchestrator import list_history, load_session, save_session
 
 FILE = Path(".claude/orchestrator-session.json")
 
@@ -230,3 +231,15 @@ def test_what_only_pythons_json_reads_is_corrupt_state(here, text):
     json.loads(FILE.read_bytes())
     with pytest.raises(CorruptStateError):
         load_session()
+
+
+def test_list_history_logs_each_file_it_leaves_out(here, caplog):
+    history = Path(".claude/orchestrator-history")
+    history.mkdir(parents=True)
+    (history / "good.json").write_text(json.dumps(session(session_id="good")), encoding="utf-8")
+    (history / "odd.json").write_text(json.dumps(session(session_id="odd", status="blocked")),
+                                      encoding="utf-8")
+    with caplog.at_level(logging.WARNING, logger="session_state.orchestrator"):
+        assert [e["id"] for e in list_history()] == ["good"]
+    warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(warnings) == 1 and "odd.json" in warnings[0] and "status" in warnings[0], warnings

@@ -32,6 +32,7 @@ Differences from the seed (SPEC section 5):
 
 from __future__ import annotations
 
+import logging
 import os
 import sys
 from pathlib import Path
@@ -64,6 +65,8 @@ from ._types import (
 )
 from .errors import CorruptStateError, IncompatibleSchemaError, _path, _wrong_type
 from .stores import FileStore, Store
+
+_logger = logging.getLogger(__name__)
 
 __all__ = [
     "AgentLine",
@@ -201,17 +204,26 @@ def list_history(limit: int = 10, *, store: Optional[Store] = None) -> List[Hist
     history folder it is ``[]`` and nothing is written (as the seed); otherwise the listing
     index beside the folder is brought up to date. A negative ``limit`` drops that many of the
     oldest, as the seed's ``sorted(...)[:limit]`` does; a ``limit`` that is not an int is an
-    ``InvalidInputError`` (also a ``TypeError``). ``store``: as in :func:`save_session`."""
+    ``InvalidInputError`` (also a ``TypeError``). A file that cannot be read is left out
+    and logged as a WARNING (``OrchestratorStore.list_history`` returns them as ``skipped``).
+    ``store``: as in :func:`save_session`."""
     if not isinstance(limit, int):
         raise _wrong_type("limit", "an int", limit)
     if not _has_history(store):
         return []
     if limit < 0:
         # The seed slices `sorted(...)[:limit]`: a negative limit drops that many from the end.
-        everything = _here(store).list_history(sys.maxsize)["entries"]
-        return everything[:limit]
+        return _entries(_here(store).list_history(sys.maxsize))[:limit]
     # `int()`: the seed slices with a bool as with 0/1 (`[:True]`), the native half refuses one.
-    return _here(store).list_history(int(min(limit, sys.maxsize)))["entries"]
+    return _entries(_here(store).list_history(int(min(limit, sys.maxsize))))
+
+
+def _entries(page: HistoryPage) -> List[HistoryEntry]:
+    """The entries of ``page``, each file it skipped logged as a WARNING (the seed's list
+    returned no such list to read them from)."""
+    for skipped in page["skipped"]:
+        _logger.warning("Skipped %s in the history: %s", skipped["key"], skipped["message"])
+    return page["entries"]
 
 
 def resume_summary(
