@@ -382,6 +382,21 @@ fn bad_arguments_are_typed_errors() {
     assert!(parsed.is_err(), "unknown argument fields are refused");
     let err = a.renew("nobody", None).unwrap_err();
     assert_eq!(err.kind(), ErrorKind::NotFound);
+    // Forcing and taking over are for the session's lease; with scopes they are refused, not
+    // quietly ignored.
+    for (force, takeover, flag) in [(true, false, "force"), (false, true, "takeover")] {
+        let err = a
+            .claim(&Claim {
+                scopes: vec!["spec-1".into()],
+                force,
+                takeover,
+                ..claim("alice")
+            })
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::InvalidInput, "{err}");
+        assert_eq!(err.context_value("field"), Some(flag), "{err}");
+    }
+    assert!(a.live_sessions().unwrap().is_empty(), "nothing claimed");
 }
 
 /// Every `.corrupt-*` copy of the lease file.

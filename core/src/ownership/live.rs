@@ -230,6 +230,16 @@ pub fn claim_scopes<S: Store + ?Sized>(
     for scope in &claim.scopes {
         check_name("scope", scope)?;
     }
+    if let Some(flag) = [(claim.force, "force"), (claim.takeover, "takeover")]
+        .into_iter()
+        .find_map(|(set, flag)| set.then_some(flag))
+    {
+        let message = format!(
+            "`{flag}` takes over the session's lease, not scopes: a scope is taken from a holder \
+             once it is stale"
+        );
+        return Err(Error::invalid_input(message).with_context("field", flag));
+    }
     if claim.ttl_seconds.is_some() {
         ttl(claim.ttl_seconds, None)?; // refused before the store is touched
     }
