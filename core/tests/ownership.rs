@@ -354,6 +354,29 @@ fn scopes_are_claimed_and_released_without_touching_the_session() {
     assert!(released.live.unwrap().scopes.is_empty());
     let bob = b.claim(&scoped("bob", "spec-1")).unwrap().live.unwrap();
     assert_eq!(bob.scopes, ["spec-2", "spec-1"]);
+    // A scope the caller does not hold (again, or held by another) is not_found, nothing
+    // released: bob keeps both.
+    for scopes in [vec!["spec-1"], vec!["spec-3", "spec-1"]] {
+        let err = a
+            .release(&Release {
+                owner: "alice".into(),
+                scopes: scopes.iter().map(|s| (*s).to_owned()).collect(),
+                ..Release::default()
+            })
+            .unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::NotFound, "{err}");
+        assert_eq!(err.context_value("scope"), Some(scopes[0]), "{err}");
+    }
+    let err = b
+        .release(&Release {
+            owner: "bob".into(),
+            scopes: vec!["spec-1".into(), "spec-9".into()],
+            ..Release::default()
+        })
+        .unwrap_err();
+    assert_eq!(err.context_value("scope"), Some("spec-9"), "{err}");
+    let bob = b.claim(&scoped("bob", "spec-2")).unwrap().live.unwrap();
+    assert_eq!(bob.scopes, ["spec-2", "spec-1"], "nothing released");
 }
 
 #[test]

@@ -300,11 +300,11 @@ pub fn claim_scopes<S: Store + ?Sized>(
     })
 }
 
-/// Releases `release.scopes` from `release.owner`'s live entry in `dir` (scopes it does not
-/// hold are left alone).
+/// Releases `release.scopes` from `release.owner`'s live entry in `dir`.
 ///
 /// # Errors
-/// [`ErrorKind::NotFound`] when the owner has no live entry; [`ErrorKind::Conflict`] when the
+/// [`ErrorKind::NotFound`] when the owner has no live entry, or its entry does not hold one of
+/// the scopes (context `scope`; nothing released, as a session nobody holds); [`ErrorKind::Conflict`] when the
 /// entry belongs to another owner; as [`heartbeat_live`] otherwise.
 pub fn release_scopes<S: Store + ?Sized>(
     store: &S,
@@ -333,6 +333,19 @@ pub fn release_scopes<S: Store + ?Sized>(
             )
             .with_context("key", key.as_str())
             .with_context("owner", entry.owner.clone()));
+        }
+        if let Some(scope) = release.scopes.iter().find(|s| !entry.scopes.contains(s)) {
+            return Err(Error::new(
+                ErrorKind::NotFound,
+                format!(
+                    "live session `{}` of `{}` does not hold scope `{}`",
+                    id.escape_debug(),
+                    entry.owner.escape_debug(),
+                    scope.escape_debug()
+                ),
+            )
+            .with_context("key", key.as_str())
+            .with_context("scope", scope.clone()));
         }
         entry.scopes.retain(|s| !release.scopes.contains(s));
         store.write(&key, &encode(&key, &entry)?)?;
