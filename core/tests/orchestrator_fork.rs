@@ -446,3 +446,93 @@ fn each_save_records_the_head_and_resume_says_what_moved() {
         ))
     );
 }
+
+/// A clock one second further on at every reading.
+#[derive(Clone, Debug)]
+struct Ticking(std::sync::Arc<std::sync::atomic::AtomicI64>);
+
+impl session_state::Clock for Ticking {
+    fn now(&self) -> chrono::DateTime<chrono::Utc> {
+        let n = self.0.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        chrono::DateTime::from_timestamp(1_800_000_000 + n, 0).unwrap()
+    }
+}
+
+/// A store that, at its first `update`, lets `first` run before the caller's update goes on,
+/// as a process that took the lock first.
+struct Overtaken<'a> {
+    store: &'a MemoryStore,
+    first: std::cell::RefCell<Option<Box<dyn FnOnce() + 'a>>>,
+}
+
+impl Store for Overtaken<'_> {
+    fn read(&self, key: &Key) -> session_state::Result<Option<Vec<u8>>> {
+        self.store.read(key)
+    }
+    fn write(&self, key: &Key, data: &[u8]) -> session_state::Result<()> {
+        self.store.write(key, data)
+    }
+    fn delete(&self, key: &Key) -> session_state::Result<bool> {
+        self.store.delete(key)
+    }
+    fn list(&self, prefix: &Key) -> session_state::Result<Vec<Key>> {
+        self.store.list(prefix)
+    }
+    fn update(
+        &self,
+        key: &Key,
+        apply: &mut session_state::UpdateFn<'_>,
+    ) -> session_state::Result<()> {
+        let first = self.first.borrow_mut().take();
+        if let Some(first) = first {
+            first();
+        }
+        self.store.update(key, apply)
+    }
+}
+
+/// Two forks racing: the one that got the lock second forks the first one's copy, and is
+/// created after it (the instant is taken under the lock).
+#[test]
+fn a_fork_that_waited_for_the_lock_is_created_after_the_fork_it_copies() {
+    let store = MemoryStore::new();
+    let clock = Ticking(std::sync::Arc::new(std::sync::atomic::AtomicI64::new(0)));
+    let base = OrchestratorStore::new(&store, clock.clone());
+    base.record_new(
+        &NewSession {
+            goal: "g".into(),
+            ..NewSession::default()
+        },
+        project(),
+        Some("base"),
+    )
+    .unwrap();
+    let fork = |id: &str| ForkOptions {
+        new_id: Some(id.into()),
+        ..ForkOptions::default()
+    };
+    let other = OrchestratorStore::new(&store, clock.clone());
+    let overtaken = Overtaken {
+        store: &store,
+        first: std::cell::RefCell::new(Some(Box::new(|| {
+            other.fork(&fork("fk-first")).unwrap();
+        }))),
+    };
+    let late = OrchestratorStore::new(&overtaken, clock)
+        .fork(&fork("fk-second"))
+        .unwrap();
+    let first: OrchestratorSession = serde_json::from_slice(
+        &store
+            .read(&history_key("fk-first").unwrap())
+            .unwrap()
+            .unwrap(),
+    )
+    .unwrap();
+    assert_eq!(ForkedFrom::of(&late).unwrap().session_id, "fk-first");
+    assert!(
+        late.created.utc() > first.created.utc(),
+        "{} after {}",
+        late.created,
+        first.created
+    );
+}

@@ -208,7 +208,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 written = Some((archive.clone(), current.session_id.clone()));
                 archived = Some((archive, current));
             }
-            let mut doc = forked_copy(&source, &new_id, now);
+            // Stamped under the lock, so that forks serialised by it are in the order they ran.
+            let mut doc = forked_copy(&source, &new_id, self.now());
             self.record_head(&mut doc);
             let bytes = self.encode(&key, &doc)?;
             Ok((Some(bytes), (doc, archived)))
