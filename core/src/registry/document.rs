@@ -369,8 +369,8 @@ pub fn parse_sessions(key: &Key, bytes: &[u8]) -> Result<SessionsDocument> {
 
 /// Parses `bytes` as `workflow-chains.json` stored under `key`. The seed only ever adds to this
 /// file, so any entry is read: an object as a [`ChainDefinition`] (see its docs), an entry that
-/// is not an object is left out (and kept in the file by `create_chain`, see
-/// [`parse_chain_entries`]).
+/// is not an object is left out (and kept in the file by `create_chain`, which reads every
+/// entry as it is).
 ///
 /// # Errors
 /// [`ErrorKind::CorruptState`](crate::ErrorKind::CorruptState) naming `key` when the bytes are
@@ -390,7 +390,7 @@ pub fn parse_chains(key: &Key, bytes: &[u8]) -> Result<ChainsDocument> {
 ///
 /// # Errors
 /// As [`parse_chains`].
-pub fn parse_chain_entries(key: &Key, bytes: &[u8]) -> Result<Map<String, Value>> {
+pub(crate) fn parse_chain_entries(key: &Key, bytes: &[u8]) -> Result<Map<String, Value>> {
     parse_typed(key, bytes)
 }
 
