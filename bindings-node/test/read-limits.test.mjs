@@ -13,7 +13,7 @@ test('a registry file over maxDocumentBytes is refused untouched, a raised limit
   store.write('.moai/memory/agent-sessions.json', bytes)
   const small = new AgentRegistry(store, { maxDocumentBytes: 1024 })
   throwsCode(() => small.resumeId('a'), 'invalid_input')
-  assert.throws(() => small.register('b', 'id-2', 1), /more than the limit of 1024 bytes/)
+  assert.throws(() => small.register('b', 'id-2', 1), /more than the limit of 1024 bytes.*pass a larger `\{ maxDocumentBytes: \.\.\. \}` option/)
   assert.deepEqual(store.read('.moai/memory/agent-sessions.json'), bytes)
   assert.equal(new AgentRegistry(store, { maxDocumentBytes: 8192 }).resumeId('a'), 'id-1')
   throwsCode(() => new AgentRegistry(store, { maxDocumentBytes: 'big' }), 'invalid_input')

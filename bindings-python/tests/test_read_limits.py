@@ -19,6 +19,7 @@ def test_session_manager_refuses_a_registry_file_over_max_document_bytes(tmp_pat
     with pytest.raises(InvalidInputError, match="more than the limit of 1024 bytes") as info:
         SessionManager(session_file=path, transcript_dir=tmp_path / "t", max_document_bytes=1024)
     assert info.value.context["limit"] == "1024"
+    assert "pass a larger `max_document_bytes=`" in str(info.value), str(info.value)
     assert path.read_bytes() == before
     assert not list(tmp_path.glob("*.corrupt-*")), "not corrupt: nothing kept aside"
     manager = SessionManager(session_file=path, transcript_dir=tmp_path / "t", max_document_bytes=8192)

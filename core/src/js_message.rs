@@ -9,11 +9,29 @@ use crate::{Error, Hint};
 /// caller in the JS API's terms (`{ replace: true }`, `doctor({ fix: true })`,
 /// `{ takeover: true }`), if anything.
 pub fn js_message(err: &Error) -> String {
-    format!(
-        "{}{}",
-        err.message(),
-        err.hint().map(advice).unwrap_or_default()
-    )
+    let advice = match err.hint() {
+        Some(Hint::RaiseLimit { option }) => format!(
+            ": pass a larger `{{ {}: ... }}` option where the store that read it is made",
+            camel_case(option)
+        ),
+        Some(hint) => advice(hint).to_owned(),
+        None => String::new(),
+    };
+    format!("{}{advice}", err.message())
+}
+
+/// `max_document_bytes` as the JS options spell it: `maxDocumentBytes`.
+fn camel_case(snake: &str) -> String {
+    let mut words = snake.split('_');
+    let mut out = words.next().unwrap_or_default().to_owned();
+    for word in words {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.extend(first.to_uppercase());
+            out.push_str(chars.as_str());
+        }
+    }
+    out
 }
 
 /// The members, besides `message` ([`js_message`]), of the JS `Error` both JS packages throw
@@ -63,6 +81,14 @@ mod tests {
         assert!(message.starts_with("it exists: pass the option `{ replace: true }`"));
         let repair = Error::new(ErrorKind::CorruptState, "bad").with_hint(Hint::Repair);
         assert!(js_message(&repair).contains("`doctor({ fix: true })`"));
+        let limit = Error::new(ErrorKind::InvalidInput, "too big").with_hint(Hint::RaiseLimit {
+            option: "max_document_bytes",
+        });
+        assert!(
+            js_message(&limit).starts_with("too big: pass a larger `{ maxDocumentBytes: ... }`"),
+            "{}",
+            js_message(&limit)
+        );
         let takeover = Error::new(ErrorKind::Conflict, "owned").with_hint(Hint::Takeover);
         assert!(js_message(&takeover).contains("`{ takeover: true }`"));
         assert_eq!(js_message(&Error::invalid_input("no hint")), "no hint");
