@@ -35,8 +35,13 @@ pub struct SessionsDocument {
     pub metadata: IndexMap<String, AgentMetadata>,
     /// When the file was last written: naive ISO 8601 (`2026-11-29T17:46:13.209060`).
     /// The seed writes local time; this library writes the [`Clock`](crate::Clock)'s UTC time
-    /// without an offset, see `python_isoformat`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    /// without an offset, see `python_isoformat`. A value of another type reads as absent:
+    /// every write sets it, as the seed's does.
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "text_or_absent"
+    )]
     pub last_updated: Option<String>,
     /// Agent id to its registered result (added by this library; the seed keeps results in
     /// memory only and ignores this key when it loads the file).
@@ -187,6 +192,16 @@ where
     T: Deserialize<'de>,
 {
     T::deserialize(deserializer).map(Some)
+}
+
+/// A string as itself; any other value (one the seed only ever overwrites) as absent.
+fn text_or_absent<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> std::result::Result<Option<String>, D::Error> {
+    Ok(match Value::deserialize(deserializer)? {
+        Value::String(text) => Some(text),
+        _ => None,
+    })
 }
 
 /// A present `resume_count`: a number as written, or a `bool` as the integer Python's `bool` is
@@ -571,6 +586,20 @@ mod tests {
         assert_eq!(meta.extra.get("created_at"), Some(&Value::Null));
         assert_eq!(meta.last_resumed_at.as_deref(), Some("t2"));
         assert_eq!(meta.extra.get("x"), Some(&Value::Bool(true)));
+    }
+
+    #[test]
+    fn a_last_updated_of_another_type_reads_as_absent_and_is_set_by_the_next_write() {
+        let key = Key::new("a.json").unwrap();
+        for written in ["5", "null", "[1]"] {
+            let text = format!(r#"{{"sessions": {{"a": "1"}}, "last_updated": {written}}}"#);
+            let doc = parse_sessions(&key, text.as_bytes()).unwrap();
+            assert_eq!(
+                (doc.last_updated, doc.sessions.len()),
+                (None, 1),
+                "{written}"
+            );
+        }
     }
 
     #[test]

@@ -135,9 +135,11 @@ case("reg_duplicate_sessions", R, {"text": "{\"sessions\": {}, \"sessions\": {}}
 for path, value in [("sessions", []), ("sessions/spec-builder", 5), ("chains", "c"),
                     ("chains/SPEC-AUTH-001-planning", "spec-abc123"), ("chains/SPEC-AUTH-001-planning/0", 5),
                     ("metadata", []), ("metadata/spec-abc123", "m"), ("metadata/spec-abc123/resume_count", "1"),
-                    ("last_updated", 5), ("results", [])]:
+                    ("results", [])]:
     case("reg_wrong_" + path.split("/")[0] + "_" + str(path.count("/")) + "_" + type(value).__name__, R,
          {"base": R, "set": {"/" + path: value}}, "corrupt_state", "`%s` of the wrong type" % path)
+case("reg_last_updated_int", R, {"base": R, "set": {"/last_updated": 5}}, "ok",
+     "`last_updated` of another type: the seed only ever overwrites it, so it reads as absent")
 case("reg_symlink_folder_out", R, {"symlink": "folder"}, "ok", "`.moai` is a link the user made to a folder elsewhere (dotfiles): followed")
 C = "chains"
 case("chains_top_array", C, {"text": "[]"}, "corrupt_state", "top-level array")
