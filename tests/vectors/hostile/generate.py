@@ -183,7 +183,7 @@ doc = {
         "load API of its `target` over a filesystem store in a temporary folder, and must give "
         "`expected` (an error code, or \"ok\" for a control) with no panic, nothing written outside "
         "the root, and the original bytes kept (in place, or copied aside as `<key>.corrupt-<stamp>` "
-        "when a later save replaces them). Shared by the Rust, Python, Node and wasm suites."
+        "when a later save replaces them). Run by core/tests/hostile_documents.rs; every package's load is that core parse."
     ),
     "targets": {
         "orchestrator": "`.claude/orchestrator-session.json`, read by the orchestrator store's `load` (salvage included)",
