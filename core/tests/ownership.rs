@@ -480,3 +480,33 @@ fn a_lease_that_cannot_be_read_or_counted_on_is_corrupt_until_a_forced_claim_set
         assert_eq!(lease_copies(&a), 1, "{what}: the old lease kept aside");
     }
 }
+
+#[test]
+fn doctor_reports_a_lease_that_does_not_read_and_fix_moves_it_aside() {
+    let (a, _, _) = two_handles();
+    a.record_new(
+        &NewSession {
+            goal: "goal".into(),
+            ..NewSession::default()
+        },
+        project(),
+        Some("abc"),
+    )
+    .unwrap();
+    a.claim(&claim("alice")).unwrap();
+    let healthy = a.doctor(false).unwrap();
+    assert!(healthy.problems.is_empty(), "{healthy:?}");
+    assert_eq!(healthy.checked, 2, "the session and its lease");
+    a.store().write(&owner_key(), b"garbage").unwrap();
+    let found = a.doctor(false).unwrap();
+    assert_eq!(found.problems.len(), 1, "{found:?}");
+    assert_eq!(found.problems[0].key, OWNER_KEY);
+    assert!(found.problems[0].fixable);
+    let fixed = a.doctor(true).unwrap();
+    assert!(fixed.problems.is_empty(), "{fixed:?}");
+    assert_eq!(fixed.repaired[0].key, OWNER_KEY);
+    assert_eq!(lease_copies(&a), 1);
+    assert!(a.lease().unwrap().is_none(), "owned by nobody");
+    let lease = a.claim(&claim("bob")).unwrap().lease.unwrap();
+    assert_eq!(lease.epoch, 1);
+}

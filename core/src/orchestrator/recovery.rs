@@ -72,7 +72,7 @@ pub struct Repair {
 /// What `doctor` found and did.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct DoctorReport {
-    /// How many files were checked (current plus history).
+    /// How many files were checked (current, history and the session's lease).
     pub checked: usize,
     /// Problems left (after fixing, when asked).
     pub problems: Vec<Problem>,
@@ -229,6 +229,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 report.problems.push(problem(&key, &err, fixable));
             }
         }
+        self.check_lease(fix, &mut report)?;
         if let Some(folder) = current_key().parent() {
             report.leftovers = if fix {
                 self.store.remove_leftovers(&folder)?
@@ -242,6 +243,54 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             self.rebuild_index()?;
         }
         Ok(report)
+    }
+}
+
+impl<S: Store, C: Clock> OrchestratorStore<S, C> {
+    /// Checks the session's lease file; with `fix`, one that does not read is moved aside
+    /// (kept as a corrupt copy, then removed, under the session's lock as every lease change):
+    /// the session is then owned by nobody and the next claim starts at epoch 1.
+    fn check_lease(&self, fix: bool, report: &mut DoctorReport) -> Result<()> {
+        let key = crate::ownership::owner_key();
+        if self.store.read(&key)?.is_none() {
+            return Ok(());
+        }
+        report.checked += 1;
+        let Err(err) = crate::ownership::read_lease(&self.store, &key) else {
+            return Ok(());
+        };
+        if !fix {
+            report.problems.push(problem(&key, &err, true));
+            return Ok(());
+        }
+        let copy = update_with(&self.store, &current_key(), |_| {
+            let Some(bytes) = self.store.read(&key)? else {
+                return Ok((None, None));
+            };
+            if crate::ownership::read_lease(&self.store, &key).is_ok() {
+                return Ok((None, None));
+            }
+            let copy = crate::corrupt_copy::keep_corrupt_copy(
+                &self.store,
+                &key,
+                &bytes,
+                self.clock.now(),
+            )?;
+            self.store.delete(&key)?;
+            Ok((None, Some(copy)))
+        })?;
+        if let Some(copy) = copy {
+            report.repaired.push(Repair {
+                key: key.to_string(),
+                action: RepairAction::MovedAside,
+                kept_copy: copy.to_string(),
+                missing: Vec::new(),
+                replaced: Vec::new(),
+                partial: Vec::new(),
+                limit: None,
+            });
+        }
+        Ok(())
     }
 }
 
