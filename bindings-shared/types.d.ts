@@ -444,7 +444,8 @@ export interface ChainStatus {
    */
   unexpected: string[];
   /**
-   * Whether every expected agent is done (false for an undefined chain).
+   * Whether every expected agent is done (false for an undefined chain, and for one whose
+   * `expected_sequence` holds items that are not names).
    */
   complete: boolean;
 }
@@ -760,7 +761,7 @@ export interface DecisionInput {
  */
 export interface DoctorReport {
   /**
-   * How many files were checked (current plus history).
+   * How many files were checked (current, history and the session's lease).
    */
   checked: number;
   /**
@@ -1659,7 +1660,8 @@ export interface SessionsDocument {
   /**
    * When the file was last written: naive ISO 8601 (`2026-11-29T17:46:13.209060`).
    * The seed writes local time; this library writes the `Clock`'s UTC time
-   * without an offset, see `python_isoformat`.
+   * without an offset, see `python_isoformat`. A value of another type reads as absent:
+   * every write sets it, as the seed's does.
    */
   last_updated?: string;
   /**

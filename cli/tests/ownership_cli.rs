@@ -148,6 +148,7 @@ fn a_corrupt_lease_file_is_named_and_a_forced_claim_sets_it_aside() {
     let (_dir, root) = project();
     ok(&root, &["new", "--goal", "g", "--id", "s1"]);
     ok_as(&root, "alice", &["claim"]);
+    ok_as(&root, "alice", &["start"]);
     let lease = root.join(".claude/orchestrator-session.owner.json");
     std::fs::write(&lease, "garbage").unwrap();
     let out = run_as(&root, Some("alice"), &["decision", "use x"]);
@@ -162,6 +163,21 @@ fn a_corrupt_lease_file_is_named_and_a_forced_claim_sets_it_aside() {
         "{err}"
     );
     assert!(err.contains("a claim with force"), "{err}");
+    // A Claude Code session starting is told, with the resume block, how to get past it.
+    let start = hook(&hook_payload(
+        "SessionStart",
+        &root,
+        "claude-1",
+        &json!({"source": "startup"}),
+    ));
+    let told: Value = serde_json::from_str(&stdout(&start)).unwrap();
+    let told = told["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap();
+    assert!(
+        told.contains("Not yours to write") && told.contains("doctor --fix"),
+        "{told}"
+    );
     ok_as(&root, "alice", &["claim", "--force"]);
     ok_as(&root, "alice", &["decision", "use x"]);
     let kept: Vec<_> = std::fs::read_dir(root.join(".claude"))

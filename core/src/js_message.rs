@@ -20,15 +20,17 @@ pub fn js_message(err: &Error) -> String {
     format!("{}{advice}", err.message())
 }
 
-/// `max_document_bytes` as the JS options spell it: `maxDocumentBytes`.
+/// `max_document_bytes` as the JS options spell it: `maxDocumentBytes` (ASCII only: option
+/// names are, and the Unicode case tables would weigh on the wasm).
 fn camel_case(snake: &str) -> String {
-    let mut words = snake.split('_');
-    let mut out = words.next().unwrap_or_default().to_owned();
-    for word in words {
-        let mut chars = word.chars();
-        if let Some(first) = chars.next() {
-            out.extend(first.to_uppercase());
-            out.push_str(chars.as_str());
+    let mut out = String::with_capacity(snake.len());
+    let mut upper = false;
+    for c in snake.chars() {
+        if c == '_' {
+            upper = true;
+        } else {
+            out.push(if upper { c.to_ascii_uppercase() } else { c });
+            upper = false;
         }
     }
     out

@@ -381,7 +381,7 @@ fn scopes_are_claimed_and_released_without_touching_the_session() {
 
 #[test]
 fn bad_arguments_are_typed_errors() {
-    let (a, _, _) = two_handles();
+    let (a, _, clock) = two_handles();
     for owner in ["", "  ", "a\nb"] {
         let err = a.claim(&claim(owner)).unwrap_err();
         assert_eq!(err.kind(), ErrorKind::InvalidInput, "{owner:?}");
@@ -420,6 +420,38 @@ fn bad_arguments_are_typed_errors() {
         assert_eq!(err.context_value("field"), Some(flag), "{err}");
     }
     assert!(a.live_sessions().unwrap().is_empty(), "nothing claimed");
+    // A ttl or lease length out of range is refused before the lease or the live entry changes.
+    a.claim(&claim("alice")).unwrap();
+    let before = a.lease().unwrap();
+    let err = a
+        .claim(&Claim {
+            force: true,
+            ttl_seconds: Some(0),
+            ..claim("bob")
+        })
+        .unwrap_err();
+    assert_eq!(err.context_value("field"), Some("ttl_seconds"), "{err}");
+    assert_eq!(a.lease().unwrap(), before, "the lease did not change hands");
+    let entries = |a: &Handle| -> Vec<_> {
+        a.live_sessions()
+            .unwrap()
+            .into_iter()
+            .map(|s| s.entry)
+            .collect()
+    };
+    let live = entries(&a);
+    clock.advance(10); // a refresh would move the heartbeat
+    let err = a
+        .heartbeat(&Heartbeat {
+            owner: "alice".into(),
+            session_id: None,
+            lease_seconds: Some(0),
+            ttl_seconds: None,
+            process: ProcessInfo::default(),
+        })
+        .unwrap_err();
+    assert_eq!(err.context_value("field"), Some("lease_seconds"), "{err}");
+    assert_eq!(entries(&a), live, "the live entry was not refreshed");
 }
 
 /// Every `.corrupt-*` copy of the lease file.
@@ -433,23 +465,12 @@ fn lease_copies(handle: &Handle) -> usize {
         .count()
 }
 
+/// The epoch a lease started again gets at the `Moving` clock's start: its time in ms.
+const RESTART_EPOCH: u64 = 1_767_225_600_000;
+
 #[test]
-fn a_lease_that_cannot_be_read_or_counted_on_is_corrupt_until_a_forced_claim_sets_it_aside() {
-    let max = u64::MAX;
-    for (what, text) in [
-        ("garbage", "garbage".to_owned()),
-        ("an array", "[]".to_owned()),
-        (
-            "an epoch at its largest, held",
-            format!(
-                r#"{{"owner": "o1", "epoch": {max}, "expires": "2020-01-01T00:00:00Z", "lease_seconds": 300}}"#
-            ),
-        ),
-        (
-            "an epoch at its largest, released",
-            format!(r#"{{"owner": null, "epoch": {max}, "lease_seconds": 300}}"#),
-        ),
-    ] {
+fn a_lease_that_does_not_read_is_corrupt_until_a_forced_claim_sets_it_aside() {
+    for text in ["garbage", "[]", r#"{"owner": 5}"#] {
         let (a, _, _) = two_handles();
         a.store().write(&owner_key(), text.as_bytes()).unwrap();
         let err = a
@@ -458,12 +479,12 @@ fn a_lease_that_cannot_be_read_or_counted_on_is_corrupt_until_a_forced_claim_set
                 ..claim("o2")
             })
             .unwrap_err();
-        assert_eq!(err.kind(), ErrorKind::CorruptState, "{what}: {err}");
+        assert_eq!(err.kind(), ErrorKind::CorruptState, "{text}: {err}");
         assert!(
             err.message().contains("a claim with force"),
-            "{what}: {err}"
+            "{text}: {err}"
         );
-        assert_eq!(lease_copies(&a), 0, "{what}");
+        assert_eq!(lease_copies(&a), 0, "{text}");
         let lease = a
             .claim(&Claim {
                 force: true,
@@ -472,13 +493,45 @@ fn a_lease_that_cannot_be_read_or_counted_on_is_corrupt_until_a_forced_claim_set
             .unwrap()
             .lease
             .unwrap();
+        assert_eq!(lease.owner.as_deref(), Some("o2"), "{text}");
         assert_eq!(
-            (lease.owner.as_deref(), lease.epoch),
-            (Some("o2"), 1),
-            "{what}"
+            lease.epoch,
+            RESTART_EPOCH + 1,
+            "{text}: above any epoch counted before"
         );
-        assert_eq!(lease_copies(&a), 1, "{what}: the old lease kept aside");
+        assert_eq!(lease_copies(&a), 1, "{text}: the old lease kept aside");
     }
+}
+
+/// An epoch at the largest `u64` starts again above any count instead of overflowing (a panic
+/// in debug builds, a wrap to 0 in release ones), and the claim is recorded as any other.
+#[test]
+fn a_lease_at_the_largest_epoch_starts_again_above_any_count() {
+    let max = u64::MAX;
+    let (a, _, _) = two_handles();
+    let held = format!(
+        r#"{{"owner": "o1", "epoch": {max}, "expires": "2020-01-01T00:00:00Z", "lease_seconds": 300, "note": "x"}}"#
+    );
+    a.store().write(&owner_key(), held.as_bytes()).unwrap();
+    let lease = a
+        .claim(&Claim {
+            takeover: true,
+            ..claim("o2")
+        })
+        .unwrap()
+        .lease
+        .unwrap();
+    assert_eq!(lease.epoch, RESTART_EPOCH);
+    assert_eq!(lease.took_over_from.as_deref(), Some("o1"));
+    assert_eq!(lease.extra.get("note"), Some(&json!("x")), "kept");
+    assert_eq!(lease_copies(&a), 0, "a lease that reads is no corrupt file");
+    let released = format!(r#"{{"owner": null, "epoch": {max}, "lease_seconds": 300}}"#);
+    a.store().write(&owner_key(), released.as_bytes()).unwrap();
+    assert_eq!(
+        a.claim(&claim("o3")).unwrap().lease.unwrap().epoch,
+        RESTART_EPOCH
+    );
+    assert!(a.doctor(false).unwrap().problems.is_empty());
 }
 
 #[test]
@@ -506,7 +559,22 @@ fn doctor_reports_a_lease_that_does_not_read_and_fix_moves_it_aside() {
     assert!(fixed.problems.is_empty(), "{fixed:?}");
     assert_eq!(fixed.repaired[0].key, OWNER_KEY);
     assert_eq!(lease_copies(&a), 1);
-    assert!(a.lease().unwrap().is_none(), "owned by nobody");
-    let lease = a.claim(&claim("bob")).unwrap().lease.unwrap();
-    assert_eq!(lease.epoch, 1);
+    let released = a.lease().unwrap().unwrap();
+    assert_eq!(released.owner, None, "owned by nobody");
+    assert!(a.doctor(false).unwrap().problems.is_empty(), "fixed");
+    // alice's handle still writes as epoch 1: the next owner's epoch is above it, so alice is
+    // fenced out even when the next owner is alice again.
+    let lease = a.claim(&claim("alice")).unwrap().lease.unwrap();
+    assert_eq!(lease.epoch, RESTART_EPOCH + 1);
+    let stale = OrchestratorStore::new(a.store().clone(), Moving::new()).with_writer(Writer {
+        owner: "alice".into(),
+        epoch: Some(1),
+    });
+    let err = stale
+        .record_decision(&session_state::orchestrator::DecisionInput {
+            decision: "d".into(),
+            why: None,
+        })
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Conflict, "{err}");
 }

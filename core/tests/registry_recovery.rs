@@ -264,6 +264,10 @@ fn any_entry_of_the_chains_file_is_read_and_kept() {
     let report = reg.doctor(false).unwrap();
     assert!(report.problems.is_empty(), "{report:?}");
 
+    // A sequence holding a number: its names are expected, and it is never complete.
+    let status = reg.chain_status("legacy").unwrap();
+    assert_eq!(status.expected, ["spec-builder"]);
+    assert!(status.defined && !status.complete, "{status:?}");
     reg.create_chain("spec-2", &["c".into()], None).unwrap();
     let written: serde_json::Value =
         serde_json::from_slice(&store.read(&key(CHAINS_KEY)).unwrap().unwrap()).unwrap();

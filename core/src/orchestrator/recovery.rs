@@ -247,9 +247,9 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 }
 
 impl<S: Store, C: Clock> OrchestratorStore<S, C> {
-    /// Checks the session's lease file; with `fix`, one that does not read is moved aside
-    /// (kept as a corrupt copy, then removed, under the session's lock as every lease change):
-    /// the session is then owned by nobody and the next claim starts at epoch 1.
+    /// Checks the session's lease file; with `fix`, one that does not read is set aside (kept
+    /// as a corrupt copy, then replaced by a released lease whose epoch is above the old ones,
+    /// under the session's lock as every lease change): the session is then owned by nobody.
     fn check_lease(&self, fix: bool, report: &mut DoctorReport) -> Result<()> {
         let key = crate::ownership::owner_key();
         if self.store.read(&key)?.is_none() {
@@ -270,19 +270,14 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             if crate::ownership::read_lease(&self.store, &key).is_ok() {
                 return Ok((None, None));
             }
-            let copy = crate::corrupt_copy::keep_corrupt_copy(
-                &self.store,
-                &key,
-                &bytes,
-                self.clock.now(),
-            )?;
-            self.store.delete(&key)?;
+            let now = crate::time::Timestamp::from_utc(self.clock.now());
+            let copy = crate::ownership::set_aside_lease(&self.store, &key, &bytes, now)?;
             Ok((None, Some(copy)))
         })?;
         if let Some(copy) = copy {
             report.repaired.push(Repair {
                 key: key.to_string(),
-                action: RepairAction::MovedAside,
+                action: RepairAction::Rewritten,
                 kept_copy: copy.to_string(),
                 missing: Vec::new(),
                 replaced: Vec::new(),

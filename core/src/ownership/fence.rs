@@ -81,6 +81,8 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         // The owner and the live entry's id are checked before anything is claimed.
         check_name("owner", &claim.owner)?;
         caller_live_key(&live_dir(), claim.session_id.as_deref(), &claim.owner)?;
+        // Refused before the lease changes hands (the live entry is written after it).
+        super::live::check_ttl(claim.ttl_seconds)?;
         let goal = self.current_goal();
         if !claim.scopes.is_empty() {
             let live = claim_scopes(&self.store, &live_dir(), claim, goal.as_deref(), now)?;
@@ -156,6 +158,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// [`claim`](Self::claim) otherwise. A lease held by someone else is not an error: the
     /// outcome says `renewed: false` and shows that lease.
     pub fn heartbeat(&self, heartbeat: &Heartbeat) -> Result<HeartbeatOutcome> {
+        // Refused before the live entry is refreshed (the lease is renewed after it).
+        if let Some(seconds) = heartbeat.lease_seconds {
+            super::lease::check_seconds("lease_seconds", seconds)?;
+        }
         let now = self.now();
         let live = heartbeat_live(
             &self.store,

@@ -74,7 +74,7 @@ fn seconds(n: u64) -> Duration {
     Duration::seconds(i64::try_from(n).unwrap_or(i64::MAX / 1000))
 }
 
-fn check_seconds(field: &'static str, value: u64) -> Result<u64> {
+pub(crate) fn check_seconds(field: &'static str, value: u64) -> Result<u64> {
     if (1..=MAX_SECONDS).contains(&value) {
         Ok(value)
     } else {
@@ -104,18 +104,49 @@ fn parse_lease(owner_key: &Key, bytes: &[u8]) -> Result<Lease> {
         .map_err(|e| Error::corrupt(owner_key, format!("{e}; {SET_ASIDE}")))
 }
 
-/// The epoch after `old`'s; `corrupt_state` when there is none (no later owner could be told
-/// apart from the holders before it).
-fn next_epoch(old: &Lease, owner_key: &Key) -> Result<u64> {
-    old.epoch.checked_add(1).ok_or_else(|| {
-        Error::corrupt(
-            owner_key,
-            format!(
-                "its epoch is {}, the largest there is; {SET_ASIDE}",
-                old.epoch
-            ),
-        )
-    })
+/// The epoch after `old`'s: one more, or, past the largest, [`restart_epoch`].
+fn next_epoch(old: &Lease, now: Timestamp) -> u64 {
+    old.epoch
+        .checked_add(1)
+        .unwrap_or_else(|| restart_epoch(now))
+}
+
+/// The epoch of a lease started again (its file set aside, or its count at the largest):
+/// `now` in milliseconds since 1970, above any count of owners reached one by one, so that no
+/// holder of an earlier epoch passes the fence.
+pub(crate) fn restart_epoch(now: Timestamp) -> u64 {
+    u64::try_from(now.utc().timestamp_millis())
+        .unwrap_or(1)
+        .max(1)
+}
+
+/// Sets aside the lease file `bytes` that does not read: a copy kept (`<key>.corrupt-<stamp>`),
+/// then a released lease in its place whose epoch is [`restart_epoch`], so that the next claim
+/// fences out every holder of the old one. Runs under the session's lock (the caller's
+/// update). Returns the copy's key.
+pub(crate) fn set_aside_lease<S: Store + ?Sized>(
+    store: &S,
+    owner_key: &Key,
+    bytes: &[u8],
+    now: Timestamp,
+) -> Result<Key> {
+    let copy = keep_corrupt_copy(store, owner_key, bytes, now.utc())?;
+    let released = Lease {
+        owner: None,
+        epoch: restart_epoch(now),
+        claimed: None,
+        renewed: None,
+        expires: None,
+        lease_seconds: 0,
+        process: ProcessInfo::default(),
+        forced: false,
+        took_over_from: None,
+        released: Some(now),
+        released_by: None,
+        extra: IndexMap::new(),
+    };
+    write_lease(store, owner_key, &released)?;
+    Ok(copy)
 }
 
 fn write_lease<S: Store + ?Sized>(store: &S, owner_key: &Key, lease: &Lease) -> Result<()> {
@@ -229,25 +260,20 @@ pub fn claim_lease<S: Store + ?Sized>(
     update_with(store, session, |_| {
         let old = match store.read(&owner_key)? {
             None => None,
-            Some(bytes) => {
-                let read = parse_lease(&owner_key, &bytes);
-                let stuck = read.as_ref().map_or(true, |old| {
-                    old.owner.as_deref() != Some(claim.owner.as_str())
-                        && next_epoch(old, &owner_key).is_err()
-                });
-                if stuck && claim.force {
-                    // Forced past a lease that cannot be read or counted on: kept aside first.
-                    keep_corrupt_copy(store, &owner_key, &bytes, now.utc())?;
-                    None
-                } else {
-                    Some(read?)
+            Some(bytes) => match parse_lease(&owner_key, &bytes) {
+                Ok(old) => Some(old),
+                // Forced past a lease that cannot be read: set aside first.
+                Err(_) if claim.force => {
+                    set_aside_lease(store, &owner_key, &bytes, now)?;
+                    read_lease(store, &owner_key)?
                 }
-            }
+                Err(e) => return Err(e),
+            },
         };
         let mut lease = match old {
             Some(old) if old.owner.as_deref() == Some(claim.owner.as_str()) => old,
             Some(old) if old.owner.is_none() => Lease {
-                epoch: next_epoch(&old, &owner_key)?,
+                epoch: next_epoch(&old, now),
                 extra: old.extra,
                 ..fresh(claim, now)
             },
@@ -274,7 +300,7 @@ pub fn claim_lease<S: Store + ?Sized>(
                     });
                 }
                 Lease {
-                    epoch: next_epoch(&old, &owner_key)?,
+                    epoch: next_epoch(&old, now),
                     forced: !expired,
                     took_over_from: old.owner.clone(),
                     extra: old.extra,

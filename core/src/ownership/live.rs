@@ -16,7 +16,7 @@ use serde_json::Value;
 use super::DEFAULT_TTL_SECONDS;
 use super::arguments::{Claim, Heartbeat, ProcessInfo, Release, check_name};
 use super::keys::{caller_live_key, scopes_key_for};
-use super::lease::MAX_SECONDS;
+use super::lease::check_seconds;
 use crate::corrupt_copy::keep_corrupt_copy;
 use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
@@ -109,14 +109,12 @@ fn ttl(value: Option<u64>, old: Option<&LiveSession>) -> Result<u64> {
     let ttl = value
         .or(old.map(|e| e.ttl_seconds))
         .unwrap_or(DEFAULT_TTL_SECONDS);
-    if (1..=MAX_SECONDS).contains(&ttl) {
-        Ok(ttl)
-    } else {
-        Err(
-            Error::invalid_input(format!("ttl_seconds is {ttl}: give 1 to {MAX_SECONDS}"))
-                .with_context("field", "ttl_seconds"),
-        )
-    }
+    check_seconds("ttl_seconds", ttl)
+}
+
+/// Refuses a `ttl_seconds` given out of range before anything is written.
+pub(crate) fn check_ttl(value: Option<u64>) -> Result<()> {
+    value.map_or(Ok(()), |t| check_seconds("ttl_seconds", t).map(drop))
 }
 
 /// The entry `old` (of another owner: refused) refreshed at `now`, or a new one.
@@ -180,9 +178,7 @@ pub fn heartbeat_live<S: Store + ?Sized>(
     now: Timestamp,
 ) -> Result<LiveSession> {
     check_name("owner", &heartbeat.owner)?;
-    if heartbeat.ttl_seconds.is_some() {
-        ttl(heartbeat.ttl_seconds, None)?; // refused before the store is touched
-    }
+    check_ttl(heartbeat.ttl_seconds)?;
     let (key, id) = caller_live_key(dir, heartbeat.session_id.as_deref(), &heartbeat.owner)?;
     update_with(store, &key, |old| {
         let old = old.map(|bytes| parse_entry(&key, bytes)).transpose()?;
@@ -240,9 +236,7 @@ pub fn claim_scopes<S: Store + ?Sized>(
         );
         return Err(Error::invalid_input(message).with_context("field", flag));
     }
-    if claim.ttl_seconds.is_some() {
-        ttl(claim.ttl_seconds, None)?; // refused before the store is touched
-    }
+    check_ttl(claim.ttl_seconds)?;
     let (key, id) = caller_live_key(dir, claim.session_id.as_deref(), &claim.owner)?;
     update_with(store, &scopes_key_for(dir)?, |counter| {
         let mut taken_from_stale = Vec::new();

@@ -1,6 +1,7 @@
 //! Chain views: the seed's results and summary, and the expected-vs-done status.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::document::{AgentResult, ChainsDocument, SessionsDocument};
 
@@ -79,7 +80,8 @@ pub struct ChainStatus {
     pub out_of_order: Vec<String>,
     /// Agent names with a result in the chain that are not expected, in chain order.
     pub unexpected: Vec<String>,
-    /// Whether every expected agent is done (false for an undefined chain).
+    /// Whether every expected agent is done (false for an undefined chain, and for one whose
+    /// `expected_sequence` holds items that are not names).
     pub complete: bool,
 }
 
@@ -99,10 +101,22 @@ pub fn chain_status(
     chains: &ChainsDocument,
     chain_id: &str,
 ) -> ChainStatus {
-    let expected = chains
-        .get(chain_id)
-        .map(|d| d.expected().to_vec())
-        .unwrap_or_default();
+    // A sequence another tool wrote with items that are not names (kept among `extra`): its
+    // names are expected, and the chain is never complete, as its other items can never run.
+    let (expected, whole) = match chains.get(chain_id) {
+        None => (Vec::new(), true),
+        Some(d) => match d.extra.get("expected_sequence") {
+            None => (d.expected().to_vec(), true),
+            Some(raw) => {
+                let names = raw
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str);
+                (names.map(str::to_owned).collect(), false)
+            }
+        },
+    };
     let ran: Vec<String> = chain_results(sessions, chain_id)
         .into_iter()
         .map(|r| r.name().to_owned())
@@ -139,7 +153,7 @@ pub fn chain_status(
     ChainStatus {
         chain_id: chain_id.to_owned(),
         defined: chains.contains_key(chain_id),
-        complete: chains.contains_key(chain_id) && missing.is_empty(),
+        complete: chains.contains_key(chain_id) && missing.is_empty() && whole,
         expected,
         done,
         missing,

@@ -109,10 +109,16 @@ fn store(root: &Path) -> Result<CliStore> {
 /// so that the model does not set out to record work its writes cannot.
 fn not_yours(mut text: String, refused: Option<&session_state::Error>) -> String {
     if let Some(error) = refused {
+        let until = if error.kind() == ErrorKind::Conflict {
+            "until that owner releases it or its lease expires"
+        } else {
+            "until `session-state doctor --fix` sets the lease file aside"
+        };
         let _ = writeln!(
             text,
             "\n⚠️ **Not yours to write**: {error}. Every record this Claude Code session makes is \
-             refused (`conflict`) until that owner releases it or its lease expires."
+             refused (`{}`) {until}.",
+            error.code()
         );
     }
     text

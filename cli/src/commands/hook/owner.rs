@@ -28,11 +28,13 @@ pub fn owner(payload: &Payload) -> Option<String> {
 }
 
 /// Claims the current session for `owner`, taking over a lease that expired; a refusal is
-/// reported on stderr, and returned when another owner holds the session.
+/// reported on stderr, and returned when it also refuses this owner's records (another owner
+/// holds the session, or its lease does not read).
 pub fn claim(sessions: &Sessions, owner: &str) -> Option<session_state::Error> {
+    use session_state::ErrorKind::{Conflict, CorruptState};
     let error = try_claim(sessions, owner).err()?;
     report("SessionStart", &error);
-    (error.kind() == session_state::ErrorKind::Conflict).then_some(error)
+    matches!(error.kind(), Conflict | CorruptState).then_some(error)
 }
 
 /// Who holds the current session's lease, when anyone does (and the lease reads).
