@@ -104,11 +104,11 @@ for (const file of same ? [webWasm] : [webWasm, nodeWasm]) {
   // `--low-memory-unused` lets a constant added to an address become the load's offset (about
   // 4 KB gzip): the two differ only for an address that wraps past 4 GiB into the first KiB,
   // which Rust never computes (pointer arithmetic outside an allocation is undefined).
-  // `--flatten --rereloop` rebuilds the control flow before `-Oz`, run twice: about 3 KB gzip
-  // below one `-Oz` (more runs, or `--converge`, gain under 0.2 KB for half a minute more).
-  step(`wasm-opt --flatten --rereloop -Oz -Oz ${file.slice(pkgDir.length + 1)}`, () =>
+  // `--flatten --rereloop` rebuilds the control flow before `-Oz`: twice, with a last `-Oz`,
+  // about 4 KB gzip below one `-Oz` (a third round, `--gufa` or `--converge` gain nothing).
+  step(`wasm-opt (--flatten --rereloop -Oz) x2 -Oz ${file.slice(pkgDir.length + 1)}`, () =>
     run(wasmOpt, [
-      "--flatten", "--rereloop", "-Oz", "-Oz",
+      "--flatten", "--rereloop", "-Oz", "--flatten", "--rereloop", "-Oz", "-Oz",
       "--low-memory-unused", "--strip-producers", "--strip-target-features",
       ...wasmFeatures, file, "-o", file,
     ]),
