@@ -252,11 +252,11 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     /// under the session's lock as every lease change): the session is then owned by nobody.
     fn check_lease(&self, fix: bool, report: &mut DoctorReport) -> Result<()> {
         let key = crate::ownership::owner_key();
-        if self.store.read(&key)?.is_none() {
+        let Some(bytes) = self.store.read(&key)? else {
             return Ok(());
-        }
+        };
         report.checked += 1;
-        let Err(err) = crate::ownership::read_lease(&self.store, &key) else {
+        let Err(err) = crate::ownership::parse_lease(&key, &bytes) else {
             return Ok(());
         };
         if !fix {
@@ -264,14 +264,14 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             return Ok(());
         }
         let copy = update_with(&self.store, &current_key(), |_| {
+            // Read again under the lock: a claim may have set it aside meanwhile.
             let Some(bytes) = self.store.read(&key)? else {
                 return Ok((None, None));
             };
-            if crate::ownership::read_lease(&self.store, &key).is_ok() {
+            if crate::ownership::parse_lease(&key, &bytes).is_ok() {
                 return Ok((None, None));
             }
-            let now = crate::time::Timestamp::from_utc(self.clock.now());
-            let copy = crate::ownership::set_aside_lease(&self.store, &key, &bytes, now)?;
+            let copy = crate::ownership::set_aside_lease(&self.store, &key, &bytes, self.now())?;
             Ok((None, Some(copy)))
         })?;
         if let Some(copy) = copy {

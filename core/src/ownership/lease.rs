@@ -99,7 +99,7 @@ pub fn read_lease<S: Store + ?Sized>(store: &S, owner_key: &Key) -> Result<Optio
 /// What a corrupt lease file's error adds: how to get past it.
 const SET_ASIDE: &str = "a claim with force keeps a copy aside and starts the lease again";
 
-fn parse_lease(owner_key: &Key, bytes: &[u8]) -> Result<Lease> {
+pub(crate) fn parse_lease(owner_key: &Key, bytes: &[u8]) -> Result<Lease> {
     serde_json::from_slice(bytes)
         .map_err(|e| Error::corrupt(owner_key, format!("{e}; {SET_ASIDE}")))
 }

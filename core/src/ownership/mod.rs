@@ -56,8 +56,8 @@ pub use arguments::{Claim, Heartbeat, MAX_NAME_BYTES, ProcessInfo, Release, Writ
 pub use keys::{
     LIVE_DIR, OWNER_KEY, SCOPES_KEY, live_dir, live_key, live_key_in, owner_key, owner_key_for,
 };
-pub(crate) use lease::set_aside_lease;
 pub use lease::{Lease, check_writer, claim_lease, read_lease, release_lease, renew_lease};
+pub(crate) use lease::{parse_lease, set_aside_lease};
 pub(crate) use live::claimed_by_live_sessions;
 pub use live::{
     LiveSession, LiveStatus, claim_scopes, heartbeat_live, list_live, prune_live, release_scopes,
