@@ -329,7 +329,7 @@ export declare class OrchestratorStore {
   resume(): OrchestratorSession
   /** The verb `agent start`: adds the agent (an agent with the same id is replaced). */
   recordAgentStart(input: AgentStart): OrchestratorSession
-  /** The verb `agent progress`: the agent's `progress`, an integer from 0 to 100. */
+  /** The verb `agent progress`: the agent's `progress`, any number from 0 to 100. */
   recordAgentProgress(input: AgentProgress): OrchestratorSession
   /** The verb `agent done`: status `complete`, its work appended to `completed_work`. */
   recordAgentDone(input: AgentDone): OrchestratorSession

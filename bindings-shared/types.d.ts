@@ -312,7 +312,7 @@ export interface AgentProgress {
    */
   id: string;
   /**
-   * Progress in percent, 0 to 100.
+   * Progress in percent, any number from 0 to 100, kept as written (`75.0`, `62.5`).
    */
   percent: number;
 }

@@ -157,7 +157,7 @@ core_methods!(OrchestratorStore:
     resume() -> OrchestratorSession = "", "OrchestratorSession";
     #[doc = " The verb `agent start`: adds the agent (an agent with the same id is replaced)."]
     record_agent_start(input: Json<AgentStart>) -> OrchestratorSession = "input: AgentStart", "OrchestratorSession";
-    #[doc = " The verb `agent progress`: the agent's `progress`, an integer from 0 to 100."]
+    #[doc = " The verb `agent progress`: the agent's `progress`, any number from 0 to 100."]
     record_agent_progress(input: Json<AgentProgress>) -> OrchestratorSession = "input: AgentProgress", "OrchestratorSession";
     #[doc = " The verb `agent done`: status `complete`, its work appended to `completed_work`."]
     record_agent_done(input: Json<AgentDone>) -> OrchestratorSession = "input: AgentDone", "OrchestratorSession";

@@ -73,6 +73,9 @@ test('lifecycle and recording verbs through a FileStore', () => {
   assert.equal(sessions.start().status, 'in_progress')
   sessions.recordAgentStart({ id: 'code-1', type: 'code', task: 'Implement' })
   assert.equal(sessions.recordAgentProgress({ id: 'code-1', percent: 60 }).agents[0].progress, 60)
+  // Any number from 0 to 100, as a document's progress.
+  assert.equal(sessions.recordAgentProgress({ id: 'code-1', percent: 62.5 }).agents[0].progress, 62.5)
+  assert.equal(sessions.load().agents[0].progress, 62.5)
   throwsCode(() => sessions.recordAgentProgress({ id: 'nobody', percent: 10 }), 'not_found')
   sessions.recordDecision({ decision: 'use bootstrap', why: 'robust' })
   assert.notEqual(sessions.beforeCompression().context_usage.last_compression, null)

@@ -116,8 +116,10 @@ def test_a_whole_number_argument_names_its_range_not_a_rust_type():
     s.record_new("g")
     s.record_agent_start("a", "code", "t")
     with pytest.raises(InvalidInputError) as info:
-        s.record_agent_progress("a", 50.0)
-    assert str(info.value).endswith("expected a whole number from 0 to 255"), str(info.value)
+        s.record_context(2.5)
+    assert str(info.value).endswith(
+        "expected a whole number from 0 to 18446744073709551615"
+    ), str(info.value)
 
 
 @pytest.mark.parametrize(

@@ -90,7 +90,7 @@ def test_record_agent_progress_out_of_range_is_invalid_input(started, percent):
     assert started.load()["agents"][0].get("progress") is None
 
 
-@pytest.mark.parametrize("percent", ["50", 50.0, None])
+@pytest.mark.parametrize("percent", ["50", float("inf"), None])
 def test_record_agent_progress_wrong_type_is_type_error(started, percent):
     with pytest.raises(TypeError, match="percent"):
         started.record_agent_progress("a", percent)
@@ -99,6 +99,20 @@ def test_record_agent_progress_wrong_type_is_type_error(started, percent):
 def test_record_agent_progress_bounds_still_work(started):
     assert started.record_agent_progress("a", 0)["agents"][0]["progress"] == 0
     assert started.record_agent_progress("a", 100)["agents"][0]["progress"] == 100
+
+
+@pytest.mark.parametrize("percent", [75.0, 62.5, 3 / 4 * 100, 0.0])
+def test_record_agent_progress_takes_any_number_from_0_to_100_as_given(started, percent):
+    saved = started.record_agent_progress("a", percent)["agents"][0]["progress"]
+    assert saved == percent and type(saved) is float
+    assert started.load()["agents"][0]["progress"] == percent
+
+
+@pytest.mark.parametrize("percent", [-0.5, 100.5, 1e300])
+def test_record_agent_progress_float_out_of_range_is_invalid_input(started, percent):
+    with pytest.raises(InvalidInputError, match="progress `.*` is not between 0 and 100"):
+        started.record_agent_progress("a", percent)
+    assert started.load()["agents"][0].get("progress") is None
 
 
 @pytest.mark.parametrize("minutes", [2**40, -(2**40), 24 * 60])

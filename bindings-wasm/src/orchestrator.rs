@@ -123,7 +123,7 @@ js_methods!(OrchestratorStore {
     #[doc = " The verb `agent start`: adds the agent (an agent with the same id is replaced)."]
     fn recordAgentStart as record_agent_start(&self, input: Json<AgentStart> = "AgentStart")
         -> "OrchestratorSession";
-    #[doc = " The verb `agent progress`: the agent's `progress`, an integer from 0 to 100."]
+    #[doc = " The verb `agent progress`: the agent's `progress`, any number from 0 to 100."]
     fn recordAgentProgress as record_agent_progress(&self, input: Json<AgentProgress> =
         "AgentProgress") -> "OrchestratorSession";
     #[doc = " The verb `agent done`: status `complete`, its work appended to `completed_work`."]

@@ -20,6 +20,7 @@ test("a session goes through its lifecycle, each move saved and archived at the 
   assert.equal(sessions.start().status, "in_progress");
   assert.equal(sessions.recordAgentStart({ id: "code-1", type: "code", task: "write" }).agents[0].status, "in_progress");
   assert.equal(sessions.recordAgentProgress({ id: "code-1", percent: 40 }).agents[0].progress, 40);
+  assert.equal(sessions.recordAgentProgress({ id: "code-1", percent: 62.5 }).agents[0].progress, 62.5);
   assert.equal(sessions.recordDecision({ decision: "use wasm", why: "one core" }).decisions_made.length, 1);
   assert.equal(sessions.pause().status, "paused");
   assert.equal(JSON.parse(store.readText(CURRENT)).status, "paused");
@@ -184,7 +185,7 @@ test("options and arguments are checked, not coerced", () => {
   const sessions = new OrchestratorStore(new MemoryStore());
   assert.equal(thrown(() => sessions.listHistory({ status: "sleeping" })).code, "invalid_input");
   assert.equal(thrown(() => sessions.recordAgentProgress({ id: "a", percent: 50 })).code, "not_found");
-  for (const bad of [101, 256, -1, 1.5, "50"]) {
+  for (const bad of [101, 256, -1, 100.5, "50"]) {
     assert.equal(thrown(() => sessions.recordAgentProgress({ id: "a", percent: bad })).code, "invalid_input", String(bad));
   }
   assert.equal(thrown(() => resumeSummary({}, "2025-01-01T00:00:00Z")).code, "invalid_input");

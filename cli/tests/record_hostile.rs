@@ -139,8 +139,7 @@ fn a_negative_number_is_named_as_such_not_taken_for_a_flag() {
         &["agent", "start", "a", "--type", "code", "--task", "t"],
     );
     for args in [
-        &["agent", "progress", "a", "-5"][..],
-        &["context", "--tokens", "-5"],
+        &["context", "--tokens", "-5"][..],
         &["agent", "done", "a", "--tokens", "-1"],
         &["resume", "--stale-after", "-1"],
         &["prune", "--keep", "-1"],
@@ -149,6 +148,15 @@ fn a_negative_number_is_named_as_such_not_taken_for_a_flag() {
         let err = refused(&root, args, 2);
         assert!(err.contains("cannot be negative"), "{args:?}: {err}");
     }
-    let err = refused(&root, &["agent", "progress", "a", "300"], 2);
-    assert!(err.contains("'300'") && err.contains("too large"), "{err}");
+    // A percentage is any number from 0 to 100, as in the document.
+    for (percent, shown) in [("-5", "-5"), ("300", "300"), ("100.5", "100.5")] {
+        let err = refused(&root, &["agent", "progress", "a", percent], 2);
+        let said = format!("progress `{shown}` is not between 0 and 100");
+        assert!(err.contains(&said), "{percent}: {err}");
+    }
+    let err = refused(&root, &["agent", "progress", "a", "many"], 2);
+    assert!(err.contains("`many` is not a number"), "{err}");
+    ok(&root, &["agent", "progress", "a", "62.5"]);
+    let doc = ok(&root, &["show", "--json"]);
+    assert!(doc.contains("\"progress\": 62.5"), "{doc}");
 }

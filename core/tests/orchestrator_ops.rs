@@ -304,9 +304,9 @@ fn auto_save_points_each_save() {
     );
     assert_eq!(saved.agent("test-1").unwrap().started, now);
     assert_eq!(s.load().unwrap().unwrap(), saved);
-    let progress = |percent| AgentProgress {
+    let progress = |percent: u8| AgentProgress {
         id: "test-1".into(),
-        percent,
+        percent: percent.into(),
     };
     let saved = s.record_agent_progress(&progress(40)).unwrap();
     assert_eq!(saved.agent("test-1").unwrap().progress, Some(40u8.into()));

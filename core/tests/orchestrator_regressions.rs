@@ -87,10 +87,17 @@ fn no_write_path_writes_a_progress_that_would_not_read_back() {
     s.store().write(&current_key(), &seed).unwrap();
     let id = s.load().unwrap().unwrap().agents[0].id.clone();
     let e = s
-        .record_agent_progress(&AgentProgress { id, percent: 101 })
+        .record_agent_progress(&AgentProgress {
+            id,
+            percent: 101.into(),
+        })
         .unwrap_err();
     assert_eq!(e.kind(), ErrorKind::InvalidInput, "{e}");
-    assert!(e.message().contains("progress 101 is above 100"), "{e}");
+    assert!(
+        e.message()
+            .contains("progress `101` is not between 0 and 100"),
+        "{e}"
+    );
     assert_eq!(e.context_value("field"), Some("percent"));
     assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), seed);
     let mut doc = s.load().unwrap().unwrap();

@@ -179,7 +179,7 @@ class AgentMetadata(TypedDict, total=False):
 class AgentProgress(TypedDict):
     """An agent's progress, in percent."""
     id: str
-    percent: int
+    percent: float
 
 
 class _AgentResultRequired(TypedDict):

@@ -390,9 +390,9 @@ class OrchestratorStore:
         replaced); the first agent moves a ``created`` session to ``in_progress``."""
         return self._native.record_agent_start({"id": id, "type": type, "task": task})
 
-    def record_agent_progress(self, id: str, percent: int) -> Dict[str, Any]:
-        """Sets the agent's ``progress``: an int from 0 to 100 (``InvalidInputError``
-        otherwise, also for a ``bool``)."""
+    def record_agent_progress(self, id: str, percent: float) -> Dict[str, Any]:
+        """Sets the agent's ``progress``: a number from 0 to 100, kept as given (``75.0``
+        stays a float; ``InvalidInputError`` otherwise, also for a ``bool`` or NaN)."""
         return self._native.record_agent_progress({"id": id, "percent": percent})
 
     def record_agent_done(

@@ -106,9 +106,9 @@ pub enum AgentVerb {
     Progress {
         /// Agent id.
         id: String,
-        /// 0 to 100.
-        #[arg(value_parser = crate::numbers::whole::<u8>, allow_negative_numbers = true)]
-        percent: u8,
+        /// 0 to 100 (`62.5` kept as written).
+        #[arg(value_parser = parse_number, allow_negative_numbers = true)]
+        percent: Number,
         #[command(flatten)]
         output: Output,
     },
@@ -288,7 +288,7 @@ fn agent(sessions: &super::orchestrator::Sessions, verb: AgentVerb) -> Result<()
         } => {
             let doc = sessions.record_agent_progress(&AgentProgress {
                 id: id.clone(),
-                percent,
+                percent: percent.clone(),
             })?;
             report(
                 &doc,

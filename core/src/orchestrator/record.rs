@@ -68,9 +68,9 @@ pub struct AgentStart {
 pub struct AgentProgress {
     /// Agent id.
     pub id: String,
-    /// Progress in percent, 0 to 100.
-    #[schemars(range(max = 100))]
-    pub percent: u8,
+    /// Progress in percent, any number from 0 to 100, kept as written (`75.0`, `62.5`).
+    #[schemars(range(min = 0, max = 100))]
+    pub percent: Number,
 }
 
 /// An agent completed: status `complete`, its summary kept, and its work appended to
@@ -278,15 +278,9 @@ impl AgentStart {
 
 impl AgentProgress {
     /// # Errors
-    /// [`ErrorKind::InvalidInput`] above 100.
+    /// [`ErrorKind::InvalidInput`] outside 0 to 100.
     pub fn validate(&self) -> Result<()> {
-        if self.percent > 100 {
-            return Err(
-                Error::invalid_input(format!("progress {} is above 100", self.percent))
-                    .with_context("field", "percent"),
-            );
-        }
-        Ok(())
+        percentage("progress", &self.percent).map(drop)
     }
 
     /// Sets the agent's `progress`.
@@ -297,7 +291,7 @@ impl AgentProgress {
         self.validate()?;
         ensure_open(doc)?;
         let i = agent_index(doc, &self.id)?;
-        doc.agents[i].progress = Some(self.percent.into());
+        doc.agents[i].progress = Some(percentage("progress", &self.percent)?);
         Ok(())
     }
 }
@@ -497,20 +491,28 @@ impl TaskDone {
     }
 }
 
+/// `p` (the member `percent`) when it is from 0 to 100, `-0.0` as `0.0` (not shown as
+/// "-0.0%"); else `invalid_input` calling it `what`.
+fn percentage(what: &str, p: &Number) -> Result<Number> {
+    let value = p.as_f64().filter(|v| (0.0..=100.0).contains(v));
+    match (value, Number::from_f64(0.0)) {
+        (None, _) => Err(
+            Error::invalid_input(format!("{what} `{p}` is not between 0 and 100"))
+                .with_context("field", "percent"),
+        ),
+        (Some(v), Some(zero)) if v == 0.0 && v.is_sign_negative() => Ok(zero),
+        _ => Ok(p.clone()),
+    }
+}
+
 impl ContextInput {
     /// # Errors
     /// [`ErrorKind::InvalidInput`] for a percentage outside 0 to 100.
     pub fn validate(&self) -> Result<()> {
-        if let Some(p) = &self.percent {
-            let ok = p.as_f64().is_some_and(|v| (0.0..=100.0).contains(&v));
-            if !ok {
-                return Err(Error::invalid_input(format!(
-                    "percentage `{p}` is not between 0 and 100"
-                ))
-                .with_context("field", "percent"));
-            }
+        match &self.percent {
+            Some(p) => percentage("percentage", p).map(drop),
+            None => Ok(()),
         }
-        Ok(())
     }
 
     /// Sets `context_usage.estimated_tokens`, `percentage` when given, and
@@ -524,12 +526,7 @@ impl ContextInput {
         let usage = &mut doc.context_usage;
         usage.estimated_tokens = self.tokens.into();
         if let Some(p) = &self.percent {
-            // `-0.0` is stored as `0.0` (not shown as "-0.0%").
-            let negative_zero = p.as_f64().is_some_and(|v| v == 0.0 && v.is_sign_negative());
-            usage.percentage = match Number::from_f64(0.0) {
-                Some(zero) if negative_zero => zero,
-                _ => p.clone(),
-            };
+            usage.percentage = percentage("percentage", p)?;
         }
         if self.compressed {
             usage.last_compression = Some(now);
@@ -689,14 +686,27 @@ mod tests {
             compressed: false,
         };
         assert_eq!(bad.validate().unwrap_err().kind(), ErrorKind::InvalidInput);
-        assert!(
-            AgentProgress {
-                id: "a".into(),
-                percent: 101
-            }
-            .validate()
-            .is_err()
-        );
+        start("a").apply(&mut d, now).unwrap();
+        let progress = |percent: f64| AgentProgress {
+            id: "a".into(),
+            percent: Number::from_f64(percent).unwrap(),
+        };
+        for (given, stored) in [
+            (75.0, "75.0"),
+            (62.5, "62.5"),
+            (-0.0, "0.0"),
+            (100.0, "100.0"),
+        ] {
+            progress(given).apply(&mut d).unwrap();
+            let kept = d.agents[0].progress.as_ref().map(Number::to_string);
+            assert_eq!(kept.as_deref(), Some(stored), "{given}");
+        }
+        for outside in [-0.5, 100.5, 101.0, 1e300] {
+            let err = progress(outside).validate().unwrap_err();
+            assert_eq!(err.kind(), ErrorKind::InvalidInput, "{outside}");
+            assert!(err.message().ends_with("is not between 0 and 100"), "{err}");
+            assert_eq!(err.context_value("field"), Some("percent"));
+        }
         assert!(
             DecisionInput {
                 decision: " ".into(),
