@@ -17,7 +17,7 @@ js_methods!(OrchestratorStore {
     #[doc = " scopes named, and records the caller's live entry. Throws `conflict` naming the owner"]
     #[doc = " (`context.owner`, `epoch`, `expires`; `hint: 'takeover'` once the lease expired)."]
     fn claim(&self, claim: Json<Claim>) -> ClaimOutcome = "claim: Claim", "ClaimOutcome"
-        => self.inner.claim(&or_this_process(claim.0));
+        => or_this_process(claim.0).and_then(|claim| self.inner.claim(&claim));
     #[doc = " Renews the lease `owner` holds for `leaseSeconds` (default: the length it was claimed"]
     #[doc = " with). Throws `conflict` when `owner` does not hold it, `not_found` when nobody does."]
     fn renew(&self, owner: String, leaseSeconds: Option<Json<u64>>) -> Lease
@@ -27,7 +27,7 @@ js_methods!(OrchestratorStore {
     #[doc = " owns the session (`renewed`)."]
     fn heartbeat(&self, heartbeat: Json<Heartbeat>) -> HeartbeatOutcome
         = "heartbeat: Heartbeat", "HeartbeatOutcome"
-        => self.inner.heartbeat(&or_this_process(heartbeat.0));
+        => or_this_process(heartbeat.0).and_then(|heartbeat| self.inner.heartbeat(&heartbeat));
     #[doc = " Writes from now on as `writer` (`{ owner, epoch? }`; `null`: as nobody). A claimed"]
     #[doc = " session takes writes from its owner only; others throw `conflict` naming the owner."]
     fn set_writer(&self, writer: Option<Json<Writer>>) -> () = "writer: Writer | null", "void" => {

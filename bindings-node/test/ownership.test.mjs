@@ -133,3 +133,22 @@ test('scopes: a scope held by a live session cannot be claimed by another', () =
   assert.deepEqual(a.release({ owner: 'orch-a', scopes: ['SPEC-1'] }).live.scopes ?? [], [])
   assert.deepEqual(b.claim({ owner: 'orch-b', scopes: ['SPEC-1'] }).live.scopes, ['SPEC-1'])
 })
+
+test('SESSION_STATE_PID that names no process is invalid_input; a process given is kept', () => {
+  const { a } = twoHandles()
+  const before = process.env.SESSION_STATE_PID
+  try {
+    for (const pid of ['abc', '0', '-5']) {
+      process.env.SESSION_STATE_PID = pid
+      throwsCode(() => a.claim({ owner: 'orch-a' }), 'invalid_input', pid)
+      throwsCode(() => a.heartbeat({ owner: 'orch-a' }), 'invalid_input', pid)
+      assert.equal(a.lease(), null, 'nothing claimed')
+    }
+    assert.equal(a.heartbeat({ owner: 'orch-a', process: { pid: 7 } }).live.process.pid, 7)
+    process.env.SESSION_STATE_PID = '4242'
+    assert.equal(a.heartbeat({ owner: 'orch-a' }).live.process.pid, 4242)
+  } finally {
+    if (before === undefined) delete process.env.SESSION_STATE_PID
+    else process.env.SESSION_STATE_PID = before
+  }
+})

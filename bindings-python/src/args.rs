@@ -209,7 +209,8 @@ pub struct Here<T>(pub T);
 
 impl<T: DeserializeOwned + RecordsProcess> Arg<'_> for Here<T> {
     fn arg(value: &Obj<'_>, name: &str) -> PyResult<Self> {
-        from_py(name, value).map(|request| Here(or_this_process(request)))
+        let request = from_py(name, value)?;
+        or_this_process(request).map(Here).map_err(to_py_err)
     }
 }
 

@@ -158,3 +158,15 @@ def test_a_claim_without_a_process_records_this_one_or_the_one_named(tmp_path, m
     assert s.claim("me")["lease"]["process"]["pid"] == os.getpid()
     monkeypatch.setenv("SESSION_STATE_PID", "1")
     assert s.heartbeat("me")["live"]["process"]["pid"] == 1
+
+
+@pytest.mark.parametrize("pid", ["abc", "0", "-5", "1.5"])
+def test_a_pid_variable_that_names_no_process_is_invalid_input(tmp_path, monkeypatch, pid):
+    s = OrchestratorStore(store=FileStore(tmp_path))
+    monkeypatch.setenv("SESSION_STATE_PID", pid)
+    for call in (lambda: s.claim("me"), lambda: s.heartbeat("me")):
+        with pytest.raises(InvalidInputError, match=f"SESSION_STATE_PID `{pid}` is not a process id"):
+            call()
+    assert s.lease() is None and s.live_sessions() == []
+    # A process given in the call does not read the variable.
+    assert s.heartbeat("me", process={"pid": 7})["live"]["process"]["pid"] == 7

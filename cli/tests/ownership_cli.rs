@@ -130,6 +130,54 @@ fn an_owner_that_cannot_name_a_live_entry_is_called_the_owner() {
 }
 
 #[test]
+fn a_pid_variable_that_names_no_process_is_refused_before_anything_is_written() {
+    let (_dir, root) = project();
+    for pid in ["abc", "0", "-1", "4294967296", "12 34"] {
+        for args in [
+            &["claim", "--owner", "alice"][..],
+            &["heartbeat", "--owner", "alice"],
+        ] {
+            let out = bin()
+                .env("SESSION_STATE_PID", pid)
+                .arg("--root")
+                .arg(&root)
+                .args(args)
+                .output()
+                .unwrap();
+            assert_eq!(code(&out), 2, "{pid} {args:?}: {out:?}");
+            let err = stderr(&out);
+            assert!(err.starts_with("error[invalid_input]: "), "{err}");
+            assert!(
+                err.contains(&format!("SESSION_STATE_PID `{pid}` is not a process id")),
+                "{err}"
+            );
+        }
+    }
+    assert!(!root.join(".claude/live").exists());
+    assert!(
+        !root
+            .join(".claude/orchestrator-session.owner.json")
+            .exists()
+    );
+    // Blank is unset; a pid is recorded as given.
+    for (pid, recorded) in [(" ", None), ("4242", Some(4242))] {
+        let out = bin()
+            .env("SESSION_STATE_PID", pid)
+            .arg("--root")
+            .arg(&root)
+            .args(["heartbeat", "--owner", "alice", "--json"])
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 0, "{out:?}");
+        let pid_seen = json_of(&stdout(&out))["live"]["process"]["pid"].as_u64();
+        match recorded {
+            Some(recorded) => assert_eq!(pid_seen, Some(recorded)),
+            None => assert!(pid_seen.is_some_and(|p| p > 0)),
+        }
+    }
+}
+
+#[test]
 fn a_heartbeat_with_a_ttl_out_of_range_is_refused_before_anything_is_written() {
     let (_dir, root) = project();
     for ttl in ["0", "315360001"] {

@@ -156,7 +156,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
                 scopes,
                 takeover,
                 force,
-                process: owning_process(),
+                process: owning_process()?,
                 ..Claim::default()
             };
             let outcome = sessions.claim(&claim)?;
@@ -229,7 +229,7 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
             let outcome = sessions.heartbeat(&Heartbeat {
                 owner: owner.clone(),
                 ttl_seconds,
-                process: owning_process(),
+                process: owning_process()?,
                 ..Heartbeat::default()
             })?;
             print_heartbeat(&owner, &outcome, json);

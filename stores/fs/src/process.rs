@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use session_state::ownership::{Claim, Heartbeat, ProcessInfo};
+use session_state::{Error, Result};
 
 /// The environment variable naming the pid of the orchestrator process to record when the
 /// command is run by a helper process (a shell, a hook runner).
@@ -60,9 +61,12 @@ pub fn process_info(pid: u32) -> ProcessInfo {
 /// first ancestor of this process that is not a shell or a runner (`sh -c`, `env`, `timeout`,
 /// ...), since this command is short-lived and the orchestrator that ran it is not. Without
 /// `/proc`, this process.
-pub fn owning_process() -> ProcessInfo {
-    if let Some(named) = named_process() {
-        return named;
+///
+/// # Errors
+/// `invalid_input` when `SESSION_STATE_PID` is set to anything but a pid.
+pub fn owning_process() -> Result<ProcessInfo> {
+    if let Some(named) = named_process()? {
+        return Ok(named);
     }
     let me = std::process::id();
     let Some(mut pid) = stat(me)
@@ -70,7 +74,7 @@ pub fn owning_process() -> ProcessInfo {
         .filter(|&parent| !is_init(parent))
     else {
         // No parent known, or the system's init: nothing runs this command but itself.
-        return process_info(me);
+        return Ok(process_info(me));
     };
     for _ in 0..8 {
         match stat(pid) {
@@ -78,7 +82,7 @@ pub fn owning_process() -> ProcessInfo {
             _ => break,
         }
     }
-    process_info(pid)
+    Ok(process_info(pid))
 }
 
 /// Whether `pid` is the system's init, which adopts orphans (not a container's pid 1 that is
@@ -95,16 +99,35 @@ fn is_init(pid: u32) -> bool {
     pid == 0 || (pid == 1 && stat(1).is_none_or(|s| INITS.contains(&s.name.as_str())))
 }
 
-/// The process `SESSION_STATE_PID` names, if it is set.
-fn named_process() -> Option<ProcessInfo> {
-    let pid = std::env::var(PID_ENV).ok()?.trim().parse::<u32>().ok()?;
-    Some(process_info(pid))
+/// The process `SESSION_STATE_PID` names, if it is set and not blank; `invalid_input` when
+/// it holds anything but a pid (a recorded process that is not the caller's would make the
+/// caller's entries look dead, or a dead caller's look alive).
+fn named_process() -> Result<Option<ProcessInfo>> {
+    let Some(value) = std::env::var_os(PID_ENV) else {
+        return Ok(None);
+    };
+    let text = value.to_string_lossy();
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    match text.trim().parse::<u32>() {
+        Ok(pid) if pid > 0 => Ok(Some(process_info(pid))),
+        _ => Err(Error::invalid_input(format!(
+            "{PID_ENV} `{}` is not a process id: give the orchestrator's pid (a whole number \
+             above 0), or unset it to record the caller's process",
+            text.escape_debug()
+        ))
+        .with_context("field", PID_ENV)),
+    }
 }
 
 /// The process to record as the claimant for a library call: the pid in `SESSION_STATE_PID`
 /// when set, else this process (a program using the library is the long-lived one).
-pub fn this_process() -> ProcessInfo {
-    named_process().unwrap_or_else(|| process_info(std::process::id()))
+///
+/// # Errors
+/// As [`owning_process`].
+pub fn this_process() -> Result<ProcessInfo> {
+    Ok(named_process()?.unwrap_or_else(|| process_info(std::process::id())))
 }
 
 /// A request that records the claimant's process: a [`Claim`] or a [`Heartbeat`].
@@ -127,12 +150,15 @@ impl RecordsProcess for Heartbeat {
 
 /// `request` with its process, or [`this_process`] when it names none: what a claim or
 /// heartbeat made from a library (Python, Node) records.
-pub fn or_this_process<R: RecordsProcess>(mut request: R) -> R {
+///
+/// # Errors
+/// As [`owning_process`], when the request names no process.
+pub fn or_this_process<R: RecordsProcess>(mut request: R) -> Result<R> {
     let process = request.process_mut();
     if *process == ProcessInfo::default() {
-        *process = this_process();
+        *process = this_process()?;
     }
-    request
+    Ok(request)
 }
 
 /// Whether the recorded process is still running: `None` when this host cannot tell (another
@@ -179,9 +205,9 @@ mod tests {
 
     #[test]
     fn a_request_naming_no_process_records_this_one() {
-        let claim = or_this_process(Claim::owner("o"));
+        let claim = or_this_process(Claim::owner("o")).unwrap();
         assert_eq!(claim.process.pid, Some(std::process::id()));
-        assert_eq!(claim.process, this_process());
+        assert_eq!(claim.process, this_process().unwrap());
         let given = ProcessInfo {
             pid: Some(42),
             ..ProcessInfo::default()
@@ -190,7 +216,7 @@ mod tests {
             process: given.clone(),
             ..Heartbeat::default()
         };
-        assert_eq!(or_this_process(heartbeat).process, given);
+        assert_eq!(or_this_process(heartbeat).unwrap().process, given);
     }
 
     #[test]

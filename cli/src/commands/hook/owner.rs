@@ -59,7 +59,7 @@ fn try_claim(sessions: &Sessions, owner: &str) -> session_state::Result<()> {
     let claim = Claim {
         owner: owner.to_owned(),
         takeover: true,
-        process: owning_process(),
+        process: owning_process()?,
         ..Claim::default()
     };
     sessions.claim(&claim).map(drop)
@@ -119,12 +119,15 @@ pub fn export_owner(owner: &str) {
 /// Renews `owner`'s lease and live entry (nothing when the event names no owner).
 pub fn renew(sessions: &Sessions, owner: Option<&str>) {
     let Some(owner) = owner else { return };
-    let heartbeat = Heartbeat {
-        owner: owner.to_owned(),
-        process: owning_process(),
-        ..Heartbeat::default()
-    };
-    if let Err(error) = sessions.heartbeat(&heartbeat) {
+    let beat = owning_process().and_then(|process| {
+        let heartbeat = Heartbeat {
+            owner: owner.to_owned(),
+            process,
+            ..Heartbeat::default()
+        };
+        sessions.heartbeat(&heartbeat)
+    });
+    if let Err(error) = beat {
         report("heartbeat", &error);
     }
 }
