@@ -221,12 +221,13 @@ export declare class AgentRegistry {
  */
 export declare class FileStore {
   /**
-   * A store over the folder `root`, created (0700) at the first write. Throws `invalid_input`
+   * A store over the folder `root` (a leading `~` is the home folder), created (0700) at the
+   * first write. Throws `invalid_input`
    * for an empty or NUL-holding `root` or bad options (a misspelt member: `durabilty`, named
    * in `context.field`); `storage` when the folder cannot be created.
    */
   constructor(root: string, options?: FileStoreOptions)
-  /** The root folder, as given. */
+  /** The root folder, as given (a leading `~` expanded). */
   get root(): string
   /** Whether writes are fsynced (the `durable` option). */
   get durable(): boolean

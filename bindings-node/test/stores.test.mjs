@@ -4,8 +4,8 @@
 import { test } from 'node:test'
 import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, existsSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { homedir, tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
 import { createRequire } from 'node:module'
 
 const require = createRequire(import.meta.url)
@@ -32,6 +32,24 @@ function exercise(store) {
   assert.equal(store.read('a/b.json'), null)
   assert.deepEqual(store.list('a'), ['a/c/d.json'])
 }
+
+test('FileStore reads a leading ~ as the home folder, as a shell and Python do', () => {
+  const home = tmp()
+  const before = process.env.HOME
+  process.env.HOME = home
+  try {
+    assert.equal(homedir(), home)
+    assert.equal(new FileStore('~').root, home)
+    const store = new FileStore('~/.claude')
+    assert.equal(store.root, join(home, '.claude'))
+    new TeamStore(store).recordSpawn('alpha', { name: 'z', prompt: 'p' }, 'codex')
+    assert.ok(existsSync(join(home, '.claude/teams/alpha/sessions/z.json')))
+    assert.equal(new FileStore('./~/x').root, resolve('./~/x'), 'only a leading ~')
+    assert.equal(new FileStore('~user/x').root, resolve('~user/x'))
+  } finally {
+    process.env.HOME = before
+  }
+})
 
 test('FileStore reads, writes, deletes and lists files below its root', () => {
   const root = tmp()

@@ -20,7 +20,8 @@ use crate::context::Context;
 #[derive(Debug, Parser)]
 #[command(name = "session-state", version, after_long_help = exit::HELP)]
 struct Cli {
-    /// The project folder (for `teams`/`team`: the folder holding `teams/`, default `~/.claude`).
+    /// The project folder (for the `teams`/`team` commands: the folder holding `teams/`, default
+    /// `~/.claude`; `mcp` takes that folder as `--teams-root`).
     #[arg(long, global = true, value_name = "DIR")]
     root: Option<std::path::PathBuf>,
 

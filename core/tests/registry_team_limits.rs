@@ -192,3 +192,36 @@ fn a_team_file_over_the_limit_is_refused_and_skipped_in_listings() {
     // The default limit reads it.
     assert!(TeamStore::new(store, clock()).load("t", "a").is_ok());
 }
+
+#[test]
+fn a_team_save_over_the_limit_is_refused_and_nothing_written() {
+    use session_state::team::{BackendType, SpawnConfig};
+    let store = MemoryStore::new();
+    let teams = TeamStore::new(store.clone(), clock()).with_max_document_bytes(1024);
+    let b = key("teams/t/sessions/b.json");
+    let small = teams
+        .record_spawn("t", &SpawnConfig::new("b", "p"), BackendType::Codex)
+        .unwrap();
+    let before = store.read(&b).unwrap();
+    let big = SpawnConfig::new("b", "p".repeat(2048));
+    let err = teams
+        .record_spawn("t", &big, BackendType::Codex)
+        .unwrap_err();
+    assert_over_limit(&err, b.as_str());
+    let mut large = small.clone();
+    large.prompt = "p".repeat(2048);
+    assert_over_limit(&teams.save("t", &large).unwrap_err(), b.as_str());
+    let err = teams
+        .update("t", "b", |state| {
+            state.prompt = "p".repeat(2048);
+            Ok(())
+        })
+        .unwrap_err();
+    assert_over_limit(&err, b.as_str());
+    assert_over_limit(&teams.replace("t", "b", &large).unwrap_err(), b.as_str());
+    assert_eq!(store.read(&b).unwrap(), before, "nothing written");
+    let c = key("teams/t/sessions/c.json");
+    large.name = "c".into();
+    assert_over_limit(&teams.save("t", &large).unwrap_err(), c.as_str());
+    assert_eq!(store.read(&c).unwrap(), None);
+}

@@ -183,6 +183,88 @@ fn team_prune_removes_old_member_files_only() {
     );
 }
 
+/// A store where another writer saves `old.json` afresh (`fresh`) just before the first
+/// removal or locked update of it: a prune that listed it as old must not remove the new save.
+struct SavedAgainBeforeRemoval<'a> {
+    inner: &'a MemoryStore,
+    fresh: Vec<u8>,
+    done: std::cell::Cell<bool>,
+}
+
+impl SavedAgainBeforeRemoval<'_> {
+    fn save_again(&self, key: &Key) -> session_state::Result<()> {
+        if key.as_str() == "teams/t/sessions/old.json" && !self.done.replace(true) {
+            self.inner.write(key, &self.fresh)?;
+        }
+        Ok(())
+    }
+}
+
+impl Store for SavedAgainBeforeRemoval<'_> {
+    fn read(&self, key: &Key) -> session_state::Result<Option<Vec<u8>>> {
+        self.inner.read(key)
+    }
+    fn write(&self, key: &Key, data: &[u8]) -> session_state::Result<()> {
+        self.inner.write(key, data)
+    }
+    fn delete(&self, key: &Key) -> session_state::Result<bool> {
+        self.save_again(key)?;
+        self.inner.delete(key)
+    }
+    fn list(&self, prefix: &Key) -> session_state::Result<Vec<Key>> {
+        self.inner.list(prefix)
+    }
+    fn update(
+        &self,
+        key: &Key,
+        apply: &mut session_state::UpdateFn<'_>,
+    ) -> session_state::Result<()> {
+        self.save_again(key)?;
+        self.inner.update(key, apply)
+    }
+}
+
+#[test]
+fn team_prune_keeps_a_member_saved_again_after_it_was_listed() {
+    let store = MemoryStore::new();
+    let old = TeamStore::new(&store, FixedClock::at("2026-01-01T00:00:00Z").unwrap());
+    old.record_spawn("t", &SpawnConfig::new("old", "p"), BackendType::ClaudeCode)
+        .unwrap();
+    old.record_spawn(
+        "t",
+        &SpawnConfig::new("older", "p"),
+        BackendType::ClaudeCode,
+    )
+    .unwrap();
+    let fresh_store = MemoryStore::new();
+    let later = TeamStore::new(
+        &fresh_store,
+        FixedClock::at("2026-03-01T00:00:00Z").unwrap(),
+    );
+    let mut state = later
+        .record_spawn("t", &SpawnConfig::new("old", "fresh"), BackendType::Codex)
+        .unwrap();
+    state.created_at = "2026-03-01T00:00:00Z".parse().unwrap();
+    let racing = SavedAgainBeforeRemoval {
+        inner: &store,
+        fresh: state.to_json().unwrap(),
+        done: std::cell::Cell::new(false),
+    };
+    let pruner = TeamStore::new(&racing, FixedClock::at("2026-03-01T00:00:00Z").unwrap());
+    let options = PruneTeamOptions {
+        older_than_days: 30,
+        apply: true,
+    };
+    let plan = pruner.prune("t", &options).unwrap();
+    assert_eq!(removed(&plan), [(PruneKind::TeamMember, "older")]);
+    let kept = old.load("t", "old").unwrap();
+    assert_eq!(
+        kept.prompt, "fresh",
+        "the save made after the listing stays"
+    );
+    assert!(old.load("t", "older").is_err());
+}
+
 #[test]
 fn options_read_snake_case_and_javascript_spellings() {
     use session_state::json::from_value;

@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::store::TeamStore;
 use crate::error::Result;
+use crate::key::Key;
 use crate::retention::{PruneKind, PrunePlan, Removal, cutoff, days_ago};
 use crate::store::Store;
 use crate::time::Clock;
@@ -25,7 +26,8 @@ pub struct PruneTeamOptions {
 
 impl<S: Store, C: Clock> TeamStore<S, C> {
     /// Prunes the members of `team` created more than `options.older_than_days` days ago: a
-    /// dry run unless `options.apply`, then each member file is removed.
+    /// dry run unless `options.apply`, then each member file is removed under its lock if it
+    /// is still that old (one saved again since the listing stays, and is not reported).
     ///
     /// # Errors
     /// As [`list`](Self::list) and [`delete`](Self::delete).
@@ -41,8 +43,8 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             if member.state.created_at >= before {
                 continue;
             }
-            if options.apply {
-                self.delete(team, &member.agent)?;
+            if options.apply && !self.delete_if_created_before(&Key::new(&*member.key)?, before)? {
+                continue;
             }
             plan.removed.push(Removal {
                 kind: PruneKind::TeamMember,

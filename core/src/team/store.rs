@@ -8,6 +8,7 @@
 
 use std::collections::BTreeMap;
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 use super::backend::BackendType;
@@ -108,6 +109,14 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
         parse_stored(key, bytes)
     }
 
+    /// The text of `state` to write under `key`, refused when over the read limit (a file
+    /// that could not be read back).
+    fn encode(&self, key: &Key, state: &SessionState) -> Result<Vec<u8>> {
+        let bytes = state.to_json()?;
+        self.limit.check(key, &bytes)?;
+        Ok(bytes)
+    }
+
     /// The underlying store.
     pub fn store(&self) -> &S {
         &self.store
@@ -119,10 +128,11 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
     ///
     /// # Errors
     /// [`ErrorKind::InvalidKey`] for an invalid team or agent name, [`ErrorKind::InvalidInput`]
-    /// when the state cannot be serialised, [`ErrorKind::Storage`] when the store fails.
+    /// when the state cannot be serialised or its text is over the read limit (nothing
+    /// written), [`ErrorKind::Storage`] when the store fails.
     pub fn save(&self, team: &str, state: &SessionState) -> Result<Key> {
         let key = session_key(team, &state.name)?;
-        let bytes = state.to_json()?;
+        let bytes = self.encode(&key, state)?;
         self.store.update(&key, &mut |old| {
             if let Some(old) = old
                 && (self.limit.check(&key, old).is_err() || SessionState::from_json(old).is_err())
@@ -166,7 +176,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
                     Err(_) => self.copy_aside(&key, old)?,
                 }
             }
-            Ok((Some(fresh.to_json()?), fresh))
+            Ok((Some(self.encode(&key, &fresh)?), fresh))
         })
     }
 
@@ -202,7 +212,7 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
                 ))
                 .with_context("key", key.as_str()));
             }
-            Ok((Some(state.to_json()?), state))
+            Ok((Some(self.encode(&key, &state)?), state))
         })
     }
 
@@ -235,6 +245,27 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             Some(bytes) => self.parse(&key, &bytes),
             None => Err(not_found(team, agent, &key)),
         }
+    }
+
+    /// Deletes the member file `key` under its update lock when it still reads with a
+    /// `createdAt` before `before`: a member saved again since it was listed stays. `true`
+    /// when removed.
+    pub(super) fn delete_if_created_before(
+        &self,
+        key: &Key,
+        before: DateTime<Utc>,
+    ) -> Result<bool> {
+        let mut removed = false;
+        self.store.update(key, &mut |old| {
+            removed = old
+                .and_then(|old| self.parse(key, old).ok())
+                .is_some_and(|state| state.created_at < before);
+            if removed {
+                self.store.delete(key)?;
+            }
+            Ok(None)
+        })?;
+        Ok(removed)
     }
 
     /// Deletes one member's file; `true` if it existed (the crate does this on shutdown).

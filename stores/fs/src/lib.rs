@@ -82,6 +82,7 @@ pub use beside::beside;
 pub use clock::SystemClock;
 pub use fs_store::{DEFAULT_LOCK_TIMEOUT, Durability, FsStore, MARK_SETTLE, STALE_SWEEP_INTERVAL};
 pub use git::{GitHead, ProjectFacts, git_head, project_facts};
+pub use paths::expand_home;
 
 /// The README's Rust example, compiled as a doc test so it cannot drift from the API.
 #[cfg(doctest)]

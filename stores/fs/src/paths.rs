@@ -21,6 +21,27 @@ pub const TMP_INFIX: &str = ".tmp-";
 /// that only serialises their updates (updates never nest), it never loses one.
 const SIBLING_NAME_BYTES: usize = 200;
 
+/// `root` with a leading `~` (alone or before `/`) standing for the home folder (`HOME`), as
+/// a shell and Python's `os.path.expanduser` read it; any other root as it is (also when
+/// `HOME` is unset or empty). A front end given a folder as text (Node) reads it so.
+///
+/// ```
+/// # use std::path::PathBuf;
+/// # use session_state_fs::expand_home;
+/// assert_eq!(expand_home("./~/x"), PathBuf::from("./~/x"));
+/// assert_eq!(expand_home("~user/x"), PathBuf::from("~user/x"));
+/// ```
+pub fn expand_home(root: &str) -> PathBuf {
+    let home = std::env::var_os("HOME").filter(|home| !home.is_empty());
+    match (root.strip_prefix('~'), home) {
+        (Some(""), Some(home)) => PathBuf::from(home),
+        (Some(rest), Some(home)) if rest.starts_with('/') => {
+            Path::new(&home).join(rest.trim_start_matches('/'))
+        }
+        _ => PathBuf::from(root),
+    }
+}
+
 /// Whether a file name is one of the store's own reserved names (temp, lock or queue file).
 pub fn is_reserved(name: &str) -> bool {
     name.starts_with('.')
@@ -218,4 +239,20 @@ pub fn check_confined(
         }
     }
     Ok(false)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_leading_tilde_is_the_home_folder() {
+        let home = std::env::var_os("HOME").expect("HOME is set");
+        assert_eq!(expand_home("~"), PathBuf::from(&home));
+        assert_eq!(expand_home("~/.claude"), Path::new(&home).join(".claude"));
+        assert_eq!(expand_home("~//a"), Path::new(&home).join("a"));
+        for kept in ["", "a/~", "~user", "~user/x", "/~/x"] {
+            assert_eq!(expand_home(kept), PathBuf::from(kept), "{kept}");
+        }
+    }
 }
