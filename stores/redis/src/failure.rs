@@ -1,4 +1,5 @@
-//! Redis failures as the core's `storage` errors, naming the server without its password.
+//! Redis failures, and keys of the wrong type the change script refuses, as the core's
+//! `storage` errors naming the server without its password.
 
 use redis::RedisError;
 use session_state::{Error, ErrorKind, Key};
@@ -67,4 +68,37 @@ pub(crate) fn broken(server: &str, key: &Key, action: &str) -> Error {
     )
     .with_context("key", key.as_str())
     .with_context("server", server)
+}
+
+/// The `storage` error of `action` on `key` refused by the change script: the Redis key
+/// `redis_key` holds `held` (a Redis type, or `text`: a string that is not an integer) where
+/// a `role` (`mark`, `index` or `value`) belongs. Nothing is changed.
+pub(crate) fn refused(
+    server: &str,
+    key: &Key,
+    action: &str,
+    redis_key: &str,
+    held: &str,
+    role: &str,
+) -> Error {
+    let wants = match role {
+        "mark" => "a change counter (a string holding an integer of at most 18 digits)",
+        "index" => "a folder's index (a set of keys)",
+        _ => "the key's bytes (a string)",
+    };
+    let held = match held {
+        "text" => "a string that is not such an integer".to_owned(),
+        "zset" => "a sorted set".to_owned(),
+        other => format!("a {other}"),
+    };
+    Error::new(
+        ErrorKind::Storage,
+        format!(
+            "cannot {action} `{key}` on the Redis server {server}: the Redis key `{redis_key}` \
+             should hold {wants} but holds {held}; nothing is changed (delete or repair that key)"
+        ),
+    )
+    .with_context("key", key.as_str())
+    .with_context("server", server)
+    .with_context("redis_key", redis_key)
 }

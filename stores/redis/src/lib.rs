@@ -12,14 +12,19 @@
 //!   `P:m:a/b`, the key's and its folder's [`mark`](session_state::Store::mark) (changes made
 //!   to the server by other means than this store do not count).
 //! - **Atomic**: `write`, `delete` and `append` change the value, the index sets and the
-//!   counters in one `MULTI`/`EXEC`.
+//!   counters all together or not at all, in one round trip: one `MULTI`/`EXEC` stages each
+//!   new value under `P:s:a/b/c` and runs a Lua script (`EVALSHA`, loaded again when the server
+//!   lacks it) that checks the type of every key it touches, then renames the staged value
+//!   onto `P:v:a/b/c` and updates the index sets and counters.
 //! - **No lost update**: `update` `WATCH`es the key (and every key its closure reads), runs the
 //!   closure with its writes and deletes buffered (reads see them), then applies all of it in
-//!   one `MULTI`/`EXEC`. When another writer changed a watched key first, nothing is applied
-//!   and the closure runs again from scratch, after a short random pause, until it succeeds or
-//!   the update timeout passes (`conflict`).
+//!   one such `MULTI`/`EXEC`. When another writer changed a watched key first, nothing is
+//!   applied and the closure runs again from scratch, after a short random pause, until it
+//!   succeeds or the update timeout passes (`conflict`).
 //! - **Errors**: connection refused, timeouts, authentication failures and replies of the wrong
-//!   type are `storage` errors naming the server without its password.
+//!   type are `storage` errors naming the server without its password. A counter, an index set
+//!   or an appended value of the wrong type (e.g. set by hand) is a `storage` error naming that
+//!   Redis key (context `redis_key`) and what it should hold, and nothing changes.
 //! - **Durability** is the server's: with `appendonly yes` and `appendfsync always`, every
 //!   write that returned survives a server crash.
 //!
@@ -33,6 +38,7 @@
 //! # Ok::<(), session_state::Error>(())
 //! ```
 
+mod change;
 mod config;
 mod failure;
 mod names;

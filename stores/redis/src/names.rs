@@ -3,14 +3,22 @@
 //! Under the prefix `P`, the bytes of key `a/b/c` live in the string `P:v:a/b/c`, and each
 //! folder above it (`a`, `a/b`) has an index set `P:i:a`, `P:i:a/b` holding every key below
 //! it at any depth, so `list` is one `SMEMBERS`. A write adds the key to its folders' sets and
-//! a delete removes it, in the same `MULTI`/`EXEC`. Each change of `a/b/c` also increments
-//! the counters `P:m:a/b/c` and `P:m:a/b` (its folder): the key's and the folder's marks.
+//! a delete removes it, in the same change script (see `change.rs`). Each change of `a/b/c`
+//! also increments the counters `P:m:a/b/c` and `P:m:a/b` (its folder): the key's and the
+//! folder's marks. A write stages the new bytes in `P:s:a/b/c` and the script renames them onto
+//! `P:v:a/b/c`.
 
 use session_state::Key;
 
 /// The Redis key holding the bytes of `key`.
 pub(crate) fn value(prefix: &str, key: &Key) -> String {
     format!("{prefix}:v:{key}")
+}
+
+/// The Redis key holding the new bytes of `key` during a write, until the change script
+/// renames it onto [`value`].
+pub(crate) fn staged(prefix: &str, key: &Key) -> String {
+    format!("{prefix}:s:{key}")
 }
 
 /// The Redis key of the index set of the folder key `folder`.
@@ -49,6 +57,7 @@ mod tests {
     fn a_key_belongs_to_each_folder_above_it() {
         let key = Key::new("a/b/c").unwrap();
         assert_eq!(value("p", &key), "p:v:a/b/c");
+        assert_eq!(staged("p", &key), "p:s:a/b/c");
         assert_eq!(indexes("p", &key), ["p:i:a", "p:i:a/b"]);
         assert!(indexes("p", &Key::new("top").unwrap()).is_empty());
         assert_eq!(index("p", &Key::new("a/b").unwrap()), "p:i:a/b");

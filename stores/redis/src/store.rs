@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use redis::{Client, Connection, ConnectionLike, RedisResult};
 use session_state::{Error, ErrorKind, Key, Result, Store, UpdateFn};
 
+use crate::change::{self, Changes, Op, Outcome};
 use crate::config::RedisOptions;
 use crate::failure;
 use crate::names;
@@ -179,22 +180,28 @@ impl RedisStore {
         })
     }
 
-    /// Adds the commands applying `bytes` (or a delete) to `key` and its folders' indexes.
-    fn push_change(&self, pipe: &mut redis::Pipeline, key: &Key, bytes: Option<&[u8]>) {
-        let prefix = &self.options.prefix;
-        for mark in names::marks(prefix, key) {
-            pipe.incr(mark, 1).ignore();
-        }
-        if let Some(bytes) = bytes {
-            pipe.set(self.value(key), bytes).ignore();
-            for index in names::indexes(prefix, key) {
-                pipe.sadd(index, key.as_str()).ignore();
-            }
-        } else {
-            pipe.del(self.value(key)).ignore();
-            for index in names::indexes(prefix, key) {
-                pipe.srem(index, key.as_str()).ignore();
-            }
+    /// Applies `changes`, all or none: the count of values they delete.
+    fn apply(&self, key: &Key, action: &str, changes: &Changes<'_>) -> Result<u64> {
+        let outcome = self.with_conn(key, action, |c| changes.apply(c))?;
+        self.removed(key, action, outcome)
+    }
+
+    /// The count of values deleted, or the refusal naming the key of the wrong type.
+    fn removed(&self, key: &Key, action: &str, outcome: Outcome) -> Result<u64> {
+        match outcome {
+            Outcome::Applied { removed } => Ok(removed),
+            Outcome::Refused {
+                key: name,
+                held,
+                role,
+            } => Err(failure::refused(
+                self.server(),
+                key,
+                action,
+                &name,
+                &held,
+                &role,
+            )),
         }
     }
 
@@ -274,14 +281,24 @@ impl RedisStore {
             self.checkin(tx.conn);
             return Ok(Some(()));
         }
-        let mut pipe = redis::pipe();
-        pipe.atomic();
+        let mut changes = Changes::default();
         for (changed, bytes) in &tx.changes {
-            self.push_change(&mut pipe, changed, bytes.as_deref());
+            let op = bytes.as_deref().map_or(Op::Delete, Op::Set);
+            changes.push(&self.options.prefix, changed, op);
         }
-        let done: Option<()> = pipe.query(&mut tx.conn).map_err(fail)?;
+        let done = match changes.commit(&mut tx.conn) {
+            // Nothing applied: the update runs again once the script is there.
+            Err(e) if change::lacks_script(&e) => {
+                changes.reload(&mut tx.conn).map_err(fail)?;
+                None
+            }
+            done => done.map_err(fail)?,
+        };
         self.checkin(tx.conn);
-        Ok(done)
+        match done {
+            Some(outcome) => self.removed(key, action, outcome).map(|_| Some(())),
+            None => Ok(None),
+        }
     }
 }
 
@@ -323,10 +340,9 @@ impl Store for RedisStore {
         }) {
             return out;
         }
-        let mut pipe = redis::pipe();
-        pipe.atomic();
-        self.push_change(&mut pipe, key, Some(data));
-        self.with_conn(key, "write", |c| pipe.query::<()>(c))
+        let mut changes = Changes::default();
+        changes.push(&self.options.prefix, key, Op::Set(data));
+        self.apply(key, "write", &changes).map(drop)
     }
 
     fn delete(&self, key: &Key) -> Result<bool> {
@@ -350,17 +366,10 @@ impl Store for RedisStore {
         }) {
             return out;
         }
-        let mut pipe = redis::pipe();
-        pipe.atomic().del(self.value(key));
-        for index in names::indexes(&self.options.prefix, key) {
-            pipe.srem(index, key.as_str()).ignore();
-        }
         // Counted whether or not the key was there (a mark may change more often than needed).
-        for mark in names::marks(&self.options.prefix, key) {
-            pipe.incr(mark, 1).ignore();
-        }
-        let (removed,): (u64,) = self.with_conn(key, "delete", |c| pipe.query(c))?;
-        Ok(removed > 0)
+        let mut changes = Changes::default();
+        changes.push(&self.options.prefix, key, Op::Delete);
+        Ok(self.apply(key, "delete", &changes)? > 0)
     }
 
     fn list(&self, prefix: &Key) -> Result<Vec<Key>> {
@@ -439,15 +448,9 @@ impl Store for RedisStore {
         if Self::lock(&self.running).contains_key(&std::thread::current().id()) {
             return Err(Self::reentered(key, "an append"));
         }
-        let mut pipe = redis::pipe();
-        pipe.atomic().append(self.value(key), data).ignore();
-        for index in names::indexes(&self.options.prefix, key) {
-            pipe.sadd(index, key.as_str()).ignore();
-        }
-        for mark in names::marks(&self.options.prefix, key) {
-            pipe.incr(mark, 1).ignore();
-        }
-        self.with_conn(key, "append to", |c| pipe.query::<()>(c))
+        let mut changes = Changes::default();
+        changes.push(&self.options.prefix, key, Op::Append(data));
+        self.apply(key, "append to", &changes).map(drop)
     }
 
     /// The count of changes made to `key` (or directly in it, a folder) through this store:
