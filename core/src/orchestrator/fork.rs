@@ -7,7 +7,7 @@
 //! (status kept); forking an archived one while another session is current is refused unless
 //! the caller asks to archive that one as it is.
 
-use std::collections::{HashMap, HashSet};
+use indexmap::IndexMap;
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -291,7 +291,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 
     /// Session id to the id it was forked from, for every archived session that records one:
     /// from the index when it matches the files, else from the files.
-    fn origins(&self) -> Result<HashMap<String, String>> {
+    fn origins(&self) -> Result<IndexMap<String, String>> {
         let files = self.history_files()?;
         let bytes = self.store.read(&index_key())?;
         let journal = self.store.read(&index_journal_key())?;
@@ -306,7 +306,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                 .filter_map(|r| Some((r.id.to_string(), r.forked_from.clone()?)))
                 .collect());
         }
-        let mut origins = HashMap::new();
+        let mut origins = IndexMap::new();
         for (_, key) in files {
             let Some(bytes) = self.store.read(&key)? else {
                 continue;
@@ -324,7 +324,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
 /// `nodes` (sorted) in pre-order: each root, then the sessions forked from it. A session whose
 /// origin is absent is a root; sessions left over (a cycle of origins) are roots too.
 fn tree_order(nodes: Vec<HistoryTreeEntry>) -> Vec<HistoryTreeEntry> {
-    let index: HashMap<&str, usize> = nodes
+    let index: IndexMap<&str, usize> = nodes
         .iter()
         .enumerate()
         .map(|(i, n)| (n.id.as_str(), i))
@@ -338,11 +338,11 @@ fn tree_order(nodes: Vec<HistoryTreeEntry>) -> Vec<HistoryTreeEntry> {
         }
     }
     let mut order: Vec<(usize, usize)> = Vec::with_capacity(nodes.len());
-    let mut seen: HashSet<usize> = HashSet::with_capacity(nodes.len());
-    let walk = |start: usize, order: &mut Vec<(usize, usize)>, seen: &mut HashSet<usize>| {
+    let mut seen = vec![false; nodes.len()];
+    let walk = |start: usize, order: &mut Vec<(usize, usize)>, seen: &mut Vec<bool>| {
         let mut stack = vec![(start, 0)];
         while let Some((i, depth)) = stack.pop() {
-            if !seen.insert(i) {
+            if std::mem::replace(&mut seen[i], true) {
                 continue;
             }
             order.push((i, depth));
@@ -353,7 +353,7 @@ fn tree_order(nodes: Vec<HistoryTreeEntry>) -> Vec<HistoryTreeEntry> {
         walk(r, &mut order, &mut seen);
     }
     for i in 0..nodes.len() {
-        if !seen.contains(&i) {
+        if !seen[i] {
             walk(i, &mut order, &mut seen);
         }
     }

@@ -2,7 +2,7 @@
 //! status, and the removal itself with the history index changed in the same step (see
 //! [`crate::retention`]).
 
-use std::collections::HashSet;
+use indexmap::IndexSet;
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -103,8 +103,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
                     self.store.delete(&Key::new(key.as_str())?)?;
                 }
             }
-            let gone: std::collections::HashSet<&str> =
-                plan.removed.iter().map(|r| r.id.as_str()).collect();
+            let gone: IndexSet<&str> = plan.removed.iter().map(|r| r.id.as_str()).collect();
             index
                 .files
                 .retain(|r| r.error.is_some() || !gone.contains(r.id.as_ref()));
@@ -119,7 +118,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         &self,
         index: &Index<'_>,
         options: &PruneHistoryOptions,
-        (origin, claimed): (Option<&str>, &HashSet<String>),
+        (origin, claimed): (Option<&str>, &IndexSet<String>),
         now: DateTime<Utc>,
     ) -> PrunePlan {
         let offset = self

@@ -9,7 +9,7 @@
 // Entry names are written by this module, exact and lowercase.
 #![allow(clippy::case_sensitive_file_extension_comparisons)]
 
-use indexmap::IndexMap;
+use indexmap::{IndexMap, IndexSet};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -477,7 +477,7 @@ fn plan_of(stale: &[LiveStatus], applied: bool) -> PrunePlan {
 pub(crate) fn claimed_by_live_sessions<S: Store + ?Sized>(
     store: &S,
     now: Timestamp,
-) -> Result<std::collections::HashSet<String>> {
+) -> Result<IndexSet<String>> {
     Ok(list_live(store, &super::keys::live_dir(), now)?
         .into_iter()
         .filter(|s| !s.stale)

@@ -3,7 +3,7 @@
 //! result, places in chains, names pointing at them), and chains this leaves empty go too (see
 //! [`crate::retention`]). `workflow-chains.json` (the chain definitions) is left as it is.
 
-use std::collections::{HashMap, HashSet};
+use indexmap::{IndexMap, IndexSet};
 
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -47,15 +47,15 @@ fn last_activity(doc: &SessionsDocument, id: &str) -> Option<DateTime<Utc>> {
 pub(crate) fn plan(
     doc: &SessionsDocument,
     options: &PruneRegistryOptions,
-    claimed: &HashSet<String>,
+    claimed: &IndexSet<String>,
     now: DateTime<Utc>,
 ) -> PrunePlan {
     let before = cutoff(now, options.older_than_days);
-    let keep: HashSet<&str> = options.keep_agent_ids.iter().map(String::as_str).collect();
+    let keep: IndexSet<&str> = options.keep_agent_ids.iter().map(String::as_str).collect();
     let mut plan = PrunePlan::default();
-    let mut gone: HashSet<&str> = HashSet::new();
+    let mut gone: IndexSet<&str> = IndexSet::new();
     // Where each id appears, in one pass over chains and names (in their order).
-    let mut chains_of: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut chains_of: IndexMap<&str, Vec<&str>> = IndexMap::new();
     for (chain, ids) in &doc.chains {
         for id in ids {
             let chains = chains_of.entry(id.as_str()).or_default();
@@ -64,7 +64,7 @@ pub(crate) fn plan(
             }
         }
     }
-    let mut names_of: HashMap<&str, Vec<&str>> = HashMap::new();
+    let mut names_of: IndexMap<&str, Vec<&str>> = IndexMap::new();
     for (name, id) in &doc.sessions {
         names_of.entry(id.as_str()).or_default().push(name.as_str());
     }
@@ -122,7 +122,7 @@ pub(crate) fn plan(
 
 /// Makes the removals of `plan` in `doc`; whether anything changed.
 pub(crate) fn apply(doc: &mut SessionsDocument, plan: &PrunePlan) -> bool {
-    let agents: HashSet<&str> = plan
+    let agents: IndexSet<&str> = plan
         .removed
         .iter()
         .filter(|r| r.kind == PruneKind::Agent)
