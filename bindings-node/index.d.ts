@@ -458,6 +458,13 @@ export declare class TeamStore {
    */
   update(team: string, agent: string, changes: Partial<SessionState>): SessionState
   /**
+   * Sets the `metadata` entries given (`null` removes one) and keeps the others, in one
+   * exclusive read-modify-write: writers of other entries at once all keep theirs, where
+   * `load` then `update` of the whole map drops what was written between the two. Returns
+   * the state written. Throws as `update`.
+   */
+  mergeMetadata(team: string, agent: string, entries: Record<string, string | null>): SessionState
+  /**
    * Replaces a saved member with `state` in one exclusive read-modify-write (unlike `save`,
    * the file must exist and `state.name` must be `agent`). Returns the state written. Throws
    * as `update`: `not_found`, `corrupt_state`, `invalid_input` (naming the member).

@@ -53,6 +53,13 @@ js_methods!(TeamStore {
     fn update(&self, team: String, agent: String, changes: Doc) -> SessionState
         = "team: string, agent: string, changes: Partial<SessionState>", "SessionState"
         => self.inner.update(&team, &agent, |state| state.merge_argument(&changes, "changes"));
+    #[doc = " Sets the `metadata` entries given (`null` removes one) and keeps the others, in one"]
+    #[doc = " exclusive read-modify-write: writers of other entries at once all keep theirs, where"]
+    #[doc = " `load` then `update` of the whole map drops what was written between the two. Returns"]
+    #[doc = " the state written. Throws as `update`."]
+    fn merge_metadata(&self, team: String, agent: String, entries: Doc) -> SessionState
+        = "team: string, agent: string, entries: Record<string, string | null>", "SessionState"
+        => self.inner.merge_metadata_argument(&team, &agent, &entries, "entries");
     #[doc = " Replaces a saved member with `state` in one exclusive read-modify-write (unlike `save`,"]
     #[doc = " the file must exist and `state.name` must be `agent`). Returns the state written. Throws"]
     #[doc = " as `update`: `not_found`, `corrupt_state`, `invalid_input` (naming the member)."]

@@ -185,3 +185,31 @@ test('recordSpawn and sessionFromConfig refuse a misspelt or badly typed config 
   refusesField(() => sessionFromConfig({ name: 'a', prompt: 'p', memoryConfig: { max_turns: -1, budget_chars: 1 } }, 'codex'), 'config.memoryConfig.max_turns', 'negative')
   assert.deepEqual(store.list('teams'), [], 'nothing written')
 })
+
+test('mergeMetadata sets and removes the entries given and keeps the others, across processes', async () => {
+  const root = tempDir()
+  const teams = new TeamStore(new FileStore(root))
+  teams.recordSpawn('t', { name: 'a', prompt: 'p' }, 'codex')
+  teams.mergeMetadata('t', 'a', { thread: 'x', run: '1' })
+  assert.deepEqual(teams.mergeMetadata('t', 'a', { run: null, pr: '7' }).metadata, { thread: 'x', pr: '7' })
+  throwsCode(() => teams.mergeMetadata('t', 'a', { run: 1 }), 'invalid_input', 'a number')
+  throwsCode(() => teams.mergeMetadata('t', 'a', 'run'), 'invalid_input', 'not an object')
+  throwsCode(() => teams.mergeMetadata('t', 'nobody', { x: '1' }), 'not_found')
+  assert.deepEqual(teams.load('t', 'a').metadata, { thread: 'x', pr: '7' })
+  // Four processes writing their own entries at once: none lost.
+  const { spawn } = await import('node:child_process')
+  const script = `
+    const { TeamStore, FileStore } = require(${JSON.stringify(join(import.meta.dirname, '..', 'index.js'))})
+    const teams = new TeamStore(new FileStore(process.argv[1]))
+    for (let i = 0; i < 20; i++) teams.mergeMetadata('t', 'a', { [process.argv[2] + '-' + i]: '1' })`
+  const codes = await Promise.all(
+    [0, 1, 2, 3].map(
+      (n) =>
+        new Promise((done) =>
+          spawn(process.execPath, ['-e', script, root, `w${n}`], { stdio: 'inherit' }).on('exit', done),
+        ),
+    ),
+  )
+  assert.deepEqual(codes, [0, 0, 0, 0])
+  assert.equal(Object.keys(teams.load('t', 'a').metadata).length, 2 + 80)
+})

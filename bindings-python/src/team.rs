@@ -91,4 +91,9 @@ py_methods!(PyTeamStore {
     /// ([`SessionState::merge`]); the document written.
     fn update(&self, team: String, agent: String, changes: Json<Map<String, Value>>) =>
         self.inner.update(&team, &agent, |state| state.merge_argument(&changes.0, "changes"));
+
+    /// `merge_metadata(team, agent, entries) -> dict`: the `metadata` entries set (`None`
+    /// removes one), the others kept; the document written.
+    fn merge_metadata(&self, team: String, agent: String, entries: Json<Map<String, Value>>) =>
+        self.inner.merge_metadata_argument(&team, &agent, &entries.0, "entries");
 });

@@ -113,3 +113,44 @@ def test_team_store_replace_takes_the_agent_and_refuses_a_rename():
     with pytest.raises(InvalidInputError, match="cannot rename it to `other`"):
         teams.replace("t", "coder", state)
     assert teams.load("t", "coder").prompt == "new"
+
+
+def test_merge_metadata_sets_and_removes_entries_and_keeps_the_others(tmp_path):
+    ts = TeamStore(root=tmp_path)
+    ts.record_spawn("t", SpawnConfig(name="a", prompt="p"), BackendType.CODEX)
+    ts.merge_metadata("t", "a", {"thread": "x", "run": "1"})
+    saved = ts.merge_metadata("t", "a", {"run": None, "pr": "7"})
+    assert saved.metadata == {"thread": "x", "pr": "7"}
+    assert ts.load("t", "a").metadata == {"thread": "x", "pr": "7"}
+    with pytest.raises(InvalidInputError, match=r"`entries\.run` is invalid: expected a string or null"):
+        ts.merge_metadata("t", "a", {"run": 1})
+    with pytest.raises(InvalidInputError, match="entries"):
+        ts.merge_metadata("t", "a", [("run", "1")])  # type: ignore[arg-type]
+    with pytest.raises(NotFoundError):
+        ts.merge_metadata("t", "nobody", {"x": "1"})
+    assert ts.load("t", "a").metadata == {"thread": "x", "pr": "7"}
+
+
+MERGE_FROM_A_PROCESS = """
+import sys
+from session_state.teams import TeamStore
+ts = TeamStore(root=sys.argv[1])
+for i in range(20):
+    ts.merge_metadata("t", "shared", {f"{sys.argv[2]}-{i}": "1"})
+"""
+
+
+def test_merge_metadata_from_several_processes_loses_no_entry(tmp_path):
+    import subprocess
+    import sys
+
+    ts = TeamStore(root=tmp_path)
+    ts.record_spawn("t", SpawnConfig(name="shared", prompt="p"), BackendType.CODEX)
+    writers = [
+        subprocess.Popen([sys.executable, "-c", MERGE_FROM_A_PROCESS, str(tmp_path), f"w{n}"])
+        for n in range(4)
+    ]
+    assert [w.wait(timeout=120) for w in writers] == [0, 0, 0, 0]
+    assert sorted(ts.load("t", "shared").metadata) == sorted(
+        f"w{n}-{i}" for n in range(4) for i in range(20)
+    )

@@ -47,6 +47,11 @@ js_methods!(TeamStore {
     fn update as update(&self, team: String = "string", agent: String = "string", changes: Doc =
         "Partial<SessionState>") -> "SessionState" =>
         self.inner.update(&team, &agent, |state| state.merge_argument(&changes, "changes"));
+    #[doc = " Sets the `metadata` entries given (`null` removes one), keeping the others, in one"]
+    #[doc = " exclusive read-modify-write; returns the state written."]
+    fn mergeMetadata as merge_metadata(&self, team: String = "string", agent: String = "string",
+        entries: Doc = "Record<string, string | null>") -> "SessionState" =>
+        self.inner.merge_metadata_argument(&team, &agent, &entries, "entries");
     #[doc = " Replaces a saved member with `state`; returns the state written."]
     fn replace as replace(&self, team: String = "string", agent: String = "string", state:
         SessionState = "SessionState") -> "SessionState" =>

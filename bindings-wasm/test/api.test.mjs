@@ -259,6 +259,12 @@ test("TeamStore: record a spawn, list, plan the resume, delete", () => {
   assert.equal(thrown(() => teams.load("my-team", "ghost")).code, "not_found");
   assert.equal(teams.save("my-team", { ...state, model: "o3" }), "teams/my-team/sessions/coder.json");
   assert.equal(teams.load("my-team", "coder").model, "o3");
+  teams.mergeMetadata("my-team", "coder", { thread: "t1", run: "1" });
+  assert.deepEqual(teams.mergeMetadata("my-team", "coder", { run: null, pr: "7" }).metadata, { thread: "t1", pr: "7" });
+  const bad = thrown(() => teams.mergeMetadata("my-team", "coder", { run: 1 }));
+  assert.equal(bad.code, "invalid_input");
+  assert.equal(bad.context.field, "entries.run");
+  assert.deepEqual(teams.load("my-team", "coder").metadata, { thread: "t1", pr: "7" });
   assert.equal(teams.delete("my-team", "coder"), true);
   assert.equal(teams.delete("my-team", "coder"), false);
 });

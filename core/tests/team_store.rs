@@ -544,3 +544,58 @@ fn merge_refuses_a_change_to_an_unknown_backend_but_keeps_one_already_held() {
     assert_eq!(held.backend_type, "future-backend");
     assert_eq!(held.model.as_deref(), Some("m"));
 }
+
+#[test]
+fn merge_metadata_sets_and_removes_the_entries_given_and_keeps_the_others() {
+    use session_state::team::{BackendType, MetadataEntries, SpawnConfig};
+    let teams = teams_at("2026-03-01T12:34:56Z");
+    teams
+        .record_spawn("t", &SpawnConfig::new("coder", "p"), BackendType::Codex)
+        .unwrap();
+    let entries = |pairs: &[(&str, Option<&str>)]| -> MetadataEntries {
+        pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), v.map(str::to_owned)))
+            .collect()
+    };
+    teams
+        .merge_metadata(
+            "t",
+            "coder",
+            &entries(&[("thread", Some("a")), ("run", Some("1"))]),
+        )
+        .unwrap();
+    let saved = teams
+        .merge_metadata("t", "coder", &entries(&[("run", None), ("pr", Some("7"))]))
+        .unwrap();
+    let kept: Vec<(&str, &str)> = saved
+        .metadata
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    assert_eq!(kept, [("thread", "a"), ("pr", "7")]);
+    assert_eq!(teams.load("t", "coder").unwrap(), saved);
+    let missing = teams
+        .merge_metadata("t", "nobody", &entries(&[("x", Some("1"))]))
+        .unwrap_err();
+    assert_eq!(missing.kind(), ErrorKind::NotFound);
+    // Writers of different entries through one store at once all keep theirs.
+    let teams = std::sync::Arc::new(teams);
+    let writers: Vec<_> = (0..4)
+        .map(|w| {
+            let teams = std::sync::Arc::clone(&teams);
+            std::thread::spawn(move || {
+                for i in 0..25 {
+                    let key = format!("w{w}-{i}");
+                    teams
+                        .merge_metadata("t", "coder", &entries(&[(&key, Some("1"))]))
+                        .unwrap();
+                }
+            })
+        })
+        .collect();
+    for writer in writers {
+        writer.join().unwrap();
+    }
+    assert_eq!(teams.load("t", "coder").unwrap().metadata.len(), 2 + 100);
+}

@@ -305,6 +305,18 @@ class TeamStore:
             raise _wrong_type("changes", "a dict", changes)
         return SessionState._from_checked(self._native.update(team, agent, dict(changes)))
 
+    def merge_metadata(
+        self, team: str, agent: str, entries: Mapping[str, Optional[str]]
+    ) -> SessionState:
+        """Sets the ``metadata`` entries given (``None`` removes one) and keeps the others, in
+        one exclusive read-modify-write: processes writing other entries at the same time all
+        keep theirs, where ``load`` then ``update`` of the whole map drops what was written
+        between the two. Returns the state written; errors as ``update``, and
+        ``InvalidInputError`` naming the entry whose value is not a ``str`` or ``None``."""
+        if not isinstance(entries, Mapping):
+            raise _wrong_type("entries", "a dict", entries)
+        return SessionState._from_checked(self._native.merge_metadata(team, agent, dict(entries)))
+
     def resume_plan(self, team: str) -> Dict[str, Any]:
         """For each saved member: ``{"agent", "key", "action": "respawn", "backend", "config"}``
         or ``{"agent", "key", "action": "skip", "reason", "message"}``."""

@@ -38,4 +38,4 @@ pub use options::TeamStoreOptions;
 pub use plan::{PlannedMember, ResumeAction, ResumePlan, SkipReason};
 pub use prune::PruneTeamOptions;
 pub use spawn::{CliDelegation, CliTool, SpawnConfig, SpawnConfigBuilder};
-pub use store::{Member, SkippedFile, TeamListing, TeamStore, TeamSummary};
+pub use store::{Member, MetadataEntries, SkippedFile, TeamListing, TeamStore, TeamSummary};

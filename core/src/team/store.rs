@@ -17,6 +17,8 @@ use super::names::{
     SESSION_EXTENSION, SESSIONS_FOLDER, session_key, sessions_folder, teams_folder, validate_name,
 };
 use super::spawn::SpawnConfig;
+use serde_json::{Map, Value};
+
 use crate::error::{Error, ErrorKind, Result};
 use crate::key::Key;
 use crate::limit::ReadLimit;
@@ -67,6 +69,10 @@ pub struct TeamListing {
     /// Files that were skipped, sorted by key.
     pub skipped: Vec<SkippedFile>,
 }
+
+/// Changes of a member's `metadata` ([`TeamStore::merge_metadata`]): each key set to its
+/// value, or removed when `None` (`null` in JSON).
+pub type MetadataEntries = indexmap::IndexMap<String, Option<String>>;
 
 /// One team found under `teams/`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -197,6 +203,17 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
         agent: &str,
         mut apply: impl FnMut(&mut SessionState) -> Result<()>,
     ) -> Result<SessionState> {
+        self.update_dyn(team, agent, &mut apply)
+    }
+
+    /// [`update`](Self::update) with `apply` behind a reference: one copy of its code for
+    /// every caller.
+    fn update_dyn(
+        &self,
+        team: &str,
+        agent: &str,
+        apply: &mut dyn FnMut(&mut SessionState) -> Result<()>,
+    ) -> Result<SessionState> {
         let key = session_key(team, agent)?;
         crate::store::update_with(&self.store, &key, |old| {
             let Some(old) = old else {
@@ -214,6 +231,58 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             }
             Ok((Some(self.encode(&key, &state)?), state))
         })
+    }
+
+    /// Sets the `metadata` entries of `entries` on a saved member (an entry of `None` removes
+    /// that key) and keeps the others, in one exclusive read-modify-write: writers of other
+    /// entries at the same time all keep theirs, where a `load` then [`update`](Self::update)
+    /// of the whole map drops what was written between the two. Returns the state written.
+    ///
+    /// # Errors
+    /// As [`update`](Self::update).
+    pub fn merge_metadata(
+        &self,
+        team: &str,
+        agent: &str,
+        entries: &MetadataEntries,
+    ) -> Result<SessionState> {
+        self.update(team, agent, |state| {
+            for (key, value) in entries {
+                match value {
+                    Some(value) => state.metadata.insert(key.clone(), value.clone()),
+                    None => state.metadata.shift_remove(key),
+                };
+            }
+            Ok(())
+        })
+    }
+
+    /// [`merge_metadata`](Self::merge_metadata) of a binding's argument `name`: an object
+    /// whose values are strings, or `null` to remove that entry.
+    ///
+    /// # Errors
+    /// As [`merge_metadata`](Self::merge_metadata); [`ErrorKind::InvalidInput`] naming the
+    /// entry (`` `entries.run` is invalid: expected a string or null, got 1 ``, context `field`)
+    /// whose value is neither, before anything is read.
+    pub fn merge_metadata_argument(
+        &self,
+        team: &str,
+        agent: &str,
+        entries: &Map<String, Value>,
+        name: &str,
+    ) -> Result<SessionState> {
+        let entries = entries
+            .iter()
+            .map(|(key, value)| match value {
+                Value::String(text) => Ok((key.clone(), Some(text.clone()))),
+                Value::Null => Ok((key.clone(), None)),
+                other => Err(Error::invalid_field(
+                    format!("{name}.{key}"),
+                    format!("expected a string or null, got {other}"),
+                )),
+            })
+            .collect::<Result<MetadataEntries>>()?;
+        self.merge_metadata(team, agent, &entries)
     }
 
     /// Replaces a saved member with `state` in one exclusive read-modify-write: unlike
