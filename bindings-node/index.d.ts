@@ -221,7 +221,7 @@ export declare class AgentRegistry {
  */
 export declare class FileStore {
   /**
-   * A store over the folder `root` (a leading `~` is the home folder), created (0700) at the
+   * A store over the folder `root` (`~` alone or before `/` is `HOME`), created (0700) at the
    * first write. Throws `invalid_input`
    * for an empty or NUL-holding `root` or bad options (a misspelt member: `durabilty`, named
    * in `context.field`); `storage` when the folder cannot be created.

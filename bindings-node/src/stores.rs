@@ -29,14 +29,14 @@ js_class!(
     #[doc = " (temporary file + rename), read-modify-writes hold a cross-process lock, files are private"]
     #[doc = " (0600/0700), and no key reaches outside the root."]
     FileStore(FsStore);
-    #[doc = " A store over the folder `root` (a leading `~` is the home folder), created (0700) at the"]
+    #[doc = " A store over the folder `root` (`~` alone or before `/` is `HOME`), created (0700) at the"]
     #[doc = " first write. Throws `invalid_input`"]
     #[doc = " for an empty or NUL-holding `root` or bad options (a misspelt member: `durabilty`, named"]
     #[doc = " in `context.field`); `storage` when the folder cannot be created."]
     new(root: String, options: Options<FileStoreOptions>) = "root: string, options?: FileStoreOptions" => {
         let atomic = options.0.durable == Some(false);
         let durability = if atomic { Durability::Atomic } else { Durability::Sync };
-        let root = session_state_fs::expand_home(&root);
+        let root = session_state_fs::expand_home(&root)?;
         Ok(FileStore { inner: FsStore::new(root)?.with_durability(durability) })
     };
     #[doc = " The root folder, as given (a leading `~` expanded)."]

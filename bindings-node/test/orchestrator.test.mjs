@@ -76,6 +76,9 @@ test('lifecycle and recording verbs through a FileStore', () => {
   // Any number from 0 to 100, as a document's progress.
   assert.equal(sessions.recordAgentProgress({ id: 'code-1', percent: 62.5 }).agents[0].progress, 62.5)
   assert.equal(sessions.load().agents[0].progress, 62.5)
+  // Read back to the last bit, as written.
+  assert.equal(sessions.recordAgentProgress({ id: 'code-1', percent: 99.99999999999999 }).agents[0].progress, 99.99999999999999)
+  assert.equal(sessions.load().agents[0].progress, 99.99999999999999)
   throwsCode(() => sessions.recordAgentProgress({ id: 'nobody', percent: 10 }), 'not_found')
   sessions.recordDecision({ decision: 'use bootstrap', why: 'robust' })
   assert.notEqual(sessions.beforeCompression().context_usage.last_compression, null)

@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, existsSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createRequire } from 'node:module'
+import { throwsCode } from './helpers.mjs'
 
 const require = createRequire(import.meta.url)
 const { FileStore, MemoryStore, TeamStore, AgentRegistry, runStoreConformance } = require('../index.js')
@@ -33,7 +34,7 @@ function exercise(store) {
   assert.deepEqual(store.list('a'), ['a/c/d.json'])
 }
 
-test('FileStore reads a leading ~ as the home folder, as a shell and Python do', () => {
+test('FileStore reads a leading ~ as the home folder, as a shell does', () => {
   const home = tmp()
   const before = process.env.HOME
   process.env.HOME = home
@@ -45,7 +46,9 @@ test('FileStore reads a leading ~ as the home folder, as a shell and Python do',
     new TeamStore(store).recordSpawn('alpha', { name: 'z', prompt: 'p' }, 'codex')
     assert.ok(existsSync(join(home, '.claude/teams/alpha/sessions/z.json')))
     assert.equal(new FileStore('./~/x').root, resolve('./~/x'), 'only a leading ~')
-    assert.equal(new FileStore('~user/x').root, resolve('~user/x'))
+    throwsCode(() => new FileStore('~user/x'), 'invalid_input', "another user's home")
+    process.env.HOME = ''
+    throwsCode(() => new FileStore('~/x'), 'invalid_input', 'HOME unset')
   } finally {
     process.env.HOME = before
   }

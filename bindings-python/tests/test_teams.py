@@ -122,7 +122,7 @@ def test_merge_metadata_sets_and_removes_entries_and_keeps_the_others(tmp_path):
     saved = ts.merge_metadata("t", "a", {"run": None, "pr": "7"})
     assert saved.metadata == {"thread": "x", "pr": "7"}
     assert ts.load("t", "a").metadata == {"thread": "x", "pr": "7"}
-    with pytest.raises(InvalidInputError, match=r"`entries\.run` is invalid: expected a string or null"):
+    with pytest.raises(InvalidInputError, match=r"`entries\.run` is invalid: expected a string or null, got a number$"):
         ts.merge_metadata("t", "a", {"run": 1})
     with pytest.raises(InvalidInputError, match="entries"):
         ts.merge_metadata("t", "a", [("run", "1")])  # type: ignore[arg-type]

@@ -157,6 +157,9 @@ fn a_negative_number_is_named_as_such_not_taken_for_a_flag() {
     let err = refused(&root, &["agent", "progress", "a", "many"], 2);
     assert!(err.contains("`many` is not a number"), "{err}");
     ok(&root, &["agent", "progress", "a", "62.5"]);
+    let said = ok(&root, &["agent", "progress", "a", "--", "-0"]);
+    assert!(said.contains("at 0.0%"), "the stored progress: {said}");
+    ok(&root, &["agent", "progress", "a", "62.5"]);
     let doc = ok(&root, &["show", "--json"]);
     assert!(doc.contains("\"progress\": 62.5"), "{doc}");
 }

@@ -87,6 +87,27 @@ impl Key {
         Ok(Key(format!("{}/{segment}", self.0)))
     }
 
+    /// This key with the file `{name}{extension}` appended, `name` called `what` in errors:
+    /// `dir.join_file("agent name", agent, ".json")`.
+    ///
+    /// # Errors
+    /// [`ErrorKind::InvalidKey`] naming `what` and `name` when `name` is not a safe segment or
+    /// the file name is longer than 255 bytes.
+    pub fn join_file(&self, what: &str, name: &str, extension: &str) -> Result<Key> {
+        check_segment(name, what)?;
+        if name.len() + extension.len() > MAX_SEGMENT_BYTES {
+            return Err(Error::new(
+                ErrorKind::InvalidKey,
+                format!(
+                    "{what} `{}` is too long for a file name: at most {} bytes",
+                    crate::error::shown(name),
+                    MAX_SEGMENT_BYTES - extension.len()
+                ),
+            ));
+        }
+        self.join(&format!("{name}{extension}"))
+    }
+
     /// The key as a string.
     pub fn as_str(&self) -> &str {
         &self.0

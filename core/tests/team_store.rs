@@ -87,6 +87,33 @@ fn bad_names_are_refused_before_any_key_is_built() {
 }
 
 #[test]
+fn names_the_key_rules_refuse_are_called_team_or_agent_names() {
+    let teams = teams_at("2026-01-01T00:00:00Z");
+    let err = teams.list("a\u{1}b").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidKey);
+    assert!(err.message().starts_with("team name `a"), "{err}");
+    assert!(
+        err.message().ends_with("contains a control character"),
+        "{err}"
+    );
+    let err = teams.load("t", "a\u{1}b").unwrap_err();
+    assert!(err.message().starts_with("agent name `a"), "{err}");
+    // The crate takes 251 to 255 bytes; `{agent}.json` would not fit in a file name.
+    let long = "x".repeat(251);
+    let err = teams.load("t", &long).unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::InvalidKey);
+    assert!(
+        err.message().starts_with("agent name `xxx")
+            && err
+                .message()
+                .ends_with("is too long for a file name: at most 250 bytes"),
+        "{err}"
+    );
+    assert!(!err.message().contains(".json"), "{err}");
+    assert!(teams.load("t", &"x".repeat(250)).unwrap_err().kind() == ErrorKind::NotFound);
+}
+
+#[test]
 fn save_load_delete_round_trip_with_crate_bytes() {
     let teams = teams_at("2026-01-01T00:00:00Z");
     let saved = state("coder", BackendType::Codex);

@@ -288,13 +288,12 @@ fn agent(sessions: &super::orchestrator::Sessions, verb: AgentVerb) -> Result<()
         } => {
             let doc = sessions.record_agent_progress(&AgentProgress {
                 id: id.clone(),
-                percent: percent.clone(),
+                percent,
             })?;
-            report(
-                &doc,
-                &output,
-                &format!("agent `{}` at {percent}%", cell(&id)),
-            );
+            // As stored (`-0` is kept as `0.0`).
+            let stored = doc.agent(&id).and_then(|a| a.progress.clone());
+            let shown = stored.map_or_else(String::new, |p| p.to_string());
+            report(&doc, &output, &format!("agent `{}` at {shown}%", cell(&id)));
         }
         AgentVerb::Done {
             id,

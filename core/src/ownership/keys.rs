@@ -1,7 +1,7 @@
 //! The keys of ownership: the lease beside the session and the live-session folder.
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::key::{Key, MAX_SEGMENT_BYTES};
+use crate::error::Result;
+use crate::key::Key;
 
 /// Key of the lease of the current session (beside `.claude/orchestrator-session.json`).
 pub const OWNER_KEY: &str = ".claude/orchestrator-session.owner.json";
@@ -29,7 +29,7 @@ pub fn live_dir() -> Key {
 /// `.owner.json` (any other name gets `.owner.json` added).
 ///
 /// # Errors
-/// [`ErrorKind::InvalidKey`] when the name would be too long.
+/// [`ErrorKind::InvalidKey`](crate::ErrorKind::InvalidKey) when the name would be too long.
 pub fn owner_key_for(session: &Key) -> Result<Key> {
     let name = session.file_name();
     let stem = name.strip_suffix(".json").unwrap_or(name);
@@ -52,7 +52,7 @@ pub(crate) fn scopes_key_for(dir: &Key) -> Result<Key> {
 /// The live entry of `session_id` in the folder `dir`: `{dir}/{session_id}.json`.
 ///
 /// # Errors
-/// [`ErrorKind::InvalidKey`] naming the id when it is not a safe segment or is too long.
+/// [`ErrorKind::InvalidKey`](crate::ErrorKind::InvalidKey) naming the id when it is not a safe segment or is too long.
 pub fn live_key_in(dir: &Key, session_id: &str) -> Result<Key> {
     named_live_key(dir, ("session id", "session_id"), session_id)
 }
@@ -76,21 +76,8 @@ pub(crate) fn caller_live_key<'a>(
 
 /// `{dir}/{id}.json`, with errors calling `id` a `what` (context `field`: `field`).
 fn named_live_key(dir: &Key, (what, field): (&str, &'static str), id: &str) -> Result<Key> {
-    Key::segment(what, id).map_err(|e| e.with_context("field", field))?;
-    let name = format!("{id}.json");
-    if name.len() > MAX_SEGMENT_BYTES {
-        return Err(Error::new(
-            ErrorKind::InvalidKey,
-            format!(
-                "{what} `{}` is too long for a file name: at most {} bytes",
-                crate::error::shown(id),
-                MAX_SEGMENT_BYTES - ".json".len()
-            ),
-        )
-        .with_context("field", field)
-        .with_context(field, id));
-    }
-    dir.join(&name)
+    dir.join_file(what, id, ".json")
+        .map_err(|e| e.with_context("field", field).with_context(field, id))
 }
 
 /// The live entry of `session_id`: `.claude/live/{session_id}.json`.

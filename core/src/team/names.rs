@@ -61,6 +61,7 @@ pub(crate) fn teams_folder() -> Key {
 /// [`ErrorKind::InvalidKey`] when `team` is not a valid name.
 pub(crate) fn sessions_folder(team: &str) -> Result<Key> {
     validate_name("team name", team)?;
+    Key::segment("team name", team)?;
     teams_folder().join(team)?.join(SESSIONS_FOLDER)
 }
 
@@ -72,7 +73,7 @@ pub(crate) fn sessions_folder(team: &str) -> Result<Key> {
 pub fn session_key(team: &str, agent: &str) -> Result<Key> {
     let folder = sessions_folder(team)?;
     validate_name("agent name", agent)?;
-    folder.join(&format!("{agent}{SESSION_EXTENSION}"))
+    folder.join_file("agent name", agent, SESSION_EXTENSION)
 }
 
 #[cfg(test)]

@@ -26,8 +26,9 @@ pub struct PruneTeamOptions {
 
 impl<S: Store, C: Clock> TeamStore<S, C> {
     /// Prunes the members of `team` created more than `options.older_than_days` days ago: a
-    /// dry run unless `options.apply`, then each member file is removed under its lock if it
-    /// is still that old (one saved again since the listing stays, and is not reported).
+    /// dry run unless `options.apply`, then each member file is removed under its lock if its
+    /// `createdAt` is still that old (one saved since the listing with a later `createdAt`
+    /// stays, and is not reported).
     ///
     /// # Errors
     /// As [`list`](Self::list) and [`delete`](Self::delete).

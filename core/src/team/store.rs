@@ -262,7 +262,8 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
     ///
     /// # Errors
     /// As [`merge_metadata`](Self::merge_metadata); [`ErrorKind::InvalidInput`] naming the
-    /// entry (`` `entries.run` is invalid: expected a string or null, got 1 ``, context `field`)
+    /// entry (`` `entries.run` is invalid: expected a string or null, got a number ``, context
+    /// `field`)
     /// whose value is neither, before anything is read.
     pub fn merge_metadata_argument(
         &self,
@@ -276,10 +277,18 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
             .map(|(key, value)| match value {
                 Value::String(text) => Ok((key.clone(), Some(text.clone()))),
                 Value::Null => Ok((key.clone(), None)),
-                other => Err(Error::invalid_field(
-                    format!("{name}.{key}"),
-                    format!("expected a string or null, got {other}"),
-                )),
+                other => {
+                    let kind = match other {
+                        Value::Bool(_) => "a boolean",
+                        Value::Number(_) => "a number",
+                        Value::Array(_) => "an array",
+                        _ => "an object",
+                    };
+                    Err(Error::invalid_field(
+                        format!("{name}.{key}"),
+                        format!("expected a string or null, got {kind}"),
+                    ))
+                }
             })
             .collect::<Result<MetadataEntries>>()?;
         self.merge_metadata(team, agent, &entries)
@@ -317,8 +326,8 @@ impl<S: Store, C: Clock> TeamStore<S, C> {
     }
 
     /// Deletes the member file `key` under its update lock when it still reads with a
-    /// `createdAt` before `before`: a member saved again since it was listed stays. `true`
-    /// when removed.
+    /// `createdAt` before `before`: one saved since it was listed with a later `createdAt`
+    /// stays. `true` when removed.
     pub(super) fn delete_if_created_before(
         &self,
         key: &Key,

@@ -742,13 +742,20 @@ impl Store for FsStore {
 
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
         let (path, is_link) = self.confined_file(key)?;
-        self.locked(key, &path, || {
+        let mut removed = false;
+        let done = self.locked(key, &path, || {
             let current = read_file(key, &path)?;
-            match apply(current.as_deref())? {
-                Some(bytes) => self.write_atomic(key, &path, is_link, &bytes),
-                None => Ok(()),
+            if let Some(bytes) = apply(current.as_deref())? {
+                return self.write_atomic(key, &path, is_link, &bytes);
             }
-        })
+            // `apply` may delete the key (a prune): its pair goes then, as with `delete`.
+            removed = current.is_some() && fs::symlink_metadata(&path).is_err();
+            Ok(())
+        });
+        if removed {
+            FsStore::remove_lock_files(&path);
+        }
+        done
     }
 
     fn append(&self, key: &Key, data: &[u8]) -> Result<()> {

@@ -21,24 +21,39 @@ pub const TMP_INFIX: &str = ".tmp-";
 /// that only serialises their updates (updates never nest), it never loses one.
 const SIBLING_NAME_BYTES: usize = 200;
 
-/// `root` with a leading `~` (alone or before `/`) standing for the home folder (`HOME`), as
-/// a shell and Python's `os.path.expanduser` read it; any other root as it is (also when
-/// `HOME` is unset or empty). A front end given a folder as text (Node) reads it so.
+/// `root` with a leading `~` (alone or before `/`) read as the home folder (`HOME`), as a
+/// shell reads it; any root not starting with `~` as it is. A front end given a folder as text
+/// (Node) reads it so.
 ///
 /// ```
 /// # use std::path::PathBuf;
 /// # use session_state_fs::expand_home;
-/// assert_eq!(expand_home("./~/x"), PathBuf::from("./~/x"));
-/// assert_eq!(expand_home("~user/x"), PathBuf::from("~user/x"));
+/// assert_eq!(expand_home("./~/x").unwrap(), PathBuf::from("./~/x"));
+/// assert!(expand_home("~user/x").is_err());
 /// ```
-pub fn expand_home(root: &str) -> PathBuf {
+///
+/// # Errors
+/// `invalid_input` for `~` or `~/...` when `HOME` is unset or empty, and for `~name...` (another
+/// user's home, which this does not look up): a folder of that name is `./~name`.
+pub fn expand_home(root: &str) -> Result<PathBuf> {
+    let Some(rest) = root.strip_prefix('~') else {
+        return Ok(PathBuf::from(root));
+    };
+    let refused = |why: &str| {
+        Error::invalid_input(format!("root `{}` {why}", root.escape_debug()))
+            .with_context("field", "root")
+    };
+    if !(rest.is_empty() || rest.starts_with('/')) {
+        return Err(refused(
+            "names another user's home, which is not looked up: give the folder in full (`./~name` for a folder of that name)",
+        ));
+    }
     let home = std::env::var_os("HOME").filter(|home| !home.is_empty());
-    match (root.strip_prefix('~'), home) {
-        (Some(""), Some(home)) => PathBuf::from(home),
-        (Some(rest), Some(home)) if rest.starts_with('/') => {
-            Path::new(&home).join(rest.trim_start_matches('/'))
-        }
-        _ => PathBuf::from(root),
+    let home = home
+        .ok_or_else(|| refused("starts with `~` but HOME is not set: give the folder in full"))?;
+    match rest.trim_start_matches('/') {
+        "" => Ok(PathBuf::from(home)),
+        below => Ok(Path::new(&home).join(below)),
     }
 }
 
@@ -248,11 +263,24 @@ mod tests {
     #[test]
     fn a_leading_tilde_is_the_home_folder() {
         let home = std::env::var_os("HOME").expect("HOME is set");
-        assert_eq!(expand_home("~"), PathBuf::from(&home));
-        assert_eq!(expand_home("~/.claude"), Path::new(&home).join(".claude"));
-        assert_eq!(expand_home("~//a"), Path::new(&home).join("a"));
-        for kept in ["", "a/~", "~user", "~user/x", "/~/x"] {
-            assert_eq!(expand_home(kept), PathBuf::from(kept), "{kept}");
+        assert_eq!(expand_home("~").unwrap().as_os_str(), home.as_os_str());
+        assert_eq!(expand_home("~/").unwrap().as_os_str(), home.as_os_str());
+        assert_eq!(
+            expand_home("~/.claude").unwrap(),
+            Path::new(&home).join(".claude")
+        );
+        assert_eq!(expand_home("~//a").unwrap(), Path::new(&home).join("a"));
+        for kept in ["", "a/~", "./~user", "/~/x"] {
+            assert_eq!(expand_home(kept).unwrap(), PathBuf::from(kept), "{kept}");
+        }
+        for refused in ["~user", "~user/x", "~.", "~~"] {
+            let err = expand_home(refused).unwrap_err();
+            assert_eq!(
+                err.kind(),
+                session_state::ErrorKind::InvalidInput,
+                "{refused}"
+            );
+            assert!(err.message().contains("another user's home"), "{err}");
         }
     }
 }

@@ -179,8 +179,8 @@ fn the_listing_reads_the_head_alone_while_the_marks_hold_and_sees_changes_by_han
     assert_eq!(s.list_history(&status).unwrap().total, 1);
 
     // The archives and listings leave no lock or queue file per archive: none in the history
-    // folder, and in `.claude` the one pair of each key they lock (the current file's, under
-    // which archives are written, and the index journal's).
+    // folder, and in `.claude` the one pair of the current file, under which archives are
+    // written (the index journal's went with the journal when the listing folded it).
     let locks = |folder: &std::path::Path| {
         let mut names: Vec<String> = std::fs::read_dir(folder)
             .unwrap()
@@ -194,8 +194,6 @@ fn the_listing_reads_the_head_alone_while_the_marks_hold_and_sees_changes_by_han
     assert_eq!(
         locks(&dir.path().join(".claude")),
         [
-            ".orchestrator-history.index.journal.lock",
-            ".orchestrator-history.index.journal.lock-queue",
             ".orchestrator-session.json.lock",
             ".orchestrator-session.json.lock-queue",
         ]

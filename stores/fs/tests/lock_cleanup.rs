@@ -108,6 +108,30 @@ fn delete_removes_the_pair_of_its_key_unless_a_writer_holds_it() {
 }
 
 #[test]
+fn an_update_that_deletes_its_key_removes_the_pair_as_delete_does() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let d = root.path().join("d");
+    for key in ["d/a.json", "d/b.json"] {
+        store
+            .update(&k(key), &mut |_| Ok(Some(b"1".to_vec())))
+            .unwrap();
+    }
+    // A prune's removal under the key's lock: the pair goes once the lock is let go.
+    store
+        .update(&k("d/a.json"), &mut |old| {
+            assert!(old.is_some());
+            store.delete(&k("d/a.json"))?;
+            Ok(None)
+        })
+        .unwrap();
+    assert_eq!(names(&d), [".b.json.lock", ".b.json.lock-queue", "b.json"]);
+    // An update that leaves its file as it is keeps the pair.
+    store.update(&k("d/b.json"), &mut |_| Ok(None)).unwrap();
+    assert_eq!(names(&d), [".b.json.lock", ".b.json.lock-queue", "b.json"]);
+}
+
+#[test]
 fn a_writer_holding_a_removed_lock_file_opens_the_path_again() {
     // A pair removed (by `delete`, or by hand) while a writer waits on its queue: the writer,
     // once it holds the queue, sees it is no longer the file at the path and makes a new one.

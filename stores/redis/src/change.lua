@@ -6,14 +6,18 @@
 -- mark, its folder's mark and its n index sets.
 --
 -- Every key is checked before the first command that changes one: a mark must be absent or a
--- string holding an integer of at most 18 digits (INCR takes it), an index absent or a set,
+-- string holding an integer below 2^63 - 1 (INCR takes it), an index absent or a set,
 -- and the value of an `append` absent or a string. The first that is not gives the reply
 -- {key, what it holds, `mark` | `index` | `value`}, the staged bytes are dropped and nothing
 -- else changes. Otherwise every change applies and the reply is the number of values `del`
 -- removed.
 
 local function counts(text)
-  return text == '0' or (#text < 19 and text:match('^%-?[1-9]%d*$') ~= nil)
+  if text == '0' or text:match('^%-?[1-9]%d*$') == nil then
+    return text == '0'
+  end
+  -- An integer INCR can add one to: below 2^63 - 1.
+  return #text < 19 or (#text == 19 and text <= '9223372036854775806')
 end
 
 local function check(name, role)

@@ -102,16 +102,31 @@ impl<'a> Changes<'a> {
         let done = match self.commit(conn) {
             Err(e) if lacks_script(&e) => {
                 self.reload(conn)?;
-                self.commit(conn)?
+                self.commit(conn)
             }
-            other => other?,
-        };
+            other => other,
+        }
+        .inspect_err(|_| self.drop_staged(conn))?;
         done.ok_or_else(|| {
             RedisError::from((
                 redis::ErrorKind::UnexpectedReturnType,
                 "EXEC aborted on a connection that watches nothing",
             ))
         })
+    }
+
+    /// Drops the values [`commit`](Self::commit) staged, after it failed otherwise than by
+    /// lacking the script (a script error, a command the server's ACL refuses): best effort,
+    /// as the connection may be gone with the failure.
+    pub(crate) fn drop_staged(&self, conn: &mut Connection) {
+        if self.staged.is_empty() {
+            return;
+        }
+        let mut pipe = redis::pipe();
+        for (name, _) in &self.staged {
+            pipe.del(name).ignore();
+        }
+        let _ = pipe.exec(conn);
     }
 
     /// Loads the script into the server of `conn` and drops the values

@@ -82,7 +82,7 @@ pub(crate) fn refused(
     role: &str,
 ) -> Error {
     let wants = match role {
-        "mark" => "a change counter (a string holding an integer of at most 18 digits)",
+        "mark" => "a change counter (a string holding an integer below 2^63 - 1)",
         "index" => "a folder's index (a set of keys)",
         _ => "the key's bytes (a string)",
     };

@@ -292,7 +292,11 @@ impl RedisStore {
                 changes.reload(&mut tx.conn).map_err(fail)?;
                 None
             }
-            done => done.map_err(fail)?,
+            Err(e) => {
+                changes.drop_staged(&mut tx.conn);
+                return Err(fail(e));
+            }
+            Ok(done) => done,
         };
         self.checkin(tx.conn);
         match done {

@@ -211,3 +211,71 @@ fn once_the_wrong_typed_key_is_gone_the_retried_write_applies_once() {
         .collect::<Vec<_>>();
     assert!(staged.is_empty(), "{staged:?}");
 }
+
+#[test]
+fn a_script_the_server_refuses_to_run_leaves_no_staged_value() {
+    let Some(url) = common::url("acl") else {
+        return;
+    };
+    let (_, mut conn, prefix) = setup(&url, "acl");
+    // A user the ACL lets stage and call the script, but not run its RENAME.
+    let user = format!("{prefix}-user");
+    redis::cmd("ACL")
+        .arg("SETUSER")
+        .arg(&user)
+        .arg("on")
+        .arg(">pw")
+        .arg("~*")
+        .arg("+@all")
+        .arg("-rename")
+        .exec(&mut conn)
+        .unwrap();
+    let limited = url.replacen("redis://", &format!("redis://{user}:pw@"), 1);
+    let store = RedisStore::open(&common::with_prefix(&limited, &prefix)).unwrap();
+    let before = snapshot(&mut conn, &prefix);
+    let err = store.write(&key("a/b/c"), b"new").unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Storage, "{err}");
+    let err = store
+        .update(&key("a/x"), &mut |_| Ok(Some(b"changed".to_vec())))
+        .unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::Storage, "{err}");
+    assert_eq!(
+        snapshot(&mut conn, &prefix),
+        before,
+        "a staged value was left"
+    );
+    redis::cmd("ACL")
+        .arg("DELUSER")
+        .arg(&user)
+        .exec(&mut conn)
+        .unwrap();
+}
+
+#[test]
+fn a_mark_counts_up_to_the_largest_integer_incr_can_add_one_to() {
+    let Some(url) = common::url("mark_range") else {
+        return;
+    };
+    let (store, mut conn, prefix) = setup(&url, "mark_range");
+    let mark = format!("{prefix}:m:a/b/c");
+    for fine in ["999999999999999999", "9223372036854775806", "-5"] {
+        redis::cmd("SET")
+            .arg(&mark)
+            .arg(fine)
+            .exec(&mut conn)
+            .unwrap();
+        store.write(&key("a/b/c"), b"v").unwrap();
+    }
+    // 2^63 - 1: INCR would overflow.
+    redis::cmd("SET")
+        .arg(&mark)
+        .arg("9223372036854775807")
+        .exec(&mut conn)
+        .unwrap();
+    let err = store.write(&key("a/b/c"), b"w").unwrap_err();
+    assert_eq!(err.context_value("redis_key"), Some(mark.as_str()), "{err}");
+    assert_eq!(
+        store.read(&key("a/b/c")).unwrap().as_deref(),
+        Some(&b"v"[..])
+    );
+}
