@@ -22,8 +22,8 @@
 //!   a missing root reads as empty. Only `write`, `update` and `append` create the root and
 //!   the folders a key needs (an `update` does so even when it ends up writing nothing).
 //!   A key's lock and queue files are made by its first `update` or `append` and kept (empty,
-//!   0600): one pair per key ever updated, never one per write; `delete` removes the key's
-//!   pair unless a writer holds or waits for it (Unix).
+//!   0600): one pair per key ever updated, never one per write; `delete`, or an `update` that
+//!   deletes its key, removes the key's pair unless a writer holds or waits for it (Unix).
 //! - **Confined**: keys are validated segments; a symlink inside the root that leads outside it
 //!   is refused with a `storage` error, for reads and writes alike, except a link at one of the
 //!   layout's own folders (`.claude`, `.moai`, `.moai/memory`, `teams`), which a dotfiles setup
