@@ -154,3 +154,12 @@ def test_merge_metadata_from_several_processes_loses_no_entry(tmp_path):
     assert sorted(ts.load("t", "shared").metadata) == sorted(
         f"w{n}-{i}" for n in range(4) for i in range(20)
     )
+
+
+def test_an_error_in_a_map_names_its_key_as_written():
+    ts = TeamStore(store=MemoryStore())
+    state = SessionState.from_config(SpawnConfig(name="a", prompt="p"), BackendType.CODEX)
+    state.env = {"MY_VAR": 1}  # type: ignore[dict-item]
+    with pytest.raises(InvalidInputError) as info:
+        ts.save("t", state)
+    assert "`state.env.MY_VAR` is invalid" in str(info.value), str(info.value)

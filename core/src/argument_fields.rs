@@ -15,7 +15,8 @@ use crate::error::{Error, Result};
 pub enum MemberNames {
     /// The keys as written.
     Keys,
-    /// The keys in snake_case (`maxTurns` is `max_turns`).
+    /// The camelCase keys in snake_case (`maxTurns` is `max_turns`); any other key, such as a
+    /// map's (`MY_VAR` in `env`), as written.
     SnakeCase,
 }
 
@@ -23,6 +24,7 @@ impl MemberNames {
     /// The JSON key `key` as these names spell it.
     pub fn spell(self, key: &str) -> String {
         match self {
+            MemberNames::SnakeCase if !is_camel_case(key) => key.to_owned(),
             MemberNames::Keys => key.to_owned(),
             MemberNames::SnakeCase => {
                 let mut out = String::with_capacity(key.len() + 4);
@@ -38,6 +40,13 @@ impl MemberNames {
             }
         }
     }
+}
+
+/// Whether `key` is a camelCase name: ASCII letters and digits, starting with a lowercase
+/// letter.
+fn is_camel_case(key: &str) -> bool {
+    key.starts_with(|c: char| c.is_ascii_lowercase())
+        && key.chars().all(|c| c.is_ascii_alphanumeric())
 }
 
 /// The argument `name`, a JSON value, read as `T` with serde's rules.
@@ -135,6 +144,10 @@ mod tests {
         .unwrap_err();
         assert_eq!(err.field(), Some("c.oops"));
         assert_eq!(MemberNames::SnakeCase.spell("backendType"), "backend_type");
+        // A map's keys (environment variables, metadata) are not names to respell.
+        for kept in ["MY_VAR", "Path", "a-b", "x_y", "eVAR_1", ""] {
+            assert_eq!(MemberNames::SnakeCase.spell(kept), kept);
+        }
         let err = member_below(
             Error::invalid_field("backendType", "unknown"),
             "state",
