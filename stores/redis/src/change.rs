@@ -13,8 +13,8 @@
 use std::sync::LazyLock;
 
 use redis::{
-    Connection, FromRedisValue, ParsingError, RedisError, RedisResult, Script, ServerErrorKind,
-    Value,
+    Connection, FromRedisValue, ParsingError, Pipeline, RedisError, RedisResult, Script,
+    ServerErrorKind, Value,
 };
 use session_state::Key;
 
@@ -119,14 +119,17 @@ impl<'a> Changes<'a> {
     /// lacking the script (a script error, a command the server's ACL refuses): best effort,
     /// as the connection may be gone with the failure.
     pub(crate) fn drop_staged(&self, conn: &mut Connection) {
-        if self.staged.is_empty() {
-            return;
+        if !self.staged.is_empty() {
+            let _ = self.dropping_staged(redis::pipe()).exec(conn);
         }
-        let mut pipe = redis::pipe();
+    }
+
+    /// `pipe` with a `DEL` of each value [`commit`](Self::commit) stages.
+    fn dropping_staged(&self, mut pipe: Pipeline) -> Pipeline {
         for (name, _) in &self.staged {
             pipe.del(name).ignore();
         }
-        let _ = pipe.exec(conn);
+        pipe
     }
 
     /// Loads the script into the server of `conn` and drops the values
@@ -134,10 +137,7 @@ impl<'a> Changes<'a> {
     pub(crate) fn reload(&self, conn: &mut Connection) -> RedisResult<()> {
         let mut pipe = redis::pipe();
         pipe.cmd("SCRIPT").arg("LOAD").arg(SOURCE).ignore();
-        for (name, _) in &self.staged {
-            pipe.del(name).ignore();
-        }
-        pipe.exec(conn)
+        self.dropping_staged(pipe).exec(conn)
     }
 }
 
