@@ -6,8 +6,8 @@ use pyo3::types::{PyDict, PyString};
 use serde_json::Value;
 use session_state::Key;
 use session_state::registry::{
-    self, AgentRegistry, JournalMode, PolicyName, PruneRegistryOptions, RegistryOptions, TaskArg,
-    TranscriptLines, find_transcript,
+    self, AgentRegistry, JournalMode, PolicyName, PolicyOptions, PruneRegistryOptions,
+    RegistryOptions, TaskArg, TranscriptLines, find_transcript,
 };
 use session_state_fs::SystemClock;
 
@@ -46,9 +46,11 @@ py_new!(PyAgentRegistry {
         self.inner.mode() != JournalMode::Off
     }
 
-    /// `decide_resume(agent_name, current_task, previous_task=None, policy="compat") -> dict`,
-    /// in the seed's order of checks (a task that is not a str is read where the seed reads it).
-    #[pyo3(signature = (agent_name, current_task, previous_task = None, policy = None))]
+    /// `decide_resume(agent_name, current_task, previous_task=None, policy="compat", cap=None,
+    /// threshold=None) -> dict`, in the seed's order of checks (a task that is not a str is read
+    /// where the seed reads it).
+    #[pyo3(signature = (agent_name, current_task, previous_task = None, policy = None, cap = None, threshold = None))]
+    #[allow(clippy::too_many_arguments)] // the Python signature
     fn decide_resume<'py>(
         &self,
         py: Python<'py>,
@@ -56,15 +58,24 @@ py_new!(PyAgentRegistry {
         current_task: &Obj<'py>,
         previous_task: Option<&Obj<'py>>,
         policy: Option<&Obj<'py>>,
+        cap: Option<&Obj<'py>>,
+        threshold: Option<&Obj<'py>>,
     ) -> Out<'py> {
-        let policy = opt(policy, "policy")?.unwrap_or_else(|| "compat".to_owned());
-        let policy = policy.parse::<PolicyName>().py()?;
+        let policy = opt::<String>(policy, "policy")?;
+        let policy = PolicyOptions {
+            policy: policy.map(|p| p.parse::<PolicyName>()).transpose().py()?,
+            cap: opt(cap, "cap")?,
+            threshold: threshold
+                .filter(|t| !t.is_none())
+                .map(|t| from_py::<f64>("threshold", t))
+                .transpose()?,
+        };
         let previous = previous_task.filter(|p| !p.is_none()).map(task);
         let previous = previous.transpose()?;
         let (current, name) = (task(current_task)?, text(agent_name, "agent_name")?);
         let previous = previous.as_ref().map_or(TaskArg::Absent, task_arg);
         let (registry, current) = (&self.inner, task_arg(&current));
-        let decision = registry.decide_resume_in_seed_order(&name, current, previous, policy);
+        let decision = registry.decide_resume_in_seed_order(&name, current, previous, &policy);
         decision.out(py)
     }
 

@@ -159,6 +159,20 @@ def test_explained_policy_is_an_option(tmp_path):
     assert m.should_resume("a", "update profiles", "rename files") is False
     d = m.decide_resume("a", "update profiles", "rename files", policy="compat")
     assert d["resume"] is True and d["reason"] == "related"
+    # `cap` and `threshold` as the core's policy options take them in every front end.
+    d = m.decide_resume("a", "update profiles", "rename files", policy="compat", cap=0)
+    assert d["resume"] is False and d["reason"] == "resume_cap_reached"
+    login, registration = "Implement user login endpoint", "Implement user registration endpoint"
+    assert m.decide_resume("a", login, registration, threshold=0.1)["resume"] is True
+    assert m.decide_resume("a", login, registration, threshold=1)["resume"] is False
+    for bad in [{"threshold": 2}, {"threshold": "high"}, {"policy": "compat", "threshold": 0.5}]:
+        with pytest.raises(InvalidInputError) as err:
+            m.decide_resume("a", login, registration, **bad)
+        assert err.value.context["field"] == "threshold", (bad, err.value)
+    with pytest.raises(InvalidInputError, match="`cap`"):
+        m.decide_resume("a", login, registration, cap=-1)
+    with pytest.raises(InvalidInputError, match="`threshold`"):
+        m.decide_resume("a", login, registration, threshold=float("nan"))
     with pytest.raises(ValueError):
         SessionManager(session_file=tmp_path / "s.json", policy="nope")
 

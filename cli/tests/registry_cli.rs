@@ -160,6 +160,58 @@ fn should_resume_prints_the_decision_and_exits_0_either_way() {
 }
 
 #[test]
+fn cap_and_threshold_are_the_policy_options_of_every_front_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    assert!(run(root, &["register", "tdd", "t-1"]).status.success());
+    let args = [
+        "should-resume",
+        "tdd",
+        "--task",
+        "Implement user login endpoint",
+    ];
+    let previous = [
+        "--previous",
+        "Implement user registration endpoint",
+        "--json",
+    ];
+    let capped = ok_json(root, &[&args[..], &previous[..], &["--cap", "0"]].concat());
+    assert_eq!(capped, serde_json::json!({"resume": false}));
+    let strict = [&args[..], &previous[..], &["--policy", "explained"]].concat();
+    let high = ok_json(root, &[&strict[..], &["--threshold", "1"]].concat());
+    assert_eq!(
+        (&high["resume"], &high["reason"]),
+        (&false.into(), &"unrelated".into())
+    );
+    for (extra, said) in [
+        (
+            &["--threshold", "2"][..],
+            "`threshold` must be in [0, 1], got 2",
+        ),
+        (
+            &["--threshold", "NaN"][..],
+            "`threshold` must be in [0, 1], got NaN",
+        ),
+    ] {
+        let out = run(root, &[&strict[..], extra].concat());
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(stderr.starts_with("error[invalid_input]"), "{stderr}");
+        assert!(stderr.contains(said), "{stderr}");
+    }
+    let compat = run(
+        root,
+        &[&args[..], &previous[..], &["--threshold", "0.5"]].concat(),
+    );
+    let stderr = String::from_utf8_lossy(&compat.stderr);
+    assert_eq!(compat.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("applies only to the `explained` policy"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn bad_input_gives_typed_errors_and_keeps_the_file() {
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path();

@@ -10,7 +10,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use crate::registry::PolicyName;
+use crate::registry::{PolicyName, PolicyOptions};
 
 /// An operation that takes no arguments (`{}`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -41,14 +41,6 @@ pub struct Registration {
     pub result: Value,
 }
 
-fn default_cap() -> u64 {
-    5
-}
-
-fn default_threshold() -> f64 {
-    0.3
-}
-
 /// Whether to resume an agent's last session (the registry's `should-resume`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -62,13 +54,24 @@ pub struct ResumeQuestion {
     pub previous: Option<String>,
     /// The rule to apply (default `compat`).
     #[serde(default)]
-    pub policy: PolicyName,
+    pub policy: Option<PolicyName>,
     /// Start new once an id was resumed this many times (default 5).
-    #[serde(default = "default_cap")]
-    pub cap: u64,
-    /// Minimum score to resume with the `explained` policy, in [0, 1] (default 0.3).
-    #[serde(default = "default_threshold")]
-    pub threshold: f64,
+    #[serde(default)]
+    pub cap: Option<u64>,
+    /// Minimum score to resume, in [0, 1], for the `explained` policy only (default 0.3).
+    #[serde(default)]
+    pub threshold: Option<f64>,
+}
+
+impl ResumeQuestion {
+    /// The policy options of the question, for [`PolicyOptions::policy`].
+    pub fn policy_options(&self) -> PolicyOptions {
+        PolicyOptions {
+            policy: self.policy,
+            cap: self.cap,
+            threshold: self.threshold,
+        }
+    }
 }
 
 /// One workflow chain (the registry's `chain`).
@@ -100,7 +103,12 @@ mod tests {
     fn optional_members_take_the_cli_defaults_and_unknown_ones_are_refused() {
         let q: ResumeQuestion =
             serde_json::from_value(json!({"agent_name": "a", "task": "t"})).unwrap();
-        assert_eq!((q.policy, q.cap, q.threshold), (PolicyName::Compat, 5, 0.3));
+        assert_eq!(q.policy_options(), PolicyOptions::default());
+        let compat = q.policy_options().policy().unwrap();
+        assert_eq!(
+            compat,
+            crate::registry::ChosenPolicy::Compat(crate::registry::CompatPolicy::default())
+        );
         let err = serde_json::from_value::<ArchiveOptions>(json!({"replce": true})).unwrap_err();
         assert!(err.to_string().contains("unknown field `replce`"), "{err}");
         let r: Registration =

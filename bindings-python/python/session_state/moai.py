@@ -536,9 +536,13 @@ class SessionManager:
         previous_task: Optional[str] = None,
         *,
         policy: Optional[str] = None,
+        cap: Optional[int] = None,
+        threshold: Optional[float] = None,
     ) -> Dict[str, Any]:
         """``{"resume": bool, "score": float, "matched": [terms], "reason": str}`` by ``policy``
-        (``"compat"`` or ``"explained"``; default the constructor's).
+        (``"compat"`` or ``"explained"``; default the constructor's), which starts new once an
+        id was resumed ``cap`` times (default 5) and, ``explained`` only, resumes from a score
+        of ``threshold`` (in [0, 1], default 0.3).
 
         Arguments that are not str get the seed's answer where the seed gives one: a name
         that is not a str is unknown; a falsy ``previous_task`` (``0``, ``[]``) is none, then
@@ -552,7 +556,7 @@ class SessionManager:
             previous_task = None
         # The core looks at the name, the cap and the tasks in the seed's order.
         return self._registry.decide_resume(
-            agent_name, current_task, previous_task, policy or self._policy
+            agent_name, current_task, previous_task, policy or self._policy, cap, threshold
         )
 
     def get_chain_status(self, chain_id: str) -> Dict[str, Any]:

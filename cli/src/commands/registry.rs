@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use serde_json::Value;
-use session_state::registry::{AgentRegistry, AnyPolicy, PolicyName, SESSIONS_KEY};
+use session_state::registry::{AgentRegistry, PolicyName, PolicyOptions, SESSIONS_KEY};
 use session_state::{Error, ErrorKind, Hint, Result};
 use session_state_fs::SystemClock;
 
@@ -83,12 +83,12 @@ pub enum Command {
         /// The rule to apply.
         #[arg(long, value_enum, default_value_t = PolicyArg::Compat)]
         policy: PolicyArg,
-        /// Start new once an id was resumed this many times.
-        #[arg(long, value_name = "N", default_value_t = 5, value_parser = crate::numbers::whole::<u64>, allow_negative_numbers = true)]
-        cap: u64,
-        /// Minimum score to resume with `--policy explained`, in [0, 1].
-        #[arg(long, value_name = "SCORE", default_value_t = 0.3)]
-        threshold: f64,
+        /// Start new once an id was resumed this many times (default 5).
+        #[arg(long, value_name = "N", value_parser = crate::numbers::whole::<u64>, allow_negative_numbers = true)]
+        cap: Option<u64>,
+        /// Minimum score to resume, in [0, 1], with `--policy explained` only (default 0.3).
+        #[arg(long, value_name = "SCORE")]
+        threshold: Option<f64>,
         /// Print `{"resume": bool}` (plus `score`, `matched`, `reason` for `explained`).
         #[arg(long)]
         json: bool,
@@ -185,7 +185,12 @@ pub fn run(cmd: Command, ctx: &Context) -> Result<ExitCode> {
                 PolicyArg::Compat => PolicyName::Compat,
                 PolicyArg::Explained => PolicyName::Explained,
             };
-            let rule = AnyPolicy::new(name, cap, threshold)?;
+            let options = PolicyOptions {
+                policy: Some(name),
+                cap,
+                threshold,
+            };
+            let rule = options.policy()?;
             let decision = reg.decide_resume(&agent_name, &task, previous.as_deref(), &rule)?;
             output::decision(&decision, policy == PolicyArg::Explained, json)?;
         }

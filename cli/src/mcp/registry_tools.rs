@@ -1,7 +1,7 @@
 //! The sub-agent registry's tools: register, should_resume (both policies) and chain.
 
 use serde_json::json;
-use session_state::registry::{AnyPolicy, PolicyName};
+use session_state::registry::ChosenPolicy;
 use session_state::requests::{ChainQuery, Registration, ResumeQuestion};
 
 use super::Roots;
@@ -36,14 +36,14 @@ pub fn add(tools: &mut Tools) {
          (the seed's keyword rule), {resume, score, matched, reason} with the explained one.",
         Effect::Reads,
         |roots: &Roots, q: ResumeQuestion| {
-            let rule = AnyPolicy::new(q.policy, q.cap, q.threshold)?;
+            let rule = q.policy_options().policy()?;
             let decision = registry(&roots.project)?.decide_resume(
                 &q.agent_name,
                 &q.task,
                 q.previous.as_deref(),
                 &rule,
             )?;
-            let explained = q.policy == PolicyName::Explained;
+            let explained = matches!(rule, ChosenPolicy::Explained(_));
             Ok(Reply::new(
                 &decision_value(&decision, explained),
                 decision_text(&decision, explained),

@@ -80,8 +80,8 @@ pub use edits::StateEdits;
 pub use journal::JournalMode;
 pub use options::{ChosenPolicy, PolicyOptions, RegistryOptions};
 pub use policy::{
-    AnyPolicy, CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy,
-    ResumeQuery, ResumeReason,
+    CompatPolicy, ExplainedPolicy, PolicyName, ResumeDecision, ResumePolicy, ResumeQuery,
+    ResumeReason,
 };
 pub use prune::PruneRegistryOptions;
 pub use seed_order::TaskArg;

@@ -224,8 +224,16 @@ mod tests {
                 .message()
                 .contains("only to the `explained`")
         );
-        let out_of_range = parse(json!({ "policy": "explained", "threshold": 2 }));
-        assert!(out_of_range.unwrap().policy().is_err());
+        for bad in [-0.1, 1.5, f64::NAN] {
+            let options = PolicyOptions {
+                policy: Some(PolicyName::Explained),
+                cap: None,
+                threshold: Some(bad),
+            };
+            let err = options.policy().unwrap_err();
+            assert_eq!(err.code(), "invalid_input", "{bad}");
+            assert_eq!(err.context_value("field"), Some("threshold"));
+        }
         assert_eq!(
             "explained".parse::<PolicyName>().unwrap(),
             PolicyName::Explained

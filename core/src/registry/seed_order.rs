@@ -6,8 +6,8 @@ use crate::error::{Error, Result};
 use crate::store::Store;
 use crate::time::Clock;
 
-use super::policy::{CompatPolicy, PolicyName, ResumeDecision, ResumeReason};
-use super::{AgentRegistry, PolicyOptions};
+use super::policy::{CompatPolicy, ResumeDecision, ResumeReason};
+use super::{AgentRegistry, ChosenPolicy, PolicyOptions};
 
 /// A task argument as a dynamically typed caller passed it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -21,27 +21,24 @@ pub enum TaskArg<'a> {
 }
 
 impl<S: Store, C: Clock> AgentRegistry<S, C> {
-    /// [`decide_resume`](Self::decide_resume) by the policy `name`, looking at the arguments in
+    /// [`decide_resume`](Self::decide_resume) by the policy of `options`, looking at the arguments in
     /// the seed's order: an unknown name, no previous task and the resume cap decide before
     /// either task is read; the compat rule reads `current_task` only when `previous_task` has
     /// a word longer than 4 letters. A task that is not a string is an error only when it would
     /// be read.
     ///
     /// # Errors
-    /// As [`load`](Self::load); [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput)
-    /// naming the argument (`context["argument"]`) for a task read that is not a string.
+    /// As [`load`](Self::load) and [`PolicyOptions::policy`];
+    /// [`ErrorKind::InvalidInput`](crate::ErrorKind::InvalidInput) naming the argument
+    /// (`context["argument"]`) for a task read that is not a string.
     pub fn decide_resume_in_seed_order(
         &self,
         agent_name: &str,
         current_task: TaskArg<'_>,
         previous_task: TaskArg<'_>,
-        name: PolicyName,
+        options: &PolicyOptions,
     ) -> Result<ResumeDecision> {
-        let policy = PolicyOptions {
-            policy: Some(name),
-            ..PolicyOptions::default()
-        }
-        .policy()?;
+        let policy = options.policy()?;
         let previous = match previous_task {
             TaskArg::Text("") | TaskArg::Absent => None,
             other => Some(other),
@@ -67,7 +64,9 @@ impl<S: Store, C: Clock> AgentRegistry<S, C> {
         }
         match (current_task, previous) {
             (other, Some(TaskArg::Text(previous))) => {
-                if name == PolicyName::Compat && !CompatPolicy::keywords_match(previous, previous) {
+                if matches!(policy, ChosenPolicy::Compat(_))
+                    && !CompatPolicy::keywords_match(previous, previous)
+                {
                     decide("", Some(previous))
                 } else {
                     Err(not_text("current_task", other))
@@ -95,7 +94,7 @@ mod tests {
     use serde_json::json;
 
     use super::TaskArg::{Absent, Other, Text};
-    use crate::registry::{AgentRegistry, PolicyName, ResumeReason};
+    use crate::registry::{AgentRegistry, PolicyOptions, ResumeReason};
     use crate::{FixedClock, MemoryStore};
 
     fn registry() -> AgentRegistry<MemoryStore, FixedClock> {
@@ -111,7 +110,7 @@ mod tests {
     fn a_task_that_is_not_a_string_is_read_only_where_the_seed_reads_it() {
         let reg = registry();
         let decide = |name, current, previous| {
-            reg.decide_resume_in_seed_order(name, current, previous, PolicyName::Compat)
+            reg.decide_resume_in_seed_order(name, current, previous, &PolicyOptions::default())
         };
         let reason = |d: crate::Result<super::ResumeDecision>| d.unwrap().reason;
         assert_eq!(
