@@ -147,11 +147,24 @@ fn unknown_tool(name: &str) -> Error {
     .with_context("tool", shown)
 }
 
-/// The arguments of tool `tool` as a `T`: `invalid_input` naming what serde refused.
+/// The arguments of tool `tool` as a `T`: `invalid_input` as the core words it for any
+/// front end's argument, naming the member at fault as `field` (`goal`, `files[1]`, an
+/// unknown member), or the arguments as a whole (a member missing).
 fn parse<T: DeserializeOwned>(tool: &str, args: JsonObject) -> Result<T> {
-    serde_json::from_value(Value::Object(args)).map_err(|e| {
-        Error::invalid_input(format!("the arguments of `{tool}` are invalid: {e}"))
-            .with_context("tool", tool)
+    const WHOLE: &str = "arguments";
+    session_state::json::from_value(Value::Object(args), WHOLE).map_err(|e| {
+        let member = e
+            .field()
+            .and_then(|f| f.strip_prefix(WHOLE)?.strip_prefix('.'));
+        let named = if let Some(member) = member.map(str::to_owned) {
+            e.with_field(member)
+        } else {
+            let message = e
+                .message()
+                .replacen("`arguments` is", "the arguments are", 1);
+            Error::invalid_input(message)
+        };
+        named.with_context("tool", tool)
     })
 }
 

@@ -260,6 +260,20 @@ def test_hostile_calls_are_tool_errors_and_write_nothing(tmp_path: Path) -> None
             before = snapshot(tmp_path)
             for tool, arguments, code in hostile_calls():
                 await fails(s, tool, arguments, code)
+            # A member of the wrong type or range is named as the other front ends name it.
+            for tool, arguments, field, said in [
+                ("new", {"goal": 123}, "goal", "expected a string"),
+                ("context", {"tokens": -1}, "tokens", "a whole number from 0 to"),
+                ("history", {"limit": 1.5}, "limit", "a whole number from 0 up"),
+                ("agent_done", {"id": "a1", "files": ["f", 2]}, "files[1]", "expected a string"),
+            ]:
+                error = await fails(s, tool, arguments, "invalid_input")
+                assert error["context"] == {"field": field, "tool": tool}, error
+                assert error["message"].startswith(f"`{field}` is invalid: "), error
+                assert said in error["message"], error
+            error = await fails(s, "decision", {}, "invalid_input")
+            assert error["context"] == {"tool": "decision"}, error
+            assert error["message"] == "the arguments are invalid: missing field `decision`", error
             assert snapshot(tmp_path) == before
             # Still serving after all of them.
             assert (await ok(s, "show"))["session_id"] == "2026-12-01-hostile"
