@@ -72,16 +72,33 @@ fn teams_and_members_from_the_default_root() {
 }
 
 #[test]
-fn json_prints_the_members_documents() {
-    let (home, _) = home_with_fixtures();
+fn json_prints_the_listing_as_the_packages_return_it() {
+    let (home, sessions) = home_with_fixtures();
+    std::fs::write(sessions.join("torn.json"), "{").unwrap();
     let out = run(&["team", "my-team", "--json"], home.path());
     assert!(out.status.success(), "{}", stderr(&out));
     let printed: Value = serde_json::from_str(&stdout(&out)).unwrap();
-    let expected: Vec<Value> = [CODER, REVIEWER]
+    let members: Vec<Value> = [("coder", CODER), ("reviewer", REVIEWER)]
         .iter()
-        .map(|t| serde_json::from_str(t).unwrap())
+        .map(|(agent, text)| {
+            serde_json::json!({
+                "agent": agent,
+                "key": format!("teams/my-team/sessions/{agent}.json"),
+                "state": serde_json::from_str::<Value>(text).unwrap(),
+            })
+        })
         .collect();
-    assert_eq!(printed, Value::Array(expected));
+    assert_eq!(printed["team"], "my-team");
+    assert_eq!(printed["members"], Value::Array(members));
+    let skipped = printed["skipped"].as_array().unwrap();
+    assert_eq!(skipped.len(), 1, "{printed}");
+    assert_eq!(skipped[0]["key"], "teams/my-team/sessions/torn.json");
+    assert_eq!(skipped[0]["code"], "corrupt_state");
+    assert!(
+        stderr(&out).contains("warning: skipped"),
+        "{}",
+        stderr(&out)
+    );
 }
 
 #[test]

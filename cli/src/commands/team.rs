@@ -140,8 +140,7 @@ fn warn_skipped(listing: &TeamListing) {
 
 fn print_members(listing: &TeamListing, json: bool) -> Result<()> {
     if json {
-        let documents: Vec<_> = listing.members.iter().map(|m| &m.state).collect();
-        out!("{}", to_json(&documents)?);
+        out!("{}", to_json(listing)?);
         return Ok(());
     }
     let rows: Vec<Vec<String>> = listing
