@@ -27,14 +27,21 @@ function throwsArchiveExists(call, what) {
 }
 
 test('already_exists names the { replace: true } option, and that option works', () => {
-  const sessions = new OrchestratorStore(new MemoryStore())
+  const store = new MemoryStore()
+  const sessions = new OrchestratorStore(store)
   const doc = sessions.recordNew({ goal: 'g' }, PROJECT)
   sessions.archive(doc)
   throwsArchiveExists(() => sessions.archive(doc), 'archive')
   assert.match(sessions.archive(doc, { replace: true }), /\.json$/)
 
   // The final moves archive too: same id, archive present (each made current again from the
-  // archive the last move left).
+  // archive the last move left, a later save of it archived: not one the current file
+  // supersedes).
+  const archiveLater = (doc) => {
+    const later = { ...doc, status: 'paused', updated: '2099-01-01T00:00:00Z' }
+    const key = `.claude/orchestrator-history/${doc.session_id}.json`
+    store.write(key, Buffer.from(JSON.stringify(later)))
+  }
   let archived = doc
   for (const [name, move] of [
     ['complete', (s, o) => s.complete(o)],
@@ -42,12 +49,14 @@ test('already_exists names the { replace: true } option, and that option works',
   ]) {
     sessions.save({ ...archived, status: 'created' })
     if (name === 'complete') sessions.start()
+    archiveLater(archived)
     throwsArchiveExists(() => move(sessions, undefined), name)
     assert.notEqual(sessions.load(), null, `${name} changed nothing`)
     archived = move(sessions, { replace: true })
     assert.equal(sessions.load(), null, `${name} with replace archived`)
   }
   sessions.save({ ...archived, status: 'created' })
+  archiveLater(archived)
   throwsArchiveExists(() => sessions.sessionEnd(), 'sessionEnd')
 })
 

@@ -272,10 +272,14 @@ test("TeamStore: record a spawn, list, plan the resume, delete", () => {
 test("complete and abort are all or nothing over an existing archive, unless { replace: true }", () => {
   const store = new MemoryStore();
   const sessions = new OrchestratorStore(store);
-  sessions.recordNew({ goal: "g", mode: "default" }, project, "same");
+  const made = sessions.recordNew({ goal: "g", mode: "default" }, project, "same");
   sessions.start();
-  // Made current again from its archive.
-  sessions.save({ ...sessions.complete(), status: "in_progress" });
+  // Made current again from its archive, whose later save (not one the current file
+  // supersedes) is in the way.
+  const done = sessions.complete();
+  sessions.save({ ...done, status: "in_progress" });
+  const later = { ...done, status: "paused", updated: "2099-01-01T00:00:00Z" };
+  store.write(`.claude/orchestrator-history/${made.session_id}.json`, JSON.stringify(later));
   for (const move of ["complete", "abort"]) {
     const err = thrown(() => sessions[move]());
     assert.equal(err.code, "already_exists", move);

@@ -35,7 +35,17 @@ test("already_exists names the package's `{ replace: true }` option, not the CLI
   const done = sessions.complete();
   for (const [what, call] of [
     ["archive", () => sessions.archive(done)],
-    ["complete", () => (sessions.save({ ...done, status: "in_progress" }), sessions.complete())],
+    [
+      "complete",
+      () => {
+        // Made current again, with a later save of it archived (not one the current file
+        // supersedes) in the way.
+        sessions.save({ ...done, status: "in_progress" });
+        const later = { ...done, status: "paused", updated: "2099-01-01T00:00:00Z" };
+        store.write(`.claude/orchestrator-history/${done.session_id}.json`, JSON.stringify(later));
+        return sessions.complete();
+      },
+    ],
   ]) {
     const err = thrown(call);
     assert.equal(err.code, "already_exists", `${what}: ${err.message}`);

@@ -425,6 +425,34 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
         }
     }
 
+    /// [`check_archive_slot`](Self::check_archive_slot) for a move of the current session
+    /// (`current`, its status as read `read_status`) into its archive `key`, holding `old`: an
+    /// archive of that same session that the current file supersedes is written over as with
+    /// `replace`. It does when its `updated` is not later than the current file's (the session
+    /// went on after it was archived), or when it is final and the current file is not: the
+    /// archive a move left when it was stopped before the current file changed, so that
+    /// running the move again completes it.
+    pub(super) fn check_move_slot(
+        &self,
+        key: &Key,
+        current: &OrchestratorSession,
+        read_status: SessionStatus,
+        old: Option<&[u8]>,
+        replace: bool,
+    ) -> Result<()> {
+        let superseded = old.is_some_and(|old| {
+            parse_document(key, old, &self.options).is_ok_and(|archived| {
+                let later = match (archived.updated, current.updated) {
+                    (Some(archived), Some(current)) => archived > current,
+                    _ => true,
+                };
+                let unfinished = archived.status.is_final() && !read_status.is_final();
+                archived.session_id == current.session_id && (!later || unfinished)
+            })
+        });
+        self.check_archive_slot(key, current, old, replace || superseded)
+    }
+
     /// Read-modify-write of the current session through [`Store::update`]: `change` edits the
     /// document, then `updated` is set to now and the result written. Returns the saved
     /// document. `change` runs under the current file's lock: it must not write through this
@@ -520,12 +548,14 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             };
             let mut doc = self.parse(&current, old)?;
             check_rewrite(&current, old)?;
+            let read_status = doc.status;
             doc.transition(to)?;
-            self.stamp(&mut doc);
-            let bytes = self.encode(&current, &doc)?;
             let archive = history_key(&doc.session_id)?;
             let previous = self.store.read(&archive)?;
-            self.check_archive_slot(&archive, &doc, previous.as_deref(), replace)?;
+            // Before the stamp: `updated` as read.
+            self.check_move_slot(&archive, &doc, read_status, previous.as_deref(), replace)?;
+            self.stamp(&mut doc);
+            let bytes = self.encode(&current, &doc)?;
             self.store.write(&archive, &bytes)?;
             // Still under the current file's lock: nobody can have changed it since `old`.
             self.remove_current(&current, &archive, previous.as_deref())?;
