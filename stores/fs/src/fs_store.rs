@@ -223,6 +223,21 @@ impl FsStore {
     /// Replaces the file of `key` at `path` atomically; `is_link` is whether `path` was a
     /// symlink when `confined_file` looked.
     fn write_atomic(&self, key: &Key, path: &Path, is_link: bool, data: &[u8]) -> Result<()> {
+        self.write_atomic_if(key, path, is_link, data, &|| true)
+            .map(drop)
+    }
+
+    /// [`write_atomic`](Self::write_atomic), renaming only when `still` holds once the
+    /// temporary file is written: `Ok(false)` (nothing written, no temporary file left) when it
+    /// does not.
+    fn write_atomic_if(
+        &self,
+        key: &Key,
+        path: &Path,
+        is_link: bool,
+        data: &[u8],
+        still: &dyn Fn() -> bool,
+    ) -> Result<bool> {
         // A key that is a symlink (one leading inside the root: `confined` checked it) is
         // written through: its target is replaced, and the link stays, as a plain write would
         // do. Renaming over the link itself would turn it into a file and leave the target
@@ -267,11 +282,15 @@ impl FsStore {
                 file.sync_all()?;
             }
             drop(file);
+            if !still() {
+                let _ = fs::remove_file(&tmp);
+                return Ok(false);
+            }
             fs::rename(&tmp, path)?;
             if self.durability == Durability::Sync {
                 File::open(parent)?.sync_all()?;
             }
-            Ok(())
+            Ok(true)
         })();
         result.map_err(|e| {
             let _ = fs::remove_file(&tmp);
@@ -295,16 +314,23 @@ impl FsStore {
     /// opened a file before its removal sees, once it holds it, that its file is no longer
     /// the one at the path, and opens the path again (see `acquire_at`): so one file per path
     /// is ever locked.
-    fn locked<T>(&self, key: &Key, path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
+    fn locked<T>(
+        &self,
+        key: &Key,
+        path: &Path,
+        f: impl FnOnce(&dyn Fn() -> bool) -> Result<T>,
+    ) -> Result<T> {
         let lock_path = sibling(path, LOCK_SUFFIX);
         let queue_path = sibling(path, QUEUE_SUFFIX);
         let deadline = Instant::now() + self.lock_timeout;
         let (queue, _) = self.acquire_at(key, &queue_path, deadline)?;
         let locked = self.acquire_at(key, &lock_path, deadline);
         let _ = queue.unlock();
-        let (lock, _) = locked?;
+        let (lock, id) = locked?;
         self.sweep_stale_temps(path);
-        let out = f();
+        // Whether the lock file is still the one at its path: one removed meanwhile (by hand,
+        // `git clean -X`) lets the next writer lock a new file at the path and go ahead too.
+        let out = f(&|| is_at(&id, &lock_path));
         let _ = lock.unlock();
         out
     }
@@ -500,6 +526,10 @@ pub const MARK_SETTLE: Duration = Duration::from_secs(2);
 /// How long `update`/`append` wait for the cross-process lock by default: 30 s.
 pub const DEFAULT_LOCK_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// How many times an update runs again from its read when its lock file or its file was
+/// replaced or removed while it held the lock (see `update`), before it gives up.
+pub const LOST_LOCK_RETRIES: usize = 8;
+
 /// How often one handle sweeps a folder it writes in for stale temporary files: at its first
 /// locked write there, then at the first one this long after its last sweep.
 pub const STALE_SWEEP_INTERVAL: Duration = Duration::from_secs(60);
@@ -626,6 +656,12 @@ fn open_existing_lock_file(path: &Path) -> Option<(File, fs::Metadata)> {
 }
 
 fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {
+    read_file_as_found(key, path).map(|(bytes, _)| bytes)
+}
+
+/// [`read_file`] and the identity of the file read (`None` when there is none): what
+/// [`FileId::still_at`] compares the path with before an update renames over it.
+fn read_file_as_found(key: &Key, path: &Path) -> Result<(Option<Vec<u8>>, Option<FileId>)> {
     let mut options = OpenOptions::new();
     options.read(true);
     // A FIFO or device at a key would block the open; without blocking it opens at once and
@@ -647,10 +683,49 @@ fn read_file(key: &Key, path: &Path) -> Result<Option<Vec<u8>>> {
             }
             let size = usize::try_from(meta.len()).unwrap_or(0);
             let bytes = read_whole(&file, size).map_err(|e| io_error(key, path, "read", e))?;
-            Ok(Some(bytes))
+            Ok((Some(bytes), Some(FileId::of(&meta))))
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok((None, None)),
         Err(e) => Err(io_error(key, path, "read", e)),
+    }
+}
+
+/// A file as a writer found it: device, inode, size and change time (which any write to it
+/// sets, to the file system's clock tick), so that a file replaced since is another, and one
+/// written in place since is another unless that write kept its size within the same tick.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FileId(u64, u64, u64, i64, i64);
+
+impl FileId {
+    fn of(meta: &fs::Metadata) -> FileId {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            FileId(
+                meta.dev(),
+                meta.ino(),
+                meta.size(),
+                meta.ctime(),
+                meta.ctime_nsec(),
+            )
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            FileId(0, 0, 0, 0, 0)
+        }
+    }
+
+    /// Whether `path` (followed, as it was read) holds the file `found` (`None`: no file)
+    /// still. Off Unix it cannot tell and answers `true`.
+    fn still_at(found: Option<FileId>, path: &Path) -> bool {
+        if cfg!(not(unix)) {
+            return true;
+        }
+        match fs::metadata(path) {
+            Ok(meta) => found == Some(FileId::of(&meta)),
+            Err(e) => found.is_none() && e.kind() == io::ErrorKind::NotFound,
+        }
     }
 }
 
@@ -740,27 +815,47 @@ impl Store for FsStore {
         Ok(None)
     }
 
+    /// Before it renames over the file, an update checks that its lock file and the file it
+    /// read are still the ones at their paths: when either was replaced or removed (a lock
+    /// file deleted by hand lets a second writer in, which may have written meanwhile), it
+    /// writes nothing and runs again from the read, up to [`LOST_LOCK_RETRIES`] times, then
+    /// gives up with [`ErrorKind::Conflict`](session_state::ErrorKind::Conflict).
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
-        let (path, is_link) = self.confined_file(key)?;
-        let mut removed = false;
-        let done = self.locked(key, &path, || {
-            let current = read_file(key, &path)?;
-            if let Some(bytes) = apply(current.as_deref())? {
-                return self.write_atomic(key, &path, is_link, &bytes);
+        for _ in 0..LOST_LOCK_RETRIES {
+            // Looked at again for each run: a link swapped in meanwhile may lead outside.
+            let (path, is_link) = self.confined_file(key)?;
+            let mut removed = false;
+            let done = self.locked(key, &path, |held| {
+                let (current, found) = read_file_as_found(key, &path)?;
+                if let Some(bytes) = apply(current.as_deref())? {
+                    let still = || held() && FileId::still_at(found, &path);
+                    return self.write_atomic_if(key, &path, is_link, &bytes, &still);
+                }
+                // `apply` may delete the key (a prune): its pair goes then, as with `delete`.
+                removed = current.is_some() && fs::symlink_metadata(&path).is_err();
+                Ok(true)
+            });
+            if removed {
+                FsStore::remove_lock_files(&path);
             }
-            // `apply` may delete the key (a prune): its pair goes then, as with `delete`.
-            removed = current.is_some() && fs::symlink_metadata(&path).is_err();
-            Ok(())
-        });
-        if removed {
-            FsStore::remove_lock_files(&path);
+            if done? {
+                return Ok(());
+            }
         }
-        done
+        Err(session_state::Error::new(
+            session_state::ErrorKind::Conflict,
+            format!(
+                "`{key}` was changed or its lock file removed while this update held the lock, \
+                 {LOST_LOCK_RETRIES} times: nothing written; do not remove lock files while \
+                 writers run"
+            ),
+        )
+        .with_context("key", key.as_str()))
     }
 
     fn append(&self, key: &Key, data: &[u8]) -> Result<()> {
         let path = self.confined(key)?;
-        self.locked(key, &path, || {
+        self.locked(key, &path, |_| {
             let mut options = OpenOptions::new();
             options.append(true).create(true);
             #[cfg(unix)]

@@ -1,0 +1,99 @@
+//! An update whose lock file is removed while it holds the lock (by hand, `git clean -X`) lets
+//! the next writer lock a new file at the path and go ahead: the first one then finds, before
+//! it renames over the file, that its lock and the file it read are no longer the ones at
+//! their paths, and runs again from the read, so neither update is lost.
+#![cfg(unix)]
+
+mod common;
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use common::k;
+use session_state::Store;
+use session_state_fs::FsStore;
+
+/// Adds one to the number held at `key` (absent: 0).
+fn add_one(old: Option<&[u8]>) -> Vec<u8> {
+    let n: u64 = old.map_or(0, |b| std::str::from_utf8(b).unwrap().parse().unwrap());
+    (n + 1).to_string().into_bytes()
+}
+
+#[test]
+fn an_update_whose_lock_file_was_removed_runs_again_and_loses_no_update() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let key = k(".claude/count.json");
+    store.write(&key, b"0").unwrap();
+    let claude = root.path().join(".claude");
+    let runs = AtomicUsize::new(0);
+    store
+        .update(&key, &mut |old| {
+            if runs.fetch_add(1, Ordering::SeqCst) == 0 {
+                // The lock files go while this update holds the lock; another writer locks
+                // new ones at the paths and writes.
+                std::fs::remove_file(claude.join(".count.json.lock")).unwrap();
+                std::fs::remove_file(claude.join(".count.json.lock-queue")).unwrap();
+                std::thread::scope(|scope| {
+                    scope.spawn(|| {
+                        let other = FsStore::new(root.path()).unwrap();
+                        other
+                            .update(&key, &mut |old| Ok(Some(add_one(old))))
+                            .unwrap();
+                    });
+                });
+            }
+            Ok(Some(add_one(old)))
+        })
+        .unwrap();
+    assert_eq!(
+        runs.load(Ordering::SeqCst),
+        2,
+        "ran again from the other writer's file"
+    );
+    assert_eq!(store.read(&key).unwrap().unwrap(), b"2");
+    let names: Vec<String> = std::fs::read_dir(&claude)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(!names.iter().any(|n| n.contains(".tmp-")), "{names:?}");
+}
+
+#[test]
+fn an_update_whose_file_was_written_in_place_meanwhile_reads_it_again() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let key = k(".moai/memory/count.json");
+    store.write(&key, b"10").unwrap();
+    let file = root.path().join(".moai/memory/count.json");
+    let runs = AtomicUsize::new(0);
+    store
+        .update(&key, &mut |old| {
+            if runs.fetch_add(1, Ordering::SeqCst) == 0 {
+                // A writer that takes no lock (the seed's own code) writes in place.
+                std::thread::sleep(std::time::Duration::from_millis(20));
+                std::fs::write(&file, b"20").unwrap();
+            }
+            Ok(Some(add_one(old)))
+        })
+        .unwrap();
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    assert_eq!(store.read(&key).unwrap().unwrap(), b"21");
+}
+
+#[test]
+fn an_update_that_keeps_losing_its_lock_gives_up_with_conflict_writing_nothing() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let key = k(".claude/count.json");
+    store.write(&key, b"0").unwrap();
+    let lock = root.path().join(".claude/.count.json.lock");
+    let err = store
+        .update(&key, &mut |old| {
+            std::fs::remove_file(&lock).unwrap();
+            Ok(Some(add_one(old)))
+        })
+        .unwrap_err();
+    assert_eq!(err.code(), "conflict", "{err}");
+    assert!(err.message().contains("lock file removed"), "{err}");
+    assert_eq!(store.read(&key).unwrap().unwrap(), b"0");
+}
