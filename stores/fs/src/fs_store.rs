@@ -1,5 +1,6 @@
 //! [`FsStore`]: keys as files below a root folder.
 
+use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::fs::{self, File, OpenOptions, TryLockError};
 use std::io::{self, Read, Write};
@@ -56,6 +57,21 @@ impl std::fmt::Debug for LockWait {
 }
 
 static TMP_COUNTER: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// The lock files this thread holds in `locked` (path, and the file locked), innermost
+    /// last: a write checks them before its rename (see `locks_still_held`).
+    static HELD: RefCell<Vec<(PathBuf, fs::Metadata)>> = const { RefCell::new(Vec::new()) };
+    /// Whether a write under one of them found it lost: the update holding it runs again.
+    static LOST: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether every lock file this thread holds is still the file at its path: one removed
+/// meanwhile (by hand, `git clean -X`) lets the next writer lock a new file there and go ahead
+/// too. Off Unix it cannot tell (see `is_at`).
+fn locks_still_held() -> bool {
+    HELD.with_borrow(|held| held.iter().all(|(path, id)| is_at(id, path)))
+}
 
 impl FsStore {
     /// A store over `root`. Nothing is created: a missing root reads as empty (every key
@@ -223,8 +239,16 @@ impl FsStore {
     /// Replaces the file of `key` at `path` atomically; `is_link` is whether `path` was a
     /// symlink when `confined_file` looked.
     fn write_atomic(&self, key: &Key, path: &Path, is_link: bool, data: &[u8]) -> Result<()> {
-        self.write_atomic_if(key, path, is_link, data, &|| true)
-            .map(drop)
+        if self.write_atomic_if(key, path, is_link, data, &locks_still_held)? {
+            return Ok(());
+        }
+        // A write inside an update whose lock went: nothing written, the update runs again.
+        LOST.set(true);
+        Err(session_state::Error::new(
+            session_state::ErrorKind::Conflict,
+            format!("the lock held while writing `{key}` was removed: nothing written"),
+        )
+        .with_context("key", key.as_str()))
     }
 
     /// [`write_atomic`](Self::write_atomic), renaming only when `still` holds once the
@@ -314,12 +338,7 @@ impl FsStore {
     /// opened a file before its removal sees, once it holds it, that its file is no longer
     /// the one at the path, and opens the path again (see `acquire_at`): so one file per path
     /// is ever locked.
-    fn locked<T>(
-        &self,
-        key: &Key,
-        path: &Path,
-        f: impl FnOnce(&dyn Fn() -> bool) -> Result<T>,
-    ) -> Result<T> {
+    fn locked<T>(&self, key: &Key, path: &Path, f: impl FnOnce() -> Result<T>) -> Result<T> {
         let lock_path = sibling(path, LOCK_SUFFIX);
         let queue_path = sibling(path, QUEUE_SUFFIX);
         let deadline = Instant::now() + self.lock_timeout;
@@ -328,9 +347,9 @@ impl FsStore {
         let _ = queue.unlock();
         let (lock, id) = locked?;
         self.sweep_stale_temps(path);
-        // Whether the lock file is still the one at its path: one removed meanwhile (by hand,
-        // `git clean -X`) lets the next writer lock a new file at the path and go ahead too.
-        let out = f(&|| is_at(&id, &lock_path));
+        HELD.with_borrow_mut(|held| held.push((lock_path, id)));
+        let out = f();
+        HELD.with_borrow_mut(Vec::pop);
         let _ = lock.unlock();
         out
     }
@@ -816,19 +835,21 @@ impl Store for FsStore {
     }
 
     /// Before it renames over the file, an update checks that its lock file and the file it
-    /// read are still the ones at their paths: when either was replaced or removed (a lock
-    /// file deleted by hand lets a second writer in, which may have written meanwhile), it
-    /// writes nothing and runs again from the read, up to [`LOST_LOCK_RETRIES`] times, then
-    /// gives up with [`ErrorKind::Conflict`](session_state::ErrorKind::Conflict).
+    /// read are still the ones at their paths (a write of `apply` checks the lock file too):
+    /// when either was replaced or removed (a lock file deleted by hand lets a second writer
+    /// in, which may have written meanwhile), it writes nothing more and runs again from the
+    /// read, up to [`LOST_LOCK_RETRIES`] times, then gives up with
+    /// [`ErrorKind::Conflict`](session_state::ErrorKind::Conflict).
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
         for _ in 0..LOST_LOCK_RETRIES {
             // Looked at again for each run: a link swapped in meanwhile may lead outside.
             let (path, is_link) = self.confined_file(key)?;
             let mut removed = false;
-            let done = self.locked(key, &path, |held| {
+            LOST.set(false);
+            let done = self.locked(key, &path, || {
                 let (current, found) = read_file_as_found(key, &path)?;
                 if let Some(bytes) = apply(current.as_deref())? {
-                    let still = || held() && FileId::still_at(found, &path);
+                    let still = || locks_still_held() && FileId::still_at(found, &path);
                     return self.write_atomic_if(key, &path, is_link, &bytes, &still);
                 }
                 // `apply` may delete the key (a prune): its pair goes then, as with `delete`.
@@ -838,8 +859,12 @@ impl Store for FsStore {
             if removed {
                 FsStore::remove_lock_files(&path);
             }
-            if done? {
-                return Ok(());
+            match done {
+                Ok(true) => return Ok(()),
+                Ok(false) => {}
+                // A write of `apply` found the lock gone: run again.
+                Err(_) if LOST.replace(false) => {}
+                Err(err) => return Err(err),
             }
         }
         Err(session_state::Error::new(
@@ -855,7 +880,7 @@ impl Store for FsStore {
 
     fn append(&self, key: &Key, data: &[u8]) -> Result<()> {
         let path = self.confined(key)?;
-        self.locked(key, &path, |_| {
+        self.locked(key, &path, || {
             let mut options = OpenOptions::new();
             options.append(true).create(true);
             #[cfg(unix)]

@@ -97,3 +97,43 @@ fn an_update_that_keeps_losing_its_lock_gives_up_with_conflict_writing_nothing()
     assert!(err.message().contains("lock file removed"), "{err}");
     assert_eq!(store.read(&key).unwrap().unwrap(), b"0");
 }
+
+#[test]
+fn a_write_of_another_key_under_a_lock_that_was_removed_runs_the_update_again() {
+    // The registry's way: the journal key's lock guards a write of the sessions file.
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let (guard, data) = (k(".moai/memory/j.jsonl"), k(".moai/memory/s.json"));
+    store.write(&data, b"0").unwrap();
+    let memory = root.path().join(".moai/memory");
+    let bump = |store: &FsStore| -> session_state::Result<Option<Vec<u8>>> {
+        let old = store.read(&data)?;
+        store.write(&data, &add_one(old.as_deref()))?;
+        Ok(None)
+    };
+    let runs = AtomicUsize::new(0);
+    store
+        .update(&guard, &mut |_| {
+            if runs.fetch_add(1, Ordering::SeqCst) == 0 {
+                let old = store.read(&data)?;
+                std::fs::remove_file(memory.join(".j.jsonl.lock")).unwrap();
+                std::fs::remove_file(memory.join(".j.jsonl.lock-queue")).unwrap();
+                std::thread::scope(|scope| {
+                    scope.spawn(|| {
+                        let other = FsStore::new(root.path()).unwrap();
+                        other.update(&guard, &mut |_| bump(&other)).unwrap();
+                    });
+                });
+                // Computed from the file as it was before the other writer's.
+                store.write(&data, &add_one(old.as_deref()))?;
+                return Ok(None);
+            }
+            bump(&store)
+        })
+        .unwrap();
+    assert_eq!(runs.load(Ordering::SeqCst), 2);
+    assert_eq!(store.read(&data).unwrap().unwrap(), b"2");
+    // A plain write outside any update is not held back.
+    store.write(&data, b"9").unwrap();
+    assert_eq!(store.read(&data).unwrap().unwrap(), b"9");
+}
