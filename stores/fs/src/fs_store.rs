@@ -66,6 +66,23 @@ thread_local! {
     static LOST: Cell<bool> = const { Cell::new(false) };
 }
 
+/// A lock file in this thread's [`HELD`] while it lives (popped when `f` of `locked`
+/// returns or unwinds).
+struct Held;
+
+impl Held {
+    fn push(path: PathBuf, id: fs::Metadata) -> Held {
+        HELD.with_borrow_mut(|held| held.push((path, id)));
+        Held
+    }
+}
+
+impl Drop for Held {
+    fn drop(&mut self) {
+        HELD.with_borrow_mut(Vec::pop);
+    }
+}
+
 /// Whether every lock file this thread holds is still the file at its path: one removed
 /// meanwhile (by hand, `git clean -X`) lets the next writer lock a new file there and go ahead
 /// too. Off Unix it cannot tell (see `is_at`).
@@ -347,9 +364,9 @@ impl FsStore {
         let _ = queue.unlock();
         let (lock, id) = locked?;
         self.sweep_stale_temps(path);
-        HELD.with_borrow_mut(|held| held.push((lock_path, id)));
+        let held = Held::push(lock_path, id);
         let out = f();
-        HELD.with_borrow_mut(Vec::pop);
+        drop(held);
         let _ = lock.unlock();
         out
     }

@@ -137,3 +137,23 @@ fn a_write_of_another_key_under_a_lock_that_was_removed_runs_the_update_again() 
     store.write(&data, b"9").unwrap();
     assert_eq!(store.read(&data).unwrap().unwrap(), b"9");
 }
+
+#[test]
+fn an_update_that_panicked_leaves_no_lock_behind_for_the_thread_s_later_writes() {
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let key = k(".claude/count.json");
+    store.write(&key, b"0").unwrap();
+    let lock = root.path().join(".claude/.count.json.lock");
+    let panicked = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let _ = store.update(&key, &mut |_| {
+            std::fs::remove_file(&lock).unwrap();
+            panic!("a caller's bug");
+        });
+    }));
+    assert!(panicked.is_err());
+    // The removed lock file is no longer this thread's: writes go through.
+    store.write(&k(".claude/other.json"), b"1").unwrap();
+    store.update(&key, &mut |old| Ok(Some(add_one(old)))).unwrap();
+    assert_eq!(store.read(&key).unwrap().unwrap(), b"1");
+}
