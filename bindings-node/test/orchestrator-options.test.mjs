@@ -38,7 +38,7 @@ test('already_exists names the { replace: true } option, and that option works',
   // archive the last move left, a later save of it archived: not one the current file
   // supersedes).
   const archiveLater = (doc) => {
-    const later = { ...doc, status: 'paused', updated: '2099-01-01T00:00:00Z' }
+    const later = { ...doc, status: 'paused', goal: 'a later goal', updated: '2099-01-01T00:00:00Z' }
     const key = `.claude/orchestrator-history/${doc.session_id}.json`
     store.write(key, Buffer.from(JSON.stringify(later)))
   }

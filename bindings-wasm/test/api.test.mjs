@@ -278,7 +278,7 @@ test("complete and abort are all or nothing over an existing archive, unless { r
   // supersedes) is in the way.
   const done = sessions.complete();
   sessions.save({ ...done, status: "in_progress" });
-  const later = { ...done, status: "paused", updated: "2099-01-01T00:00:00Z" };
+  const later = { ...done, status: "paused", goal: "a later goal", updated: "2099-01-01T00:00:00Z" };
   store.write(`.claude/orchestrator-history/${made.session_id}.json`, JSON.stringify(later));
   for (const move of ["complete", "abort"]) {
     const err = thrown(() => sessions[move]());

@@ -41,7 +41,7 @@ test("already_exists names the package's `{ replace: true }` option, not the CLI
         // Made current again, with a later save of it archived (not one the current file
         // supersedes) in the way.
         sessions.save({ ...done, status: "in_progress" });
-        const later = { ...done, status: "paused", updated: "2099-01-01T00:00:00Z" };
+        const later = { ...done, status: "paused", goal: "a later goal", updated: "2099-01-01T00:00:00Z" };
         store.write(`.claude/orchestrator-history/${done.session_id}.json`, JSON.stringify(later));
         return sessions.complete();
       },

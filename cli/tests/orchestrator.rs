@@ -366,9 +366,10 @@ fn complete_onto_an_existing_archive_changes_nothing_until_replace() {
     let dir = project(FIXTURE);
     let root = dir.path();
     let archived = root.join(".claude/orchestrator-history/2025-12-27-abc123.json");
-    // A later save of the session than the current file: not what a move of it left.
+    // A later save of the session, with another goal: not what a move of the current file left.
     let mut later: Value = serde_json::from_slice(&vector("seed-example.json")).unwrap();
     later["updated"] = "2099-01-01T00:00:00Z".into();
+    later["goal"] = "a later goal".into();
     std::fs::write(&archived, serde_json::to_vec_pretty(&later).unwrap()).unwrap();
     let before = std::fs::read(root.join(CURRENT)).unwrap();
     for args in [["complete"], ["complete"], ["abort"]] {

@@ -53,19 +53,40 @@ fn a_complete_stopped_before_the_current_file_went_is_completed_by_running_it_ag
     assert!(read(&s, &current_key()).is_none());
     assert_eq!(read(&s, &archive).unwrap()["status"], "complete");
 
-    // Work recorded into the current file after the kill is archived too.
+    // Work recorded into the current file after the kill makes it another archive: replacing
+    // it is the caller's call, and the current file holds it all.
     let s = in_progress();
     let before = s.store().read(&current_key()).unwrap().unwrap();
     s.abort().unwrap();
     s.store().write(&current_key(), &before).unwrap();
     add_task(&s, "recorded after the kill");
-    s.complete().unwrap();
+    let err = s.complete().unwrap_err();
+    assert_eq!(err.kind(), ErrorKind::AlreadyExists, "{err}");
+    s.move_to_with(SessionStatus::Complete, true).unwrap();
     let archived = read(&s, &archive).unwrap();
     assert_eq!(archived["status"], "complete");
     assert_eq!(
         archived["pending_tasks"],
         json!(["write the tests", "recorded after the kill"])
     );
+}
+
+#[test]
+fn an_archive_holding_more_than_a_restored_current_file_stays_in_the_way() {
+    let s = in_progress();
+    let backup = s.store().read(&current_key()).unwrap().unwrap();
+    add_task(&s, "only in the archive");
+    s.complete().unwrap();
+    let archive = history_key(ID).unwrap();
+    let archived = s.store().read(&archive).unwrap().unwrap();
+    // The current file put back from a copy taken before the last task.
+    s.store().write(&current_key(), &backup).unwrap();
+    for move_to in [SessionStatus::Complete, SessionStatus::Aborted] {
+        let err = s.move_to_with(move_to, false).unwrap_err();
+        assert_eq!(err.kind(), ErrorKind::AlreadyExists, "{err}");
+    }
+    assert_eq!(s.store().read(&archive).unwrap().unwrap(), archived);
+    assert_eq!(s.store().read(&current_key()).unwrap().unwrap(), backup);
 }
 
 #[test]

@@ -202,13 +202,7 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             if let Some(current) = current {
                 let archive = history_key(&current.session_id)?;
                 let previous = self.store.read(&archive)?;
-                self.check_move_slot(
-                    &archive,
-                    &current,
-                    current.status,
-                    previous.as_deref(),
-                    false,
-                )?;
+                self.check_move_slot(&archive, &current, previous.as_deref(), false)?;
                 self.store
                     .write(&archive, &self.encode(&archive, &current)?)?;
                 written = Some((archive.clone(), current.session_id.clone()));

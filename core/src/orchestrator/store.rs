@@ -426,31 +426,27 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
     }
 
     /// [`check_archive_slot`](Self::check_archive_slot) for a move of the current session
-    /// (`current`, its status as read `read_status`) into its archive `key`, holding `old`: an
-    /// archive of that same session that the current file supersedes is written over as with
-    /// `replace`. It does when its `updated` is not later than the current file's (the session
-    /// went on after it was archived), or when it is final and the current file is not: the
-    /// archive a move left when it was stopped before the current file changed, so that
-    /// running the move again completes it.
+    /// (`current`, its status the one the move gives it, `updated` as read) into its archive
+    /// `key`, holding `old`: an archive that is what this move writes, but for `updated`, is
+    /// written over as with `replace`. That is the archive a move left when it was stopped
+    /// before the current file changed, so running the move again completes it; any other
+    /// archive (one holding more, or less) stays in the way.
     pub(super) fn check_move_slot(
         &self,
         key: &Key,
         current: &OrchestratorSession,
-        read_status: SessionStatus,
         old: Option<&[u8]>,
         replace: bool,
     ) -> Result<()> {
-        let superseded = old.is_some_and(|old| {
-            parse_document(key, old, &self.options).is_ok_and(|archived| {
-                let later = match (archived.updated, current.updated) {
-                    (Some(archived), Some(current)) => archived > current,
-                    _ => true,
-                };
-                let unfinished = archived.status.is_final() && !read_status.is_final();
-                archived.session_id == current.session_id && (!later || unfinished)
+        let left = old.is_some_and(|old| {
+            parse_document(key, old, &self.options).is_ok_and(|mut archived| {
+                let same = archived.session_id == current.session_id;
+                archived.status = current.status;
+                archived.updated = current.updated;
+                same && archived.to_pretty_json() == current.to_pretty_json()
             })
         });
-        self.check_archive_slot(key, current, old, replace || superseded)
+        self.check_archive_slot(key, current, old, replace || left)
     }
 
     /// Read-modify-write of the current session through [`Store::update`]: `change` edits the
@@ -548,12 +544,10 @@ impl<S: Store, C: Clock> OrchestratorStore<S, C> {
             };
             let mut doc = self.parse(&current, old)?;
             check_rewrite(&current, old)?;
-            let read_status = doc.status;
             doc.transition(to)?;
             let archive = history_key(&doc.session_id)?;
             let previous = self.store.read(&archive)?;
-            // Before the stamp: `updated` as read.
-            self.check_move_slot(&archive, &doc, read_status, previous.as_deref(), replace)?;
+            self.check_move_slot(&archive, &doc, previous.as_deref(), replace)?;
             self.stamp(&mut doc);
             let bytes = self.encode(&current, &doc)?;
             self.store.write(&archive, &bytes)?;

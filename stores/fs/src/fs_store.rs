@@ -64,6 +64,22 @@ thread_local! {
     static HELD: RefCell<Vec<(PathBuf, fs::Metadata)>> = const { RefCell::new(Vec::new()) };
     /// Whether a write under one of them found it lost: the update holding it runs again.
     static LOST: Cell<bool> = const { Cell::new(false) };
+    /// Whether the `apply` of the update this thread runs has written or deleted another key:
+    /// it cannot run again then (those changes would be made twice), so its writes go ahead.
+    static CHANGED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether a write may go ahead: not inside an update, or its locks still held, or that
+/// update's `apply` already changed another key (see [`CHANGED`]).
+fn may_write() -> bool {
+    CHANGED.get() || locks_still_held()
+}
+
+/// Records a write or deletion made inside an update (see [`CHANGED`]).
+fn changed() {
+    if HELD.with_borrow(|held| !held.is_empty()) {
+        CHANGED.set(true);
+    }
 }
 
 /// A lock file in this thread's [`HELD`] while it lives (popped when `f` of `locked`
@@ -256,7 +272,8 @@ impl FsStore {
     /// Replaces the file of `key` at `path` atomically; `is_link` is whether `path` was a
     /// symlink when `confined_file` looked.
     fn write_atomic(&self, key: &Key, path: &Path, is_link: bool, data: &[u8]) -> Result<()> {
-        if self.write_atomic_if(key, path, is_link, data, &locks_still_held)? {
+        if self.write_atomic_if(key, path, is_link, data, &may_write)? {
+            changed();
             return Ok(());
         }
         // A write inside an update whose lock went: nothing written, the update runs again.
@@ -780,6 +797,7 @@ impl Store for FsStore {
         let path = self.confined(key)?;
         match fs::remove_file(&path) {
             Ok(()) => {
+                changed();
                 FsStore::remove_lock_files(&path);
                 if self.durability == Durability::Sync {
                     sync_folder(key, &path)?;
@@ -856,17 +874,21 @@ impl Store for FsStore {
     /// when either was replaced or removed (a lock file deleted by hand lets a second writer
     /// in, which may have written meanwhile), it writes nothing more and runs again from the
     /// read, up to [`LOST_LOCK_RETRIES`] times, then gives up with
-    /// [`ErrorKind::Conflict`](session_state::ErrorKind::Conflict).
+    /// [`ErrorKind::Conflict`](session_state::ErrorKind::Conflict). Once `apply` has written
+    /// or deleted another key, it is not run again (that would change it twice): its writes go
+    /// ahead as they would have without the check. Off Unix there is no check.
     fn update(&self, key: &Key, apply: &mut UpdateFn<'_>) -> Result<()> {
         for _ in 0..LOST_LOCK_RETRIES {
             // Looked at again for each run: a link swapped in meanwhile may lead outside.
             let (path, is_link) = self.confined_file(key)?;
             let mut removed = false;
             LOST.set(false);
+            CHANGED.set(false);
             let done = self.locked(key, &path, || {
                 let (current, found) = read_file_as_found(key, &path)?;
                 if let Some(bytes) = apply(current.as_deref())? {
-                    let still = || locks_still_held() && FileId::still_at(found, &path);
+                    let still =
+                        || CHANGED.get() || locks_still_held() && FileId::still_at(found, &path);
                     return self.write_atomic_if(key, &path, is_link, &bytes, &still);
                 }
                 // `apply` may delete the key (a prune): its pair goes then, as with `delete`.
@@ -876,11 +898,13 @@ impl Store for FsStore {
             if removed {
                 FsStore::remove_lock_files(&path);
             }
+            let (lost, changed) = (LOST.replace(false), CHANGED.replace(false));
+            let rerun = lost && !changed;
             match done {
                 Ok(true) => return Ok(()),
                 Ok(false) => {}
-                // A write of `apply` found the lock gone: run again.
-                Err(_) if LOST.replace(false) => {}
+                // A write of `apply` found the lock gone before any other change: run again.
+                Err(_) if rerun => {}
                 Err(err) => return Err(err),
             }
         }

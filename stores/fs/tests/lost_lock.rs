@@ -154,6 +154,37 @@ fn an_update_that_panicked_leaves_no_lock_behind_for_the_thread_s_later_writes()
     assert!(panicked.is_err());
     // The removed lock file is no longer this thread's: writes go through.
     store.write(&k(".claude/other.json"), b"1").unwrap();
-    store.update(&key, &mut |old| Ok(Some(add_one(old)))).unwrap();
+    store
+        .update(&key, &mut |old| Ok(Some(add_one(old))))
+        .unwrap();
     assert_eq!(store.read(&key).unwrap().unwrap(), b"1");
+}
+
+#[test]
+fn an_update_that_changed_another_key_is_not_run_again_when_its_lock_goes() {
+    // The registry's fold: the sessions file is written, then the journal key's own bytes.
+    let root = tempfile::tempdir().unwrap();
+    let store = FsStore::new(root.path()).unwrap();
+    let (journal, data) = (k(".moai/memory/j.jsonl"), k(".moai/memory/s.json"));
+    store.write(&data, b"0").unwrap();
+    let lock = root.path().join(".moai/memory/.j.jsonl.lock");
+    let runs = AtomicUsize::new(0);
+    store
+        .update(&journal, &mut |_| {
+            runs.fetch_add(1, Ordering::SeqCst);
+            let old = store.read(&data)?;
+            store.write(&data, &add_one(old.as_deref()))?;
+            // Gone after the other key's write: running again would add one more.
+            std::fs::remove_file(&lock).unwrap();
+            store.write(&k(".moai/memory/t.json"), b"after")?;
+            Ok(Some(b"folded".to_vec()))
+        })
+        .unwrap();
+    assert_eq!(runs.load(Ordering::SeqCst), 1);
+    assert_eq!(store.read(&data).unwrap().unwrap(), b"1");
+    assert_eq!(store.read(&journal).unwrap().unwrap(), b"folded");
+    assert_eq!(
+        store.read(&k(".moai/memory/t.json")).unwrap().unwrap(),
+        b"after"
+    );
 }
