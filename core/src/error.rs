@@ -226,6 +226,13 @@ impl Error {
         self.context_value("field")
     }
 
+    /// For an error made by [`invalid_field`](Self::invalid_field): why the member was
+    /// refused, without its name (`` missing field `goal` ``), for a front end that names the
+    /// member its own way.
+    pub fn reason(&self) -> Option<&str> {
+        self.reason.as_deref()
+    }
+
     /// Adds what the caller may do about this error.
     #[must_use]
     pub fn with_hint(mut self, hint: Hint) -> Self {
@@ -515,6 +522,11 @@ mod tests {
             "`percent` is invalid: invalid type: floating point `50`, expected a whole number \
              from 0 to 255"
         );
+        assert_eq!(
+            err.reason(),
+            Some("invalid type: floating point `50`, expected a whole number from 0 to 255")
+        );
+        assert_eq!(Error::invalid_input("x").reason(), None);
         let text = Error::invalid_field(
             "name",
             "invalid type: string \"expected u8\", expected a string",

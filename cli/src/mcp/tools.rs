@@ -159,10 +159,8 @@ fn parse<T: DeserializeOwned>(tool: &str, args: JsonObject) -> Result<T> {
         let named = if let Some(member) = member.map(str::to_owned) {
             e.with_field(member)
         } else {
-            let message = e
-                .message()
-                .replacen("`arguments` is", "the arguments are", 1);
-            Error::invalid_input(message)
+            let reason = e.reason().unwrap_or(e.message());
+            Error::invalid_input(format!("the arguments are invalid: {reason}"))
         };
         named.with_context("tool", tool)
     })
